@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "mediatool",
+    products: [
+        .executable(name: "mediatool", targets: ["mediatool"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The command line: parsing, reporting and exit codes only.
+        .executableTarget(
+            name: "mediatool",
+            dependencies: [
+                "BinaryArrays", "MediaIO", "FFmpeg", "PNGCodec",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Pure Swift: decoding, formatting, statistics and encoding of binary arrays of doubles.
+        .target(name: "BinaryArrays"),
+
+        // Shared file conventions: inputs, atomic outputs, per-input error reporting.
+        .target(name: "MediaIO"),
+
+        // C libraries, each behind one system-library target and one Swift wrapper.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        // setjmp/longjmp error handling must stay inside C frames.
+        .target(name: "CMediaShims", dependencies: ["CPNG"]),
+        .target(name: "FFmpeg", dependencies: ["CFFmpeg", "MediaIO"]),
+        .target(name: "PNGCodec", dependencies: ["CPNG", "CMediaShims", "MediaIO"]),
+
+        .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays"]),
+        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"]),
+        // Runs the built executable: exact output, exit codes and files.
+        .testTarget(name: "MediaToolTests", dependencies: ["mediatool"]),
+    ]
+)

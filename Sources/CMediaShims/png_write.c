@@ -1,0 +1,79 @@
+#include "CMediaShims.h"
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+struct write_state {
+    int fd;
+    char *error_message;
+};
+
+static void record_error(png_structp png, png_const_charp message) {
+    struct write_state *state = png_get_error_ptr(png);
+    snprintf(state->error_message, CMS_ERROR_MESSAGE_CAPACITY, "libpng: %s", message);
+    png_longjmp(png, 1);
+}
+
+static void ignore_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+static void write_to_fd(png_structp png, png_bytep data, size_t length) {
+    struct write_state *state = png_get_io_ptr(png);
+    while (length > 0) {
+        ssize_t written = write(state->fd, data, length);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            snprintf(state->error_message, CMS_ERROR_MESSAGE_CAPACITY, "%s", strerror(errno));
+            png_longjmp(png, 1);
+        }
+        data += written;
+        length -= (size_t)written;
+    }
+}
+
+static void flush_nothing(png_structp png) { (void)png; }
+
+int cms_png_write(int fd,
+                  uint32_t width, uint32_t height,
+                  int bit_depth, int color_type,
+                  const uint8_t *const *rows,
+                  int compression_level,
+                  const uint8_t *exif, uint32_t exif_length,
+                  char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+    error_message[0] = '\0';
+    struct write_state state = { fd, error_message };
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, record_error, ignore_warning);
+    if (png == NULL) {
+        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "libpng: out of memory");
+        return -1;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_write_struct(&png, NULL);
+        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "libpng: out of memory");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        return -1;
+    }
+    png_set_write_fn(png, &state, write_to_fd, flush_nothing);
+    png_set_compression_level(png, compression_level);
+    png_set_IHDR(png, info, width, height, bit_depth, color_type,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (exif != NULL && exif_length > 0) {
+        png_set_eXIf_1(png, info, exif_length, (png_bytep)exif);
+    }
+    png_write_info(png, info);
+    png_write_image(png, (png_bytepp)rows);
+    // NULL, not info: passing info writes eXIf a second time (libpng 1.6.39).
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    return 0;
+}

@@ -1,0 +1,2 @@
+import ArgumentParser
+struct DumpDoubles: ParsableCommand {}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import FFmpeg
+import MediaIO
+import PNGCodec
+
+@main
+struct MediaTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mediatool",
+        abstract: "Batch media and binary processing: video thumbnails, orientation-aware crops, arrays of doubles.",
+        discussion: """
+            Every subcommand takes many inputs. Exit status: 0 when every input succeeded, 1 when any \
+            input failed (the others are still processed), 64 for usage errors. Errors are one line \
+            on standard error: 'mediatool: <input>: <what went wrong>'.
+            """,
+        version: ToolVersion.report,
+        subcommands: [DumpDoubles.self, PackDoubles.self]
+    )
+}
+
+enum ToolVersion {
+    static let number = "0.1.0"
+
+    /// The tool's version, then each linked C library's, read from the libraries at run time.
+    static var report: String {
+        let libraries = FFmpegLibraries.versions + [PNGLibrary.version]
+        return (["mediatool \(number)"] + libraries.map(\.description)).joined(separator: "\n")
+    }
+}
