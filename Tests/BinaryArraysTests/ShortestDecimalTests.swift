@@ -1,0 +1,76 @@
+import Testing
+@testable import BinaryArrays
+
+@Suite struct ShortestDecimalTests {
+    @Test(arguments: [
+        (0.0, "0.0"), (-0.0, "-0.0"), (1.0, "1.0"), (-2.5, "-2.5"), (100.0, "100.0"),
+        (0.1, "0.1"), (0.3, "0.3"), (1.0 / 3, "0.3333333333333333"), (0.0001, "0.0001"),
+        (0.00001, "1e-05"), (9.999e-05, "9.999e-05"), (1e15, "1000000000000000.0"),
+        (9007199254740992.0, "9007199254740992.0"), (9007199254740994.0, "9.007199254740994e+15"),
+        (1e16, "1e+16"), (1e22, "1e+22"), (1e23, "1e+23"), (5e-324, "5e-324"),
+        (2.2250738585072014e-308, "2.2250738585072014e-308"),
+        (-2.2250738585072009e-308, "-2.225073858507201e-308"),
+        (1.7976931348623157e308, "1.7976931348623157e+308"),
+        (Double.infinity, "inf"), (-Double.infinity, "-inf"), (Double.nan, "nan"), (-Double.nan, "nan"),
+    ])
+    func knownValues(value: Double, expected: String) {
+        #expect(ShortestDecimal.string(value) == expected)
+    }
+
+    @Test func matchesDescriptionOnRandomBitPatterns() {
+        var generator = SplitMix64(seed: 0x5EED_0001)
+        var mismatches: [String] = []
+        for _ in 0..<2_000_000 {
+            let value = Double(bitPattern: generator.next())
+            let ours = ShortestDecimal.string(value)
+            if ours != value.description && mismatches.count < 10 {
+                mismatches.append("\(value.bitPattern): \(ours) != \(value.description)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    /// Short decimals (few digits, every magnitude) are where a shorter candidate exists.
+    @Test func matchesDescriptionOnShortDecimals() {
+        var generator = SplitMix64(seed: 0x5EED_0002)
+        var mismatches: [String] = []
+        for _ in 0..<1_000_000 {
+            let digits = Int.random(in: 1...999_999, using: &generator)
+            let exponent = Int.random(in: -330...310, using: &generator)
+            guard let value = Double("\(digits)e\(exponent)") else { continue }
+            for candidate in [value, value.nextUp, value.nextDown] {
+                let ours = ShortestDecimal.string(candidate)
+                if ours != candidate.description && mismatches.count < 10 {
+                    mismatches.append("\(candidate.bitPattern): \(ours) != \(candidate.description)")
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    /// Powers of two sit where the lower boundary is closer; subnormals where the exponent is fixed.
+    @Test func matchesDescriptionAtExponentEdges() {
+        var mismatches: [String] = []
+        for biasedExponent in 0..<0x7FF as Range<UInt64> {
+            for fraction: UInt64 in [0, 1, 2, 3, (1 << 52) - 1, (1 << 51), 0x8_0000_0000_0001] {
+                for sign: UInt64 in [0, 1] {
+                    let value = Double(bitPattern: sign << 63 | biasedExponent << 52 | fraction)
+                    let ours = ShortestDecimal.string(value)
+                    if ours != value.description && mismatches.count < 10 {
+                        mismatches.append("\(value.bitPattern): \(ours) != \(value.description)")
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func everyOutputParsesBackToTheSameBits() {
+        var generator = SplitMix64(seed: 0x5EED_0003)
+        for _ in 0..<100_000 {
+            let value = Double(bitPattern: generator.next())
+            guard !value.isNaN else { continue }
+            #expect(Double(ShortestDecimal.string(value))?.bitPattern == value.bitPattern)
+        }
+    }
+}
