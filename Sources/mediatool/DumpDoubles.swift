@@ -1,2 +1,100 @@
 import ArgumentParser
-struct DumpDoubles: ParsableCommand {}
+import BinaryArrays
+import MediaIO
+
+extension DoubleListFormat: ExpressibleByArgument {}
+
+struct DumpDoubles: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump-doubles",
+        abstract: "Print arrays of IEEE-754 doubles stored in binary files.",
+        discussion: """
+            Values are decoded at any byte offset, in either byte order, in constant memory, and \
+            printed as the shortest decimal that reads back to the same bits (-0.0, inf, -inf, nan).
+
+            With several inputs, text and csv output starts each file with a '==> NAME <==' line; \
+            json output is one JSON object a line: {"file": NAME, "values": [...]} or \
+            {"file": NAME, "stats": {...}}.
+
+            Examples:
+              mediatool dump-doubles data.bin
+              mediatool dump-doubles --endian big --offset 16 --count 100 data.bin
+              mediatool dump-doubles --columns 3 --index --hex data.bin
+              mediatool dump-doubles --format csv --columns 3 --header data.bin > data.csv
+              mediatool dump-doubles --format json a.bin b.bin
+              mediatool dump-doubles --stats data.bin
+              cat data.bin | mediatool dump-doubles -
+
+            Exit status: 0 when every input was dumped, 1 when any failed, 64 for usage errors.
+            """
+    )
+
+    @Argument(help: "Binary files of doubles; '-' reads standard input.")
+    var files: [String]
+
+    @OptionGroup var byteOrder: ByteOrderOption
+
+    @Option(help: "Bytes to skip before the first value.")
+    var offset: Int = 0
+
+    @Option(help: "The most values to decode from each file.")
+    var count: Int?
+
+    @Option(help: "Output format: text, csv or json.")
+    var format: DoubleListFormat = .text
+
+    @Option(help: "Values a line (a row in json).")
+    var columns: Int = 1
+
+    @Flag(help: "Start each line with the index of its first value (text, csv).")
+    var index = false
+
+    @Flag(help: "Follow each value with its 8 bytes as they are in the file, in hex.")
+    var hex = false
+
+    @Flag(help: "Start csv output with a line naming the columns.")
+    var header = false
+
+    @Flag(help: "Print count, min, max, mean, stddev and the counts of NaN, infinities, zeros and subnormals instead of the values (text or json).")
+    var stats = false
+
+    @Flag(help: "Decode the whole values of a file whose length is not a multiple of 8, with a warning, instead of failing.")
+    var allowTrailing = false
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Give at least one file ('-' for standard input).") }
+        try InputList.validate(files)
+        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more.") }
+        if let count, count < 0 { throw ValidationError("--count must be 0 or more.") }
+        guard columns >= 1 else { throw ValidationError("--columns must be 1 or more.") }
+        if index && format == .json { throw ValidationError("--index applies to text and csv output.") }
+        if header && format != .csv { throw ValidationError("--header applies to csv output.") }
+        if stats {
+            if format == .csv { throw ValidationError("--stats prints text or json.") }
+            if hex || index || header || columns != 1 {
+                throw ValidationError("--stats prints a summary: --hex, --index, --header and --columns do not apply.")
+            }
+        }
+    }
+
+    func run() throws {
+        let options = DoubleDumpOptions(
+            selection: DoubleSelection(byteOrder: byteOrder.byteOrder, offset: offset, count: count),
+            layout: DoubleListLayout(format: format, columns: columns, showsIndex: index,
+                                     showsHex: hex, showsHeader: header),
+            summarises: stats,
+            allowsTrailingBytes: allowTrailing
+        )
+        let dump = DoubleDump(options: options, output: .standardOutput(), labelsInputs: files.count > 1)
+        var batch = BatchRunner()
+        for file in files {
+            batch.run(file) {
+                let input = try InputFile(path: file)
+                for warning in try dump.dump(input, named: input.displayName) {
+                    Diagnostics.warning(input.displayName, warning.warningDescription)
+                }
+            }
+        }
+        if batch.exitStatus != 0 { throw ExitCode(batch.exitStatus) }
+    }
+}

@@ -1,2 +1,62 @@
 import ArgumentParser
-struct PackDoubles: ParsableCommand {}
+import BinaryArrays
+import MediaIO
+
+struct PackDoubles: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pack-doubles",
+        abstract: "Write numbers given as text as a binary file of IEEE-754 doubles.",
+        discussion: """
+            Reads decimal numbers separated by whitespace, commas or newlines, and nan, inf, -inf, \
+            infinity (any case) and the JSON strings "NaN", "Infinity", "-Infinity". The inputs are \
+            written one after another into OUT. A token that is not a number, or a number beyond the \
+            range of a double, is an error naming its line and column, and nothing is written.
+
+            Examples:
+              mediatool pack-doubles values.txt -o values.bin
+              printf '1.5 -0.0 inf\\n' | mediatool pack-doubles -o values.bin
+              mediatool dump-doubles a.bin | mediatool pack-doubles --endian big -o a-big.bin
+
+            Exit status: 0 when OUT was written, 1 when any input failed, 64 for usage errors.
+            """
+    )
+
+    @Argument(help: "Text files of numbers; standard input when none is given or for '-'.")
+    var files: [String] = []
+
+    @Option(name: .shortAndLong, help: "The binary file to write.")
+    var output: String
+
+    @Flag(help: "Replace OUT if it exists.")
+    var overwrite = false
+
+    @OptionGroup var byteOrder: ByteOrderOption
+
+    private var inputs: [String] { files.isEmpty ? ["-"] : files }
+
+    func validate() throws {
+        try InputList.validate(inputs)
+        guard output != "-" else { throw ValidationError("-o takes a file: binary output is written atomically.") }
+    }
+
+    func run() throws {
+        var batch = BatchRunner()
+        var target: AtomicOutputFile?
+        batch.run(output) {
+            try OutputGuard.refuseInputs(inputs, asOutput: output)
+            target = try AtomicOutputFile(path: output, overwrite: overwrite)
+        }
+        guard let target else { throw ExitCode.failure }
+        let buffer = BufferedOutput(descriptor: target.descriptor, displayName: output)
+        var packing = DoublePacking(byteOrder: byteOrder.byteOrder, output: buffer)
+        for file in inputs {
+            batch.run(file) { try packing.pack(InputFile(path: file)) }
+        }
+        guard batch.exitStatus == 0 else { throw ExitCode(batch.exitStatus) }
+        batch.run(output) {
+            try buffer.flush()
+            try target.commit()
+        }
+        if batch.exitStatus != 0 { throw ExitCode(batch.exitStatus) }
+    }
+}

@@ -1,0 +1,85 @@
+import MediaIO
+
+/// What `dump-doubles` does with an input: which values, and whether to list or summarise them.
+public struct DoubleDumpOptions: Sendable {
+    public var selection: DoubleSelection
+    public var layout: DoubleListLayout
+    /// Summary statistics instead of the values.
+    public var summarises: Bool
+    /// Trailing bytes that do not make a whole value are a warning, not an error.
+    public var allowsTrailingBytes: Bool
+
+    public init(selection: DoubleSelection = DoubleSelection(), layout: DoubleListLayout = DoubleListLayout(),
+                summarises: Bool = false, allowsTrailingBytes: Bool = false) {
+        self.selection = selection
+        self.layout = layout
+        self.summarises = summarises
+        self.allowsTrailingBytes = allowsTrailingBytes
+    }
+}
+
+/// Dumps inputs one after another into one output, labelling each when there are several:
+/// a `==> NAME <==` line in text and csv, a `{"file": NAME, ...}` JSON line in json.
+public struct DoubleDump {
+    private let options: DoubleDumpOptions
+    private let output: BufferedOutput
+    private let labelsInputs: Bool
+
+    public init(options: DoubleDumpOptions, output: BufferedOutput, labelsInputs: Bool) {
+        self.options = options
+        self.output = output
+        self.labelsInputs = labelsInputs
+    }
+
+    /// Dumps one input. A problem found before any output (a known length with trailing bytes, an
+    /// offset past the end) throws with nothing written for the input. Returns the warnings to show.
+    public func dump<Source: ByteSource>(_ source: Source, named name: String) throws -> [DoubleDecodingError] {
+        var reader = DoubleReader(source: source, selection: options.selection)
+        if let problem = try reader.precheck(), !options.allowsTrailingBytes {
+            throw problem
+        }
+        let jsonName = labelsInputs ? name : nil
+        var trailing: DoubleDecodingError?
+        if options.summarises {
+            var statistics = DoubleStatistics()
+            trailing = try reader.forEachBlock { statistics.add($0) }
+            if let trailing, !options.allowsTrailingBytes { throw trailing }
+            try writeStatistics(statistics, name: name, jsonName: jsonName)
+        } else {
+            var writer = DoubleListWriter(layout: options.layout, byteOrder: options.selection.byteOrder,
+                                          jsonFileName: jsonName)
+            var started = false
+            func start() throws {
+                if labelsInputs && options.layout.format != .json { try output.write("==> \(name) <==\n") }
+                try writer.begin(to: output)
+                started = true
+            }
+            trailing = try reader.forEachBlock { values in
+                if !started { try start() }
+                try writer.write(values, to: output)
+            }
+            if !started { try start() }
+            try writer.finish(to: output)
+            try output.flush()
+            // Only a stream of unknown length gets here with an error: its values are already out.
+            if let trailing, !options.allowsTrailingBytes { throw trailing }
+        }
+        try output.flush()
+        return trailing.map { [$0] } ?? []
+    }
+
+    private func writeStatistics(_ statistics: DoubleStatistics, name: String, jsonName: String?) throws {
+        switch options.layout.format {
+        case .json:
+            let object = DoubleStatisticsReport.json(statistics)
+            if let jsonName {
+                try output.write("{\"file\":\(JSONText.quoted(jsonName)),\"stats\":\(object)}\n")
+            } else {
+                try output.write(object + "\n")
+            }
+        case .text, .csv:
+            if labelsInputs { try output.write("==> \(name) <==\n") }
+            try output.write(DoubleStatisticsReport.text(statistics))
+        }
+    }
+}

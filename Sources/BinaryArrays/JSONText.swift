@@ -1,0 +1,38 @@
+/// The few pieces of RFC 8259 JSON that the writers need, as bytes.
+enum JSONText {
+    /// A JSON string literal, quotes included.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// A finite value as a number; NaN and the infinities as the protobuf JSON mapping's strings.
+    @inline(__always)
+    static func writeNumber(_ value: Double, to cursor: UnsafeMutablePointer<UInt8>) -> Int {
+        if value.isFinite { return ShortestDecimal.write(value, to: cursor) }
+        let word: StaticString = value.isNaN ? "\"NaN\"" : (value > 0 ? "\"Infinity\"" : "\"-Infinity\"")
+        cursor.update(from: word.utf8Start, count: word.utf8CodeUnitCount)
+        return word.utf8CodeUnitCount
+    }
+
+    /// The text of `writeNumber`, for values outside the hot path.
+    static func number(_ value: Double) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            let length = writeNumber(value, to: buffer.baseAddress!)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<length]), as: UTF8.self)
+        }
+    }
+}

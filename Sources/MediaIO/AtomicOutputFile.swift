@@ -1,0 +1,67 @@
+import Glibc
+
+/// An output written to a temporary file beside its destination and moved into place only when
+/// complete, so that no reader, crash or `kill -9` ever sees a partial or empty file under its name.
+///
+/// The temporary is named `.<name>.mediatool-tmp-<random>`, recognisable for clean-up. It is removed
+/// when the value is released without `commit()`.
+public final class AtomicOutputFile {
+    public static let temporaryMarker = ".mediatool-tmp-"
+
+    public let path: String
+    public let descriptor: Int32
+    private let temporaryPath: String
+    private let overwrite: Bool
+    private var isOpen = true
+    private var isCommitted = false
+
+    /// Creates the temporary file. Fails up front when `path` exists and `overwrite` is false.
+    public init(path: String, overwrite: Bool) throws {
+        self.path = path
+        self.overwrite = overwrite
+        if !overwrite && FileIdentity(path: path) != nil {
+            throw OutputError.exists(path: path)
+        }
+        let (directory, name) = Self.split(path)
+        while true {
+            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            let candidate = "\(directory).\(name)\(Self.temporaryMarker)\(suffix)"
+            // 0666 so that the umask decides, as for any file a tool creates.
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 {
+                descriptor = fd
+                temporaryPath = candidate
+                return
+            }
+            if errno != EEXIST { throw SystemError("cannot create a temporary file in \(directory.isEmpty ? "." : directory)") }
+        }
+    }
+
+    deinit {
+        if isOpen { close(descriptor) }
+        if !isCommitted { unlink(temporaryPath) }
+    }
+
+    /// Moves the finished file into place. Without `overwrite`, an output that appeared meanwhile is kept.
+    public func commit() throws {
+        isOpen = false
+        guard close(descriptor) == 0 else { throw SystemError("cannot write \(path)") }
+        if overwrite {
+            guard rename(temporaryPath, path) == 0 else { throw SystemError("cannot rename to \(path)") }
+        } else {
+            // link(2) fails on an existing destination, where rename(2) would replace it.
+            guard link(temporaryPath, path) == 0 else {
+                if errno == EEXIST { throw OutputError.exists(path: path) }
+                throw SystemError("cannot create \(path)")
+            }
+            unlink(temporaryPath)
+        }
+        isCommitted = true
+    }
+
+    /// ("dir/", "name") for "dir/name"; ("", "name") for "name".
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+        return (String(path[...slash]), String(path[path.index(after: slash)...]))
+    }
+}

@@ -1,0 +1,34 @@
+import Glibc
+
+/// The one-line messages every subcommand gives on standard error.
+public enum Diagnostics {
+    public static let programName = "mediatool"
+
+    /// `mediatool: <subject>: <message>`
+    public static func error(_ subject: String, _ message: String) {
+        emit("\(programName): \(subject): \(oneLine(message))\n")
+    }
+
+    /// `mediatool: warning: <subject>: <message>`
+    public static func warning(_ subject: String, _ message: String) {
+        emit("\(programName): warning: \(subject): \(oneLine(message))\n")
+    }
+
+    /// Line breaks would split one error into several lines a script cannot pair up.
+    static func oneLine(_ message: String) -> String {
+        String(message.map { $0.isNewline ? " " : $0 })
+    }
+
+    private static func emit(_ line: String) {
+        var line = line
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Why an output could not be written where it was asked for.
+public enum OutputError: Error, Equatable, CustomStringConvertible {
+    /// The output exists and `--overwrite` was not given.
+    case exists(path: String)
+    /// The output is one of the inputs.
+    case wouldOverwriteInput(path: String)
+
+    public var description: String {
+        switch self {
+        case .exists(let path):
+            return "output exists: \(path) (use --overwrite to replace it)"
+        case .wouldOverwriteInput(let path):
+            return "output is an input: \(path) (inputs are never written to)"
+        }
+    }
+}
