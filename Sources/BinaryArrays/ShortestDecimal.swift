@@ -172,14 +172,19 @@ extension ShortestDecimal {
 
     @inline(__always)
     static func digitCount(_ value: UInt64) -> Int {
-        var count = 1
-        var bound: UInt64 = 10
-        while count < 20 && value >= bound {
-            count += 1
-            bound = bound &* 10
-        }
-        return count
+        // bits × log10(2), then one comparison settles the estimate.
+        let bits = 64 - (value | 1).leadingZeroBitCount
+        let estimate = (bits &* 1233) >> 12
+        return powersOfTenBelow20.withUnsafeBufferPointer { estimate + (value >= $0[estimate] ? 1 : 0) }
     }
+
+    /// 10^0 ... 10^19.
+    static let powersOfTenBelow20: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000,
+        1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+    ]
 }
 
 // MARK: - Layout
@@ -262,6 +267,18 @@ extension ShortestDecimal {
     static func writeDigits(_ value: UInt64, count: Int, to start: UnsafeMutablePointer<UInt8>) {
         var value = value
         var end = start + count
+        // Eight digits at a time in 32-bit arithmetic, which is cheaper than 64-bit division.
+        while value >= 100_000_000 {
+            let (quotient, remainder) = value.quotientAndRemainder(dividingBy: 100_000_000)
+            var low = UInt32(truncatingIfNeeded: remainder)
+            for _ in 0..<4 {
+                let (q, r) = low.quotientAndRemainder(dividingBy: 100)
+                end -= 2
+                writeTwoDigits(Int(truncatingIfNeeded: r), to: end)
+                low = q
+            }
+            value = quotient
+        }
         while value >= 100 {
             let (quotient, remainder) = value.quotientAndRemainder(dividingBy: 100)
             end -= 2
@@ -279,8 +296,13 @@ extension ShortestDecimal {
 
     @inline(__always)
     static func writeTwoDigits(_ value: Int, to position: UnsafeMutablePointer<UInt8>) {
-        let tens = value / 10
-        position[0] = UInt8(truncatingIfNeeded: tens) &+ UInt8(ascii: "0")
-        position[1] = UInt8(truncatingIfNeeded: value &- tens &* 10) &+ UInt8(ascii: "0")
+        digitPairs.withUnsafeBufferPointer { pairs in
+            position[0] = pairs[value &* 2]
+            position[1] = pairs[value &* 2 &+ 1]
+        }
     }
+
+    /// "00" "01" ... "99", for writing two digits a step.
+    /// (A literal, so that it is static data with no lazy initialisation on the hot path.)
+    static let digitPairs: [UInt8] = Array("00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899".utf8)
 }
