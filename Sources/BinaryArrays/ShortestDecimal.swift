@@ -173,7 +173,8 @@ extension ShortestDecimal {
     @inline(__always)
     static func digitCount(_ value: UInt64) -> Int {
         // bits × log10(2), then one comparison settles the estimate.
-        let bits = 64 - (value | 1).leadingZeroBitCount
+        if value < 10 { return 1 }
+        let bits = 64 - value.leadingZeroBitCount
         let estimate = (bits &* 1233) >> 12
         return powersOfTenBelow20.withUnsafeBufferPointer { estimate + (value >= $0[estimate] ? 1 : 0) }
     }

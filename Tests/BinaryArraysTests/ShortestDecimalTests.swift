@@ -74,3 +74,17 @@ import Testing
         }
     }
 }
+
+@Suite struct DigitTests {
+    @Test func digitCountAtEveryPowerOfTen() {
+        #expect(ShortestDecimal.digitCount(0) == 1)
+        #expect(ShortestDecimal.digitCount(UInt64.max) == 20)
+        var power: UInt64 = 1
+        for digits in 1...19 {
+            #expect(ShortestDecimal.digitCount(power) == digits)
+            #expect(ShortestDecimal.digitCount(power - 1) == max(1, digits - 1))
+            #expect(ShortestDecimal.digitCount(power * 10 - 1) == digits)
+            power *= 10
+        }
+    }
+}
