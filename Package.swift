@@ -41,9 +41,10 @@ let package = Package(
         .target(name: "FFmpeg", dependencies: ["CFFmpeg", "MediaIO"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CMediaShims", "MediaIO"]),
 
-        .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays"]),
+        .target(name: "TestSupport", dependencies: ["MediaIO"], path: "Tests/TestSupport"),
+        .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "TestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"]),
         // Runs the built executable: exact output, exit codes and files.
-        .testTarget(name: "MediaToolTests", dependencies: ["mediatool"]),
+        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "TestSupport"]),
     ]
 )

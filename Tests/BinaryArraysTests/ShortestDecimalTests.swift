@@ -1,5 +1,6 @@
 import Testing
 @testable import BinaryArrays
+import TestSupport
 
 @Suite struct ShortestDecimalTests {
     @Test(arguments: [

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+@Suite struct DumpDoublesTests {
+    @Test(arguments: [
+        (["Fixtures/doubles/known.bin"], "doubles/known.txt"),
+        (["--endian", "big", "Fixtures/doubles/known-big.bin"], "doubles/known.txt"),
+        (["--offset", "3", "Fixtures/doubles/known-offset3.bin"], "doubles/known.txt"),
+        (["--columns", "4", "--index", "--hex", "Fixtures/doubles/known.bin"], "doubles/known-columns4-index-hex.txt"),
+        (["--format", "csv", "--columns", "3", "--header", "Fixtures/doubles/known.bin"], "doubles/known-columns3.csv"),
+        (["--format", "json", "Fixtures/doubles/known.bin"], "doubles/known.json"),
+        (["--format", "json", "--columns", "5", "Fixtures/doubles/known.bin"], "doubles/known-columns5.json"),
+        (["--stats", "Fixtures/doubles/stats.bin"], "doubles/stats.txt"),
+    ])
+    func formatsMatchTheExpectedOutput(arguments: [String], expected: String) throws {
+        let run = try ToolRun.run(["dump-doubles"] + arguments.map(Self.fixturePath))
+        #expect(run.status == 0)
+        #expect(run.standardError == "")
+        #expect(run.output == (try Fixture.text(expected)))
+    }
+
+    @Test func jsonParsesBackToTheValues() throws {
+        let run = try ToolRun.run(["dump-doubles", "--format", "json", Fixture.path("doubles/known.bin")])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: run.standardOutput) as? [Any])
+        let known = try Self.knownValues()
+        #expect(parsed.count == known.count)
+        for (item, value) in zip(parsed, known) {
+            switch item {
+            case let number as NSNumber:
+                #expect(number.doubleValue.bitPattern == value.bitPattern, "\(value)")
+            case let word as String:
+                let expected = value.isNaN ? "NaN" : (value > 0 ? "Infinity" : "-Infinity")
+                #expect(word == expected)
+            default:
+                Issue.record("unexpected JSON item \(item)")
+            }
+        }
+    }
+
+    @Test func severalFilesAreLabelledInTextAndJSONLines() throws {
+        let known = Fixture.path("doubles/known.bin")
+        let stats = Fixture.path("doubles/stats.bin")
+        let text = try ToolRun.run(["dump-doubles", "--count", "2", known, stats])
+        #expect(text.output == "==> \(known) <==\n0.0\n-0.0\n==> \(stats) <==\n2.0\n4.0\n")
+
+        let json = try ToolRun.run(["dump-doubles", "--format", "json", "--count", "1", known, stats])
+        let lines = json.output.split(separator: "\n")
+        #expect(lines == ["{\"file\":\"\(known)\",\"values\":[0.0]}", "{\"file\":\"\(stats)\",\"values\":[2.0]}"])
+        for line in lines {
+            #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
+        }
+    }
+
+    @Test func statsAsJSON() throws {
+        let run = try ToolRun.run(["dump-doubles", "--stats", "--format", "json", Fixture.path("doubles/stats.bin")])
+        #expect(run.output == """
+            {"count":12,"finite":8,"min":2.0,"max":9.0,"mean":5.0,"stddev":2.0,"nan":1,"pos_inf":1,\
+            "neg_inf":2,"zeros":0,"subnormals":0}
+
+            """)
+    }
+
+    /// Every offset from 1 to 7, in both byte orders: the values after the offset, decoded exactly.
+    @Test(arguments: 1...7, ["little", "big"])
+    func everyOffsetInBothByteOrders(offset: Int, endian: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let values: [Double] = [1.5, -2.25, .pi, 1e300, -5e-324]
+        var bytes = [UInt8](repeating: 0xEE, count: offset)
+        for value in values {
+            let bits = endian == "little" ? value.bitPattern.littleEndian : value.bitPattern.bigEndian
+            withUnsafeBytes(of: bits) { bytes.append(contentsOf: $0) }
+        }
+        let file = folder.appendingPathComponent("shifted.bin")
+        try Data(bytes).write(to: file)
+        let run = try ToolRun.run(["dump-doubles", "--offset", "\(offset)", "--endian", endian, file.path])
+        #expect(run.status == 0)
+        #expect(run.output == values.map { "\($0)\n" }.joined())
+    }
+
+    @Test func countAndOffsetAtTheEdges() throws {
+        let known = Fixture.path("doubles/known.bin")  // 18 values, 144 bytes
+        #expect(try ToolRun.run(["dump-doubles", "--count", "0", known]).output == "")
+        #expect(try ToolRun.run(["dump-doubles", "--count", "1", known]).output == "0.0\n")
+        #expect(try ToolRun.run(["dump-doubles", "--count", "18", known]).output == (try Fixture.text("doubles/known.txt")))
+        #expect(try ToolRun.run(["dump-doubles", "--count", "1000", known]).output == (try Fixture.text("doubles/known.txt")))
+        #expect(try ToolRun.run(["dump-doubles", "--offset", "136", known]).output == "nan\n")
+        let atEnd = try ToolRun.run(["dump-doubles", "--offset", "144", known])
+        #expect(atEnd.status == 0 && atEnd.output == "")
+        let pastEnd = try ToolRun.run(["dump-doubles", "--offset", "145", known])
+        #expect(pastEnd.status == 1)
+        #expect(pastEnd.output == "")
+        #expect(pastEnd.errorLines == ["mediatool: \(known): offset 145 is past the end (the input has 144 bytes)"])
+        // A count that ends before trailing bytes needs no --allow-trailing.
+        let before = try ToolRun.run(["dump-doubles", "--count", "2", Fixture.path("doubles/trailing.bin")])
+        #expect(before.status == 0 && before.output == "0.0\n-0.0\n")
+    }
+
+    @Test func trailingBytesAreAnErrorWithNothingPrinted() throws {
+        let trailing = Fixture.path("doubles/trailing.bin")
+        let run = try ToolRun.run(["dump-doubles", trailing])
+        #expect(run.status == 1)
+        #expect(run.output == "")
+        #expect(run.errorLines == [
+            "mediatool: \(trailing): 3 trailing bytes at offset 16 do not make a whole 8-byte value "
+                + "(--allow-trailing decodes the 2 whole values before them)",
+        ])
+    }
+
+    @Test func allowTrailingPrintsTheWholeValuesAndWarns() throws {
+        let trailing = Fixture.path("doubles/trailing.bin")
+        let run = try ToolRun.run(["dump-doubles", "--allow-trailing", trailing])
+        #expect(run.status == 0)
+        #expect(run.output == "0.0\n-0.0\n")
+        #expect(run.errorLines == ["mediatool: warning: \(trailing): ignored 3 trailing bytes at offset 16 after 2 whole values"])
+    }
+
+    @Test func emptyFileGivesNoValues() throws {
+        let empty = Fixture.path("doubles/empty.bin")
+        #expect(try ToolRun.run(["dump-doubles", empty]).output == "")
+        #expect(try ToolRun.run(["dump-doubles", "--format", "json", empty]).output == "[]\n")
+        let stats = try ToolRun.run(["dump-doubles", "--stats", empty])
+        #expect(stats.status == 0)
+        #expect(stats.output.contains("count       0\n") && stats.output.contains("mean        -\n"))
+    }
+
+    @Test func standardInputIsAStream() throws {
+        let run = try ToolRun.run(["dump-doubles", "-"], input: try Fixture.data("doubles/known.bin"))
+        #expect(run.status == 0)
+        #expect(run.output == (try Fixture.text("doubles/known.txt")))
+
+        // On a stream the length is known only at its end: the values come first, then the error.
+        let trailing = try ToolRun.run(["dump-doubles", "-"], input: try Fixture.data("doubles/trailing.bin"))
+        #expect(trailing.status == 1)
+        #expect(trailing.output == "0.0\n-0.0\n")
+        #expect(trailing.errorLines.count == 1)
+        #expect(trailing.errorLines.first?.hasPrefix("mediatool: <stdin>: 3 trailing bytes at offset 16") == true)
+    }
+
+    @Test func badInputsFailOneLineEachAndTheOthersStillRun() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("missing.bin").path
+        let known = Fixture.path("doubles/known.bin")
+        let run = try ToolRun.run(["dump-doubles", "--count", "1", folder.path, missing, known])
+        #expect(run.status == 1)
+        #expect(run.errorLines == [
+            "mediatool: \(folder.path): cannot read: Is a directory",
+            "mediatool: \(missing): cannot open: No such file or directory",
+        ])
+        #expect(run.output == "==> \(known) <==\n0.0\n")
+    }
+
+    @Test(arguments: [
+        ["--columns", "0"], ["--offset", "-1"], ["--count", "-1"], ["--format", "json", "--index"],
+        ["--header"], ["--stats", "--hex"], ["--stats", "--format", "csv"], ["--format", "xml"], ["-", "-"], [],
+    ])
+    func usageErrorsExit64(arguments: [String]) throws {
+        let files = arguments.isEmpty || arguments.contains("-") ? [] : [Fixture.path("doubles/known.bin")]
+        let run = try ToolRun.run(["dump-doubles"] + arguments + files)
+        #expect(run.status == 64)
+        #expect(run.output == "")
+    }
+
+    static func fixturePath(_ argument: String) -> String {
+        argument.hasPrefix("Fixtures/") ? Fixture.path(String(argument.dropFirst("Fixtures/".count))) : argument
+    }
+
+    static func knownValues() throws -> [Double] {
+        let data = try Fixture.data("doubles/known.bin")
+        return stride(from: 0, to: data.count, by: 8).map { offset in
+            Double(bitPattern: UInt64(littleEndian: data[offset..<offset + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+        }
+    }
+}

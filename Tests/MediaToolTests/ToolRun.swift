@@ -1,0 +1,68 @@
+import Foundation
+
+/// One run of the built `mediatool` executable: what it printed and how it exited.
+struct ToolRun {
+    let status: Int32
+    let standardOutput: Data
+    let standardError: String
+
+    var output: String { String(decoding: standardOutput, as: UTF8.self) }
+    var errorLines: [String] { standardError.split(separator: "\n").map(String.init) }
+
+    /// The executable beside this test bundle: `swift build` puts both in one folder.
+    static let executable: URL = {
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return testBinary.deletingLastPathComponent().appendingPathComponent("mediatool")
+    }()
+
+    static func run(_ arguments: [String], input: Data? = nil, in directory: URL? = nil) throws -> ToolRun {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        try process.run()
+        // Read both pipes while the process runs, so that neither fills and blocks it.
+        nonisolated(unsafe) var errorData = Data()
+        let errorReader = Thread { errorData = stderr.fileHandleForReading.readDataToEndOfFile() }
+        errorReader.start()
+        if let input {
+            let writer = stdin.fileHandleForWriting
+            Thread {
+                writer.write(input)
+                try? writer.close()
+            }.start()
+        }
+        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorReader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
+        return ToolRun(status: process.terminationStatus, standardOutput: outputData,
+                       standardError: String(decoding: errorData, as: UTF8.self))
+    }
+}
+
+/// Files of the repository's Fixtures folder, and scratch folders for outputs.
+enum Fixture {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    static func text(_ relative: String) throws -> String { try String(contentsOfFile: path(relative), encoding: .utf8) }
+
+    static func data(_ relative: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path(relative))) }
+
+    /// A new empty folder, removed by the caller's `defer`.
+    static func scratchFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mediatool-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
