@@ -1,0 +1,70 @@
+"""scripts/bench doubles: text output of 16 MB of random doubles, against od and numpy; and peak
+memory on a 1 GB input against a 1 KB one."""
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+
+from measure import arguments, compare, report, run_once
+
+MEDIATOOL = os.environ["MEDIATOOL"]
+FOLDER = os.environ["BENCH_DIR"]
+VALUE_COUNT = 2 * 1024 * 1024  # 16 MiB
+
+NUMPY_DUMP = (
+    "import sys, numpy as np\n"
+    "a = np.fromfile(sys.argv[1], dtype='<f8')\n"
+    "sys.stdout.write('\\n'.join(map(repr, a.tolist())))\n"
+    "sys.stdout.write('\\n')\n"
+)
+
+
+def random_doubles(path):
+    """Doubles of every magnitude from 1e-300 to 1e300, both signs; the same file every time."""
+    if os.path.exists(path):
+        return
+    generator = random.Random(16)
+    values = [generator.gauss(0, 1) * 10.0 ** generator.uniform(-300, 300) for _ in range(VALUE_COUNT)]
+    with open(path + ".part", "wb") as out:
+        out.write(struct.pack(f"<{VALUE_COUNT}d", *values))
+    os.replace(path + ".part", path)
+
+
+def python_with_numpy():
+    for candidate in (sys.executable, "/usr/bin/python3"):
+        if subprocess.run([candidate, "-c", "import numpy"], capture_output=True).returncode == 0:
+            return candidate
+    raise SystemExit("bench: no python3 with numpy (scripts/bootstrap bench installs python3-numpy)")
+
+
+def main():
+    options = arguments(__doc__)
+    data = os.path.join(FOLDER, "doubles-16M.bin")
+    random_doubles(data)
+    print(f"16 MiB of random doubles, text to /dev/null, median of {options.runs} runs")
+    results = compare({
+        "mediatool": [MEDIATOOL, "dump-doubles", data],
+        "od": ["od", "-A", "n", "-v", "-t", "f8", "--endian=little", data],
+        "numpy": [python_with_numpy(), "-c", NUMPY_DUMP, data],
+    }, options.runs)
+    report(results, "mediatool")
+    print("targets: at least 10x numpy, 15x od")
+
+    small = os.path.join(FOLDER, "doubles-1K.bin")
+    with open(small, "wb") as out:
+        out.write(open(data, "rb").read(1024))
+    large = os.path.join(FOLDER, "doubles-1G.bin")
+    with open(large, "wb") as out:
+        out.truncate(1 << 30)  # sparse: reads as zeros, costs no disk
+    _, small_peak = run_once([MEDIATOOL, "dump-doubles", small])
+    seconds, large_peak = run_once([MEDIATOOL, "dump-doubles", large])
+    os.remove(large)
+    print(f"peak memory: 1 KiB input {small_peak / 1024:.1f} MiB, 1 GiB input {large_peak / 1024:.1f} MiB "
+          f"({seconds:.1f} s), difference {(large_peak - small_peak) / 1024:.1f} MiB")
+    print("targets: difference within 8 MiB, under 64 MiB")
+
+
+if __name__ == "__main__":
+    main()
