@@ -20,7 +20,7 @@ let package = Package(
         ),
 
         // Pure Swift: decoding, formatting, statistics and encoding of binary arrays of doubles.
-        .target(name: "BinaryArrays"),
+        .target(name: "BinaryArrays", dependencies: ["MediaIO"]),
 
         // Shared file conventions: inputs, atomic outputs, per-input error reporting.
         .target(name: "MediaIO"),
