@@ -44,6 +44,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MediaIO"], path: "Tests/TestSupport"),
         .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "TestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"]),
+        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG"]),
         // Runs the built executable: exact output, exit codes and files.
         .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "TestSupport"]),
     ]

@@ -1,0 +1,39 @@
+import CMediaShims
+import CPNG
+
+/// Writes PNG images through libpng. libpng's longjmp stays inside the C shim.
+public struct PNGEncoder: Sendable {
+    /// zlib level 0 (none) to 9 (smallest).
+    public var compressionLevel: Int
+
+    public init(compressionLevel: Int = 6) {
+        self.compressionLevel = compressionLevel
+    }
+
+    /// Writes `pixels`, rows of `width` pixels top to bottom with no padding, to `descriptor`.
+    /// `exif`, a TIFF-headed EXIF block, goes into an eXIf chunk before the image data.
+    public func write(width: Int, height: Int, layout: PNGPixelLayout, pixels: UnsafeRawBufferPointer,
+                      exif: [UInt8]? = nil, to descriptor: Int32) throws(PNGError) {
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw .invalidSize(width: width, height: height)
+        }
+        let rowBytes = width * layout.bytesPerPixel
+        guard pixels.count == rowBytes * height else {
+            throw .pixelCountMismatch(expectedBytes: rowBytes * height, foundBytes: pixels.count)
+        }
+        let base = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let rows: [UnsafePointer<UInt8>?] = (0..<height).map { base + $0 * rowBytes }
+        var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
+        let status = rows.withUnsafeBufferPointer { rowPointers in
+            (exif ?? []).withUnsafeBufferPointer { exifBytes in
+                cms_png_write(descriptor, UInt32(width), UInt32(height), Int32(layout.bitDepth),
+                              layout.channels.colorType, rowPointers.baseAddress,
+                              Int32(max(0, min(9, compressionLevel))),
+                              exif == nil ? nil : exifBytes.baseAddress, UInt32(exifBytes.count), &message)
+            }
+        }
+        if status != 0 {
+            throw .library(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// Why a PNG could not be written or read.
+public enum PNGError: Error, Equatable, CustomStringConvertible {
+    /// libpng refused, with its own message.
+    case library(message: String)
+    /// The pixels handed over do not fill the stated size.
+    case pixelCountMismatch(expectedBytes: Int, foundBytes: Int)
+    /// A size PNG cannot hold (0, or over 2^31 - 1).
+    case invalidSize(width: Int, height: Int)
+
+    public var description: String {
+        switch self {
+        case .library(let message):
+            return message
+        case .pixelCountMismatch(let expected, let found):
+            return "expected \(expected) bytes of pixels, found \(found)"
+        case .invalidSize(let width, let height):
+            return "a PNG cannot be \(width)x\(height)"
+        }
+    }
+}
