@@ -39,15 +39,17 @@ public struct DoubleDump {
             throw problem
         }
         let jsonName = labelsInputs ? name : nil
-        var trailing: DoubleDecodingError?
+        let trailing: DoubleDecodingError?
         if options.summarises {
             var statistics = DoubleStatistics()
             trailing = try reader.forEachBlock { statistics.add($0) }
+            // Statistics are printed last, so a stream's trailing bytes still leave nothing printed.
             if let trailing, !options.allowsTrailingBytes { throw trailing }
             try writeStatistics(statistics, name: name, jsonName: jsonName)
         } else {
             var writer = DoubleListWriter(layout: options.layout, byteOrder: options.selection.byteOrder,
                                           jsonFileName: jsonName)
+            // The label waits for the first values: an offset past the end of a stream prints nothing.
             var started = false
             func start() throws {
                 if labelsInputs && options.layout.format != .json { try output.write("==> \(name) <==\n") }
@@ -60,12 +62,12 @@ public struct DoubleDump {
             }
             if !started { try start() }
             try writer.finish(to: output)
-            try output.flush()
-            // Only a stream of unknown length gets here with an error: its values are already out.
-            if let trailing, !options.allowsTrailingBytes { throw trailing }
         }
         try output.flush()
-        return trailing.map { [$0] } ?? []
+        guard let trailing else { return [] }
+        // Only a stream of unknown length gets here with an error: its values are already out.
+        if !options.allowsTrailingBytes { throw trailing }
+        return [trailing]
     }
 
     private func writeStatistics(_ statistics: DoubleStatistics, name: String, jsonName: String?) throws {

@@ -18,52 +18,53 @@ import TestSupport
         #expect(ShortestDecimal.string(value) == expected)
     }
 
-    @Test func matchesDescriptionOnRandomBitPatterns() {
-        var generator = SplitMix64(seed: 0x5EED_0001)
-        var mismatches: [String] = []
-        for _ in 0..<2_000_000 {
-            let value = Double(bitPattern: generator.next())
+    /// Collects the first few values whose text differs from `Double.description`.
+    struct Mismatches {
+        private(set) var found: [String] = []
+
+        mutating func check(_ value: Double) {
             let ours = ShortestDecimal.string(value)
-            if ours != value.description && mismatches.count < 10 {
-                mismatches.append("\(value.bitPattern): \(ours) != \(value.description)")
+            if ours != value.description && found.count < 10 {
+                found.append("\(value.bitPattern): \(ours) != \(value.description)")
             }
         }
-        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func matchesDescriptionOnRandomBitPatterns() {
+        var generator = SplitMix64(seed: 0x5EED_0001)
+        var mismatches = Mismatches()
+        for _ in 0..<2_000_000 {
+            mismatches.check(Double(bitPattern: generator.next()))
+        }
+        #expect(mismatches.found.isEmpty, "\(mismatches.found)")
     }
 
     /// Short decimals (few digits, every magnitude) are where a shorter candidate exists.
     @Test func matchesDescriptionOnShortDecimals() {
         var generator = SplitMix64(seed: 0x5EED_0002)
-        var mismatches: [String] = []
+        var mismatches = Mismatches()
         for _ in 0..<1_000_000 {
             let digits = Int.random(in: 1...999_999, using: &generator)
             let exponent = Int.random(in: -330...310, using: &generator)
             guard let value = Double("\(digits)e\(exponent)") else { continue }
             for candidate in [value, value.nextUp, value.nextDown] {
-                let ours = ShortestDecimal.string(candidate)
-                if ours != candidate.description && mismatches.count < 10 {
-                    mismatches.append("\(candidate.bitPattern): \(ours) != \(candidate.description)")
-                }
+                mismatches.check(candidate)
             }
         }
-        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(mismatches.found.isEmpty, "\(mismatches.found)")
     }
 
     /// Powers of two sit where the lower boundary is closer; subnormals where the exponent is fixed.
     @Test func matchesDescriptionAtExponentEdges() {
-        var mismatches: [String] = []
+        var mismatches = Mismatches()
         for biasedExponent in 0..<0x7FF as Range<UInt64> {
             for fraction: UInt64 in [0, 1, 2, 3, (1 << 52) - 1, (1 << 51), 0x8_0000_0000_0001] {
                 for sign: UInt64 in [0, 1] {
-                    let value = Double(bitPattern: sign << 63 | biasedExponent << 52 | fraction)
-                    let ours = ShortestDecimal.string(value)
-                    if ours != value.description && mismatches.count < 10 {
-                        mismatches.append("\(value.bitPattern): \(ours) != \(value.description)")
-                    }
+                    mismatches.check(Double(bitPattern: sign << 63 | biasedExponent << 52 | fraction))
                 }
             }
         }
-        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(mismatches.found.isEmpty, "\(mismatches.found)")
     }
 
     @Test func everyOutputParsesBackToTheSameBits() {
