@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "MediaIO", "FFmpeg", "PNGCodec",
+                "BinaryArrays", "MediaIO", "FFmpeg", "PNGCodec", "VideoThumbnails", "Imaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -38,12 +38,19 @@ let package = Package(
         ),
         // setjmp/longjmp error handling must stay inside C frames.
         .target(name: "CMediaShims", dependencies: ["CPNG"]),
-        .target(name: "FFmpeg", dependencies: ["CFFmpeg", "MediaIO"]),
+        .target(name: "FFmpeg", dependencies: ["CFFmpeg", "Imaging", "MediaIO"]),
+
+        // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
+        .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "Imaging", "MediaIO"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CMediaShims", "MediaIO"]),
+
+        // Pixel buffers and orientation, shared by thumbnail and crop.
+        .target(name: "Imaging", dependencies: ["PNGCodec", "MediaIO"]),
 
         .target(name: "TestSupport", dependencies: ["MediaIO"], path: "Tests/TestSupport"),
         .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "TestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG"]),
         // Runs the built executable: exact output, exit codes and files.
         .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "TestSupport"]),

@@ -15,6 +15,9 @@ static inline int cffmpeg_averror(int posix_error) { return AVERROR(posix_error)
 static inline int cffmpeg_averror_eof(void) { return AVERROR_EOF; }
 static inline int cffmpeg_averror_eagain(void) { return AVERROR(EAGAIN); }
 
+static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
+static inline int cffmpeg_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+
 static inline unsigned cffmpeg_version_major(unsigned version) { return AV_VERSION_MAJOR(version); }
 static inline unsigned cffmpeg_version_minor(unsigned version) { return AV_VERSION_MINOR(version); }
 static inline unsigned cffmpeg_version_micro(unsigned version) { return AV_VERSION_MICRO(version); }

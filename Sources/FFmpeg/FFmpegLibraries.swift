@@ -13,6 +13,11 @@ public enum FFmpegLibraries {
         ]
     }
 
+    /// FFmpeg's own log lines would break the one-line-per-error rule: errors come back as codes.
+    static func silenceLogs() {
+        av_log_set_level(AV_LOG_QUIET)
+    }
+
     private static func dotted(_ packed: UInt32) -> String {
         "\(cffmpeg_version_major(packed)).\(cffmpeg_version_minor(packed)).\(cffmpeg_version_micro(packed))"
     }

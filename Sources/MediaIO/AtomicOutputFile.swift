@@ -59,6 +59,15 @@ public final class AtomicOutputFile {
         isCommitted = true
     }
 
+    /// Writes `bytes` to `path` atomically.
+    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws {
+        let file = try AtomicOutputFile(path: path, overwrite: overwrite)
+        let output = BufferedOutput(descriptor: file.descriptor, displayName: path)
+        try output.write(bytes)
+        try output.flush()
+        try file.commit()
+    }
+
     /// ("dir/", "name") for "dir/name"; ("", "name") for "name".
     static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return ("", path) }

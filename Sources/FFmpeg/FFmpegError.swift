@@ -1,0 +1,31 @@
+import CFFmpeg
+
+/// A negative return code from FFmpeg, with what was being done and `av_strerror`'s words for it.
+public struct FFmpegError: Error, Equatable, CustomStringConvertible {
+    public let operation: String
+    public let code: Int32
+
+    public init(_ operation: String, code: Int32) {
+        self.operation = operation
+        self.code = code
+    }
+
+    public var message: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        if av_strerror(code, &buffer, buffer.count) < 0 { return "error \(code)" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    public var description: String { "\(operation): \(message)" }
+
+    /// `code` itself when it is 0 or more; a thrown error when negative.
+    @discardableResult
+    static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(FFmpegError) -> Int32 {
+        if code < 0 { throw FFmpegError(operation(), code: code) }
+        return code
+    }
+
+    static let endOfFile = cffmpeg_averror_eof()
+    static let tryAgain = cffmpeg_averror_eagain()
+    static let invalidData = cffmpeg_averror_invaliddata()
+}

@@ -1,0 +1,65 @@
+import CFFmpeg
+
+/// An opened media file: owns an AVFormatContext.
+final class FormatContext {
+    let pointer: UnsafeMutablePointer<AVFormatContext>
+
+    init(path: String) throws(FFmpegError) {
+        FFmpegLibraries.silenceLogs()
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegError.check(avformat_open_input(&context, path, nil, nil), "not a media file FFmpeg can open")
+        guard let opened = context else { throw FFmpegError("cannot open", code: cffmpeg_averror(ENOMEM)) }
+        let code = avformat_find_stream_info(opened, nil)
+        if code < 0 {
+            avformat_close_input(&context)
+            throw FFmpegError("cannot read the streams", code: code)
+        }
+        pointer = opened
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVFormatContext>? = pointer
+        avformat_close_input(&context)
+    }
+
+    var streamCount: Int { Int(pointer.pointee.nb_streams) }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { pointer.pointee.streams[index]! }
+
+    /// The main video stream: FFmpeg's choice, passing over cover art and other attached pictures.
+    func bestVideoStreamIndex() -> Int? {
+        let isPicture = { (index: Int) in self.stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }
+        let best = av_find_best_stream(pointer, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        if best >= 0 && !isPicture(Int(best)) { return Int(best) }
+        return (0..<streamCount).first { index in
+            stream(index).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && !isPicture(index)
+        }
+    }
+
+    /// Reads the next packet of any stream. Returns false at the end; a read error also ends the
+    /// input (as a truncated file does), and is kept in `readError`.
+    func read(into packet: Packet) -> Bool {
+        packet.unreference()
+        let code = av_read_frame(pointer, packet.pointer)
+        if code < 0 {
+            if code != FFmpegError.endOfFile { readError = FFmpegError("cannot read", code: code) }
+            return false
+        }
+        return true
+    }
+
+    private(set) var readError: FFmpegError?
+
+    /// Moves to the keyframe at or before `timestamp` (in the stream's time base).
+    func seek(stream index: Int, to timestamp: Int64) throws(FFmpegError) {
+        readError = nil
+        try FFmpegError.check(avformat_seek_file(pointer, Int32(index), Int64.min, timestamp, timestamp, 0), "cannot seek")
+    }
+
+    /// The whole file's duration in seconds, when the container states it.
+    var durationSeconds: Double? {
+        let duration = pointer.pointee.duration
+        guard duration != cffmpeg_nopts_value(), duration > 0 else { return nil }
+        return Double(duration) / Double(AV_TIME_BASE)
+    }
+}

@@ -1,0 +1,43 @@
+import CFFmpeg
+
+/// One decoded picture: owns an AVFrame.
+public final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() {
+        guard let frame = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
+        pointer = frame
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+    }
+
+    /// The decoder's best guess of the presentation time, in the stream's time base.
+    var timestamp: Int64? {
+        let value = pointer.pointee.best_effort_timestamp
+        return value == cffmpeg_nopts_value() ? nil : value
+    }
+
+    public var width: Int { Int(pointer.pointee.width) }
+    public var height: Int { Int(pointer.pointee.height) }
+    public var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
+
+    /// Takes over `other`'s picture, leaving `other` empty.
+    func take(from other: Frame) {
+        av_frame_unref(pointer)
+        av_frame_move_ref(pointer, other.pointer)
+    }
+
+    func unreference() { av_frame_unref(pointer) }
+
+    /// The display matrix this frame carries, if any (9 values, 16.16 fixed point).
+    var displayMatrix: [Int32]? {
+        guard let sideData = av_frame_get_side_data(pointer, AV_FRAME_DATA_DISPLAYMATRIX),
+              sideData.pointee.size >= 36 else { return nil }
+        return UnsafeRawPointer(sideData.pointee.data).map { raw in
+            (0..<9).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self) }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// Why a video gave no picture, beyond FFmpeg's own return codes.
+public enum VideoError: Error, Equatable, CustomStringConvertible {
+    case noVideoStream
+    /// Nothing could be decoded; `cause` is the last error FFmpeg gave, if any.
+    case noDecodableFrame(cause: String?)
+    /// A time given as a share of the duration, for a file that does not state its duration.
+    case unknownDuration
+
+    public var description: String {
+        switch self {
+        case .noVideoStream:
+            return "no video stream"
+        case .noDecodableFrame(let cause?):
+            return "no decodable video frame (\(cause))"
+        case .noDecodableFrame(nil):
+            return "no decodable video frame"
+        case .unknownDuration:
+            return "the duration is unknown, so a percentage cannot be placed: give a time in seconds"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Pixels in memory: rows top to bottom, no padding, samples interleaved (gray, gray+alpha, RGB or
+/// RGBA), 8 bits or 16 bits a sample (16-bit samples big-endian, as PNG stores them).
+public struct PixelBuffer: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public let channels: Int
+    public let bytesPerSample: Int
+    public var bytes: [UInt8]
+
+    public var bytesPerPixel: Int { channels * bytesPerSample }
+    public var rowBytes: Int { width * bytesPerPixel }
+    public var hasAlpha: Bool { channels == 2 || channels == 4 }
+
+    public init(width: Int, height: Int, channels: Int, bytesPerSample: Int = 1, bytes: [UInt8]) {
+        precondition(width >= 0 && height >= 0 && (1...4).contains(channels) && (bytesPerSample == 1 || bytesPerSample == 2))
+        precondition(bytes.count == width * height * channels * bytesPerSample)
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.bytesPerSample = bytesPerSample
+        self.bytes = bytes
+    }
+
+    /// A buffer filled by `body`, which gets the uninitialised bytes.
+    public init(width: Int, height: Int, channels: Int, bytesPerSample: Int = 1,
+                filling body: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+        let count = width * height * channels * bytesPerSample
+        let bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try body(UnsafeMutableRawBufferPointer(buffer))
+            initialized = count
+        }
+        self.init(width: width, height: height, channels: channels, bytesPerSample: bytesPerSample, bytes: bytes)
+    }
+
+    /// The samples of the pixel at (x, y), for tests and diagnostics.
+    public func pixel(x: Int, y: Int) -> [UInt8] {
+        let start = y * rowBytes + x * bytesPerPixel
+        return Array(bytes[start..<(start + bytesPerPixel)])
+    }
+}

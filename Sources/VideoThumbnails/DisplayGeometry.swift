@@ -1,0 +1,31 @@
+import Imaging
+
+/// Sizes of a thumbnail: the coded picture, corrected for its pixel aspect, turned upright and fitted.
+public struct DisplayGeometry: Equatable, Sendable {
+    /// The size to scale the coded picture to, before it is turned.
+    public let scaledWidth: Int
+    public let scaledHeight: Int
+    /// The size of the image written, after it is turned.
+    public var outputWidth: Int { orientation.swapsAxes ? scaledHeight : scaledWidth }
+    public var outputHeight: Int { orientation.swapsAxes ? scaledWidth : scaledHeight }
+    public let orientation: Orientation
+
+    /// Square pixels by widening (or narrowing) the picture, as players do: 720x576 at 64:45 shows as
+    /// 1024x576. Then fitted inside `maxWidth` x `maxHeight`, given in upright coordinates.
+    public init(codedWidth: Int, codedHeight: Int, pixelAspect: (numerator: Int, denominator: Int),
+                orientation: Orientation, maxWidth: Int?, maxHeight: Int?) {
+        self.orientation = orientation
+        var width = Double(codedWidth) * Double(pixelAspect.numerator) / Double(pixelAspect.denominator)
+        var height = Double(codedHeight)
+        let (uprightWidth, uprightHeight) = orientation.swapsAxes ? (height, width) : (width, height)
+        var scale: Double?
+        if let maxWidth { scale = Double(maxWidth) / uprightWidth }
+        if let maxHeight { scale = min(scale ?? .infinity, Double(maxHeight) / uprightHeight) }
+        if let scale {
+            width *= scale
+            height *= scale
+        }
+        scaledWidth = max(1, Int(width.rounded()))
+        scaledHeight = max(1, Int(height.rounded()))
+    }
+}

@@ -1,0 +1,81 @@
+import FFmpeg
+import Imaging
+import MediaIO
+
+/// What making one thumbnail did.
+public struct ThumbnailReport: Sendable {
+    public let output: String
+    /// The presentation time of the frame written, from the stream's first frame.
+    public let seconds: Double
+    public let width: Int
+    public let height: Int
+    /// The orientation applied to make it upright.
+    public let orientation: Orientation
+    /// Things done other than asked, each one line.
+    public let warnings: [String]
+}
+
+/// Makes a still image of a video at a time: the exact frame, upright, at display aspect, in its colours.
+public struct Thumbnailer: Sendable {
+    public let options: ThumbnailOptions
+
+    public init(options: ThumbnailOptions) {
+        self.options = options
+    }
+
+    public func makeThumbnail(of input: String, to output: String) throws -> ThumbnailReport {
+        try OutputGuard.refuseInputs([input], asOutput: output)
+        if !options.overwrite && FileIdentity(path: output) != nil {
+            throw OutputError.exists(path: output)
+        }
+        let video = try VideoSource(path: input, threads: options.threads)
+        var warnings: [String] = []
+        let seconds: Double
+        switch options.time {
+        case .seconds(let value):
+            seconds = value
+        case .fraction(let fraction):
+            guard let duration = video.durationSeconds else { throw VideoError.unknownDuration }
+            seconds = fraction * duration
+        }
+        let located = try video.frame(atSeconds: seconds, mode: options.mode)
+        if located.isPastEnd {
+            warnings.append("\(Self.format(seconds)) s is past the end: wrote the last frame, at \(Self.format(located.seconds)) s")
+        }
+        var orientation = Orientation.identity
+        if options.appliesOrientation {
+            let found = video.orientation(of: located.frame)
+            orientation = found.orientation
+            if !found.isExact {
+                warnings.append("the display matrix turns by other than a multiple of 90 degrees: applied \(orientation)")
+            }
+        }
+        let geometry = DisplayGeometry(codedWidth: located.frame.width, codedHeight: located.frame.height,
+                                       pixelAspect: video.pixelAspectRatio(of: located.frame), orientation: orientation,
+                                       maxWidth: options.maxWidth, maxHeight: options.maxHeight)
+        let pixels = try video.pixels(of: located.frame, width: geometry.scaledWidth, height: geometry.scaledHeight)
+            .oriented(orientation)
+        switch options.format {
+        case .png:
+            try PNGFile.write(pixels, to: output, overwrite: options.overwrite,
+                              compressionLevel: options.pngCompressionLevel)
+        case .jpeg:
+            try AtomicOutputFile.write(JPEGEncoder.encode(pixels, quality: options.jpegQuality),
+                                       to: output, overwrite: options.overwrite)
+        }
+        return ThumbnailReport(output: output, seconds: located.seconds, width: pixels.width, height: pixels.height,
+                               orientation: orientation, warnings: warnings)
+    }
+
+    /// Seconds with at most three decimals, and no trailing zeros.
+    static func format(_ seconds: Double) -> String {
+        let millis = Int((seconds * 1000).rounded())
+        let whole = "\(millis / 1000)"
+        let fraction = millis % 1000
+        if fraction == 0 { return whole }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(whole).\(digits)"
+    }
+}

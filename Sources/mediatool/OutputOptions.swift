@@ -1,0 +1,27 @@
+import ArgumentParser
+import MediaIO
+
+/// Where outputs go, shared by the subcommands that write one file per input.
+struct OutputOptions: ParsableArguments {
+    @Option(name: [.customShort("o"), .customLong("output")], help: "The output file (one input only).")
+    var output: String?
+
+    @Option(help: "The folder for the outputs of many inputs.")
+    var outDir: String?
+
+    @Flag(help: "Replace outputs that exist.")
+    var overwrite = false
+
+    func validate(inputCount: Int) throws {
+        if output != nil && inputCount > 1 {
+            throw ValidationError("-o names one output: use --out-dir for \(inputCount) inputs.")
+        }
+        if output != nil && outDir != nil {
+            throw ValidationError("Give -o or --out-dir, not both.")
+        }
+    }
+
+    func naming(suffix: String) -> OutputNaming {
+        OutputNaming(explicitPath: output, directory: outDir, suffix: suffix)
+    }
+}

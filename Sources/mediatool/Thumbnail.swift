@@ -1,0 +1,96 @@
+import ArgumentParser
+import FFmpeg
+import MediaIO
+import VideoThumbnails
+
+extension ImageFormat: ExpressibleByArgument {}
+
+struct Thumbnail: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a still image of each video at a time, as a player shows it.",
+        discussion: """
+            The picture is the exact frame shown at the time (decoded forward from the keyframe \
+            before it), turned upright by the display matrix (rotations and flips), at its display \
+            aspect (anamorphic pixels made square), with the stream's own YUV matrix and range. A \
+            source with alpha gives an RGBA PNG. CLIP.mov is written to CLIP.thumb.png beside it, \
+            or to -o FILE (one input) or --out-dir DIR.
+
+            Times: seconds (35, 35.2), a timestamp (1:02.5, 00:01:02.500) or a percentage of the \
+            duration (10%), counted from the first frame. A time past the end gives the last frame \
+            and a warning.
+
+            Examples:
+              mediatool thumbnail clip.mov
+              mediatool thumbnail --at 1:02.5 --width 320 clip.mp4 -o poster.jpg
+              mediatool thumbnail --at 0 --keyframe --out-dir thumbs/ *.mkv
+
+            Exit status: 0 when every input gave a thumbnail, 1 when any failed, 64 for usage errors.
+            """
+    )
+
+    @Argument(help: "Video files.")
+    var inputs: [String]
+
+    @Option(help: "The time: seconds, [[h:]m:]s[.fff] or a percentage of the duration.")
+    var at: String = "10%"
+
+    @Flag(help: "The keyframe at or before the time instead of the exact frame (faster).")
+    var keyframe = false
+
+    @Option(help: "Fit inside this width (aspect kept).")
+    var width: Int?
+
+    @Option(help: "Fit inside this height (aspect kept).")
+    var height: Int?
+
+    @Flag(help: "Keep the coded orientation: ignore the display matrix.")
+    var noRotate = false
+
+    @Option(help: "png or jpeg (default: from the output's extension, else png).")
+    var format: ImageFormat?
+
+    @Option(help: "JPEG quality, 1 to 100.")
+    var quality: Int = 90
+
+    @Option(help: "PNG zlib compression level, 0 (fastest) to 9 (smallest).")
+    var pngCompression: Int = ThumbnailOptions.defaultPNGCompressionLevel
+
+    @OptionGroup var outputs: OutputOptions
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("Give at least one video.") }
+        if inputs.contains("-") { throw ValidationError("thumbnail reads files: a video must be seekable.") }
+        try outputs.validate(inputCount: inputs.count)
+        guard TimeSpec(parsing: at) != nil else {
+            throw ValidationError("--at takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not '\(at)'.")
+        }
+        if let width, width < 1 { throw ValidationError("--width must be 1 or more.") }
+        if let height, height < 1 { throw ValidationError("--height must be 1 or more.") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1 to 100.") }
+        guard (0...9).contains(pngCompression) else { throw ValidationError("--png-compression takes 0 to 9.") }
+    }
+
+    func run() throws {
+        var options = ThumbnailOptions()
+        options.time = TimeSpec(parsing: at)!
+        options.mode = keyframe ? .keyframe : .exact
+        options.maxWidth = width
+        options.maxHeight = height
+        options.appliesOrientation = !noRotate
+        options.format = format ?? outputs.naming(suffix: "thumb").explicitExtension.flatMap(ImageFormat.init(fileExtension:)) ?? .png
+        options.jpegQuality = quality
+        options.pngCompressionLevel = pngCompression
+        options.overwrite = outputs.overwrite
+        let thumbnailer = Thumbnailer(options: options)
+        let naming = outputs.naming(suffix: "thumb")
+        var batch = BatchRunner()
+        for input in inputs {
+            batch.run(input) {
+                let output = naming.outputPath(forInput: input, fileExtension: options.format.fileExtension)
+                let report = try thumbnailer.makeThumbnail(of: input, to: output)
+                for warning in report.warnings { Diagnostics.warning(input, warning) }
+            }
+        }
+        if batch.exitStatus != 0 { throw ExitCode(batch.exitStatus) }
+    }
+}
