@@ -4,16 +4,17 @@ extension Orientation {
     /// The orientation nearest to an FFmpeg display matrix (9 values, 16.16 fixed point), and whether
     /// it is exact: a matrix that rotates by other than a multiple of 90 degrees is rounded.
     ///
-    /// FFmpeg's matrix maps row vectors in coordinates whose y axis points up: a point (p, q) goes to
-    /// (a p + c q, b p + d q). In image coordinates, y pointing down, that is
-    /// x' = a x - c y and y' = -b x + d y.
+    /// The matrix (QuickTime's tkhd matrix, as FFmpeg keeps it) maps row vectors in image
+    /// coordinates, y pointing down: (x, y) goes to (a x + c y, b x + d y). An iPhone portrait clip
+    /// has a = 0, b = 1, c = -1, d = 0: x' = -y, y' = x, a quarter turn clockwise. This agrees with
+    /// the ffmpeg command line's own autorotation.
     public static func nearest(toDisplayMatrix matrix: [Int32]) -> (orientation: Orientation, isExact: Bool) {
         guard matrix.count >= 5 else { return (.identity, true) }
         let a = Int64(matrix[0]), b = Int64(matrix[1]), c = Int64(matrix[3]), d = Int64(matrix[4])
         let keepsAxes = abs(a) + abs(d) >= abs(b) + abs(c)
         let isExact = keepsAxes ? (b == 0 && c == 0) : (a == 0 && d == 0)
         // Signs of x' per x, x' per y, y' per x, y' per y.
-        let signs = keepsAxes ? (a.signum(), 0, 0, d.signum()) : (0, (-c).signum(), (-b).signum(), 0)
+        let signs = keepsAxes ? (a.signum(), 0, 0, d.signum()) : (0, c.signum(), b.signum(), 0)
         switch signs {
         case (1, 0, 0, 1): return (.identity, isExact)
         case (-1, 0, 0, 1): return (.mirrorHorizontal, isExact)
