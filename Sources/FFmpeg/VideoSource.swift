@@ -88,18 +88,26 @@ public final class VideoSource {
         var seekTarget = target
         var backoff = ticks(seconds: 1)
         // Some demuxers (MPEG-TS) land after the time asked for: seek again, earlier each time.
-        for _ in 0..<6 {
+        for attempt in 0..<6 {
             let fromStart = seekTarget <= startTimestamp
-            try seek(to: fromStart ? startTimestamp : seekTarget)
-            let outcome = try decodeForward(to: target, mode: mode, acceptsLateFirstFrame: fromStart)
+            try seek(to: fromStart ? beforeStart : seekTarget)
+            // Right after a seek to the target, the first keyframe is the one at or before it; after
+            // seeking earlier, later keyframes may still come before the target.
+            let outcome = try decodeForward(to: target, mode: mode, acceptsLateFirstFrame: fromStart,
+                                            takesFirstFrameInTime: mode == .keyframe && attempt == 0)
             if let located = outcome { return located }
             seekTarget = max(startTimestamp, seekTarget - backoff)
             backoff *= 2
         }
-        try seek(to: startTimestamp)
-        if let located = try decodeForward(to: target, mode: mode, acceptsLateFirstFrame: true) { return located }
+        try seek(to: beforeStart)
+        if let located = try decodeForward(to: target, mode: mode, acceptsLateFirstFrame: true,
+                                           takesFirstFrameInTime: false) { return located }
         throw VideoError.noDecodableFrame(cause: nil)
     }
+
+    /// Demuxers that seek by decoding timestamps (MPEG-TS) put the first keyframe's before its
+    /// presentation time: seeking a second before the first frame lands before that keyframe.
+    private var beforeStart: Int64 { startTimestamp - ticks(seconds: 1) }
 
     private func seek(to timestamp: Int64) throws {
         do {
@@ -111,9 +119,11 @@ public final class VideoSource {
         decoder.flush()
     }
 
-    /// Decodes from the current position. Returns nil when the first frame already lies after the
-    /// target and `acceptsLateFirstFrame` is false: the seek landed too late.
-    private func decodeForward(to target: Int64, mode: SeekMode, acceptsLateFirstFrame: Bool) throws -> LocatedFrame? {
+    /// Decodes from the current position to the last frame at or before the target (only keyframes
+    /// in keyframe mode). Returns nil when the first frame already lies after the target and
+    /// `acceptsLateFirstFrame` is false: the seek landed too late.
+    private func decodeForward(to target: Int64, mode: SeekMode, acceptsLateFirstFrame: Bool,
+                               takesFirstFrameInTime: Bool) throws -> LocatedFrame? {
         let packet = Packet()
         let incoming = Frame()
         let candidate = Frame()
@@ -157,6 +167,8 @@ public final class VideoSource {
                     break receiving
                 case .finished:
                     guard let timestamp = candidateTimestamp else {
+                        // Seeking landed where no keyframe follows: try again from earlier.
+                        if !acceptsLateFirstFrame { return nil }
                         throw VideoError.noDecodableFrame(cause: lastError)
                     }
                     let isPastEnd = target > timestamp + (frameDuration ?? 0) || (frameDuration == nil && target > timestamp)
@@ -168,9 +180,9 @@ public final class VideoSource {
                     if candidateTimestamp == nil && timestamp > target && !acceptsLateFirstFrame {
                         return nil
                     }
-                    if mode == .keyframe || timestamp > target {
+                    if timestamp > target {
                         // The first frame after the target ends the search, unless none came before it.
-                        if candidateTimestamp == nil || mode == .keyframe {
+                        if candidateTimestamp == nil {
                             candidate.take(from: incoming)
                             candidateTimestamp = timestamp
                         }
@@ -179,6 +191,10 @@ public final class VideoSource {
                     }
                     candidate.take(from: incoming)
                     candidateTimestamp = timestamp
+                    if takesFirstFrameInTime {
+                        return LocatedFrame(frame: candidate, seconds: seconds(ticks: timestamp - startTimestamp),
+                                            isPastEnd: false)
+                    }
                 }
             }
             if isDraining && rejectedPackets > 1000 { break }
