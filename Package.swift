@@ -47,7 +47,7 @@ let package = Package(
         // Pixel buffers and orientation, shared by thumbnail and crop.
         .target(name: "Imaging", dependencies: ["PNGCodec", "MediaIO"]),
 
-        .target(name: "TestSupport", dependencies: ["MediaIO"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["MediaIO", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "TestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),

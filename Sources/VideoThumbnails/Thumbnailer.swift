@@ -28,6 +28,8 @@ public struct Thumbnailer: Sendable {
         if !options.overwrite && FileIdentity(path: output) != nil {
             throw OutputError.exists(path: output)
         }
+        // A missing file or a folder is said as such, not as something FFmpeg cannot read.
+        _ = try InputFile(path: input)
         let video = try VideoSource(path: input, threads: options.threads)
         var warnings: [String] = []
         let seconds: Double

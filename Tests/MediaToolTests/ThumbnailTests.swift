@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct ThumbnailTests {
+    /// Runs `thumbnail` on a fixture into a scratch folder and reads the PNG back.
+    static func thumbnail(_ fixture: String, _ options: [String] = []) throws -> (run: ToolRun, image: DecodedPNG?) {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.png").path
+        let run = try ToolRun.run(["thumbnail"] + options + [Fixture.path("video/\(fixture)"), "-o", output])
+        let image = FileManager.default.fileExists(atPath: output) ? try DecodedPNG(path: output) : nil
+        return (run, image)
+    }
+
+    /// The colour a quadrant fixture shows at a point: red, green, blue or white.
+    static func colourName(_ pixel: [UInt8]) -> String {
+        if pixel.prefix(3).allSatisfy({ $0 > 200 }) { return "white" }
+        let strongest = pixel.prefix(3).enumerated().max { $0.element < $1.element }!.offset
+        return ["red", "green", "blue"][strongest]
+    }
+
+    /// The frame number the counter fixture shows: bit b is the block of 16 pixels at x = 16 b.
+    static func frameNumber(_ image: DecodedPNG) -> Int {
+        (0..<8).reduce(0) { number, bit in
+            image.pixel(x: bit * 16 + 8, y: image.height / 2)[0] > 128 ? number | (1 << bit) : number
+        }
+    }
+
+    @Test(arguments: 1...8)
+    func everyOrientationComesOutUpright(orientation: Int) throws {
+        let (run, image) = try Self.thumbnail("quadrants-orientation\(orientation).mp4", ["--at", "0"])
+        #expect(run.status == 0 && run.standardError == "")
+        let picture = try #require(image)
+        #expect((picture.width, picture.height) == (96, 64))
+        let quadrants = [(24, 16), (72, 16), (24, 48), (72, 48)].map { Self.colourName(picture.pixel(x: $0.0, y: $0.1)) }
+        #expect(quadrants == ["red", "green", "blue", "white"])
+    }
+
+    @Test func noRotateKeepsTheStoredPicture() throws {
+        // Stored turned a quarter counterclockwise, for a matrix that turns it clockwise.
+        let picture = try #require(try Self.thumbnail("quadrants-orientation6.mp4", ["--at", "0", "--no-rotate"]).image)
+        #expect((picture.width, picture.height) == (64, 96))
+        let quadrants = [(16, 24), (48, 24), (16, 72), (48, 72)].map { Self.colourName(picture.pixel(x: $0.0, y: $0.1)) }
+        #expect(quadrants == ["green", "white", "red", "blue"])
+    }
+
+    /// Frames are 40 ms long; keyframes every 12 frames (0.48 s); B-frames between.
+    @Test(arguments: ["mp4", "mov", "mkv", "ts"], [
+        ("0", 0), ("0.039", 0), ("0.04", 1), ("0.479", 11), ("0.48", 12), ("0.5", 12), ("0.7", 17),
+        ("0.95", 23), ("0.96", 24), ("1:00.99", 59), ("0:01.19", 29), ("50%", 30), ("2.36", 59),
+    ])
+    func theExactFrameInEveryContainer(container: String, time: (String, Int)) throws {
+        let (run, image) = try Self.thumbnail("counter.\(container)", ["--at", time.0])
+        if time.0 == "1:00.99" {
+            #expect(run.errorLines.count == 1 && run.errorLines[0].contains("past the end"))
+        } else {
+            #expect(run.standardError == "")
+        }
+        #expect(Self.frameNumber(try #require(image)) == time.1, "at \(time.0)")
+    }
+
+    @Test(arguments: ["mp4", "mkv", "ts"], [("0.3", 0), ("0.7", 12), ("1.0", 24), ("2.0", 48)])
+    func keyframeModeGivesTheKeyframeAtOrBefore(container: String, time: (String, Int)) throws {
+        let (run, image) = try Self.thumbnail("counter.\(container)", ["--keyframe", "--at", time.0])
+        #expect(run.status == 0)
+        #expect(Self.frameNumber(try #require(image)) == time.1)
+    }
+
+    @Test func aTimePastTheEndGivesTheLastFrameAndAWarning() throws {
+        let (run, image) = try Self.thumbnail("counter.mp4", ["--at", "10"])
+        #expect(run.status == 0)
+        #expect(run.errorLines == [
+            "mediatool: warning: \(Fixture.path("video/counter.mp4")): 10 s is past the end: wrote the last frame, at 2.36 s",
+        ])
+        #expect(Self.frameNumber(try #require(image)) == 59)
+    }
+
+    static let bars: [[UInt8]] = [
+        [191, 191, 191], [191, 191, 0], [0, 191, 191], [0, 191, 0], [191, 0, 191], [191, 0, 0], [0, 0, 191], [16, 16, 16],
+    ]
+
+    @Test(arguments: [
+        "bars-bt601-h264.mp4", "bars-bt709-h264.mp4", "bars-bt709-full-h264.mp4", "bars-bt709-hevc.mp4",
+        "bars-bt2020-10bit-hevc.mkv", "bars-bt709-vp9.webm", "bars-bt709-prores.mov",
+    ])
+    func colourBarsWithinThreeLevels(fixture: String) throws {
+        let (run, image) = try Self.thumbnail(fixture, ["--at", "0"])
+        #expect(run.status == 0)
+        let picture = try #require(image)
+        #expect(picture.channels == 3)
+        for (index, expected) in Self.bars.enumerated() {
+            let found = picture.pixel(x: index * 16 + 8, y: 16)
+            let error = zip(found, expected).map { abs(Int($0) - Int($1)) }.max()!
+            #expect(error <= 3, "bar \(index): \(found), expected \(expected)")
+        }
+    }
+
+    @Test func anamorphicPixelsAreMadeSquare() throws {
+        let picture = try #require(try Self.thumbnail("anamorphic.mp4").image)
+        #expect((picture.width, picture.height) == (1024, 576))
+        // The red box covers the top-left quarter of the stored picture: the same share of the shown one.
+        #expect(Self.colourName(picture.pixel(x: 500, y: 280)) == "red")
+        #expect(Self.colourName(picture.pixel(x: 524, y: 280)) == "white")
+    }
+
+    @Test(arguments: ["alpha-prores4444.mov", "alpha-vp9.webm"])
+    func alphaGivesRGBA(fixture: String) throws {
+        let picture = try #require(try Self.thumbnail(fixture).image)
+        #expect(picture.channels == 4)
+        let pixel = picture.pixel(x: 16, y: 16)
+        #expect(pixel[0] >= 250 && pixel[1] <= 3 && pixel[2] <= 3)
+        #expect(abs(Int(pixel[3]) - 128) <= 2)
+    }
+
+    @Test(arguments: [
+        (["--width", "64"], "counter.mp4", 64, 8), (["--height", "4"], "counter.mp4", 32, 4),
+        (["--width", "64", "--height", "4"], "counter.mp4", 32, 4),
+        (["--width", "32"], "quadrants-orientation6.mp4", 32, 21), (["--height", "48"], "quadrants-orientation5.mp4", 72, 48),
+    ])
+    func sizesFitInsideAndKeepTheAspect(options: [String], fixture: String, width: Int, height: Int) throws {
+        let picture = try #require(try Self.thumbnail(fixture, options + ["--at", "0"]).image)
+        #expect((picture.width, picture.height) == (width, height))
+    }
+
+    @Test(arguments: [
+        ("audio-only.m4a", "no video stream"),
+        ("not-media.mp4", "not a media file FFmpeg can open: Invalid data found when processing input"),
+        ("empty.mp4", "not a media file FFmpeg can open: Invalid data found when processing input"),
+        ("truncated-no-index.mp4", "not a media file FFmpeg can open: Invalid data found when processing input"),
+        ("missing.mp4", "cannot open: No such file or directory"),
+        ("", "cannot read: Is a directory"),
+    ])
+    func badInputsFailInOneLineWithNoOutput(fixture: String, cause: String) throws {
+        let (run, image) = try Self.thumbnail(fixture)
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: \(Fixture.path("video/\(fixture)")): \(cause)"])
+        #expect(image == nil)
+    }
+
+    @Test func aTruncatedFileGivesItsLastWholeFrame() throws {
+        let (run, image) = try Self.thumbnail("truncated.mkv", ["--at", "2"])
+        #expect(run.status == 0)
+        #expect(run.errorLines.count == 1 && run.errorLines[0].contains("past the end"))
+        let frame = Self.frameNumber(try #require(image))
+        #expect(frame > 0 && frame < 59)
+    }
+
+    @Test func outputsGoBesideInputsOrIntoAFolderAndAreNotReplaced() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("clip.mp4").path
+        try FileManager.default.copyItem(atPath: Fixture.path("video/counter.mp4"), toPath: clip)
+        let bad = Fixture.path("video/not-media.mp4")
+
+        let beside = try ToolRun.run(["thumbnail", clip, bad])
+        #expect(beside.status == 1)
+        #expect(beside.errorLines.count == 1 && beside.errorLines[0].hasPrefix("mediatool: \(bad): "))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("clip.thumb.png").path))
+
+        let again = try ToolRun.run(["thumbnail", clip])
+        #expect(again.status == 1)
+        #expect(again.errorLines == ["mediatool: \(clip): output exists: \(folder.path)/clip.thumb.png (use --overwrite to replace it)"])
+        #expect(try ToolRun.run(["thumbnail", "--overwrite", clip]).status == 0)
+
+        let thumbs = folder.appendingPathComponent("thumbs").path
+        try FileManager.default.createDirectory(atPath: thumbs, withIntermediateDirectories: false)
+        let intoFolder = try ToolRun.run(["thumbnail", "--format", "jpeg", "--out-dir", thumbs, clip, Fixture.path("video/counter.mkv")])
+        #expect(intoFolder.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: thumbs).sorted() == ["clip.thumb.jpg", "counter.thumb.jpg"])
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: thumbs + "/clip.thumb.jpg"))
+        #expect(jpeg.prefix(2) == Data([0xFF, 0xD8]) && jpeg.suffix(2) == Data([0xFF, 0xD9]))
+        // Nothing else: no temporaries left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["clip.mp4", "clip.thumb.png", "thumbs"])
+    }
+
+    @Test func theFormatFollowsTheOutputExtension() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("poster.JPG").path
+        #expect(try ToolRun.run(["thumbnail", Fixture.path("video/counter.mp4"), "-o", output]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)).prefix(3) == Data([0xFF, 0xD8, 0xFF]))
+    }
+
+    @Test(arguments: [
+        ["--at", "-1"], ["--at", "1:75"], ["--at", "abc"], ["--at", "150%"], ["--width", "0"], ["--quality", "0"],
+        ["--png-compression", "10"], ["-o", "x.png", "a.mp4"], ["-"],
+    ])
+    func usageErrorsExit64(options: [String]) throws {
+        #expect(try ToolRun.run(["thumbnail"] + options + [Fixture.path("video/counter.mp4")]).status == 64)
+    }
+}
