@@ -7,6 +7,7 @@
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/opt.h>
 #include <libswscale/swscale.h>
 
 // Function-like macros Swift cannot import, as prefixed inline functions.
