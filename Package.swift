@@ -51,6 +51,8 @@ let package = Package(
         .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "TestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging"]),
+        .testTarget(name: "VideoThumbnailsTests", dependencies: ["VideoThumbnails", "Imaging"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG"]),
         // Runs the built executable: exact output, exit codes and files.
         .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "TestSupport"]),
