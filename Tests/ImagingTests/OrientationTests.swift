@@ -19,7 +19,7 @@ import Testing
     }
 
     /// Every pixel distinct: its samples encode its stored position.
-    static func labelledPicture(width: Int, height: Int, channels: Int, bytesPerSample: Int) -> PixelBuffer {
+    public static func labelledPicture(width: Int, height: Int, channels: Int, bytesPerSample: Int) -> PixelBuffer {
         var bytes: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
