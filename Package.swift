@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "MediaIO", "FFmpeg", "PNGCodec", "VideoThumbnails", "Imaging",
+                "BinaryArrays", "MediaIO", "FFmpeg", "PNGCodec", "VideoThumbnails", "ImageCropping", "Imaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,13 +36,27 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
         // setjmp/longjmp error handling must stay inside C frames.
-        .target(name: "CMediaShims", dependencies: ["CPNG"]),
+        .target(name: "CMediaShims", dependencies: ["CPNG", "CJPEG"]),
         .target(name: "FFmpeg", dependencies: ["CFFmpeg", "Imaging", "MediaIO"]),
+
+        // The crop job: pictures opened by signature, rects mapped through orientation, regions decoded.
+        .target(name: "ImageCropping", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "MediaIO"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "Imaging", "MediaIO"]),
-        .target(name: "PNGCodec", dependencies: ["CPNG", "CMediaShims", "MediaIO"]),
+        .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CMediaShims", "MediaIO"]),
+        .target(name: "JPEGCodec", dependencies: ["CJPEG", "CMediaShims"]),
 
         // Pixel buffers and orientation, shared by thumbnail and crop.
         .target(name: "Imaging", dependencies: ["PNGCodec", "MediaIO"]),

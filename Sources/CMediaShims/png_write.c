@@ -45,6 +45,7 @@ int cms_png_write(int fd,
                   const uint8_t *const *rows,
                   int compression_level, int filters,
                   const uint8_t *exif, uint32_t exif_length,
+                  const cms_color_info *color,
                   char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     struct write_state state = { fd, error_message };
@@ -72,6 +73,22 @@ int cms_png_write(int fd,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (exif != NULL && exif_length > 0) {
         png_set_eXIf_1(png, info, exif_length, (png_bytep)exif);
+    }
+    if (color != NULL) {
+        // An ICC profile and an sRGB chunk exclude each other (PNG 1.2, 11.3.3.3): the profile wins.
+        if (color->icc_profile != NULL && color->icc_profile_length > 0) {
+            png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE,
+                         (png_const_bytep)color->icc_profile, color->icc_profile_length);
+        } else if (color->srgb_intent >= 0) {
+            png_set_sRGB(png, info, color->srgb_intent);
+        }
+        if (color->gamma > 0) {
+            png_set_gAMA_fixed(png, info, color->gamma);
+        }
+        if (color->has_chromaticities) {
+            const int *c = color->chromaticities;
+            png_set_cHRM_fixed(png, info, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
+        }
     }
     png_write_info(png, info);
     png_write_image(png, (png_bytepp)rows);

@@ -8,7 +8,8 @@ public enum PNGFile {
     public static let defaultFilters = PNGEncoder.filterUp
 
     public static func write(_ pixels: PixelBuffer, to path: String, overwrite: Bool,
-                             compressionLevel: Int, filters: Int32 = defaultFilters, exif: [UInt8]? = nil) throws {
+                             compressionLevel: Int, filters: Int32 = defaultFilters, exif: [UInt8]? = nil,
+                             color: PNGColorDescription? = nil) throws {
         let channels: PNGPixelLayout.Channels
         switch pixels.channels {
         case 1: channels = .gray
@@ -21,7 +22,7 @@ public enum PNGFile {
             try PNGEncoder(compressionLevel: compressionLevel, filters: filters).write(
                 width: pixels.width, height: pixels.height,
                 layout: PNGPixelLayout(channels: channels, bitDepth: pixels.bytesPerSample * 8),
-                pixels: bytes, exif: exif, to: file.descriptor)
+                pixels: bytes, exif: exif, color: color, to: file.descriptor)
         }
         try file.commit()
     }

@@ -19,7 +19,7 @@ public struct PNGEncoder: Sendable {
     /// Writes `pixels`, rows of `width` pixels top to bottom with no padding, to `descriptor`.
     /// `exif`, a TIFF-headed EXIF block, goes into an eXIf chunk before the image data.
     public func write(width: Int, height: Int, layout: PNGPixelLayout, pixels: UnsafeRawBufferPointer,
-                      exif: [UInt8]? = nil, to descriptor: Int32) throws(PNGError) {
+                      exif: [UInt8]? = nil, color: PNGColorDescription? = nil, to descriptor: Int32) throws(PNGError) {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw .invalidSize(width: width, height: height)
         }
@@ -32,14 +32,15 @@ public struct PNGEncoder: Sendable {
         var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
         let status = rows.withUnsafeBufferPointer { rowPointers in
             (exif ?? []).withUnsafeBufferPointer { exifBytes in
-                cms_png_write(descriptor, UInt32(width), UInt32(height), Int32(layout.bitDepth),
-                              layout.channels.colorType, rowPointers.baseAddress,
-                              Int32(max(0, min(9, compressionLevel))), filters,
-                              exif == nil ? nil : exifBytes.baseAddress, UInt32(exifBytes.count), &message)
+                (color ?? PNGColorDescription()).withCInfo { colorInfo in
+                    cms_png_write(descriptor, UInt32(width), UInt32(height), Int32(layout.bitDepth),
+                                  layout.channels.colorType, rowPointers.baseAddress,
+                                  Int32(max(0, min(9, compressionLevel))), filters,
+                                  exif == nil ? nil : exifBytes.baseAddress, UInt32(exifBytes.count),
+                                  color == nil ? nil : colorInfo, &message)
+                }
             }
         }
-        if status != 0 {
-            throw .library(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
+        if status != 0 { throw .library(message: PNGError.text(of: message)) }
     }
 }

@@ -14,7 +14,7 @@ struct MediaTool: ParsableCommand {
             on standard error: 'mediatool: <input>: <what went wrong>'.
             """,
         version: ToolVersion.report,
-        subcommands: [Thumbnail.self, DumpDoubles.self, PackDoubles.self]
+        subcommands: [Thumbnail.self, Crop.self, DumpDoubles.self, PackDoubles.self]
     )
 }
 

@@ -10,11 +10,25 @@
 /// Room for libpng's error message, or for ours.
 enum { CMS_ERROR_MESSAGE_CAPACITY = 256 };
 
+/// Colour description carried from a picture to its crop. Absent parts: `icc_profile` NULL,
+/// `srgb_intent` -1, `gamma` 0, `has_chromaticities` 0.
+typedef struct cms_color_info {
+    const uint8_t *icc_profile;
+    uint32_t icc_profile_length;
+    int srgb_intent;
+    /// gAMA, times 100000.
+    int gamma;
+    int has_chromaticities;
+    /// cHRM white x, y, red x, y, green x, y, blue x, y, each times 100000.
+    int chromaticities[8];
+} cms_color_info;
+
 /// Writes one PNG image to the file descriptor `fd`.
 /// `rows` holds `height` pointers to rows of `width` pixels in libpng's layout for `color_type`
 /// (PNG_COLOR_TYPE_*) and `bit_depth` (8 or 16; 16-bit samples big-endian).
 /// `filters` is a mask of PNG_FILTER_* row filters libpng may choose from (0 for libpng's default).
-/// `exif`, when not NULL, is written as an eXIf chunk before IDAT.
+/// `exif`, when not NULL, is written as an eXIf chunk before IDAT; `color`, when not NULL, as
+/// iCCP, sRGB, gAMA and cHRM chunks.
 /// Returns 0 on success; otherwise -1 with a message in `error_message`.
 int cms_png_write(int fd,
                   uint32_t width, uint32_t height,
@@ -22,6 +36,74 @@ int cms_png_write(int fd,
                   const uint8_t *const *rows,
                   int compression_level, int filters,
                   const uint8_t *exif, uint32_t exif_length,
+                  const cms_color_info *color,
                   char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
+
+// MARK: PNG reading
+
+typedef struct cms_png_reader cms_png_reader;
+
+typedef struct cms_png_header {
+    uint32_t width;
+    uint32_t height;
+    /// After expansion: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA.
+    int channels;
+    /// After expansion: 8 or 16 (16-bit samples big-endian).
+    int bit_depth;
+    int interlaced;
+    cms_color_info color;
+} cms_png_header;
+
+/// Opens a PNG file and reads up to the image data, with every colour type and depth expanded to
+/// 8 or 16-bit gray, gray+alpha, RGB or RGBA. NULL with a message on failure.
+cms_png_reader *cms_png_open(const char *path, cms_png_header *header,
+                             char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
+
+/// Reads the next `count` rows of a non-interlaced image; a NULL row is read and dropped.
+int cms_png_read_rows(cms_png_reader *reader, uint8_t *const *rows, uint32_t count,
+                      char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
+
+/// Reads the whole image (interlaced images need every pass), `height` rows.
+int cms_png_read_image(cms_png_reader *reader, uint8_t *const *rows,
+                       char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
+
+void cms_png_close(cms_png_reader *reader);
+
+// MARK: JPEG reading
+
+typedef struct cms_jpeg_reader cms_jpeg_reader;
+
+typedef struct cms_jpeg_header {
+    uint32_t width;
+    uint32_t height;
+    /// 1 gray, 3 YCbCr or RGB, 4 CMYK or YCCK.
+    int components;
+    int is_cmyk;
+    /// The TIFF block of the first APP1 "Exif" segment (after its 6-byte header), or NULL.
+    const uint8_t *exif;
+    uint32_t exif_length;
+    /// The ICC profile from APP2 segments, or NULL; owned by the reader.
+    const uint8_t *icc_profile;
+    uint32_t icc_profile_length;
+} cms_jpeg_header;
+
+/// Opens a JPEG file and reads its header and markers. NULL with a message on failure.
+cms_jpeg_reader *cms_jpeg_open(const char *path, cms_jpeg_header *header,
+                               char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
+
+/// Starts decoding to 8-bit RGB (or gray) columns `*x` ..< `*x + *width`, which libjpeg may widen
+/// to whole blocks: `*x` and `*width` come back as decoded.
+int cms_jpeg_start(cms_jpeg_reader *reader, uint32_t *x, uint32_t *width,
+                   char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
+
+/// Skips `count` rows without decoding what it need not.
+int cms_jpeg_skip_rows(cms_jpeg_reader *reader, uint32_t count,
+                       char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
+
+/// Reads the next `count` rows.
+int cms_jpeg_read_rows(cms_jpeg_reader *reader, uint8_t *const *rows, uint32_t count,
+                       char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
+
+void cms_jpeg_close(cms_jpeg_reader *reader);
 
 #endif

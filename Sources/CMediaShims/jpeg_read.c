@@ -1,0 +1,152 @@
+#include "CMediaShims.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+struct cms_jpeg_reader {
+    struct jpeg_decompress_struct decompress;
+    struct jpeg_error_mgr errors;
+    jmp_buf jump;
+    FILE *file;
+    char *error_message;
+    /// The first warning about corrupt data: decoding went on, but the pixels would be wrong.
+    char warning[CMS_ERROR_MESSAGE_CAPACITY];
+    JOCTET *icc_profile;
+    int started;
+};
+
+static void record_error(j_common_ptr common) {
+    cms_jpeg_reader *reader = (cms_jpeg_reader *)common->client_data;
+    char message[JMSG_LENGTH_MAX];
+    common->err->format_message(common, message);
+    snprintf(reader->error_message, CMS_ERROR_MESSAGE_CAPACITY, "%s", message);
+    longjmp(reader->jump, 1);
+}
+
+static void record_warning(j_common_ptr common, int level) {
+    cms_jpeg_reader *reader = (cms_jpeg_reader *)common->client_data;
+    // Level -1 is a warning about the data; extraneous bytes between segments harm no pixel.
+    if (level == -1 && common->err->msg_code != JWRN_EXTRANEOUS_DATA && reader->warning[0] == '\0') {
+        char message[JMSG_LENGTH_MAX];
+        common->err->format_message(common, message);
+        snprintf(reader->warning, CMS_ERROR_MESSAGE_CAPACITY, "%s", message);
+    }
+}
+
+/// A corrupt-data warning so far becomes the error.
+static int check_warning(cms_jpeg_reader *reader) {
+    if (reader->warning[0] == '\0') return 0;
+    snprintf(reader->error_message, CMS_ERROR_MESSAGE_CAPACITY, "%s", reader->warning);
+    return -1;
+}
+
+cms_jpeg_reader *cms_jpeg_open(const char *path, cms_jpeg_header *header,
+                               char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+    error_message[0] = '\0';
+    memset(header, 0, sizeof *header);
+    cms_jpeg_reader *reader = calloc(1, sizeof *reader);
+    if (reader == NULL) {
+        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "out of memory");
+        return NULL;
+    }
+    reader->error_message = error_message;
+    reader->file = fopen(path, "rb");
+    if (reader->file == NULL) {
+        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "cannot open");
+        free(reader);
+        return NULL;
+    }
+    reader->decompress.err = jpeg_std_error(&reader->errors);
+    reader->errors.error_exit = record_error;
+    reader->errors.emit_message = record_warning;
+    reader->decompress.client_data = reader;
+    if (setjmp(reader->jump)) {
+        cms_jpeg_close(reader);
+        return NULL;
+    }
+    jpeg_create_decompress(&reader->decompress);
+    jpeg_stdio_src(&reader->decompress, reader->file);
+    jpeg_save_markers(&reader->decompress, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&reader->decompress, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&reader->decompress, TRUE);
+
+    struct jpeg_decompress_struct *d = &reader->decompress;
+    header->width = d->image_width;
+    header->height = d->image_height;
+    header->components = d->num_components;
+    header->is_cmyk = d->jpeg_color_space == JCS_CMYK || d->jpeg_color_space == JCS_YCCK;
+    for (jpeg_saved_marker_ptr marker = d->marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1 && marker->data_length > 6 &&
+            memcmp(marker->data, "Exif\0\0", 6) == 0) {
+            header->exif = marker->data + 6;
+            header->exif_length = marker->data_length - 6;
+            break;
+        }
+    }
+    unsigned int icc_length = 0;
+    if (jpeg_read_icc_profile(d, &reader->icc_profile, &icc_length)) {
+        header->icc_profile = reader->icc_profile;
+        header->icc_profile_length = icc_length;
+    }
+    return reader;
+}
+
+int cms_jpeg_start(cms_jpeg_reader *reader, uint32_t *x, uint32_t *width,
+                   char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+    error_message[0] = '\0';
+    reader->error_message = error_message;
+    if (setjmp(reader->jump)) return -1;
+    struct jpeg_decompress_struct *d = &reader->decompress;
+    d->out_color_space = d->num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_start_decompress(d);
+    reader->started = 1;
+    JDIMENSION offset = *x, columns = *width;
+    if (offset != 0 || columns != d->output_width) {
+        jpeg_crop_scanline(d, &offset, &columns);
+    }
+    *x = offset;
+    *width = columns;
+    return check_warning(reader);
+}
+
+int cms_jpeg_skip_rows(cms_jpeg_reader *reader, uint32_t count,
+                       char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+    error_message[0] = '\0';
+    reader->error_message = error_message;
+    if (setjmp(reader->jump)) return -1;
+    if (count > 0 && jpeg_skip_scanlines(&reader->decompress, count) != count) {
+        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "premature end of JPEG data");
+        return -1;
+    }
+    return check_warning(reader);
+}
+
+int cms_jpeg_read_rows(cms_jpeg_reader *reader, uint8_t *const *rows, uint32_t count,
+                       char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+    error_message[0] = '\0';
+    reader->error_message = error_message;
+    if (setjmp(reader->jump)) return -1;
+    uint32_t done = 0;
+    while (done < count) {
+        JDIMENSION read = jpeg_read_scanlines(&reader->decompress, (JSAMPARRAY)(rows + done), count - done);
+        if (read == 0) {
+            snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "premature end of JPEG data");
+            return -1;
+        }
+        done += read;
+    }
+    return check_warning(reader);
+}
+
+void cms_jpeg_close(cms_jpeg_reader *reader) {
+    if (reader == NULL) return;
+    // Destroying mid-decode is allowed: libjpeg frees whatever it holds.
+    if (reader->decompress.err != NULL) jpeg_destroy_decompress(&reader->decompress);
+    if (reader->file != NULL) fclose(reader->file);
+    free(reader->icc_profile);
+    free(reader);
+}

@@ -1,0 +1,145 @@
+#include "CMediaShims.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cms_png_reader {
+    FILE *file;
+    png_structp png;
+    png_infop info;
+    char *error_message;
+    size_t row_bytes;
+    uint8_t *scratch_row;
+};
+
+static void record_error(png_structp png, png_const_charp message) {
+    cms_png_reader *reader = png_get_error_ptr(png);
+    snprintf(reader->error_message, CMS_ERROR_MESSAGE_CAPACITY, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void ignore_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+static void read_color_info(png_structp png, png_infop info, cms_color_info *color) {
+    memset(color, 0, sizeof *color);
+    color->srgb_intent = -1;
+    png_charp name;
+    int compression;
+    png_bytep profile;
+    png_uint_32 length;
+    if (png_get_iCCP(png, info, &name, &compression, &profile, &length) == PNG_INFO_iCCP) {
+        color->icc_profile = profile;
+        color->icc_profile_length = length;
+    }
+    int intent;
+    if (png_get_sRGB(png, info, &intent) == PNG_INFO_sRGB) {
+        color->srgb_intent = intent;
+    }
+    png_fixed_point gamma;
+    if (png_get_gAMA_fixed(png, info, &gamma) == PNG_INFO_gAMA) {
+        color->gamma = gamma;
+    }
+    png_fixed_point c[8];
+    if (png_get_cHRM_fixed(png, info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) == PNG_INFO_cHRM) {
+        color->has_chromaticities = 1;
+        for (int i = 0; i < 8; i++) color->chromaticities[i] = c[i];
+    }
+}
+
+cms_png_reader *cms_png_open(const char *path, cms_png_header *header,
+                             char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+    error_message[0] = '\0';
+    cms_png_reader *reader = calloc(1, sizeof *reader);
+    if (reader == NULL) {
+        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "out of memory");
+        return NULL;
+    }
+    reader->error_message = error_message;
+    reader->file = fopen(path, "rb");
+    if (reader->file == NULL) {
+        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "cannot open");
+        free(reader);
+        return NULL;
+    }
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, record_error, ignore_warning);
+    reader->info = reader->png ? png_create_info_struct(reader->png) : NULL;
+    if (reader->info == NULL) {
+        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "out of memory");
+        cms_png_close(reader);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        cms_png_close(reader);
+        return NULL;
+    }
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    png_init_io(png, reader->file);
+    // Sizes are checked by the caller against its own limit, before any pixel is allocated.
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    png_read_info(png, info);
+
+    int color_type = png_get_color_type(png, info);
+    int bit_depth = png_get_bit_depth(png, info);
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    header->interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
+    if (header->interlaced) png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+
+    header->width = png_get_image_width(png, info);
+    header->height = png_get_image_height(png, info);
+    header->channels = png_get_channels(png, info);
+    header->bit_depth = png_get_bit_depth(png, info);
+    read_color_info(png, info, &header->color);
+    reader->row_bytes = png_get_rowbytes(png, info);
+    return reader;
+}
+
+int cms_png_read_rows(cms_png_reader *reader, uint8_t *const *rows, uint32_t count,
+                      char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+    error_message[0] = '\0';
+    reader->error_message = error_message;
+    if (reader->scratch_row == NULL) {
+        reader->scratch_row = malloc(reader->row_bytes);
+        if (reader->scratch_row == NULL) {
+            snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "out of memory");
+            return -1;
+        }
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        png_read_row(reader->png, rows[i] != NULL ? rows[i] : reader->scratch_row, NULL);
+    }
+    return 0;
+}
+
+int cms_png_read_image(cms_png_reader *reader, uint8_t *const *rows,
+                       char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+    error_message[0] = '\0';
+    reader->error_message = error_message;
+    if (setjmp(png_jmpbuf(reader->png))) {
+        return -1;
+    }
+    png_read_image(reader->png, (png_bytepp)rows);
+    return 0;
+}
+
+void cms_png_close(cms_png_reader *reader) {
+    if (reader == NULL) return;
+    if (reader->png != NULL) {
+        png_destroy_read_struct(&reader->png, reader->info ? &reader->info : NULL, NULL);
+    }
+    if (reader->file != NULL) fclose(reader->file);
+    free(reader->scratch_row);
+    free(reader);
+}

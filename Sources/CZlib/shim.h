@@ -1,0 +1,6 @@
+#ifndef MEDIATOOL_CZLIB_SHIM_H
+#define MEDIATOOL_CZLIB_SHIM_H
+
+#include <zlib.h>
+
+#endif

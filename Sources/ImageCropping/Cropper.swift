@@ -1,0 +1,98 @@
+import Imaging
+import MediaIO
+import PNGCodec
+
+/// Where the rect of a crop is given.
+public enum CropRect: Sendable, Equatable {
+    /// In the picture as a person sees it (EXIF orientation applied).
+    case displayed(FractionalRect)
+    /// In a view of another size that shows the displayed picture.
+    case inView(FractionalRect, ViewMapping)
+    /// In the stored pixels, orientation ignored.
+    case stored(FractionalRect)
+}
+
+public struct CropOptions: Sendable {
+    public var rect: CropRect
+    /// Crop the part of the rect inside the picture, instead of failing.
+    public var clamps = false
+    /// Write the stored pixels with the orientation in an eXIf chunk, instead of upright pixels.
+    public var keepsOrientation = false
+    /// Pictures with more pixels are refused from their header.
+    public var maxPixels = CropOptions.defaultMaxPixels
+    public var overwrite = false
+    public var pngCompressionLevel = 6
+
+    public static let defaultMaxPixels = 268_000_000
+
+    public init(rect: CropRect) {
+        self.rect = rect
+    }
+}
+
+/// What making one crop did.
+public struct CropReport: Sendable {
+    public let output: String
+    public let orientation: Orientation
+    /// The rect of stored pixels cropped.
+    public let storedRect: PixelRect
+    public let warnings: [String]
+}
+
+/// Crops PNG and JPEG pictures to a rect given as a person sees them.
+public struct Cropper: Sendable {
+    public let options: CropOptions
+
+    public init(options: CropOptions) {
+        self.options = options
+    }
+
+    public func crop(_ input: String, to output: String) throws -> CropReport {
+        try OutputGuard.refuseInputs([input], asOutput: output)
+        if !options.overwrite && FileIdentity(path: output) != nil {
+            throw OutputError.exists(path: output)
+        }
+        _ = try InputFile(path: input)
+        let picture = try SourcePictures.open(path: input, maxPixels: options.maxPixels)
+        let orientation = picture.orientation
+        let storedRect = try self.storedRect(of: picture)
+        let stored = try picture.pixels(of: storedRect)
+        if options.keepsOrientation {
+            try PNGFile.write(stored, to: output, overwrite: options.overwrite,
+                              compressionLevel: options.pngCompressionLevel,
+                              exif: orientation == .identity ? nil : ExifOrientation.tiff(for: orientation),
+                              color: picture.color)
+        } else {
+            try PNGFile.write(stored.oriented(orientation), to: output, overwrite: options.overwrite,
+                              compressionLevel: options.pngCompressionLevel, color: picture.color)
+        }
+        return CropReport(output: output, orientation: orientation, storedRect: storedRect, warnings: picture.warnings)
+    }
+
+    /// The stored pixels to crop: the rect snapped outward where it is given, checked (or clamped)
+    /// there, then mapped exactly.
+    func storedRect(of picture: SourcePicture) throws -> PixelRect {
+        let orientation = picture.orientation
+        let displayed = orientation.displaySize(storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
+        switch options.rect {
+        case .stored(let rect):
+            return try checked(rect.snappedOutward(), width: picture.storedWidth, height: picture.storedHeight, space: "stored")
+        case .displayed(let rect):
+            let inside = try checked(rect.snappedOutward(), width: displayed.width, height: displayed.height, space: "displayed")
+            return orientation.storedRect(forDisplayed: inside, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
+        case .inView(let rect, let mapping):
+            let pictureRect = mapping.pictureRect(forView: rect, pictureWidth: displayed.width, pictureHeight: displayed.height)
+            let inside = try checked(pictureRect.snappedOutward(), width: displayed.width, height: displayed.height, space: "displayed")
+            return orientation.storedRect(forDisplayed: inside, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
+        }
+    }
+
+    private func checked(_ rect: PixelRect, width: Int, height: Int, space: String) throws -> PixelRect {
+        if rect.fits(width: width, height: height) { return rect }
+        guard options.clamps else { throw CropError.rectOutside(rect: rect, width: width, height: height, space: space) }
+        guard let inside = rect.clamped(width: width, height: height) else {
+            throw CropError.rectDisjoint(rect: rect, width: width, height: height, space: space)
+        }
+        return inside
+    }
+}

@@ -1,0 +1,104 @@
+import Glibc
+import Imaging
+import JPEGCodec
+import PNGCodec
+
+/// A picture file opened for cropping: its stored size, orientation and colour known from the
+/// header, its pixels decoded only for the region asked for.
+protocol SourcePicture {
+    var storedWidth: Int { get }
+    var storedHeight: Int { get }
+    var orientation: Orientation { get }
+    var color: PNGColorDescription? { get }
+    /// Problems met that did not stop the crop.
+    var warnings: [String] { get }
+    func pixels(of storedRect: PixelRect) throws -> PixelBuffer
+}
+
+enum SourcePictures {
+    /// Opens a PNG or a JPEG, told apart by their signatures, not by the name.
+    static func open(path: String, maxPixels: Int) throws -> SourcePicture {
+        let start = try firstBytes(of: path, count: 8)
+        if PNGChunks.hasSignature(start) { return try PNGPicture(path: path, maxPixels: maxPixels) }
+        if start.starts(with: [0xFF, 0xD8, 0xFF]) { return try JPEGPicture(path: path, maxPixels: maxPixels) }
+        throw CropError.notAPicture
+    }
+
+    private static func firstBytes(of path: String, count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, count) }
+        return Array(bytes.prefix(max(0, got)))
+    }
+
+    /// The orientation an EXIF block states: 1 when there is none, a warning when it is malformed.
+    static func orientation(of exif: [UInt8]?, warnings: inout [String]) -> Orientation {
+        guard let exif else { return .identity }
+        do {
+            return try ExifOrientation.read(tiff: exif) ?? .identity
+        } catch {
+            warnings.append("\(error); orientation 1 assumed")
+            return .identity
+        }
+    }
+
+    static func checkPixelLimit(width: Int, height: Int, maxPixels: Int) throws {
+        if width.multipliedReportingOverflow(by: height).overflow || width * height > maxPixels {
+            throw CropError.tooManyPixels(width: width, height: height, limit: maxPixels)
+        }
+    }
+}
+
+struct PNGPicture: SourcePicture {
+    let storedWidth: Int
+    let storedHeight: Int
+    let orientation: Orientation
+    let warnings: [String]
+    private let decoder: PNGDecoder
+    var color: PNGColorDescription? { decoder.color.isEmpty ? nil : decoder.color }
+
+    init(path: String, maxPixels: Int) throws {
+        // The chunk walk finds the size and an eXIf chunk after the image data before anything is decoded.
+        let chunks = try PNGChunks.scan(path: path)
+        try SourcePictures.checkPixelLimit(width: chunks.width, height: chunks.height, maxPixels: maxPixels)
+        var warnings: [String] = []
+        orientation = SourcePictures.orientation(of: chunks.exif, warnings: &warnings)
+        self.warnings = warnings
+        decoder = try PNGDecoder(path: path)
+        storedWidth = decoder.width
+        storedHeight = decoder.height
+    }
+
+    func pixels(of rect: PixelRect) throws -> PixelBuffer {
+        let bytes = try decoder.readRegion(x: rect.x, y: rect.y, columns: rect.width, rows: rect.height)
+        return PixelBuffer(width: rect.width, height: rect.height, channels: decoder.layout.channels.count,
+                           bytesPerSample: decoder.layout.bitDepth / 8, bytes: bytes)
+    }
+}
+
+struct JPEGPicture: SourcePicture {
+    let storedWidth: Int
+    let storedHeight: Int
+    let orientation: Orientation
+    let warnings: [String]
+    let color: PNGColorDescription?
+    private let decoder: JPEGDecoder
+
+    init(path: String, maxPixels: Int) throws {
+        decoder = try JPEGDecoder(path: path)
+        try SourcePictures.checkPixelLimit(width: decoder.width, height: decoder.height, maxPixels: maxPixels)
+        storedWidth = decoder.width
+        storedHeight = decoder.height
+        var warnings: [String] = []
+        orientation = SourcePictures.orientation(of: decoder.exif, warnings: &warnings)
+        self.warnings = warnings
+        color = decoder.iccProfile.map { PNGColorDescription(iccProfile: $0) }
+    }
+
+    func pixels(of rect: PixelRect) throws -> PixelBuffer {
+        let bytes = try decoder.readRegion(x: rect.x, y: rect.y, columns: rect.width, rows: rect.height)
+        return PixelBuffer(width: rect.width, height: rect.height, channels: decoder.channels, bytes: bytes)
+    }
+}

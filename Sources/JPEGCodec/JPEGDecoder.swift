@@ -1,0 +1,70 @@
+import CMediaShims
+
+/// Reads a JPEG file through libjpeg-turbo to 8-bit RGB or gray, decoding only the rows and
+/// blocks a region needs (jpeg_skip_scanlines, jpeg_crop_scanline). Owns the libjpeg reader;
+/// libjpeg's longjmp stays inside the C shim.
+public final class JPEGDecoder {
+    private let reader: OpaquePointer
+    public let width: Int
+    public let height: Int
+    /// 1 gray or 3 RGB, as decoded.
+    public let channels: Int
+    /// The TIFF block of the APP1 EXIF segment, if any.
+    public let exif: [UInt8]?
+    /// The ICC profile of the APP2 segments, if any.
+    public let iccProfile: [UInt8]?
+
+    public init(path: String) throws(JPEGError) {
+        var header = cms_jpeg_header()
+        var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
+        guard let opened = cms_jpeg_open(path, &header, &message) else {
+            throw .library(message: JPEGError.text(of: message))
+        }
+        reader = opened
+        width = Int(header.width)
+        height = Int(header.height)
+        channels = header.components == 1 ? 1 : 3
+        exif = header.exif.map { Array(UnsafeBufferPointer(start: $0, count: Int(header.exif_length))) }
+        iccProfile = header.icc_profile.map { Array(UnsafeBufferPointer(start: $0, count: Int(header.icc_profile_length))) }
+        // deinit closes the reader: every property is set by now.
+        if header.is_cmyk != 0 { throw .cmykUnsupported }
+    }
+
+    deinit {
+        cms_jpeg_close(reader)
+    }
+
+    /// The pixels of columns `x ..< x + columns`, rows `y ..< y + rows`, packed. Call once.
+    public func readRegion(x: Int, y: Int, columns: Int, rows: Int) throws(JPEGError) -> [UInt8] {
+        precondition(x >= 0 && y >= 0 && columns > 0 && rows > 0 && x + columns <= width && y + rows <= height)
+        var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
+        // libjpeg widens the columns to whole blocks: decode those, keep the ones asked for.
+        var decodedX = UInt32(x), decodedColumns = UInt32(columns)
+        guard cms_jpeg_start(reader, &decodedX, &decodedColumns, &message) == 0 else {
+            throw .library(message: JPEGError.text(of: message))
+        }
+        guard cms_jpeg_skip_rows(reader, UInt32(y), &message) == 0 else {
+            throw .library(message: JPEGError.text(of: message))
+        }
+        let decodedRowBytes = Int(decodedColumns) * channels
+        let rowBytes = columns * channels
+        let leading = (x - Int(decodedX)) * channels
+        var decoded = [UInt8](repeating: 0, count: decodedRowBytes * rows)
+        let status = decoded.withUnsafeMutableBufferPointer { buffer in
+            let pointers: [UnsafeMutablePointer<UInt8>?] = (0..<rows).map { buffer.baseAddress! + $0 * decodedRowBytes }
+            return cms_jpeg_read_rows(reader, pointers, UInt32(rows), &message)
+        }
+        guard status == 0 else { throw .library(message: JPEGError.text(of: message)) }
+        if leading == 0 && decodedRowBytes == rowBytes { return decoded }
+        var region = [UInt8](repeating: 0, count: rowBytes * rows)
+        region.withUnsafeMutableBytes { destination in
+            decoded.withUnsafeBytes { source in
+                for row in 0..<rows {
+                    (destination.baseAddress! + row * rowBytes)
+                        .copyMemory(from: source.baseAddress! + row * decodedRowBytes + leading, byteCount: rowBytes)
+                }
+            }
+        }
+        return region
+    }
+}

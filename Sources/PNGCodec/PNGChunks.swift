@@ -1,0 +1,83 @@
+import CZlib
+import Glibc
+
+/// What a walk over a PNG file's chunks finds, before any pixel is decoded: the size, and the eXIf
+/// chunk wherever it stands (some writers put it after the image data). The walk checks every
+/// chunk's CRC, which libpng would not reach when decoding stops after the last row needed.
+public struct PNGChunks: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// The payload of the first eXIf chunk.
+    public let exif: [UInt8]?
+
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// True when `bytes` starts with the PNG signature.
+    public static func hasSignature(_ bytes: [UInt8]) -> Bool { bytes.starts(with: signature) }
+
+    /// Walks the chunks of the file at `path`.
+    public static func scan(path: String) throws(PNGError) -> PNGChunks {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .library(message: "cannot open") }
+        defer { close(descriptor) }
+        func read(_ count: Int, at offset: Int) -> [UInt8]? {
+            var bytes = [UInt8](repeating: 0, count: count)
+            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+            return got == count ? bytes : nil
+        }
+        guard let signature = read(8, at: 0), hasSignature(signature) else { throw .notPNG }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .library(message: "cannot read file status") }
+        let fileSize = Int(status.st_size)
+        var offset = 8
+        var width = 0, height = 0
+        var exif: [UInt8]?
+        var sawHeader = false
+        // Each chunk is at least 12 bytes, so the walk ends with the file.
+        while let header = read(8, at: offset) {
+            let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            guard length <= 0x7FFF_FFFF else { throw .library(message: "chunk \(type) claims \(length) bytes") }
+            guard offset + 12 + length <= fileSize else {
+                throw .library(message: "truncated: chunk \(type) runs past the end of the file")
+            }
+            guard let crc = read(4, at: offset + 8 + length),
+                  try checksum(of: descriptor, from: offset + 4, count: 4 + length) == UInt32(crc[0]) << 24 | UInt32(crc[1]) << 16 | UInt32(crc[2]) << 8 | UInt32(crc[3])
+            else {
+                throw .library(message: "\(type): CRC error")
+            }
+            if !sawHeader {
+                guard type == "IHDR", length == 13, let data = read(13, at: offset + 8) else {
+                    throw .library(message: "IHDR is not the first chunk")
+                }
+                width = Int(data[0]) << 24 | Int(data[1]) << 16 | Int(data[2]) << 8 | Int(data[3])
+                height = Int(data[4]) << 24 | Int(data[5]) << 16 | Int(data[6]) << 8 | Int(data[7])
+                sawHeader = true
+            } else if type == "eXIf" && exif == nil {
+                exif = read(length, at: offset + 8)
+            } else if type == "IEND" {
+                break
+            }
+            offset += 12 + length
+        }
+        guard sawHeader else { throw .library(message: "no IHDR chunk") }
+        return PNGChunks(width: width, height: height, exif: exif)
+    }
+
+    /// zlib's CRC-32 of `count` bytes from `offset`, read a block at a time; nil past the end.
+    private static func checksum(of descriptor: Int32, from offset: Int, count: Int) throws(PNGError) -> UInt32? {
+        let blockSize = 1 << 20
+        let block = UnsafeMutableRawPointer.allocate(byteCount: min(count, blockSize), alignment: 16)
+        defer { block.deallocate() }
+        var crc = crc32(0, nil, 0)
+        var done = 0
+        while done < count {
+            let wanted = min(blockSize, count - done)
+            let got = pread(descriptor, block, wanted, off_t(offset + done))
+            guard got == wanted else { return nil }
+            crc = crc32(crc, block.assumingMemoryBound(to: Bytef.self), uInt(wanted))
+            done += wanted
+        }
+        return UInt32(truncatingIfNeeded: crc)
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import ImageCropping
+import Imaging
+import MediaIO
+
+extension ContentMode: ExpressibleByArgument {}
+
+struct Crop: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Crop PNG and JPEG pictures to a rect given as a person sees them.",
+        discussion: """
+            The rect is in the picture as displayed, its EXIF orientation applied (all eight, the \
+            mirrored ones included), and is mapped to the stored pixels before cropping. With --view \
+            it is in the coordinates of a view of that size showing the picture (--content-mode \
+            stretch, fit or fill, as UIImageView does); with --stored, in the stored pixels. A \
+            fractional rect is snapped outward where it is given (origin rounded down, far edges up), \
+            then mapped exactly. The output is a PNG of upright pixels with no orientation tag, with \
+            the bit depth, alpha and colour profile (ICC, sRGB, gAMA, cHRM) of the picture; PHOTO.jpg \
+            is written to PHOTO.crop.png beside it, or to -o FILE (one input) or --out-dir DIR.
+
+            Examples:
+              mediatool crop photo.jpg --rect 100,200,300,400
+              mediatool crop photo.jpg --view 400x1000 --content-mode fit --rect 10,20,100.5,80
+              mediatool crop --keep-orientation --out-dir crops/ --rect 0,0,512,512 *.jpg
+
+            Exit status: 0 when every input was cropped, 1 when any failed, 64 for usage errors.
+            """
+    )
+
+    @Argument(help: "PNG or JPEG pictures.")
+    var inputs: [String]
+
+    @Option(help: "The rect X,Y,W,H (fractions allowed).")
+    var rect: String
+
+    @Option(help: "The rect is in a view of this size, WxH, showing the picture.")
+    var view: String?
+
+    @Option(help: "How the view shows the picture: stretch, fit or fill.")
+    var contentMode: ContentMode = .stretch
+
+    @Flag(help: "The rect is in stored pixel coordinates (orientation ignored).")
+    var stored = false
+
+    @Flag(help: "Crop the part of the rect inside the picture instead of failing.")
+    var clamp = false
+
+    @Flag(help: "Write the stored pixels with the orientation in an eXIf chunk, instead of upright pixels.")
+    var keepOrientation = false
+
+    @Option(help: "Refuse pictures with more pixels than this, from their header.")
+    var maxPixels: Int = CropOptions.defaultMaxPixels
+
+    @Option(help: "PNG zlib compression level, 0 (fastest) to 9 (smallest).")
+    var pngCompression: Int = 6
+
+    @OptionGroup var outputs: OutputOptions
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("Give at least one picture.") }
+        if inputs.contains("-") { throw ValidationError("crop reads files, not standard input.") }
+        try outputs.validate(inputCount: inputs.count)
+        _ = try parsedRect()
+        if view != nil && stored { throw ValidationError("--view and --stored exclude each other.") }
+        if view == nil && contentMode != .stretch { throw ValidationError("--content-mode goes with --view.") }
+        _ = try parsedView()
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be 1 or more.") }
+        guard (0...9).contains(pngCompression) else { throw ValidationError("--png-compression takes 0 to 9.") }
+    }
+
+    func run() throws {
+        var options = CropOptions(rect: try cropRect())
+        options.clamps = clamp
+        options.keepsOrientation = keepOrientation
+        options.maxPixels = maxPixels
+        options.overwrite = outputs.overwrite
+        options.pngCompressionLevel = pngCompression
+        let cropper = Cropper(options: options)
+        let naming = outputs.naming(suffix: "crop")
+        var batch = BatchRunner()
+        for input in inputs {
+            batch.run(input) {
+                let report = try cropper.crop(input, to: naming.outputPath(forInput: input, fileExtension: "png"))
+                for warning in report.warnings { Diagnostics.warning(input, warning) }
+            }
+        }
+        if batch.exitStatus != 0 { throw ExitCode(batch.exitStatus) }
+    }
+
+    private func cropRect() throws -> CropRect {
+        let rect = try parsedRect()
+        if stored { return .stored(rect) }
+        if let (width, height) = try parsedView() {
+            return .inView(rect, ViewMapping(viewWidth: width, viewHeight: height, mode: contentMode))
+        }
+        return .displayed(rect)
+    }
+
+    private func parsedRect() throws -> FractionalRect {
+        let parts = rect.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+        guard parts.count == 4, parts.allSatisfy({ $0 != nil && $0!.isFinite }) else {
+            throw ValidationError("--rect takes X,Y,W,H, e.g. 100,200,300,400, not '\(rect)'.")
+        }
+        let values = parts.map { $0! }
+        guard values[2] > 0, values[3] > 0 else {
+            throw ValidationError("--rect needs a width and a height above 0, not '\(rect)'.")
+        }
+        return FractionalRect(x: values[0], y: values[1], width: values[2], height: values[3])
+    }
+
+    private func parsedView() throws -> (Double, Double)? {
+        guard let view else { return nil }
+        let parts = view.lowercased().split(separator: "x").map { Double($0) }
+        guard parts.count == 2, let width = parts[0], let height = parts[1], width > 0, height > 0,
+              width.isFinite, height.isFinite else {
+            throw ValidationError("--view takes WxH, e.g. 400x1000, not '\(view)'.")
+        }
+        return (width, height)
+    }
+}
