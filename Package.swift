@@ -69,6 +69,6 @@ let package = Package(
         .testTarget(name: "VideoThumbnailsTests", dependencies: ["VideoThumbnails", "Imaging"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG"]),
         // Runs the built executable: exact output, exit codes and files.
-        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "TestSupport"]),
+        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "TestSupport", "Imaging", "PNGCodec"]),
     ]
 )
