@@ -43,7 +43,7 @@ int cms_png_write(int fd,
                   uint32_t width, uint32_t height,
                   int bit_depth, int color_type,
                   const uint8_t *const *rows,
-                  int compression_level, int filters,
+                  int compression_level, int compression_strategy, int filters,
                   const uint8_t *exif, uint32_t exif_length,
                   const cms_color_info *color,
                   char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
@@ -66,6 +66,7 @@ int cms_png_write(int fd,
     }
     png_set_write_fn(png, &state, write_to_fd, flush_nothing);
     png_set_compression_level(png, compression_level);
+    png_set_compression_strategy(png, compression_strategy);
     if (filters != 0) {
         png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
     }

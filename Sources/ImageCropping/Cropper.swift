@@ -21,7 +21,7 @@ public struct CropOptions: Sendable {
     /// Pictures with more pixels are refused from their header.
     public var maxPixels = CropOptions.defaultMaxPixels
     public var overwrite = false
-    public var pngCompressionLevel = 6
+    public var pngCompressionLevel = PNGFile.defaultCompressionLevel
 
     public static let defaultMaxPixels = 268_000_000
 

@@ -5,14 +5,19 @@ import CPNG
 public struct PNGEncoder: Sendable {
     /// zlib level 0 (none) to 9 (smallest).
     public var compressionLevel: Int
+    /// zlib's strategy: 0 default, 1 filtered, 2 Huffman only, 3 run-length.
+    public var strategy: Int32
     /// The row filters libpng may choose from, as a mask of PNG_FILTER_* values; 0 for libpng's own choice.
     public var filters: Int32
 
     public static let filterUp = Int32(PNG_FILTER_UP)
     public static let allFilters = Int32(PNG_FILTER_NONE | PNG_FILTER_SUB | PNG_FILTER_UP | PNG_FILTER_AVG | PNG_FILTER_PAETH)
 
-    public init(compressionLevel: Int = 6, filters: Int32 = 0) {
+    public static let runLengthStrategy: Int32 = 3
+
+    public init(compressionLevel: Int = 6, strategy: Int32 = 0, filters: Int32 = 0) {
         self.compressionLevel = compressionLevel
+        self.strategy = strategy
         self.filters = filters
     }
 
@@ -35,7 +40,7 @@ public struct PNGEncoder: Sendable {
                 (color ?? PNGColorDescription()).withCInfo { colorInfo in
                     cms_png_write(descriptor, UInt32(width), UInt32(height), Int32(layout.bitDepth),
                                   layout.channels.colorType, rowPointers.baseAddress,
-                                  Int32(max(0, min(9, compressionLevel))), filters,
+                                  Int32(max(0, min(9, compressionLevel))), strategy, filters,
                                   exif == nil ? nil : exifBytes.baseAddress, UInt32(exifBytes.count),
                                   color == nil ? nil : colorInfo, &message)
                 }

@@ -1,4 +1,5 @@
 import FFmpeg
+import Imaging
 
 /// The image file formats a thumbnail can be written in.
 public enum ImageFormat: String, CaseIterable, Sendable {
@@ -28,13 +29,11 @@ public struct ThumbnailOptions: Sendable {
     public var format: ImageFormat = .png
     /// JPEG quality, 1 to 100.
     public var jpegQuality = 90
-    /// zlib level 0 to 9; the default is chosen by measurement (see README).
-    public var pngCompressionLevel = ThumbnailOptions.defaultPNGCompressionLevel
+    /// zlib level 0 to 9.
+    public var pngCompressionLevel = PNGFile.defaultCompressionLevel
     public var overwrite = false
     /// Decoder threads; 0 for every core.
     public var threads = 0
-
-    public static let defaultPNGCompressionLevel = 1
 
     public init() {}
 }

@@ -51,8 +51,7 @@ struct Crop: ParsableCommand {
     @Option(help: "Refuse pictures with more pixels than this, from their header.")
     var maxPixels: Int = CropOptions.defaultMaxPixels
 
-    @Option(help: "PNG zlib compression level, 0 (fastest) to 9 (smallest).")
-    var pngCompression: Int = 6
+    @OptionGroup var png: PNGOptions
 
     @OptionGroup var outputs: OutputOptions
 
@@ -65,7 +64,6 @@ struct Crop: ParsableCommand {
         if view == nil && contentMode != .stretch { throw ValidationError("--content-mode goes with --view.") }
         _ = try parsedView()
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be 1 or more.") }
-        guard (0...9).contains(pngCompression) else { throw ValidationError("--png-compression takes 0 to 9.") }
     }
 
     func run() throws {
@@ -74,7 +72,7 @@ struct Crop: ParsableCommand {
         options.keepsOrientation = keepOrientation
         options.maxPixels = maxPixels
         options.overwrite = outputs.overwrite
-        options.pngCompressionLevel = pngCompression
+        options.pngCompressionLevel = png.compression
         let cropper = Cropper(options: options)
         let naming = outputs.naming(suffix: "crop")
         var batch = BatchRunner()

@@ -52,8 +52,7 @@ struct Thumbnail: ParsableCommand {
     @Option(help: "JPEG quality, 1 to 100.")
     var quality: Int = 90
 
-    @Option(help: "PNG zlib compression level, 0 (fastest) to 9 (smallest).")
-    var pngCompression: Int = ThumbnailOptions.defaultPNGCompressionLevel
+    @OptionGroup var png: PNGOptions
 
     @OptionGroup var outputs: OutputOptions
 
@@ -67,7 +66,6 @@ struct Thumbnail: ParsableCommand {
         if let width, width < 1 { throw ValidationError("--width must be 1 or more.") }
         if let height, height < 1 { throw ValidationError("--height must be 1 or more.") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1 to 100.") }
-        guard (0...9).contains(pngCompression) else { throw ValidationError("--png-compression takes 0 to 9.") }
     }
 
     func run() throws {
@@ -79,7 +77,7 @@ struct Thumbnail: ParsableCommand {
         options.appliesOrientation = !noRotate
         options.format = format ?? outputs.naming(suffix: "thumb").explicitExtension.flatMap(ImageFormat.init(fileExtension:)) ?? .png
         options.jpegQuality = quality
-        options.pngCompressionLevel = pngCompression
+        options.pngCompressionLevel = png.compression
         options.overwrite = outputs.overwrite
         let thumbnailer = Thumbnailer(options: options)
         let naming = outputs.naming(suffix: "thumb")

@@ -26,6 +26,7 @@ typedef struct cms_color_info {
 /// Writes one PNG image to the file descriptor `fd`.
 /// `rows` holds `height` pointers to rows of `width` pixels in libpng's layout for `color_type`
 /// (PNG_COLOR_TYPE_*) and `bit_depth` (8 or 16; 16-bit samples big-endian).
+/// `compression_strategy` is zlib's (Z_DEFAULT_STRATEGY 0, Z_FILTERED 1, Z_HUFFMAN_ONLY 2, Z_RLE 3).
 /// `filters` is a mask of PNG_FILTER_* row filters libpng may choose from (0 for libpng's default).
 /// `exif`, when not NULL, is written as an eXIf chunk before IDAT; `color`, when not NULL, as
 /// iCCP, sRGB, gAMA and cHRM chunks.
@@ -34,7 +35,7 @@ int cms_png_write(int fd,
                   uint32_t width, uint32_t height,
                   int bit_depth, int color_type,
                   const uint8_t *const *rows,
-                  int compression_level, int filters,
+                  int compression_level, int compression_strategy, int filters,
                   const uint8_t *exif, uint32_t exif_length,
                   const cms_color_info *color,
                   char error_message[CMS_ERROR_MESSAGE_CAPACITY]);

@@ -1,0 +1,56 @@
+"""scripts/bench crop: a 1500x1000 crop from the middle of a 24-megapixel photo-like JPEG stored
+with orientation 6, and of a 24-megapixel PNG, against vips and ImageMagick."""
+import os
+import subprocess
+
+from measure import arguments, compare, table
+
+MEDIATOOL = os.environ["MEDIATOOL"]
+FOLDER = os.environ["BENCH_DIR"]
+WIDTH, HEIGHT = 6000, 4000
+CROP_WIDTH, CROP_HEIGHT = 1500, 1000
+
+
+def pictures(jpeg, png):
+    """A noisy moving test pattern, as a camera's JPEG (quality 90, 4:2:0, orientation 6) and as PNG."""
+    if os.path.exists(jpeg) and os.path.exists(png):
+        return
+    ppm = os.path.join(FOLDER, "photo.ppm")
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi",
+                    "-i", f"testsrc2=size={WIDTH}x{HEIGHT}:rate=1,noise=alls=18:allf=t", "-frames:v", "1", ppm], check=True)
+    subprocess.run(["cjpeg", "-quality", "90", "-outfile", jpeg + ".part", ppm], check=True)
+    subprocess.run(["exiftool", "-q", "-overwrite_original", "-Orientation#=6", jpeg + ".part"], check=True)
+    os.replace(jpeg + ".part", jpeg)
+    subprocess.run(["convert", ppm, "png:" + png + ".part"], check=True)
+    os.replace(png + ".part", png)
+    os.remove(ppm)
+
+
+def main():
+    options = arguments(__doc__)
+    jpeg = os.path.join(FOLDER, "photo-24mp-orientation6.jpg")
+    png = os.path.join(FOLDER, "photo-24mp.png")
+    pictures(jpeg, png)
+    out = os.path.join(FOLDER, "crop-out")
+    os.makedirs(out, exist_ok=True)
+    for name, source, shown in (("JPEG", jpeg, (HEIGHT, WIDTH)), ("PNG", png, (WIDTH, HEIGHT))):
+        x, y = (shown[0] - CROP_WIDTH) // 2, (shown[1] - CROP_HEIGHT) // 2
+        print(f"{name}: {CROP_WIDTH}x{CROP_HEIGHT} at {x},{y} of {shown[0]}x{shown[1]} as displayed, "
+              f"median of {options.runs} runs")
+        results = compare({
+            "mediatool": [MEDIATOOL, "crop", "--overwrite", source, "--rect", f"{x},{y},{CROP_WIDTH},{CROP_HEIGHT}",
+                          "-o", f"{out}/m.png"],
+            "vips": ["vips", "crop", f"{source}[autorotate]" if name == "JPEG" else source, f"{out}/v.png",
+                     str(x), str(y), str(CROP_WIDTH), str(CROP_HEIGHT)],
+            "convert": ["convert", source, "-auto-orient", "-crop", f"{CROP_WIDTH}x{CROP_HEIGHT}+{x}+{y}", "+repage",
+                        f"{out}/c.png"],
+        }, options.runs)
+        table(results)
+        target = 2 if name == "JPEG" else 1.2
+        print(f"mediatool is {results['vips'][0] / results['mediatool'][0]:.2f}x as fast as vips (target >= {target}), "
+              f"{results['convert'][0] / results['mediatool'][0]:.2f}x as fast as convert (target >= 3); "
+              f"peak {results['mediatool'][1] / 1024:.1f} MiB against vips {results['vips'][1] / 1024:.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()
