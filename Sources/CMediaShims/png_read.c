@@ -52,7 +52,7 @@ static void read_color_info(png_structp png, png_infop info, cms_color_info *col
     }
 }
 
-cms_png_reader *cms_png_open(const char *path, cms_png_header *header,
+cms_png_reader *cms_png_open(const char *path, cms_png_header *header, int checksums_verified_elsewhere,
                              char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     cms_png_reader *reader = calloc(1, sizeof *reader);
@@ -81,6 +81,10 @@ cms_png_reader *cms_png_open(const char *path, cms_png_header *header,
     png_structp png = reader->png;
     png_infop info = reader->info;
     png_init_io(png, reader->file);
+    if (checksums_verified_elsewhere) {
+        png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
+        png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+    }
     // Sizes are checked by the caller against its own limit, before any pixel is allocated.
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
     png_read_info(png, info);

@@ -57,6 +57,8 @@ struct PNGPicture: SourcePicture {
     let orientation: Orientation
     let warnings: [String]
     private let decoder: PNGDecoder
+    /// The CRCs of the whole file, checked on another core while the rows are decoded.
+    private let checksums: BackgroundCheck
     var color: PNGColorDescription? { decoder.color.isEmpty ? nil : decoder.color }
 
     init(path: String, maxPixels: Int) throws {
@@ -66,13 +68,17 @@ struct PNGPicture: SourcePicture {
         var warnings: [String] = []
         orientation = SourcePictures.orientation(of: chunks.exif, warnings: &warnings)
         self.warnings = warnings
-        decoder = try PNGDecoder(path: path)
+        checksums = BackgroundCheck { try chunks.verifyChecksums(path: path) }
+        decoder = try PNGDecoder(path: path, checksumsVerifiedElsewhere: true)
         storedWidth = decoder.width
         storedHeight = decoder.height
     }
 
     func pixels(of rect: PixelRect) throws -> PixelBuffer {
-        let bytes = try decoder.readRegion(x: rect.x, y: rect.y, columns: rect.width, rows: rect.height)
+        let decoded = Result { try decoder.readRegion(x: rect.x, y: rect.y, columns: rect.width, rows: rect.height) }
+        // A CRC error explains a decoding error better than the decoding error does.
+        try checksums.wait()
+        let bytes = try decoded.get()
         return PixelBuffer(width: rect.width, height: rect.height, channels: decoder.layout.channels.count,
                            bytesPerSample: decoder.layout.bitDepth / 8, bytes: bytes)
     }

@@ -1,21 +1,30 @@
 import CZlib
 import Glibc
 
-/// What a walk over a PNG file's chunks finds, before any pixel is decoded: the size, and the eXIf
-/// chunk wherever it stands (some writers put it after the image data). The walk checks every
-/// chunk's CRC, which libpng would not reach when decoding stops after the last row needed.
+/// What a walk over a PNG file's chunk headers finds, before any pixel is decoded: the size, and the
+/// eXIf chunk wherever it stands (some writers put it after the image data). `verifyChecksums`
+/// checks every chunk's CRC, which libpng would not reach when decoding stops after the last row
+/// needed; it can run beside the decoding.
 public struct PNGChunks: Sendable, Equatable {
     public let width: Int
     public let height: Int
     /// The payload of the first eXIf chunk.
     public let exif: [UInt8]?
+    /// Where each chunk stands: its offset in the file and the length of its data.
+    let spans: [Span]
+
+    struct Span: Sendable, Equatable {
+        let offset: Int
+        let length: Int
+        let type: String
+    }
 
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// True when `bytes` starts with the PNG signature.
     public static func hasSignature(_ bytes: [UInt8]) -> Bool { bytes.starts(with: signature) }
 
-    /// Walks the chunks of the file at `path`.
+    /// Walks the chunk headers of the file at `path`, seeking over their data.
     public static func scan(path: String) throws(PNGError) -> PNGChunks {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .library(message: "cannot open") }
@@ -33,6 +42,7 @@ public struct PNGChunks: Sendable, Equatable {
         var width = 0, height = 0
         var exif: [UInt8]?
         var sawHeader = false
+        var spans: [Span] = []
         // Each chunk is at least 12 bytes, so the walk ends with the file.
         while let header = read(8, at: offset) {
             let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
@@ -41,11 +51,7 @@ public struct PNGChunks: Sendable, Equatable {
             guard offset + 12 + length <= fileSize else {
                 throw .library(message: "truncated: chunk \(type) runs past the end of the file")
             }
-            guard let crc = read(4, at: offset + 8 + length),
-                  try checksum(of: descriptor, from: offset + 4, count: 4 + length) == UInt32(crc[0]) << 24 | UInt32(crc[1]) << 16 | UInt32(crc[2]) << 8 | UInt32(crc[3])
-            else {
-                throw .library(message: "\(type): CRC error")
-            }
+            spans.append(Span(offset: offset, length: length, type: type))
             if !sawHeader {
                 guard type == "IHDR", length == 13, let data = read(13, at: offset + 8) else {
                     throw .library(message: "IHDR is not the first chunk")
@@ -61,7 +67,22 @@ public struct PNGChunks: Sendable, Equatable {
             offset += 12 + length
         }
         guard sawHeader else { throw .library(message: "no IHDR chunk") }
-        return PNGChunks(width: width, height: height, exif: exif)
+        return PNGChunks(width: width, height: height, exif: exif, spans: spans)
+    }
+
+    /// Checks the CRC of every chunk the walk found.
+    public func verifyChecksums(path: String) throws(PNGError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .library(message: "cannot open") }
+        defer { close(descriptor) }
+        for span in spans {
+            var stored = [UInt8](repeating: 0, count: 4)
+            let got = stored.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 4, off_t(span.offset + 8 + span.length)) }
+            let expected = UInt32(stored[0]) << 24 | UInt32(stored[1]) << 16 | UInt32(stored[2]) << 8 | UInt32(stored[3])
+            guard got == 4, try Self.checksum(of: descriptor, from: span.offset + 4, count: 4 + span.length) == expected else {
+                throw .library(message: "\(span.type): CRC error")
+            }
+        }
     }
 
     /// zlib's CRC-32 of `count` bytes from `offset`, read a block at a time; nil past the end.

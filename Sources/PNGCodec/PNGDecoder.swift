@@ -11,10 +11,12 @@ public final class PNGDecoder {
     public let color: PNGColorDescription
     private var rowsRead = 0
 
-    public init(path: String) throws(PNGError) {
+    /// `checksumsVerifiedElsewhere`: the caller checks every CRC itself (`PNGChunks.verifyChecksums`),
+    /// so libpng need not compute them, nor zlib's Adler-32.
+    public init(path: String, checksumsVerifiedElsewhere: Bool = false) throws(PNGError) {
         var header = cms_png_header()
         var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
-        guard let opened = cms_png_open(path, &header, &message) else {
+        guard let opened = cms_png_open(path, &header, checksumsVerifiedElsewhere ? 1 : 0, &message) else {
             throw .library(message: PNGError.text(of: message))
         }
         reader = opened

@@ -57,7 +57,9 @@ typedef struct cms_png_header {
 
 /// Opens a PNG file and reads up to the image data, with every colour type and depth expanded to
 /// 8 or 16-bit gray, gray+alpha, RGB or RGBA. NULL with a message on failure.
-cms_png_reader *cms_png_open(const char *path, cms_png_header *header,
+/// With `checksums_verified_elsewhere`, libpng computes neither chunk CRCs nor zlib's Adler-32:
+/// only for a caller that checks every CRC of the file itself.
+cms_png_reader *cms_png_open(const char *path, cms_png_header *header, int checksums_verified_elsewhere,
                              char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
 
 /// Reads the next `count` rows of a non-interlaced image; a NULL row is read and dropped.
