@@ -28,9 +28,10 @@ let package = Package(
         // C libraries, each behind one system-library target and one Swift wrapper.
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
         ),
+        // FFmpeg loaded on first use, so that only video work pays for its 140 libraries.
+        .target(name: "CFFmpegLoader"),
         .systemLibrary(
             name: "CPNG",
             pkgConfig: "libpng",
@@ -48,7 +49,7 @@ let package = Package(
         ),
         // setjmp/longjmp error handling must stay inside C frames.
         .target(name: "CMediaShims", dependencies: ["CPNG", "CJPEG"]),
-        .target(name: "FFmpeg", dependencies: ["CFFmpeg", "Imaging", "MediaIO"]),
+        .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "MediaIO"]),
 
         // The crop job: pictures opened by signature, rects mapped through orientation, regions decoded.
         .target(name: "ImageCropping", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "MediaIO"]),

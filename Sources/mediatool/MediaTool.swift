@@ -13,9 +13,18 @@ struct MediaTool: ParsableCommand {
             input failed (the others are still processed), 64 for usage errors. Errors are one line \
             on standard error: 'mediatool: <input>: <what went wrong>'.
             """,
-        version: ToolVersion.report,
         subcommands: [Thumbnail.self, Crop.self, DumpDoubles.self, PackDoubles.self]
     )
+
+    // Not CommandConfiguration's version: that string is built at every start, and reading FFmpeg's
+    // versions loads FFmpeg, which only video work should pay for.
+    @Flag(help: "Show the version of mediatool and of the libraries it runs with.")
+    var version = false
+
+    func run() throws {
+        guard version else { throw CleanExit.helpRequest(self) }
+        print(ToolVersion.report)
+    }
 }
 
 enum ToolVersion {
