@@ -48,11 +48,7 @@ public struct Cropper: Sendable {
     }
 
     public func crop(_ input: String, to output: String) throws -> CropReport {
-        try OutputGuard.refuseInputs([input], asOutput: output)
-        if !options.overwrite && FileIdentity(path: output) != nil {
-            throw OutputError.exists(path: output)
-        }
-        _ = try InputFile(path: input)
+        try OutputGuard.preflight(input: input, output: output, overwrite: options.overwrite)
         let picture = try SourcePictures.open(path: input, maxPixels: options.maxPixels)
         let orientation = picture.orientation
         let storedRect = try self.storedRect(of: picture)

@@ -7,4 +7,15 @@ public enum OutputGuard {
             throw .wouldOverwriteInput(path: output)
         }
     }
+
+    /// The checks before any work on `input` for `output`: the output is not an input, does not
+    /// exist unless it may be replaced, and the input can be opened (a missing file or a folder is
+    /// said as such, not as something a decoder cannot read).
+    public static func preflight(input: String, output: String, overwrite: Bool) throws {
+        try refuseInputs([input], asOutput: output)
+        if !overwrite && FileIdentity(path: output) != nil {
+            throw OutputError.exists(path: output)
+        }
+        _ = try InputFile(path: input)
+    }
 }

@@ -56,9 +56,7 @@ struct Crop: ParsableCommand {
     @OptionGroup var outputs: OutputOptions
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("Give at least one picture.") }
-        if inputs.contains("-") { throw ValidationError("crop reads files, not standard input.") }
-        try outputs.validate(inputCount: inputs.count)
+        try outputs.validate(inputs: inputs, noun: "picture")
         _ = try parsedRect()
         if view != nil && stored { throw ValidationError("--view and --stored exclude each other.") }
         if view == nil && contentMode != .stretch { throw ValidationError("--content-mode goes with --view.") }

@@ -12,9 +12,12 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Replace outputs that exist.")
     var overwrite = false
 
-    func validate(inputCount: Int) throws {
-        if output != nil && inputCount > 1 {
-            throw ValidationError("-o names one output: use --out-dir for \(inputCount) inputs.")
+    /// Checks the inputs of a subcommand that writes one file per input: at least one, all files.
+    func validate(inputs: [String], noun: String) throws {
+        guard !inputs.isEmpty else { throw ValidationError("Give at least one \(noun).") }
+        if inputs.contains("-") { throw ValidationError("Each \(noun) is read from a file, not from standard input.") }
+        if output != nil && inputs.count > 1 {
+            throw ValidationError("-o names one output: use --out-dir for \(inputs.count) inputs.")
         }
         if output != nil && outDir != nil {
             throw ValidationError("Give -o or --out-dir, not both.")

@@ -57,9 +57,7 @@ struct Thumbnail: ParsableCommand {
     @OptionGroup var outputs: OutputOptions
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("Give at least one video.") }
-        if inputs.contains("-") { throw ValidationError("thumbnail reads files: a video must be seekable.") }
-        try outputs.validate(inputCount: inputs.count)
+        try outputs.validate(inputs: inputs, noun: "video")
         guard TimeSpec(parsing: at) != nil else {
             throw ValidationError("--at takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not '\(at)'.")
         }
