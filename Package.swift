@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "MediaIO", "FFmpeg", "PNGCodec", "VideoThumbnails", "ImageCropping", "Imaging",
+                "BinaryArrays", "MediaIO", "FFmpeg", "PNGCodec", "VideoThumbnails", "ImageCropping", "Imaging", "Batch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -24,6 +24,9 @@ let package = Package(
 
         // Shared file conventions: inputs, atomic outputs, per-input error reporting.
         .target(name: "MediaIO"),
+
+        // The batch engine: inputs listed and sharded, outputs planned, jobs run in parallel and reported.
+        .target(name: "Batch", dependencies: ["MediaIO"]),
 
         // C libraries, each behind one system-library target and one Swift wrapper.
         .systemLibrary(
@@ -65,6 +68,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MediaIO", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "TestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging"]),
         .testTarget(name: "VideoThumbnailsTests", dependencies: ["VideoThumbnails", "Imaging"]),

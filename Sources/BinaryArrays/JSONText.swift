@@ -1,23 +1,8 @@
-/// The few pieces of RFC 8259 JSON that the writers need, as bytes.
+import MediaIO
+
+/// Numbers in RFC 8259 JSON, as the writers need them.
 enum JSONText {
-    /// A JSON string literal, quotes included.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONString.quoted(text) }
 
     /// A finite value as a number; NaN and the infinities as the protobuf JSON mapping's strings.
     @inline(__always)

@@ -3,8 +3,9 @@ import Glibc
 /// An output written to a temporary file beside its destination and moved into place only when
 /// complete, so that no reader, crash or `kill -9` ever sees a partial or empty file under its name.
 ///
-/// The temporary is named `.<name>.mediatool-tmp-<random>`, recognisable for clean-up. It is removed
-/// when the value is released without `commit()`.
+/// The temporary is named `.<name>.mediatool-tmp-<pid>-<random>-<host>`, so that a later run can
+/// tell the leftovers of a dead process (`kill -9`, a power cut) from the work of a live one, on this
+/// machine or on another sharing the folder. It is removed when the value is released without `commit()`.
 public final class AtomicOutputFile {
     public static let temporaryMarker = ".mediatool-tmp-"
 
@@ -24,7 +25,7 @@ public final class AtomicOutputFile {
         }
         let (directory, name) = Self.split(path)
         while true {
-            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            let suffix = "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))-\(Self.hostName)"
             let candidate = "\(directory).\(name)\(Self.temporaryMarker)\(suffix)"
             // 0666 so that the umask decides, as for any file a tool creates.
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
@@ -58,6 +59,13 @@ public final class AtomicOutputFile {
         }
         isCommitted = true
     }
+
+    /// This machine's name, as temporaries carry it.
+    public static let hostName: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
 
     /// Writes `bytes` to `path` atomically.
     public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws {

@@ -15,8 +15,13 @@ public enum Diagnostics {
     }
 
     /// Line breaks would split one error into several lines a script cannot pair up.
-    static func oneLine(_ message: String) -> String {
+    public static func oneLine(_ message: String) -> String {
         String(message.map { $0.isNewline ? " " : $0 })
+    }
+
+    /// Text as it is, for a progress bar redrawn in place.
+    public static func raw(_ text: String) {
+        emit(text)
     }
 
     private static func emit(_ line: String) {

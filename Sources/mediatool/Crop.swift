@@ -1,4 +1,5 @@
 import ArgumentParser
+import Batch
 import ImageCropping
 import Imaging
 import MediaIO
@@ -27,8 +28,8 @@ struct Crop: ParsableCommand {
             """
     )
 
-    @Argument(help: "PNG or JPEG pictures.")
-    var inputs: [String]
+    @Argument(help: "PNG or JPEG pictures, and folders of them.")
+    var inputs: [String] = []
 
     @Option(help: "The rect X,Y,W,H (fractions allowed).")
     var rect: String
@@ -55,8 +56,16 @@ struct Crop: ParsableCommand {
 
     @OptionGroup var outputs: OutputOptions
 
+    @OptionGroup var batch: BatchOptions
+
+    @OptionGroup var jobs: JobOptions
+
+    /// The formats a folder is searched for.
+    static let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif"]
+
     func validate() throws {
-        try outputs.validate(inputs: inputs, noun: "picture")
+        guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one picture.") }
+        if inputs.contains("-") { throw ValidationError("Pictures are read from files, not from standard input.") }
         _ = try parsedRect()
         if view != nil && stored { throw ValidationError("--view and --stored exclude each other.") }
         if view == nil && contentMode != .stretch { throw ValidationError("--content-mode goes with --view.") }
@@ -65,22 +74,24 @@ struct Crop: ParsableCommand {
     }
 
     func run() throws {
+        let pictures = try batch.inputs(inputs, extensions: Self.pictureExtensions)
         var options = CropOptions(rect: try cropRect())
         options.clamps = clamp
         options.keepsOrientation = keepOrientation
         options.maxPixels = maxPixels
         options.overwrite = outputs.overwrite
         options.pngCompressionLevel = png.compression
+        let plan = try outputs.plan(for: pictures, defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: "png"))
         let cropper = Cropper(options: options)
-        let naming = outputs.naming(suffix: "crop")
-        var batch = BatchRunner()
-        for input in inputs {
-            batch.run(input) {
-                let report = try cropper.crop(input, to: naming.outputPath(forInput: input, fileExtension: "png"))
-                for warning in report.warnings { Diagnostics.warning(input, warning) }
-            }
+        let summary = BatchEngine(settings: jobs.settings()).run(pictures, plan: plan) { picture, output in
+            let report = try cropper.crop(picture.path, to: output!)
+            let rect = report.storedRect
+            return JobReport(fields: [
+                ("orientation", .int(report.orientation.rawValue)),
+                ("stored_rect", .array([.int(rect.x), .int(rect.y), .int(rect.width), .int(rect.height)])),
+            ], warnings: report.warnings)
         }
-        if batch.exitStatus != 0 { throw ExitCode(batch.exitStatus) }
+        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }
 
     private func cropRect() throws -> CropRect {

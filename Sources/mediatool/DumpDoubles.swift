@@ -1,4 +1,5 @@
 import ArgumentParser
+import Batch
 import BinaryArrays
 import MediaIO
 
@@ -29,8 +30,13 @@ struct DumpDoubles: ParsableCommand {
             """
     )
 
-    @Argument(help: "Binary files of doubles; '-' reads standard input.")
-    var files: [String]
+    @Argument(help: "Binary files of doubles, and folders of them; '-' reads standard input.")
+    var files: [String] = []
+
+    @OptionGroup var batch: BatchOptions
+
+    /// The names a folder is searched for.
+    static let binaryExtensions: Set<String> = ["bin", "f64", "dat", "raw", "double", "doubles"]
 
     @OptionGroup var byteOrder: ByteOrderOption
 
@@ -62,7 +68,7 @@ struct DumpDoubles: ParsableCommand {
     var allowTrailing = false
 
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("Give at least one file ('-' for standard input).") }
+        guard !files.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one file ('-' for standard input).") }
         try InputList.validate(files)
         guard offset >= 0 else { throw ValidationError("--offset must be 0 or more.") }
         if let count, count < 0 { throw ValidationError("--count must be 0 or more.") }
@@ -78,6 +84,7 @@ struct DumpDoubles: ParsableCommand {
     }
 
     func run() throws {
+        let inputs = try batch.inputs(files, extensions: Self.binaryExtensions)
         let options = DoubleDumpOptions(
             selection: DoubleSelection(byteOrder: byteOrder.byteOrder, offset: offset, count: count),
             layout: DoubleListLayout(format: format, columns: columns, showsIndex: index,
@@ -85,16 +92,14 @@ struct DumpDoubles: ParsableCommand {
             summarises: stats,
             allowsTrailingBytes: allowTrailing
         )
-        let dump = DoubleDump(options: options, output: .standardOutput(), labelsInputs: files.count > 1)
-        var batch = BatchRunner()
-        for file in files {
-            batch.run(file) {
-                let input = try InputFile(path: file)
-                for warning in try dump.dump(input, named: input.displayName) {
-                    Diagnostics.warning(input.displayName, warning.warningDescription)
-                }
-            }
+        // Unsafe only in name: one worker uses it, one input after another.
+        nonisolated(unsafe) let dump = DoubleDump(options: options, output: .standardOutput(), labelsInputs: inputs.count > 1)
+        // One worker: the files' outputs follow one another on standard output, in order.
+        let summary = BatchEngine(settings: BatchSettings(jobs: 1)).run(inputs, plan: nil) { input, _ in
+            let file = try InputFile(path: input.path)
+            let warnings = try dump.dump(file, named: file.displayName)
+            return JobReport(warnings: warnings.map(\.warningDescription))
         }
-        if batch.exitStatus != 0 { throw ExitCode(batch.exitStatus) }
+        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }
 }

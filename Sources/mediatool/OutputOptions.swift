@@ -1,4 +1,5 @@
 import ArgumentParser
+import Batch
 import MediaIO
 
 /// Where outputs go, shared by the subcommands that write one file per input.
@@ -6,25 +7,33 @@ struct OutputOptions: ParsableArguments {
     @Option(name: [.customShort("o"), .customLong("output")], help: "The output file (one input only).")
     var output: String?
 
-    @Option(help: "The folder for the outputs of many inputs.")
+    @Option(help: "The folder for the outputs, each at its input's path under the folder it was found in.")
     var outDir: String?
+
+    @Option(help: ArgumentHelp("Name outputs by this template: {stem}, {ext} (the input's extension), {dir} (its folder's name).", valueName: "template"))
+    var name: String?
 
     @Flag(help: "Replace outputs that exist.")
     var overwrite = false
 
-    /// Checks the inputs of a subcommand that writes one file per input: at least one, all files.
-    func validate(inputs: [String], noun: String) throws {
-        guard !inputs.isEmpty else { throw ValidationError("Give at least one \(noun).") }
-        if inputs.contains("-") { throw ValidationError("Each \(noun) is read from a file, not from standard input.") }
-        if output != nil && inputs.count > 1 {
-            throw ValidationError("-o names one output: use --out-dir for \(inputs.count) inputs.")
-        }
-        if output != nil && outDir != nil {
-            throw ValidationError("Give -o or --out-dir, not both.")
-        }
+    func validate() throws {
+        if output != nil && outDir != nil { throw ValidationError("Give -o or --out-dir, not both.") }
+        if output != nil && name != nil { throw ValidationError("Give -o or --name, not both.") }
     }
 
-    func naming(suffix: String) -> OutputNaming {
-        OutputNaming(explicitPath: output, directory: outDir, suffix: suffix)
+    /// The plan for `inputs`, refused when -o meets several inputs or two inputs would write one output.
+    func plan(for inputs: [BatchInput], defaultTemplate: String) throws -> OutputPlan {
+        if output != nil && inputs.count != 1 {
+            throw ValidationError("-o names one output: use --out-dir for \(inputs.count) inputs.")
+        }
+        let plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
+        try plan.checkCollisions(inputs)
+        return plan
+    }
+
+    /// The extension of `-o FILE`, lowercased, if it has one.
+    var explicitExtension: String? {
+        guard let output, let dot = output.lastIndex(of: "."), !output[dot...].contains("/") else { return nil }
+        return String(output[output.index(after: dot)...]).lowercased()
     }
 }

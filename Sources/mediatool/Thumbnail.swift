@@ -1,4 +1,5 @@
 import ArgumentParser
+import Batch
 import FFmpeg
 import MediaIO
 import VideoThumbnails
@@ -28,8 +29,8 @@ struct Thumbnail: ParsableCommand {
             """
     )
 
-    @Argument(help: "Video files.")
-    var inputs: [String]
+    @Argument(help: "Video files, and folders of them.")
+    var inputs: [String] = []
 
     @Option(help: "The time: seconds, [[h:]m:]s[.fff] or a percentage of the duration.")
     var at: String = "10%"
@@ -56,8 +57,16 @@ struct Thumbnail: ParsableCommand {
 
     @OptionGroup var outputs: OutputOptions
 
+    @OptionGroup var batch: BatchOptions
+
+    @OptionGroup var jobs: JobOptions
+
+    /// The formats a folder is searched for.
+    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "ts", "mts", "m2ts", "avi", "3gp", "mpg", "mpeg", "wmv", "flv", "ogv"]
+
     func validate() throws {
-        try outputs.validate(inputs: inputs, noun: "video")
+        guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video.") }
+        if inputs.contains("-") { throw ValidationError("Videos are read from files, not from standard input.") }
         guard TimeSpec(parsing: at) != nil else {
             throw ValidationError("--at takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not '\(at)'.")
         }
@@ -67,26 +76,29 @@ struct Thumbnail: ParsableCommand {
     }
 
     func run() throws {
+        let videos = try batch.inputs(inputs, extensions: Self.videoExtensions)
         var options = ThumbnailOptions()
         options.time = TimeSpec(parsing: at)!
         options.mode = keyframe ? .keyframe : .exact
         options.maxWidth = width
         options.maxHeight = height
         options.appliesOrientation = !noRotate
-        options.format = format ?? outputs.naming(suffix: "thumb").explicitExtension.flatMap(ImageFormat.init(fileExtension:)) ?? .png
+        options.format = format ?? outputs.explicitExtension.flatMap(ImageFormat.init(fileExtension:)) ?? .png
         options.jpegQuality = quality
         options.pngCompressionLevel = png.compression
         options.overwrite = outputs.overwrite
+        // The cores go to the workers first; a lone worker decodes with all of them.
+        let workers = min(jobs.workers, videos.count)
+        options.threads = workers <= 1 ? 0 : max(1, JobOptions.cores / workers)
+        let plan = try outputs.plan(for: videos, defaultTemplate: OutputPlan.defaultTemplate(suffix: "thumb", fileExtension: options.format.fileExtension))
         let thumbnailer = Thumbnailer(options: options)
-        let naming = outputs.naming(suffix: "thumb")
-        var batch = BatchRunner()
-        for input in inputs {
-            batch.run(input) {
-                let output = naming.outputPath(forInput: input, fileExtension: options.format.fileExtension)
-                let report = try thumbnailer.makeThumbnail(of: input, to: output)
-                for warning in report.warnings { Diagnostics.warning(input, warning) }
-            }
+        let summary = BatchEngine(settings: jobs.settings()).run(videos, plan: plan) { video, output in
+            let report = try thumbnailer.makeThumbnail(of: video.path, to: output!)
+            return JobReport(fields: [
+                ("seconds", .double(report.seconds)), ("width", .int(report.width)), ("height", .int(report.height)),
+                ("orientation", .int(report.orientation.rawValue)),
+            ], warnings: report.warnings)
         }
-        if batch.exitStatus != 0 { throw ExitCode(batch.exitStatus) }
+        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }
 }

@@ -144,11 +144,22 @@ import Testing
         let known = Fixture.path("doubles/known.bin")
         let run = try ToolRun.run(["dump-doubles", "--count", "1", folder.path, missing, known])
         #expect(run.status == 1)
-        #expect(run.errorLines == [
-            "mediatool: \(folder.path): cannot read: Is a directory",
+        #expect(run.errorLines.count == 4)
+        #expect(run.errorLines.prefix(2) == [
+            "mediatool: warning: \(folder.path): no files to take in this folder (--recursive takes subfolders)",
             "mediatool: \(missing): cannot open: No such file or directory",
         ])
+        #expect(run.errorLines[2].hasPrefix("mediatool: summary: 1 ok, 1 failed, 0 skipped of 2 in "))
+        #expect(run.errorLines[3] == "mediatool: failed: \(missing)")
         #expect(run.output == "==> \(known) <==\n0.0\n")
+    }
+
+    @Test func foldersGiveTheirBinaryFilesInOrder() throws {
+        let run = try ToolRun.run(["dump-doubles", "--count", "1", "--format", "json", Fixture.path("doubles")])
+        #expect(run.status == 0)  // --count 1 stops before trailing.bin's trailing bytes
+        let files = run.output.split(separator: "\n").map { String($0.split(separator: "\"")[3]) }
+        let folder = Fixture.path("doubles")
+        #expect(files == ["empty", "known-big", "known-offset3", "known", "stats", "trailing", "values"].map { "\(folder)/\($0).bin" })
     }
 
     @Test(arguments: [

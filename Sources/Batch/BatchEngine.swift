@@ -1,0 +1,153 @@
+import Glibc
+import MediaIO
+import Synchronization
+
+public struct BatchSettings: Sendable {
+    /// Inputs worked on at once.
+    public var jobs: Int
+    /// An input whose output exists is skipped rather than failed.
+    public var skipsExisting = false
+    /// One JSON object per input on standard output, as each finishes.
+    public var reportsJSON = false
+    /// A progress bar on standard error (give it only for a terminal).
+    public var showsProgress = false
+    /// The summary line and the failed inputs on standard error at the end.
+    public var showsSummary = true
+
+    public init(jobs: Int) {
+        self.jobs = jobs
+    }
+}
+
+/// How a batch went.
+public struct BatchSummary: Sendable, Equatable {
+    public var ok = 0
+    public var failed = 0
+    public var skipped = 0
+    public var failedInputs: [String] = []
+    /// Stopped by Ctrl-C or SIGTERM before every input was taken.
+    public var interrupted = false
+
+    /// 0 when nothing failed, 1 when anything did, 130 when interrupted.
+    public var exitStatus: Int32 { interrupted ? 130 : (failed > 0 ? 1 : 0) }
+}
+
+/// Runs one job per input on worker threads, reports each as it finishes, and never lets one failure
+/// stop the others. Memory stays bounded: each worker holds one input's work at a time, and nothing
+/// is queued but the list of paths.
+public final class BatchEngine: Sendable {
+    public typealias Job = @Sendable (_ input: BatchInput, _ output: String?) throws -> JobReport
+
+    private let settings: BatchSettings
+
+    public init(settings: BatchSettings) {
+        self.settings = settings
+    }
+
+    /// Runs `job` for every input. `plan` names each output (nil for jobs that write to standard
+    /// output); leftover temporaries in the output folders are removed first.
+    public func run(_ inputs: [BatchInput], plan: OutputPlan?, job: @escaping Job) -> BatchSummary {
+        if let plan { removeLeftovers(for: inputs, plan: plan) }
+        let state = Mutex(Progress(total: inputs.count, showsBar: settings.showsProgress))
+        let next = Atomic<Int>(0)
+        let interrupts = InterruptWatch()
+        let settings = self.settings
+        let started = Clock.seconds()
+        WorkerThreads.run(count: max(1, min(settings.jobs, inputs.count))) { _ in
+            while !interrupts.isRequested {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < inputs.count else { return }
+                let input = inputs[index]
+                let output = plan?.output(for: input)
+                let outcome = Self.perform(job, input: input, output: output, skipsExisting: settings.skipsExisting)
+                state.withLock { $0.record(outcome, input: input, output: output, reportsJSON: settings.reportsJSON) }
+            }
+        }
+        interrupts.stop()
+        var summary = state.withLock { progress -> BatchSummary in
+            progress.finish()
+            return progress.summary
+        }
+        summary.interrupted = interrupts.isRequested && summary.ok + summary.failed + summary.skipped < inputs.count
+        if settings.showsSummary { Self.printSummary(summary, total: inputs.count, seconds: Clock.seconds() - started) }
+        return summary
+    }
+
+    enum Outcome {
+        case done(JobReport, milliseconds: Int)
+        case failed(any Error, milliseconds: Int)
+        case skipped
+    }
+
+    private static func perform(_ job: Job, input: BatchInput, output: String?, skipsExisting: Bool) -> Outcome {
+        if skipsExisting, let output, FileIdentity(path: output) != nil { return .skipped }
+        let started = Clock.seconds()
+        do {
+            let report = try job(input, output)
+            return .done(report, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))
+        } catch {
+            return .failed(error, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))
+        }
+    }
+
+    private func removeLeftovers(for inputs: [BatchInput], plan: OutputPlan) {
+        var folders = Set<String>()
+        for input in inputs {
+            let output = plan.output(for: input)
+            folders.insert(OutputPlan.folder(of: output) ?? ".")
+        }
+        for folder in folders.sorted() { TemporaryFiles.removeLeftovers(in: folder) }
+    }
+
+    private static func printSummary(_ summary: BatchSummary, total: Int, seconds: Double) {
+        // One input needs no summary: its error line, if any, says it all.
+        guard total > 1 || summary.interrupted else { return }
+        var line = "\(summary.ok) ok, \(summary.failed) failed, \(summary.skipped) skipped of \(total) in \(ProgressBar.oneDecimal(seconds)) s"
+        if summary.interrupted { line += ", interrupted" }
+        Diagnostics.raw("\(Diagnostics.programName): summary: \(line)\n")
+        for input in summary.failedInputs {
+            Diagnostics.raw("\(Diagnostics.programName): failed: \(input)\n")
+        }
+    }
+}
+
+/// The running count, the progress bar and the report lines, kept under one lock.
+struct Progress: ~Copyable {
+    var summary = BatchSummary()
+    var bar: ProgressBar?
+
+    init(total: Int, showsBar: Bool) {
+        bar = showsBar ? ProgressBar(total: total) : nil
+    }
+
+    mutating func record(_ outcome: BatchEngine.Outcome, input: BatchInput, output: String?, reportsJSON: Bool) {
+        bar?.clear()
+        let name = input.path == "-" ? InputFile.standardInputName : input.path
+        var fields: [(String, JSONValue)] = [("input", .string(input.path)), ("output", output.map(JSONValue.string) ?? .null)]
+        switch outcome {
+        case .done(let report, let milliseconds):
+            summary.ok += 1
+            for warning in report.warnings { Diagnostics.warning(name, warning) }
+            fields += [("status", .string("ok")), ("error", .null), ("ms", .int(milliseconds))]
+            fields += report.fields.map { ($0.name, $0.value) }
+        case .failed(let error, let milliseconds):
+            summary.failed += 1
+            summary.failedInputs.append(name)
+            Diagnostics.error(name, "\(error)")
+            fields += [("status", .string("failed")), ("error", .string(Diagnostics.oneLine("\(error)"))), ("ms", .int(milliseconds))]
+        case .skipped:
+            summary.skipped += 1
+            fields += [("status", .string("skipped")), ("error", .null), ("ms", .int(0))]
+        }
+        if reportsJSON {
+            let line = "{" + fields.map { "\(JSONString.quoted($0.0)):\($0.1.text)" }.joined(separator: ",") + "}\n"
+            StandardOutput.write(line)
+        }
+        bar?.draw(done: summary.ok + summary.failed + summary.skipped, failed: summary.failed)
+    }
+
+    mutating func finish() {
+        bar?.draw(done: summary.ok + summary.failed + summary.skipped, failed: summary.failed, force: true)
+        if bar?.isShown == true { Diagnostics.raw("\n") }
+    }
+}

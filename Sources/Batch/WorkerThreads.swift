@@ -1,0 +1,30 @@
+import Glibc
+
+/// Runs `body(worker)` on `count` threads of their own and waits for them all. Threads, not a
+/// Dispatch queue: a queue may run fewer at once than asked when jobs block on I/O or decoding.
+enum WorkerThreads {
+    private final class Work {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    static func run(count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        var threads: [pthread_t] = []
+        for worker in 0..<count {
+            let work = Unmanaged.passRetained(Work { body(worker) }).toOpaque()
+            var thread = pthread_t()
+            let created = pthread_create(&thread, nil, { context in
+                let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
+                work.body()
+                return nil
+            }, work)
+            if created == 0 {
+                threads.append(thread)
+            } else {
+                // No thread to be had: do this worker's share here.
+                Unmanaged<Work>.fromOpaque(work).takeRetainedValue().body()
+            }
+        }
+        for thread in threads { pthread_join(thread, nil) }
+    }
+}

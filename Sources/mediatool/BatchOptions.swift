@@ -1,0 +1,66 @@
+import ArgumentParser
+import Batch
+import Glibc
+
+/// How a subcommand finds its inputs and runs them: shared by thumbnail, crop and dump-doubles.
+struct BatchOptions: ParsableArguments {
+    @Flag(help: "Take the files of subfolders of the folders given, too.")
+    var recursive = false
+
+    @Option(help: ArgumentHelp("In folders, take the files whose names match this pattern instead of the subcommand's formats.", valueName: "glob"))
+    var include: String?
+
+    @Option(help: ArgumentHelp("Also take the paths listed in this file, one a line ('-' for standard input).", valueName: "file"))
+    var filesFrom: String?
+
+    @Option(help: ArgumentHelp("Take only part K of N (K from 0 to N-1), by a hash of each input's path: N machines given K = 0 ... N-1 share the work.", valueName: "K/N"))
+    var shard: String?
+
+    func validate() throws {
+        if let shard, Shard(parsing: shard) == nil {
+            throw ValidationError("--shard takes K/N with 0 <= K < N, e.g. 0/4, not '\(shard)'.")
+        }
+    }
+
+    /// The inputs named by `arguments`, folders expanded, in order, this shard's share only.
+    func inputs(_ arguments: [String], extensions: Set<String>) throws -> [BatchInput] {
+        var selection = InputSelection(extensions: extensions)
+        selection.recursive = recursive
+        selection.includePattern = include
+        let all = try InputCollector.collect(arguments: arguments, listFile: filesFrom, selection: selection)
+        guard let shard = shard.flatMap(Shard.init(parsing:)) else { return all }
+        return all.filter(shard.contains)
+    }
+}
+
+/// How the jobs of a batch run and report, shared by thumbnail and crop.
+struct JobOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "Inputs worked on at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Flag(help: "One JSON object per input on standard output as each finishes (JSON Lines).")
+    var json = false
+
+    @Flag(help: "No progress bar and no summary.")
+    var quiet = false
+
+    @Flag(help: "Pass over inputs whose output exists: resumes a run.")
+    var skipExisting = false
+
+    static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
+    }
+
+    var workers: Int { jobs ?? Self.cores }
+
+    func settings() -> BatchSettings {
+        var settings = BatchSettings(jobs: workers)
+        settings.skipsExisting = skipExisting
+        settings.reportsJSON = json
+        settings.showsProgress = !quiet && isatty(STDERR_FILENO) == 1
+        settings.showsSummary = !quiet
+        return settings
+    }
+}
