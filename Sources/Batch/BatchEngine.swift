@@ -59,7 +59,7 @@ public final class BatchEngine: Sendable {
                 guard index < inputs.count else { return }
                 let input = inputs[index]
                 let output = plan?.output(for: input)
-                let outcome = Self.perform(job, input: input, output: output, skipsExisting: settings.skipsExisting)
+                let outcome = Self.perform(job, input: input, output: output, plan: plan, skipsExisting: settings.skipsExisting)
                 state.withLock { $0.record(outcome, input: input, output: output, reportsJSON: settings.reportsJSON) }
             }
         }
@@ -79,10 +79,14 @@ public final class BatchEngine: Sendable {
         case skipped
     }
 
-    private static func perform(_ job: Job, input: BatchInput, output: String?, skipsExisting: Bool) -> Outcome {
+    private static func perform(_ job: Job, input: BatchInput, output: String?, plan: OutputPlan?, skipsExisting: Bool) -> Outcome {
         if skipsExisting, let output, FileIdentity(path: output) != nil { return .skipped }
         let started = Clock.seconds()
         do {
+            // Under --out-dir, the folders of the inputs' relative paths are made as needed.
+            if let output, plan?.directory != nil, let folder = OutputPlan.folder(of: output) {
+                try Folders.create(folder)
+            }
             let report = try job(input, output)
             return .done(report, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))
         } catch {

@@ -27,7 +27,11 @@ struct OutputOptions: ParsableArguments {
             throw ValidationError("-o names one output: use --out-dir for \(inputs.count) inputs.")
         }
         let plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
-        try plan.checkCollisions(inputs)
+        do {
+            try plan.checkCollisions(inputs)
+        } catch {
+            throw ValidationError(error.description)
+        }
         return plan
     }
 
