@@ -125,7 +125,14 @@ struct Progress: ~Copyable {
     }
 
     mutating func record(_ outcome: BatchEngine.Outcome, input: BatchInput, output: String?, reportsJSON: Bool) {
-        bar?.clear()
+        // The bar makes way only for a message, and comes back at once after it.
+        let hasMessage: Bool
+        switch outcome {
+        case .done(let report, _): hasMessage = !report.warnings.isEmpty
+        case .failed: hasMessage = true
+        case .skipped: hasMessage = false
+        }
+        if hasMessage { bar?.clear() }
         let name = input.path == "-" ? InputFile.standardInputName : input.path
         var fields: [(String, JSONValue)] = [("input", .string(input.path)), ("output", output.map(JSONValue.string) ?? .null)]
         switch outcome {
@@ -147,7 +154,7 @@ struct Progress: ~Copyable {
             let line = "{" + fields.map { "\(JSONString.quoted($0.0)):\($0.1.text)" }.joined(separator: ",") + "}\n"
             StandardOutput.write(line)
         }
-        bar?.draw(done: summary.ok + summary.failed + summary.skipped, failed: summary.failed)
+        bar?.draw(done: summary.ok + summary.failed + summary.skipped, failed: summary.failed, force: hasMessage)
     }
 
     mutating func finish() {

@@ -36,7 +36,6 @@ struct ProgressBar {
         guard isShown else { return }
         Diagnostics.raw("\r\u{1B}[K")
         isShown = false
-        lastDrawn = -1
     }
 
     static func oneDecimal(_ value: Double) -> String {
