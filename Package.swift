@@ -19,6 +19,12 @@ let package = Package(
             ]
         ),
 
+        // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.
+        .executableTarget(
+            name: "MediaToolFuzz",
+            dependencies: ["BinaryArrays", "FFmpeg", "ImageCropping", "Imaging", "JPEGCodec", "MediaIO", "PNGCodec", "VideoThumbnails"]
+        ),
+
         // Pure Swift: decoding, formatting, statistics and encoding of binary arrays of doubles.
         .target(name: "BinaryArrays", dependencies: ["MediaIO"]),
 

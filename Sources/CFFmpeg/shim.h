@@ -19,6 +19,8 @@ static inline int cffmpeg_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int cffmpeg_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 
+static inline int cffmpeg_avseek_size(void) { return AVSEEK_SIZE; }
+
 static inline unsigned cffmpeg_version_major(unsigned version) { return AV_VERSION_MAJOR(version); }
 static inline unsigned cffmpeg_version_minor(unsigned version) { return AV_VERSION_MINOR(version); }
 static inline unsigned cffmpeg_version_micro(unsigned version) { return AV_VERSION_MICRO(version); }

@@ -90,6 +90,8 @@ FORWARD(AVUTIL, int, av_opt_set_int, (void *obj, const char *name, int64_t val, 
         (obj, name, val, search_flags))
 FORWARD(AVUTIL, const AVPixFmtDescriptor *, av_pix_fmt_desc_get, (enum AVPixelFormat pix_fmt), (pix_fmt))
 FORWARD(AVUTIL, int64_t, av_rescale_q, (int64_t a, AVRational bq, AVRational cq), (a, bq, cq))
+FORWARD(AVUTIL, void *, av_malloc, (size_t size), (size))
+FORWARD_VOID(AVUTIL, av_free, (void *ptr), (ptr))
 FORWARD(AVUTIL, int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size))
 
 FORWARD(AVCODEC, unsigned, avcodec_version, (void), ())
@@ -113,6 +115,14 @@ FORWARD(AVCODEC, int, avcodec_send_frame, (AVCodecContext *avctx, const AVFrame 
 FORWARD(AVCODEC, int, avcodec_send_packet, (AVCodecContext *avctx, const AVPacket *avpkt), (avctx, avpkt))
 
 FORWARD(AVFORMAT, unsigned, avformat_version, (void), ())
+FORWARD(AVFORMAT, AVFormatContext *, avformat_alloc_context, (void), ())
+FORWARD(AVFORMAT, AVIOContext *, avio_alloc_context,
+        (unsigned char *buffer, int buffer_size, int write_flag, void *opaque,
+         int (*read_packet)(void *opaque, uint8_t *buf, int buf_size),
+         int (*write_packet)(void *opaque, uint8_t *buf, int buf_size),
+         int64_t (*seek)(void *opaque, int64_t offset, int whence)),
+        (buffer, buffer_size, write_flag, opaque, read_packet, write_packet, seek))
+FORWARD_VOID(AVFORMAT, avio_context_free, (AVIOContext **s), (s))
 FORWARD(AVFORMAT, int, av_find_best_stream,
         (AVFormatContext *ic, enum AVMediaType type, int wanted_stream_nb, int related_stream,
          const AVCodec **decoder_ret, int flags),

@@ -4,9 +4,27 @@ import CFFmpeg
 final class FormatContext {
     let pointer: UnsafeMutablePointer<AVFormatContext>
 
-    init(path: String) throws(FFmpegError) {
+    /// Bytes in memory, read through a custom AVIOContext; nil for a file FFmpeg opens itself.
+    private let memory: MemoryInput?
+
+    convenience init(path: String) throws(FFmpegError) {
+        try self.init(path: path, memory: nil)
+    }
+
+    /// Opens media held in memory, as if it were a file.
+    convenience init(bytes: [UInt8]) throws(FFmpegError) {
+        try self.init(path: "", memory: try MemoryInput(bytes))
+    }
+
+    private init(path: String, memory: MemoryInput?) throws(FFmpegError) {
         FFmpegLibraries.silenceLogs()
         var context: UnsafeMutablePointer<AVFormatContext>?
+        if let memory {
+            context = avformat_alloc_context()
+            context?.pointee.pb = memory.io
+            context?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        }
+        // On failure avformat_open_input frees the context (not a custom AVIOContext, which `memory` owns).
         try FFmpegError.check(avformat_open_input(&context, path, nil, nil), "not a media file FFmpeg can open")
         guard let opened = context else { throw FFmpegError("cannot open", code: cffmpeg_averror(ENOMEM)) }
         let code = avformat_find_stream_info(opened, nil)
@@ -15,6 +33,7 @@ final class FormatContext {
             throw FFmpegError("cannot read the streams", code: code)
         }
         pointer = opened
+        self.memory = memory
     }
 
     deinit {

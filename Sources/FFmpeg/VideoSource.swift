@@ -31,8 +31,17 @@ public final class VideoSource {
     private var hasReadPackets = false
 
     /// Opens `path` and its main video stream. `threads` 0 decodes with every core.
-    public init(path: String, threads: Int = 0) throws {
-        format = try FormatContext(path: path)
+    public convenience init(path: String, threads: Int = 0) throws {
+        try self.init(format: FormatContext(path: path), threads: threads)
+    }
+
+    /// Opens media held in memory, as if it were a file.
+    public convenience init(bytes: [UInt8], threads: Int = 0) throws {
+        try self.init(format: FormatContext(bytes: bytes), threads: threads)
+    }
+
+    private init(format: FormatContext, threads: Int) throws {
+        self.format = format
         guard let index = format.bestVideoStreamIndex() else { throw VideoError.noVideoStream }
         streamIndex = index
         stream = format.stream(index)

@@ -42,14 +42,30 @@ public struct FractionalRect: Sendable, Equatable {
         self.height = height
     }
 
+    /// The largest coordinate a rect may have: far beyond any picture, and far from Int's limits.
+    public static let coordinateLimit = 1e12
+
+    /// Reads `X,Y,W,H`: four finite numbers, W and H above 0, none beyond `coordinateLimit`.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+        guard parts.count == 4 else { return nil }
+        let values = parts.compactMap { $0 }
+        guard values.count == 4, values.allSatisfy({ $0.isFinite && abs($0) <= Self.coordinateLimit }),
+              values[2] > 0, values[3] > 0 else { return nil }
+        self.init(x: values[0], y: values[1], width: values[2], height: values[3])
+    }
+
     /// The smallest whole-pixel rect that covers this one (like CGRectIntegral): the origin rounded
     /// down and the far edges up, each edge on its own, so that no rounding of x and width apart can
-    /// lose a pixel.
+    /// lose a pixel. Edges are first held within `coordinateLimit` (a view mapping can send them
+    /// anywhere, infinity included), so the conversion to whole numbers cannot trap.
     public func snappedOutward() -> PixelRect {
         // A hair of tolerance: 100.00000000001 from a view mapping is pixel 100, not 101.
         let epsilon = 1e-9
-        let left = (x + epsilon).rounded(.down), top = (y + epsilon).rounded(.down)
-        let right = (x + width - epsilon).rounded(.up), bottom = (y + height - epsilon).rounded(.up)
+        let limit = Self.coordinateLimit
+        func held(_ value: Double) -> Double { value.isNaN ? 0 : min(limit, max(-limit, value)) }
+        let left = held((x + epsilon).rounded(.down)), top = held((y + epsilon).rounded(.down))
+        let right = held((x + width - epsilon).rounded(.up)), bottom = held((y + height - epsilon).rounded(.up))
         return PixelRect(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
     }
 }

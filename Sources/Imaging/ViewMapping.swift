@@ -14,6 +14,14 @@ public struct ViewMapping: Sendable, Equatable {
     public let viewHeight: Double
     public let mode: ContentMode
 
+    /// Reads a view size `WxH`: two finite numbers above 0.
+    public static func size(parsing text: String) -> (width: Double, height: Double)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Double($0) }
+        guard parts.count == 2, let width = parts[0], let height = parts[1],
+              width > 0, height > 0, width.isFinite, height.isFinite else { return nil }
+        return (width, height)
+    }
+
     public init(viewWidth: Double, viewHeight: Double, mode: ContentMode) {
         self.viewWidth = viewWidth
         self.viewHeight = viewHeight

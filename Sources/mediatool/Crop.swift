@@ -104,24 +104,17 @@ struct Crop: ParsableCommand {
     }
 
     private func parsedRect() throws -> FractionalRect {
-        let parts = rect.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
-        guard parts.count == 4, parts.allSatisfy({ $0 != nil && $0!.isFinite }) else {
-            throw ValidationError("--rect takes X,Y,W,H, e.g. 100,200,300,400, not '\(rect)'.")
+        guard let parsed = FractionalRect(parsing: rect) else {
+            throw ValidationError("--rect takes X,Y,W,H with W and H above 0, e.g. 100,200,300,400, not '\(rect)'.")
         }
-        let values = parts.map { $0! }
-        guard values[2] > 0, values[3] > 0 else {
-            throw ValidationError("--rect needs a width and a height above 0, not '\(rect)'.")
-        }
-        return FractionalRect(x: values[0], y: values[1], width: values[2], height: values[3])
+        return parsed
     }
 
     private func parsedView() throws -> (Double, Double)? {
         guard let view else { return nil }
-        let parts = view.lowercased().split(separator: "x").map { Double($0) }
-        guard parts.count == 2, let width = parts[0], let height = parts[1], width > 0, height > 0,
-              width.isFinite, height.isFinite else {
+        guard let size = ViewMapping.size(parsing: view) else {
             throw ValidationError("--view takes WxH, e.g. 400x1000, not '\(view)'.")
         }
-        return (width, height)
+        return size
     }
 }

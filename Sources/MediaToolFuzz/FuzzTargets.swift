@@ -1,0 +1,147 @@
+import BinaryArrays
+import FFmpeg
+import Glibc
+import ImageCropping
+import Imaging
+import JPEGCodec
+import MediaIO
+import PNGCodec
+import VideoThumbnails
+
+/// The fuzz targets, by name. Each takes arbitrary bytes and must neither crash, hang nor leak;
+/// errors thrown are the expected answer to most inputs.
+enum FuzzTargets {
+    static let all: [String: @Sendable ([UInt8]) -> Void] = [
+        "exif": fuzzExif,
+        "png": fuzzPNG,
+        "jpeg": fuzzJPEG,
+        "doubles": fuzzDoubles,
+        "arguments": fuzzArguments,
+        "video": fuzzVideo,
+    ]
+
+    /// Pictures and frames above this are not decoded: the fuzzer would spend its time in memset.
+    static let pixelLimit = 1 << 22
+
+    static func fuzzExif(_ bytes: [UInt8]) {
+        _ = try? ExifOrientation.read(tiff: bytes)
+    }
+
+    static func fuzzPNG(_ bytes: [UInt8]) {
+        let path = ScratchFile.write(bytes)
+        guard let chunks = try? PNGChunks.scan(path: path) else { return }
+        _ = try? chunks.verifyChecksums(path: path)
+        guard chunks.width > 0, chunks.height > 0, chunks.width * chunks.height <= pixelLimit,
+              let decoder = try? PNGDecoder(path: path) else { return }
+        _ = try? decoder.readRegion(x: 0, y: 0, columns: decoder.width, rows: decoder.height)
+        cropWholePicture(path: path)
+    }
+
+    static func fuzzJPEG(_ bytes: [UInt8]) {
+        let path = ScratchFile.write(bytes)
+        guard let decoder = try? JPEGDecoder(path: path), decoder.width > 0, decoder.height > 0,
+              decoder.width * decoder.height <= pixelLimit else { return }
+        // A region off the block grid exercises jpeg_crop_scanline and jpeg_skip_scanlines.
+        let x = decoder.width / 3, y = decoder.height / 3
+        _ = try? decoder.readRegion(x: x, y: y, columns: max(1, decoder.width - x - 1), rows: max(1, decoder.height - y - 1))
+        cropWholePicture(path: path)
+    }
+
+    /// The whole crop job, EXIF orientation, colour chunks and PNG writing included.
+    private static func cropWholePicture(path: String) {
+        var options = CropOptions(rect: .displayed(FractionalRect(x: 1.5, y: 0.5, width: 1e6, height: 1e6)))
+        options.clamps = true
+        options.overwrite = true
+        options.maxPixels = pixelLimit
+        _ = try? Cropper(options: options).crop(path, to: ScratchFile.outputPath)
+    }
+
+    /// The first bytes choose the options; the rest is the data, as a file and as text.
+    static func fuzzDoubles(_ bytes: [UInt8]) {
+        guard bytes.count >= 4 else { return }
+        let flags = bytes[0], columns = Int(bytes[1] % 8) + 1
+        let options = DoubleDumpOptions(
+            selection: DoubleSelection(byteOrder: flags & 1 == 0 ? .little : .big, offset: Int(bytes[2] % 16),
+                                       count: flags & 2 == 0 ? nil : Int(bytes[3])),
+            layout: DoubleListLayout(format: [.text, .csv, .json][Int(flags >> 2) % 3], columns: columns,
+                                     showsIndex: flags & 0x20 != 0 && (flags >> 2) % 3 != 2, showsHex: flags & 0x40 != 0,
+                                     showsHeader: (flags >> 2) % 3 == 1),
+            summarises: flags & 0x80 != 0,
+            allowsTrailingBytes: flags & 0x10 != 0
+        )
+        let data = Array(bytes[4...])
+        let output = BufferedOutput(descriptor: ScratchFile.nullDevice, displayName: "/dev/null")
+        let dump = DoubleDump(options: options, output: output, labelsInputs: flags & 8 != 0)
+        _ = try? dump.dump(MemoryByteSource(data), named: "fuzz")
+        var parser = DoubleTextParser(source: MemoryByteSource(data))
+        try? parser.forEachValue { _ in }
+        for value in data.count >= 8 ? [Double(bitPattern: data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })] : [] {
+            let text = ShortestDecimal.string(value)
+            precondition(value.isNaN || Double(text)?.bitPattern == value.bitPattern, "\(text) does not read back")
+        }
+    }
+
+    /// Every argument parser, with what each promises of what it accepts.
+    static func fuzzArguments(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let rect = FractionalRect(parsing: text) {
+            precondition(rect.width > 0 && rect.height > 0 && rect.x.isFinite && rect.y.isFinite)
+            let snapped = rect.snappedOutward()
+            precondition(snapped.width >= 1 && snapped.height >= 1)
+            _ = snapped.clamped(width: 4000, height: 3000)
+            for mode in ContentMode.allCases {
+                let mapping = ViewMapping(viewWidth: 0.001, viewHeight: 1e9, mode: mode)
+                _ = mapping.pictureRect(forView: rect, pictureWidth: 4000, pictureHeight: 3000).snappedOutward()
+            }
+            for orientation in Orientation.allCases {
+                if let inside = snapped.clamped(width: 4000, height: 3000) {
+                    precondition(orientation.storedRect(forDisplayed: inside, storedWidth: orientation.swapsAxes ? 3000 : 4000,
+                                                        storedHeight: orientation.swapsAxes ? 4000 : 3000)
+                        .fits(width: orientation.swapsAxes ? 3000 : 4000, height: orientation.swapsAxes ? 4000 : 3000))
+                }
+            }
+        }
+        if let size = ViewMapping.size(parsing: text) { precondition(size.width > 0 && size.height > 0) }
+        switch TimeSpec(parsing: text) {
+        case .seconds(let seconds)?: precondition(seconds >= 0 && seconds.isFinite)
+        case .fraction(let fraction)?: precondition(fraction >= 0 && fraction <= 1)
+        case nil: break
+        }
+    }
+
+    /// Media from memory, through a custom AVIOContext: opened, sought, decoded, converted.
+    static func fuzzVideo(_ bytes: [UInt8]) {
+        guard let video = try? VideoSource(bytes: bytes, threads: 1),
+              let located = try? video.frame(atSeconds: 0.1, mode: .exact) else { return }
+        let frame = located.frame
+        guard frame.width > 0, frame.height > 0, frame.width * frame.height <= pixelLimit else { return }
+        let geometry = DisplayGeometry(codedWidth: frame.width, codedHeight: frame.height,
+                                       pixelAspect: video.pixelAspectRatio(of: frame),
+                                       orientation: video.orientation(of: frame).orientation, maxWidth: 64, maxHeight: 64)
+        _ = try? video.pixels(of: frame, width: geometry.scaledWidth, height: geometry.scaledHeight).oriented(geometry.orientation)
+        _ = try? video.frame(atSeconds: 1e9, mode: .keyframe)
+    }
+}
+
+/// The file the file-reading targets write each input to, in memory-backed /dev/shm when there is one.
+enum ScratchFile {
+    static let folder: String = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
+    static let path = "\(folder)/mediatool-fuzz-\(getpid())"
+    static let outputPath = "\(folder)/mediatool-fuzz-\(getpid())-out.png"
+    static let nullDevice: Int32 = open("/dev/null", O_WRONLY)
+
+    static func write(_ bytes: [UInt8]) -> String {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        precondition(descriptor >= 0, "cannot write \(path)")
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                precondition(written > 0)
+                offset += written
+            }
+        }
+        close(descriptor)
+        return path
+    }
+}

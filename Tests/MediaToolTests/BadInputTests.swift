@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The corrupt-input corpus (Fixtures/bad, made by scripts/fixtures/bad.py): each file's exit status
+/// and one line on standard error, no output for a failure, and an answer in well under 2 seconds.
+@Suite struct BadInputTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let file: String
+        let status: Int32
+        let line: String
+        var description: String { file }
+    }
+
+    static let cases: [Case] = {
+        let text = (try? Fixture.text("bad/cases.tsv")) ?? ""
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { row in
+            let fields = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return Case(file: fields[0], status: Int32(fields[1])!, line: fields.count > 2 ? fields[2] : "")
+        }
+    }()
+
+    @Test func theCorpusIsThere() {
+        #expect(Self.cases.count >= 20)
+    }
+
+    @Test(arguments: cases)
+    func eachBadInputGivesOneClearLine(testCase: Case) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Fixture.path("bad/\(testCase.file)")
+        let output = folder.appendingPathComponent("out.png").path
+        let isPicture = testCase.file.hasPrefix("png") || testCase.file.hasPrefix("jpeg") || testCase.file.hasSuffix(".jpg")
+        let arguments = isPicture ? ["crop", "--rect", "0,0,8,8"] : ["thumbnail", "--at", "0.5"]
+        let started = Date()
+        let run = try ToolRun.run(arguments + [input, "-o", output])
+        let seconds = Date().timeIntervalSince(started)
+        #expect(run.status == testCase.status)
+        let expected = testCase.line.isEmpty ? [] : [testCase.line.replacingOccurrences(of: "{}", with: input)]
+        #expect(run.errorLines == expected)
+        if testCase.status == 0 {
+            let picture = try DecodedPNG(path: output)
+            #expect(picture.width > 0 && picture.height > 0)
+        } else {
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+        }
+        // A hang guard, 20 times what any of these takes, not a speed test.
+        #expect(seconds < 2, "\(testCase.file) took \(seconds) s")
+    }
+
+    @Test func brokenCuesStillGiveTheExactFrame() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.png").path
+        #expect(try ToolRun.run(["thumbnail", "--at", "0.7", Fixture.path("bad/mkv-broken-cues.mkv"), "-o", output]).status == 0)
+        let picture = try DecodedPNG(path: output)
+        let frame = (0..<8).reduce(0) { $0 | (picture.pixel(x: $1 * 16 + 8, y: 8)[0] > 128 ? 1 << $1 : 0) }
+        #expect(frame == 17)
+    }
+}
