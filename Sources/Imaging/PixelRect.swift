@@ -65,7 +65,10 @@ public struct FractionalRect: Sendable, Equatable {
         let limit = Self.coordinateLimit
         func held(_ value: Double) -> Double { value.isNaN ? 0 : min(limit, max(-limit, value)) }
         let left = held((x + epsilon).rounded(.down)), top = held((y + epsilon).rounded(.down))
-        let right = held((x + width - epsilon).rounded(.up)), bottom = held((y + height - epsilon).rounded(.up))
+        var right = held((x + width - epsilon).rounded(.up)), bottom = held((y + height - epsilon).rounded(.up))
+        // A rect thinner than the tolerance still covers the pixel it starts in (found by fuzzing: 0,0,1e-9,1).
+        if right <= left { right = left + 1 }
+        if bottom <= top { bottom = top + 1 }
         return PixelRect(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
     }
 }

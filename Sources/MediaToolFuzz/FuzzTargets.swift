@@ -31,8 +31,8 @@ enum FuzzTargets {
         let path = ScratchFile.write(bytes)
         guard let chunks = try? PNGChunks.scan(path: path) else { return }
         _ = try? chunks.verifyChecksums(path: path)
-        guard chunks.width > 0, chunks.height > 0, chunks.width * chunks.height <= pixelLimit,
-              let decoder = try? PNGDecoder(path: path) else { return }
+        guard chunks.width > 0, chunks.height > 0, !chunks.width.multipliedReportingOverflow(by: chunks.height).overflow,
+              chunks.width * chunks.height <= pixelLimit, let decoder = try? PNGDecoder(path: path) else { return }
         _ = try? decoder.readRegion(x: 0, y: 0, columns: decoder.width, rows: decoder.height)
         cropWholePicture(path: path)
     }

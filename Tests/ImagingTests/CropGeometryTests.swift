@@ -28,6 +28,11 @@ import Testing
         // Rounding x and width apart would give 10,.. width 5 and lose the last column.
         #expect(FractionalRect(x: 10.4, y: 0, width: 5.4, height: 1).snappedOutward() == PixelRect(x: 10, y: 0, width: 6, height: 1))
         #expect(FractionalRect(x: 0.1 + 0.2, y: 0, width: 0.7, height: 1).snappedOutward() == PixelRect(x: 0, y: 0, width: 1, height: 1))
+        // Found by fuzzing: a rect thinner than the rounding tolerance still covers a pixel.
+        #expect(FractionalRect(x: 0, y: 0, width: 1e-9, height: 1).snappedOutward() == PixelRect(x: 0, y: 0, width: 1, height: 1))
+        #expect(FractionalRect(x: 7.5, y: 3, width: 1e-12, height: 1e-12).snappedOutward() == PixelRect(x: 7, y: 3, width: 1, height: 1))
+        // Edges beyond any picture are held within range, not trapped on.
+        #expect(FractionalRect(x: -.infinity, y: 0, width: .infinity, height: 1e300).snappedOutward().width > 0)
     }
 
     /// The example of UIKit's documentation of the task: a 400x1000 view showing 800x1200.
