@@ -25,6 +25,9 @@ let package = Package(
             dependencies: ["BinaryArrays", "FFmpeg", "ImageCropping", "Imaging", "JPEGCodec", "MediaIO", "PNGCodec", "VideoThumbnails"]
         ),
 
+        // The same thumbnail and crop many times in one process, to show memory stays flat.
+        .executableTarget(name: "MediaToolSoak", dependencies: ["ImageCropping", "Imaging", "MediaIO", "VideoThumbnails"]),
+
         // Pure Swift: decoding, formatting, statistics and encoding of binary arrays of doubles.
         .target(name: "BinaryArrays", dependencies: ["MediaIO"]),
 
@@ -80,6 +83,6 @@ let package = Package(
         .testTarget(name: "VideoThumbnailsTests", dependencies: ["VideoThumbnails", "Imaging"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG"]),
         // Runs the built executable: exact output, exit codes and files.
-        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "TestSupport", "Imaging", "PNGCodec"]),
+        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "Imaging", "PNGCodec"]),
     ]
 )

@@ -174,3 +174,31 @@ import TestSupport
         #expect(left.allSatisfy { !$0.contains(".mediatool-tmp-") })
     }
 }
+
+/// The same thumbnail and the same crop 1000 times in one process: resident memory stays within 10%
+/// of what it was after the first 100.
+@Suite struct SoakTests {
+    /// Under AddressSanitizer freed memory waits in quarantine: resident size says nothing there.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["MEDIATOOL_SANITIZED"] != nil))
+    func memoryStaysFlat() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = ToolRun.executable.deletingLastPathComponent().appendingPathComponent("MediaToolSoak")
+        process.arguments = [Fixture.path("video/quadrants-orientation6.mp4"), Fixture.path("pictures/orientation6.jpg"), folder.path, "1000"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let values = Dictionary(uniqueKeysWithValues: text.split(separator: "\n").compactMap { line -> (String, Int)? in
+            let parts = line.split(separator: " ")
+            return parts.count == 2 ? (String(parts[0]), Int(parts[1]) ?? -1) : nil
+        })
+        let warm = try #require(values["resident_kib_after_warm_up"])
+        let end = try #require(values["resident_kib_at_end"])
+        #expect(warm > 0)
+        #expect(Double(end) <= Double(warm) * 1.1, "resident memory grew from \(warm) KiB to \(end) KiB")
+    }
+}
