@@ -25,15 +25,6 @@ public enum Diagnostics {
     }
 
     private static func emit(_ line: String) {
-        var line = line
-        line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        writeWhole(line, to: STDERR_FILENO)
     }
 }
