@@ -1,4 +1,5 @@
 #include "CMediaShims.h"
+#include "reader_allocation.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -48,18 +49,11 @@ cms_jpeg_reader *cms_jpeg_open(const char *path, cms_jpeg_header *header,
                                char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     memset(header, 0, sizeof *header);
-    cms_jpeg_reader *reader = calloc(1, sizeof *reader);
-    if (reader == NULL) {
-        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "out of memory");
-        return NULL;
-    }
+    FILE *file = NULL;
+    cms_jpeg_reader *reader = cms_allocate_reader(sizeof *reader, path, &file, error_message);
+    if (reader == NULL) return NULL;
+    reader->file = file;
     reader->error_message = error_message;
-    reader->file = fopen(path, "rb");
-    if (reader->file == NULL) {
-        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "cannot open");
-        free(reader);
-        return NULL;
-    }
     reader->decompress.err = jpeg_std_error(&reader->errors);
     reader->errors.error_exit = record_error;
     reader->errors.emit_message = record_warning;

@@ -1,4 +1,5 @@
 #include "CMediaShims.h"
+#include "reader_allocation.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -55,18 +56,11 @@ static void read_color_info(png_structp png, png_infop info, cms_color_info *col
 cms_png_reader *cms_png_open(const char *path, cms_png_header *header, int checksums_verified_elsewhere,
                              char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
-    cms_png_reader *reader = calloc(1, sizeof *reader);
-    if (reader == NULL) {
-        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "out of memory");
-        return NULL;
-    }
+    FILE *file = NULL;
+    cms_png_reader *reader = cms_allocate_reader(sizeof *reader, path, &file, error_message);
+    if (reader == NULL) return NULL;
+    reader->file = file;
     reader->error_message = error_message;
-    reader->file = fopen(path, "rb");
-    if (reader->file == NULL) {
-        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "cannot open");
-        free(reader);
-        return NULL;
-    }
     reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, record_error, ignore_warning);
     reader->info = reader->png ? png_create_info_struct(reader->png) : NULL;
     if (reader->info == NULL) {
