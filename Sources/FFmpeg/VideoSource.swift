@@ -220,8 +220,11 @@ public final class VideoSource {
         return pts + duration <= target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
     }
 
+    /// Held within ±2^62, so that no time, however far, traps on the way to an integer.
     private func ticks(seconds: Double) -> Int64 {
-        Int64((seconds * Double(timeBase.den) / Double(timeBase.num)).rounded())
+        let ticks = (seconds * Double(timeBase.den) / Double(timeBase.num)).rounded()
+        guard ticks.isFinite else { return ticks < 0 ? -(1 << 62) : 1 << 62 }
+        return Int64(max(-4.6e18, min(4.6e18, ticks)))
     }
 
     private func seconds(ticks: Int64) -> Double {

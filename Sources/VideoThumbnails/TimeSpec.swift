@@ -4,7 +4,12 @@ public enum TimeSpec: Sendable, Equatable, CustomStringConvertible {
     /// 0 to 1: `10%` is 0.1.
     case fraction(Double)
 
-    /// Reads `35`, `35.2`, `1:02.5`, `00:01:02.500` or `10%`; nil for anything else.
+    /// The latest time taken: 30 years, far past any video and far from the limits of the
+    /// integer timestamps it becomes.
+    public static let maxSeconds = 1e9
+
+    /// Reads `35`, `35.2`, `1:02.5`, `00:01:02.500` or `10%`; nil for anything else, and for times
+    /// past `maxSeconds` (found by fuzzing: 365 digits read as infinity, which trapped).
     public init?(parsing text: String) {
         if text.hasSuffix("%") {
             guard let percent = Self.number(text.dropLast()), percent <= 100 else { return nil }
@@ -21,6 +26,7 @@ public enum TimeSpec: Sendable, Equatable, CustomStringConvertible {
             if index > 0 && value >= 60 { return nil }
             total = total * 60 + value
         }
+        guard total <= Self.maxSeconds else { return nil }
         self = .seconds(total)
     }
 
