@@ -62,7 +62,8 @@ public struct DoubleReader<Source: ByteSource> {
         var carried = 0  // bytes of a value split across reads, at the front of `bytes`
         var decodedValues = 0
         while remainingValues > 0 {
-            let wanted = min(bytes.count, remainingValues > bytes.count / 8 ? bytes.count : remainingValues * 8)
+            // A whole buffer, or as far as the last value asked for.
+            let wanted = remainingValues > bytes.count / 8 ? bytes.count : remainingValues * 8
             let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[carried..<wanted]))
             if read == 0 { break }
             let available = carried + read

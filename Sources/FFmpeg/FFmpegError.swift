@@ -27,5 +27,4 @@ public struct FFmpegError: Error, Equatable, CustomStringConvertible {
 
     static let endOfFile = cffmpeg_averror_eof()
     static let tryAgain = cffmpeg_averror_eagain()
-    static let invalidData = cffmpeg_averror_invaliddata()
 }

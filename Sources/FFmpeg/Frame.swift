@@ -22,7 +22,6 @@ public final class Frame {
 
     public var width: Int { Int(pointer.pointee.width) }
     public var height: Int { Int(pointer.pointee.height) }
-    public var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
 
     /// Takes over `other`'s picture, leaving `other` empty.
     func take(from other: Frame) {

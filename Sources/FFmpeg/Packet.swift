@@ -17,7 +17,6 @@ final class Packet {
     var streamIndex: Int { Int(pointer.pointee.stream_index) }
     var presentationTimestamp: Int64? { pointer.pointee.pts == cffmpeg_nopts_value() ? nil : pointer.pointee.pts }
     var duration: Int64 { pointer.pointee.duration }
-    var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
 
     func unreference() { av_packet_unref(pointer) }
 }

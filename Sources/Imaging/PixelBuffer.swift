@@ -9,7 +9,6 @@ public struct PixelBuffer: Sendable, Equatable {
 
     public var bytesPerPixel: Int { channels * bytesPerSample }
     public var rowBytes: Int { width * bytesPerPixel }
-    public var hasAlpha: Bool { channels == 2 || channels == 4 }
 
     public init(width: Int, height: Int, channels: Int, bytesPerSample: Int = 1, bytes: [UInt8]) {
         precondition(width >= 0 && height >= 0 && (1...4).contains(channels) && (bytesPerSample == 1 || bytesPerSample == 2))

@@ -10,19 +10,6 @@ public protocol ByteSource {
     mutating func skip(_ count: Int) throws -> Int
 }
 
-extension ByteSource {
-    /// Reads until `buffer` is full or the source ends; returns the count read.
-    public mutating func readFully(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        var filled = 0
-        while filled < buffer.count {
-            let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-            if count == 0 { break }
-            filled += count
-        }
-        return filled
-    }
-}
-
 /// Bytes already in memory, for tests and small inputs.
 public struct MemoryByteSource: ByteSource {
     private let bytes: [UInt8]

@@ -11,7 +11,6 @@ public struct PNGEncoder: Sendable {
     public var filters: Int32
 
     public static let filterUp = Int32(PNG_FILTER_UP)
-    public static let allFilters = Int32(PNG_FILTER_NONE | PNG_FILTER_SUB | PNG_FILTER_UP | PNG_FILTER_AVG | PNG_FILTER_PAETH)
 
     public static let runLengthStrategy: Int32 = 3
 
