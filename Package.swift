@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging"]),
         .testTarget(name: "VideoThumbnailsTests", dependencies: ["VideoThumbnails", "Imaging"]),
-        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG"]),
+        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "TestSupport"]),
         // Runs the built executable: exact output, exit codes and files.
         .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "Imaging", "PNGCodec"]),
     ]

@@ -37,12 +37,17 @@ static void write_to_fd(png_structp png, png_bytep data, size_t length) {
     }
 }
 
+/// IDAT chunks of compressed data made outside libpng: any size up to 2^31-1 is valid; 256 KiB
+/// keeps each chunk's CRC pass in cache.
+#define IDAT_CHUNK_CAPACITY ((size_t)256 * 1024)
+
 static void flush_nothing(png_structp png) { (void)png; }
 
 int cms_png_write(int fd,
                   uint32_t width, uint32_t height,
                   int bit_depth, int color_type,
                   const uint8_t *const *rows,
+                  const uint8_t *image_data, size_t image_data_length,
                   int compression_level, int compression_strategy, int filters,
                   const uint8_t *exif, uint32_t exif_length,
                   const cms_color_info *color,
@@ -92,9 +97,18 @@ int cms_png_write(int fd,
         }
     }
     png_write_info(png, info);
-    png_write_image(png, (png_bytepp)rows);
-    // NULL, not info: passing info writes eXIf a second time (libpng 1.6.39).
-    png_write_end(png, NULL);
+    if (image_data != NULL) {
+        for (size_t offset = 0; offset < image_data_length; offset += IDAT_CHUNK_CAPACITY) {
+            size_t length = image_data_length - offset;
+            if (length > IDAT_CHUNK_CAPACITY) length = IDAT_CHUNK_CAPACITY;
+            png_write_chunk(png, (png_const_bytep)"IDAT", image_data + offset, length);
+        }
+        png_write_chunk(png, (png_const_bytep)"IEND", NULL, 0);
+    } else {
+        png_write_image(png, (png_bytepp)rows);
+        // NULL, not info: passing info writes eXIf a second time (libpng 1.6.39).
+        png_write_end(png, NULL);
+    }
     png_destroy_write_struct(&png, &info);
     return 0;
 }

@@ -11,6 +11,7 @@ public struct PNGEncoder: Sendable {
     public var filters: Int32
 
     public static let filterUp = Int32(PNG_FILTER_UP)
+    public static let filterNone = Int32(PNG_FILTER_NONE)
 
     public static let runLengthStrategy: Int32 = 3
 
@@ -32,16 +33,27 @@ public struct PNGEncoder: Sendable {
             throw .pixelCountMismatch(expectedBytes: rowBytes * height, foundBytes: pixels.count)
         }
         let base = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let rows: [UnsafePointer<UInt8>?] = (0..<height).map { base + $0 * rowBytes }
+        let level = Int32(max(0, min(9, compressionLevel)))
+        // None or Up alone: filtered and compressed here, on every core. Any other choice of
+        // filters is libpng's to make, row by row.
+        var imageData: [UInt8]?
+        if filters == Self.filterUp || filters == Self.filterNone {
+            imageData = try PNGImageData(rows: base, rowBytes: rowBytes, height: height, usesUpFilter: filters == Self.filterUp,
+                                         level: level, strategy: strategy).compressed()
+        }
+        let rows: [UnsafePointer<UInt8>?] = imageData != nil ? [] : (0..<height).map { base + $0 * rowBytes }
         var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
         let status = rows.withUnsafeBufferPointer { rowPointers in
-            (exif ?? []).withUnsafeBufferPointer { exifBytes in
-                (color ?? PNGColorDescription()).withCInfo { colorInfo in
-                    cms_png_write(descriptor, UInt32(width), UInt32(height), Int32(layout.bitDepth),
-                                  layout.channels.colorType, rowPointers.baseAddress,
-                                  Int32(max(0, min(9, compressionLevel))), strategy, filters,
-                                  exif == nil ? nil : exifBytes.baseAddress, UInt32(exifBytes.count),
-                                  color == nil ? nil : colorInfo, &message)
+            (imageData ?? []).withUnsafeBufferPointer { compressed in
+                (exif ?? []).withUnsafeBufferPointer { exifBytes in
+                    (color ?? PNGColorDescription()).withCInfo { colorInfo in
+                        cms_png_write(descriptor, UInt32(width), UInt32(height), Int32(layout.bitDepth),
+                                      layout.channels.colorType, rowPointers.baseAddress,
+                                      imageData == nil ? nil : compressed.baseAddress, compressed.count,
+                                      level, strategy, filters,
+                                      exif == nil ? nil : exifBytes.baseAddress, UInt32(exifBytes.count),
+                                      color == nil ? nil : colorInfo, &message)
+                    }
                 }
             }
         }

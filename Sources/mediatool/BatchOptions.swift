@@ -1,5 +1,6 @@
 import ArgumentParser
 import Batch
+import MediaIO
 import Glibc
 
 /// How a subcommand finds its inputs and runs them: shared by thumbnail, crop and dump-doubles.
@@ -47,7 +48,7 @@ struct JobOptions: ParsableArguments {
     @Flag(help: "Pass over inputs whose output exists: resumes a run.")
     var skipExisting = false
 
-    static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    static var cores: Int { WorkerThreads.cores }
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }

@@ -2,17 +2,19 @@ import CPNG
 import Foundation
 import PNGCodec
 import Testing
+import TestSupport
 
 @Suite struct PNGEncoderTests {
     /// Writes with the encoder, reads back with libpng's own simplified reader.
-    static func roundTrip(width: Int, height: Int, layout: PNGPixelLayout, pixels: [UInt8], exif: [UInt8]? = nil)
+    static func roundTrip(width: Int, height: Int, layout: PNGPixelLayout, pixels: [UInt8], exif: [UInt8]? = nil,
+                          encoder: PNGEncoder = PNGEncoder())
         throws -> (file: Data, decoded: [UInt8], format: UInt32)
     {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("png-\(UUID().uuidString).png").path
         defer { unlink(path) }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         try #require(fd >= 0)
-        try pixels.withUnsafeBytes { try PNGEncoder().write(width: width, height: height, layout: layout, pixels: $0, exif: exif, to: fd) }
+        try pixels.withUnsafeBytes { try encoder.write(width: width, height: height, layout: layout, pixels: $0, exif: exif, to: fd) }
         close(fd)
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
 
@@ -58,12 +60,62 @@ import Testing
         }
     }
 
-    @Test func aWriteErrorIsReportedNotCrashed() {
+    @Test(arguments: [0, PNGEncoder.filterUp])
+    func aWriteErrorIsReportedNotCrashed(filters: Int32) {
         #expect(throws: PNGError.library(message: "Bad file descriptor")) {
             try [UInt8](repeating: 0, count: 3).withUnsafeBytes {
-                try PNGEncoder().write(width: 1, height: 1, layout: PNGPixelLayout(channels: .rgb), pixels: $0, to: -1)
+                try PNGEncoder(filters: filters).write(width: 1, height: 1, layout: PNGPixelLayout(channels: .rgb), pixels: $0, to: -1)
             }
         }
+    }
+
+    /// Smooth gradients with noise in some rows: runs, matches and literals, across band edges.
+    static func bandedPicture(width: Int, height: Int, bytesPerPixel: Int) -> [UInt8] {
+        var random = SplitMix64(seed: 7)
+        var pixels = [UInt8](repeating: 0, count: width * height * bytesPerPixel)
+        for y in 0..<height {
+            let noisy = y % 7 == 3
+            for index in 0..<(width * bytesPerPixel) {
+                let smooth = UInt8(truncatingIfNeeded: index / bytesPerPixel / 3 + y / 2)
+                pixels[y * width * bytesPerPixel + index] = noisy ? UInt8.random(in: 0...255, using: &random) : smooth
+            }
+        }
+        return pixels
+    }
+
+    /// Pictures of a megabyte and more are compressed in bands on several threads and joined into
+    /// one zlib stream: libpng reads back every pixel, and zlib's checksum of the whole agrees.
+    @Test(arguments: [
+        (PNGEncoder.filterUp, 1, PNGEncoder.runLengthStrategy), (PNGEncoder.filterNone, 1, PNGEncoder.runLengthStrategy),
+        (PNGEncoder.filterUp, 9, 0), (PNGEncoder.filterUp, 0, 0),
+    ])
+    func bandsJoinIntoOneStream(filters: Int32, level: Int, strategy: Int32) throws {
+        let (width, height) = (1000, 700)
+        let pixels = Self.bandedPicture(width: width, height: height, bytesPerPixel: 3)
+        let encoder = PNGEncoder(compressionLevel: level, strategy: strategy, filters: filters)
+        let result = try Self.roundTrip(width: width, height: height, layout: PNGPixelLayout(channels: .rgb),
+                                        pixels: pixels, encoder: encoder)
+        #expect(result.decoded == pixels)
+        #expect(Self.chunkTypes(result.file).last == "IEND")
+    }
+
+    /// Sixteen-bit samples, read back raw by the row reader (libpng's simplified reader would apply
+    /// gamma and premultiply alpha).
+    @Test func sixteenBitRGBAIsBandedToo() throws {
+        let (width, height) = (400, 400)
+        let pixels = Self.bandedPicture(width: width, height: height, bytesPerPixel: 8)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("png-\(UUID().uuidString).png").path
+        defer { unlink(path) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(fd >= 0)
+        try pixels.withUnsafeBytes {
+            try PNGEncoder(compressionLevel: 1, filters: PNGEncoder.filterUp).write(
+                width: width, height: height, layout: PNGPixelLayout(channels: .rgba, bitDepth: 16), pixels: $0, to: fd)
+        }
+        close(fd)
+        let decoder = try PNGDecoder(path: path)
+        #expect(decoder.layout == PNGPixelLayout(channels: .rgba, bitDepth: 16))
+        #expect(try decoder.readRegion(x: 0, y: 0, columns: width, rows: height) == pixels)
     }
 
     static func chunkTypes(_ file: Data) -> [String] {

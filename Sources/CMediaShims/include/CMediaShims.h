@@ -25,7 +25,9 @@ typedef struct cms_color_info {
 
 /// Writes one PNG image to the file descriptor `fd`.
 /// `rows` holds `height` pointers to rows of `width` pixels in libpng's layout for `color_type`
-/// (PNG_COLOR_TYPE_*) and `bit_depth` (8 or 16; 16-bit samples big-endian).
+/// (PNG_COLOR_TYPE_*) and `bit_depth` (8 or 16; 16-bit samples big-endian). When `image_data` is
+/// not NULL, it is the zlib stream of the filtered rows, already compressed: it goes into IDAT
+/// chunks as it is, and `rows`, the compression settings and `filters` are not used.
 /// `compression_strategy` is zlib's (Z_DEFAULT_STRATEGY 0, Z_FILTERED 1, Z_HUFFMAN_ONLY 2, Z_RLE 3).
 /// `filters` is a mask of PNG_FILTER_* row filters libpng may choose from (0 for libpng's default).
 /// `exif`, when not NULL, is written as an eXIf chunk before IDAT; `color`, when not NULL, as
@@ -35,6 +37,7 @@ int cms_png_write(int fd,
                   uint32_t width, uint32_t height,
                   int bit_depth, int color_type,
                   const uint8_t *const *rows,
+                  const uint8_t *image_data, size_t image_data_length,
                   int compression_level, int compression_strategy, int filters,
                   const uint8_t *exif, uint32_t exif_length,
                   const cms_color_info *color,

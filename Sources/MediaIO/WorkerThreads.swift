@@ -2,13 +2,16 @@ import Glibc
 
 /// Runs `body(worker)` on `count` threads of their own and waits for them all. Threads, not a
 /// Dispatch queue: a queue may run fewer at once than asked when jobs block on I/O or decoding.
-enum WorkerThreads {
+public enum WorkerThreads {
+    /// The processors this process may run on.
+    public static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
     private final class Work {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
-    static func run(count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    public static func run(count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         var threads: [pthread_t] = []
         for worker in 0..<count {
             let work = Unmanaged.passRetained(Work { body(worker) }).toOpaque()
