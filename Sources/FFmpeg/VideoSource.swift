@@ -140,6 +140,7 @@ public final class VideoSource {
         var previousTimestamp: Int64?
         var lastError: String?
         var isDraining = false
+        var drainedAtTarget = false
         var rejectedPackets = 0
 
         while true {
@@ -154,6 +155,12 @@ public final class VideoSource {
                         lastError = FFmpegError("cannot decode", code: code).message
                         rejectedPackets += 1
                         if rejectedPackets > 1000 { break }
+                    } else if mode == .exact && isShown(packet, at: target) {
+                        // Every packet the target's frame refers to came before it: drain now rather
+                        // than decode the frames that frame threading would otherwise wait for.
+                        decoder.sendEndOfStream()
+                        isDraining = true
+                        drainedAtTarget = true
                     }
                 } else {
                     if let readError = format.readError { lastError = readError.message }
@@ -180,7 +187,8 @@ public final class VideoSource {
                         if !acceptsLateFirstFrame { return nil }
                         throw VideoError.noDecodableFrame(cause: lastError)
                     }
-                    let isPastEnd = target > timestamp + (frameDuration ?? 0) || (frameDuration == nil && target > timestamp)
+                    let isPastEnd = !drainedAtTarget
+                        && (target > timestamp + (frameDuration ?? 0) || (frameDuration == nil && target > timestamp))
                     return LocatedFrame(frame: candidate, seconds: seconds(ticks: timestamp - startTimestamp),
                                         isPastEnd: isPastEnd)
                 case .frame:
@@ -209,6 +217,14 @@ public final class VideoSource {
             if isDraining && rejectedPackets > 1000 { break }
         }
         throw VideoError.noDecodableFrame(cause: lastError)
+    }
+
+    /// Whether the packet's frame is the one on screen at `target`.
+    private func isShown(_ packet: Packet, at target: Int64) -> Bool {
+        guard let pts = packet.presentationTimestamp else { return false }
+        let duration = packet.duration > 0 ? packet.duration : frameDuration
+        guard let duration else { return false }
+        return pts <= target && target < pts + duration
     }
 
     /// Frames that end before the target are never shown: those nothing refers to need no decoding.
