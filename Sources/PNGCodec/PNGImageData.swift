@@ -28,11 +28,14 @@ struct PNGImageData: @unchecked Sendable {  // the rows are only read, and outli
         let bands = max(1, min(threads * 4, total / Self.bytesPerBand, height))
         let results = BandResults(count: bands)
         let nextBand = Atomic<Int>(0)
-        WorkerThreads.run(count: min(threads, bands)) { _ in
+        let work = { @Sendable (_: Int) in
             while case let band = nextBand.add(1, ordering: .relaxed).oldValue, band < bands {
                 results.store(band, Result { () throws(PNGError) in try compressBand(band, of: bands) })
             }
         }
+        let workers = min(threads, bands)
+        // A small picture is one band: no thread to start for it.
+        if workers == 1 { work(0) } else { WorkerThreads.run(count: workers, work) }
         var stream = Self.zlibHeader(level: level)
         var checksum: UInt = adler32(0, nil, 0)
         for band in 0..<bands {
