@@ -44,7 +44,7 @@ public enum FrameConverter {
         try FFmpegError.check(sws_init_context(context, nil, nil),
                               "cannot convert \(String(cString: descriptor.pointee.name)) pictures")
         if descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 && descriptor.pointee.nb_components >= 3 {
-            let colour = colour(of: frame, isJPEGRange: String(cString: descriptor.pointee.name).hasPrefix("yuvj"))
+            let colour = colour(of: frame)
             _ = sws_setColorspaceDetails(context, sws_getCoefficients(swsColorspace(colour.matrix)), colour.isFullRange ? 1 : 0,
                                          sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
         }
@@ -70,7 +70,7 @@ public enum FrameConverter {
         }
         let source = frame.pointer.pointee
         guard let luma = source.data.0, let cb = source.data.1, let cr = source.data.2 else { return nil }
-        let colour = colour(of: frame, isJPEGRange: format == AV_PIX_FMT_YUVJ420P)
+        let colour = colour(of: frame)
         return YCbCr420Planes(
             width: frame.width, height: frame.height,
             luma: .init(start: luma, stride: Int(source.linesize.0)),
@@ -80,8 +80,9 @@ public enum FrameConverter {
             siting: source.chroma_location == AVCHROMA_LOC_CENTER ? .center : .left)
     }
 
-    /// The frame's matrix; when unstated, BT.709 for HD and BT.601 below, as players assume.
-    static func colour(of frame: Frame, isJPEGRange: Bool) -> Colour {
+    /// The frame's matrix and range. An unstated matrix is BT.709 for HD and BT.601 below, as players
+    /// assume; the yuvj* formats are full range whatever the frame says.
+    static func colour(of frame: Frame) -> Colour {
         let matrix: YCbCrMatrix
         switch frame.pointer.pointee.colorspace {
         case AVCOL_SPC_BT709: matrix = .bt709
@@ -91,7 +92,9 @@ public enum FrameConverter {
         case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: matrix = .bt601
         default: matrix = frame.height >= 720 ? .bt709 : .bt601
         }
-        let isFullRange = frame.pointer.pointee.color_range == AVCOL_RANGE_JPEG || isJPEGRange
+        let format = av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointer.pointee.format))
+        let isJPEGFormat = format.map { String(cString: $0.pointee.name).hasPrefix("yuvj") } ?? false
+        let isFullRange = frame.pointer.pointee.color_range == AVCOL_RANGE_JPEG || isJPEGFormat
         return Colour(matrix: matrix, isFullRange: isFullRange)
     }
 

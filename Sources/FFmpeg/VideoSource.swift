@@ -219,21 +219,23 @@ public final class VideoSource {
         throw VideoError.noDecodableFrame(cause: lastError)
     }
 
+    /// When the packet's frame is on screen, in the stream's time base, if its timing is known.
+    private func screenTime(of packet: Packet) -> Range<Int64>? {
+        guard let pts = packet.presentationTimestamp,
+              let duration = packet.duration > 0 ? packet.duration : frameDuration else { return nil }
+        return pts..<(pts + duration)
+    }
+
     /// Whether the packet's frame is the one on screen at `target`.
     private func isShown(_ packet: Packet, at target: Int64) -> Bool {
-        guard let pts = packet.presentationTimestamp else { return false }
-        let duration = packet.duration > 0 ? packet.duration : frameDuration
-        guard let duration else { return false }
-        return pts <= target && target < pts + duration
+        screenTime(of: packet)?.contains(target) ?? false
     }
 
     /// Frames that end before the target are never shown: those nothing refers to need no decoding.
     private func skipLevel(for packet: Packet, target: Int64, mode: SeekMode) -> AVDiscard {
         if mode == .keyframe { return AVDISCARD_NONKEY }
-        guard let pts = packet.presentationTimestamp else { return AVDISCARD_DEFAULT }
-        let duration = packet.duration > 0 ? packet.duration : frameDuration
-        guard let duration else { return AVDISCARD_DEFAULT }
-        return pts + duration <= target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+        guard let shown = screenTime(of: packet) else { return AVDISCARD_DEFAULT }
+        return shown.upperBound <= target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
     }
 
     /// Held within ±2^62, so that no time, however far, traps on the way to an integer.
