@@ -69,7 +69,7 @@ let package = Package(
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "Imaging", "MediaIO"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CMediaShims", "MediaIO"]),
-        .target(name: "JPEGCodec", dependencies: ["CJPEG", "CMediaShims"]),
+        .target(name: "JPEGCodec", dependencies: ["CJPEG", "CMediaShims", "MediaIO"]),
 
         // Pixel buffers and orientation, shared by thumbnail and crop.
         .target(name: "Imaging", dependencies: ["PNGCodec", "MediaIO"]),
@@ -81,8 +81,8 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging"]),
         .testTarget(name: "VideoThumbnailsTests", dependencies: ["VideoThumbnails", "Imaging"]),
-        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "TestSupport"]),
+        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "MediaIO", "TestSupport"]),
         // Runs the built executable: exact output, exit codes and files.
-        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "Imaging", "PNGCodec"]),
+        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "Imaging", "MediaIO", "PNGCodec"]),
     ]
 )

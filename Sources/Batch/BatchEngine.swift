@@ -24,12 +24,17 @@ public struct BatchSummary: Sendable, Equatable {
     public var ok = 0
     public var failed = 0
     public var skipped = 0
+    /// In the order the inputs were given, whatever order they finished in.
     public var failedInputs: [String] = []
-    /// Stopped by Ctrl-C or SIGTERM before every input was taken.
-    public var interrupted = false
+    /// Stopped by Ctrl-C or SIGTERM before every input was taken: 130 or 143.
+    public var interruptStatus: Int32?
+    /// The JSON report could not be written to standard output.
+    public var reportFailed = false
 
-    /// 0 when nothing failed, 1 when anything did, 130 when interrupted.
-    public var exitStatus: Int32 { interrupted ? 130 : (failed > 0 ? 1 : 0) }
+    public var interrupted: Bool { interruptStatus != nil }
+
+    /// 0 when nothing failed, 1 when anything did (the report included), 130 or 143 when interrupted.
+    public var exitStatus: Int32 { interruptStatus ?? (failed > 0 || reportFailed ? 1 : 0) }
 }
 
 /// Runs one job per input on worker threads, reports each as it finishes, and never lets one failure
@@ -50,7 +55,7 @@ public final class BatchEngine: Sendable {
         if let plan { removeLeftovers(for: inputs, plan: plan) }
         let state = Mutex(Progress(total: inputs.count, showsBar: settings.showsProgress))
         let next = Atomic<Int>(0)
-        let interrupts = InterruptWatch()
+        let interrupts = Interrupts()
         let settings = self.settings
         let started = Clock.seconds()
         WorkerThreads.run(count: max(1, min(settings.jobs, inputs.count))) { _ in
@@ -58,9 +63,9 @@ public final class BatchEngine: Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < inputs.count else { return }
                 let input = inputs[index]
-                let output = plan?.output(for: input)
+                let output = input.problem == nil ? plan?.output(for: input) : nil
                 let outcome = Self.perform(job, input: input, output: output, plan: plan, skipsExisting: settings.skipsExisting)
-                state.withLock { $0.record(outcome, input: input, output: output, reportsJSON: settings.reportsJSON) }
+                state.withLock { $0.record(outcome, index: index, input: input, output: output, reportsJSON: settings.reportsJSON) }
             }
         }
         interrupts.stop()
@@ -68,7 +73,11 @@ public final class BatchEngine: Sendable {
             progress.finish()
             return progress.summary
         }
-        summary.interrupted = interrupts.isRequested && summary.ok + summary.failed + summary.skipped < inputs.count
+        if summary.ok + summary.failed + summary.skipped < inputs.count { summary.interruptStatus = interrupts.exitStatus }
+        if settings.reportsJSON, let failure = StandardOutput.failure {
+            summary.reportFailed = true
+            Diagnostics.line("the JSON report is incomplete: \(failure)")
+        }
         if settings.showsSummary { Self.printSummary(summary, total: inputs.count, seconds: Clock.seconds() - started) }
         return summary
     }
@@ -80,6 +89,7 @@ public final class BatchEngine: Sendable {
     }
 
     private static func perform(_ job: Job, input: BatchInput, output: String?, plan: OutputPlan?, skipsExisting: Bool) -> Outcome {
+        if let problem = input.problem { return .failed(ListingProblem(text: problem), milliseconds: 0) }
         if skipsExisting, let output, FileIdentity(path: output) != nil { return .skipped }
         let started = Clock.seconds()
         do {
@@ -96,7 +106,7 @@ public final class BatchEngine: Sendable {
 
     private func removeLeftovers(for inputs: [BatchInput], plan: OutputPlan) {
         var folders = Set<String>()
-        for input in inputs {
+        for input in inputs where input.problem == nil {
             let output = plan.output(for: input)
             folders.insert(OutputPlan.folder(of: output) ?? ".")
         }
@@ -108,23 +118,31 @@ public final class BatchEngine: Sendable {
         guard total > 1 || summary.interrupted else { return }
         var line = "\(summary.ok) ok, \(summary.failed) failed, \(summary.skipped) skipped of \(total) in \(ProgressBar.oneDecimal(seconds)) s"
         if summary.interrupted { line += ", interrupted" }
-        Diagnostics.raw("\(Diagnostics.programName): summary: \(line)\n")
+        Diagnostics.line("summary: \(line)")
         for input in summary.failedInputs {
-            Diagnostics.raw("\(Diagnostics.programName): failed: \(input)\n")
+            Diagnostics.line("failed: \(input)")
         }
     }
+}
+
+/// Why an entry of a folder could not be listed.
+struct ListingProblem: Error, CustomStringConvertible {
+    let text: String
+    var description: String { text }
 }
 
 /// The running count, the progress bar and the report lines, kept under one lock.
 struct Progress: ~Copyable {
     var summary = BatchSummary()
+    /// The failed inputs by their place in the batch.
+    private var failures: [(index: Int, name: String)] = []
     var bar: ProgressBar?
 
     init(total: Int, showsBar: Bool) {
         bar = showsBar ? ProgressBar(total: total) : nil
     }
 
-    mutating func record(_ outcome: BatchEngine.Outcome, input: BatchInput, output: String?, reportsJSON: Bool) {
+    mutating func record(_ outcome: BatchEngine.Outcome, index: Int, input: BatchInput, output: String?, reportsJSON: Bool) {
         // The bar makes way only for a message, and comes back at once after it.
         let hasMessage: Bool
         switch outcome {
@@ -143,9 +161,9 @@ struct Progress: ~Copyable {
             fields += report.fields.map { ($0.name, $0.value) }
         case .failed(let error, let milliseconds):
             summary.failed += 1
-            summary.failedInputs.append(name)
+            failures.append((index, name))
             Diagnostics.error(name, "\(error)")
-            fields += [("status", .string("failed")), ("error", .string(Diagnostics.oneLine("\(error)"))), ("ms", .int(milliseconds))]
+            fields += [("status", .string("failed")), ("error", .string("\(error)")), ("ms", .int(milliseconds))]
         case .skipped:
             summary.skipped += 1
             fields += [("status", .string("skipped")), ("error", .null), ("ms", .int(0))]
@@ -158,6 +176,7 @@ struct Progress: ~Copyable {
     }
 
     mutating func finish() {
+        summary.failedInputs = failures.sorted { $0.index < $1.index }.map(\.name)
         bar?.draw(done: summary.ok + summary.failed + summary.skipped, failed: summary.failed, force: true)
         if bar?.isShown == true { Diagnostics.raw("\n") }
     }

@@ -5,10 +5,13 @@ public struct BatchInput: Sendable, Hashable, CustomStringConvertible {
     public let path: String
     /// The path under the folder given on the command line; the file name for a file given itself.
     public let relativePath: String
+    /// Why this entry could not be listed (an unreadable folder): it is reported as one failed input.
+    public let problem: String?
 
-    public init(path: String, relativePath: String) {
+    public init(path: String, relativePath: String, problem: String? = nil) {
         self.path = path
         self.relativePath = relativePath
+        self.problem = problem
     }
 
     public var description: String { path }

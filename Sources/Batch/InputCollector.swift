@@ -51,6 +51,7 @@ public enum InputCollector {
         return inputs
     }
 
+    /// The paths of a list file, one a line, as bytes (a name need not be UTF-8).
     private static func lines(of listFile: String) throws -> [String] {
         let source = try InputFile(path: listFile)
         var bytes: [UInt8] = []
@@ -65,12 +66,11 @@ public enum InputCollector {
         return bytes.split(separator: UInt8(ascii: "\n"))
             .map { $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0 }
             .filter { !$0.isEmpty }
-            .map { String(decoding: $0, as: UTF8.self) }
+            .map { PathBytes.string($0) }
     }
 
     private static func expand(_ path: String, selection: InputSelection) throws -> [BatchInput] {
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+        guard let status = FileSystem.status(path), status.st_mode & S_IFMT == S_IFDIR else {
             // Not a folder: the job itself says what is wrong with it, if anything.
             return [BatchInput(path: path, relativePath: fileName(of: path))]
         }
@@ -83,30 +83,28 @@ public enum InputCollector {
         return found
     }
 
+    /// A subfolder that cannot be read is one failed input, and the walk goes on; only the folder
+    /// given itself failing to be read stops the listing.
     private static func walk(folder: String, relative: String, selection: InputSelection, into found: inout [BatchInput]) throws {
-        guard let directory = opendir(folder) else {
-            throw InputListError.cannotRead(path: folder, reason: String(cString: strerror(errno)))
+        guard let names = FileSystem.names(in: folder) else {
+            let reason = "cannot read the folder: \(String(cString: strerror(errno)))"
+            if relative.isEmpty { throw InputListError.cannotRead(path: folder, reason: reason) }
+            found.append(BatchInput(path: folder, relativePath: relative, problem: reason))
+            return
         }
         var entries: [(name: String, isFolder: Bool)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix(".") { continue }
+        for name in names where !name.hasPrefix(".") {
             let full = join(folder, name)
-            var status = stat()
             // lstat for folders: a link to a folder is not followed, so no walk can loop.
-            guard lstat(full, &status) == 0 else { continue }
+            guard let status = FileSystem.linkStatus(full) else { continue }
             var isFolder = status.st_mode & S_IFMT == S_IFDIR
             if status.st_mode & S_IFMT == S_IFLNK {
-                var target = stat()
-                guard stat(full, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { continue }
+                guard let target = FileSystem.status(full), target.st_mode & S_IFMT == S_IFREG else { continue }
                 isFolder = false
             }
             entries.append((name, isFolder))
         }
-        closedir(directory)
-        for entry in entries.sorted(by: { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }) {
+        for entry in entries.sorted(by: { PathBytes.bytes($0.name).lexicographicallyPrecedes(PathBytes.bytes($1.name)) }) {
             let full = join(folder, entry.name)
             let relativeName = relative.isEmpty ? entry.name : relative + "/" + entry.name
             if entry.isFolder {

@@ -1,16 +1,25 @@
-/// Two inputs that would write one output.
-public struct OutputCollision: Error, Equatable, CustomStringConvertible {
-    public let output: String
-    public let first: String
-    public let second: String
+import Glibc
+import MediaIO
 
-    public init(output: String, first: String, second: String) {
-        self.output = output
-        self.first = first
-        self.second = second
+/// Why a plan of outputs is refused before anything is written.
+public enum OutputPlanError: Error, Equatable, CustomStringConvertible {
+    /// Two inputs would write one output.
+    case collision(output: String, first: String, second: String)
+    /// An output is (by device and inode) one of the inputs of the run.
+    case outputIsInput(output: String, input: String)
+    /// An output would land outside the folder it belongs in (`--out-dir`, or its input's folder).
+    case escapes(output: String, folder: String)
+
+    public var description: String {
+        switch self {
+        case .collision(let output, let first, let second):
+            return "\(first) and \(second) would both write \(output)"
+        case .outputIsInput(let output, let input):
+            return "output \(output) is the input \(input) (inputs are never written to)"
+        case .escapes(let output, let folder):
+            return "output \(output) would be written outside \(folder) (a name may not lead out of its folder)"
+        }
     }
-
-    public var description: String { "\(first) and \(second) would both write \(output)" }
 }
 
 /// Where each input's output goes: `-o FILE` for a lone input; else a name made from a template,
@@ -32,21 +41,35 @@ public struct OutputPlan: Sendable, Equatable {
         "{stem}.\(suffix).\(fileExtension)"
     }
 
+    /// What outputs may be written to.
+    public func policy(overwrite: Bool) -> OutputPolicy {
+        OutputPolicy(overwrite: overwrite, isNamedByUser: explicitPath != nil)
+    }
+
     public func output(for input: BatchInput) -> String {
         if let explicitPath { return explicitPath }
+        let (folder, relative) = placement(for: input)
+        return folder.map { InputCollector.join($0, relative) } ?? relative
+    }
+
+    /// The folder an output belongs in (nil for the current folder) and its path under it.
+    private func placement(for input: BatchInput) -> (folder: String?, relative: String) {
         let parts = input.parts
         let inputFolder = Self.folder(of: input.path)
-        let folderName = parts.folder.split(separator: "/").last.map(String.init)
-            ?? InputCollector.fileName(of: inputFolder ?? ".")
         let name = template
             .replacingEvery("{stem}", with: parts.stem)
             .replacingEvery("{ext}", with: parts.fileExtension)
-            .replacingEvery("{dir}", with: folderName)
+            .replacingEvery("{dir}", with: parts.folder.split(separator: "/").last.map(String.init) ?? Self.realName(of: inputFolder ?? "."))
         if let directory {
-            let under = parts.folder.isEmpty ? name : parts.folder + "/" + name
-            return InputCollector.join(directory, under)
+            return (directory, parts.folder.isEmpty ? name : parts.folder + "/" + name)
         }
-        return inputFolder.map { InputCollector.join($0, name) } ?? name
+        return (inputFolder, name)
+    }
+
+    /// The name of a folder as it is, not as it was reached: `a/b/..` is `a`.
+    private static func realName(of folder: String) -> String {
+        let resolved = FileSystem.realPath(folder) ?? folder
+        return InputCollector.fileName(of: resolved)
     }
 
     /// The folder part of a path, without its last slash; nil for a bare name.
@@ -54,14 +77,48 @@ public struct OutputPlan: Sendable, Equatable {
         path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) }
     }
 
-    /// Refuses a plan in which two inputs would write one output, before anything is written.
-    public func checkCollisions(_ inputs: [BatchInput]) throws(OutputCollision) {
-        var owners: [String: String] = [:]
-        for input in inputs {
-            let output = output(for: input)
-            if let first = owners[output] { throw OutputCollision(output: output, first: first, second: input.path) }
-            owners[output] = input.path
+    /// Refuses a plan before anything is written: when two inputs would write one output, when an
+    /// output is one of the inputs (compared by device and inode, so no other path to it passes), and
+    /// when an output would land outside its folder (`..` in a name, or a link among the folders it
+    /// passes through that leads out). Inputs that could not be listed have no output.
+    public func check(_ inputs: [BatchInput]) throws(OutputPlanError) {
+        let listed = inputs.filter { $0.problem == nil }
+        var inputIdentities: [FileIdentity: String] = [:]
+        for input in listed {
+            if let identity = FileIdentity(path: input.path), inputIdentities[identity] == nil { inputIdentities[identity] = input.path }
         }
+        var owners: [String: String] = [:]
+        for input in listed {
+            let output = output(for: input)
+            if let first = owners[output] { throw .collision(output: output, first: first, second: input.path) }
+            owners[output] = input.path
+            if let identity = FileIdentity(path: output), let owner = inputIdentities[identity] {
+                throw .outputIsInput(output: output, input: owner)
+            }
+            if explicitPath == nil {
+                let (folder, relative) = placement(for: input)
+                if !Self.staysInside(folder ?? ".", relative) {
+                    throw .escapes(output: output, folder: folder ?? ".")
+                }
+            }
+        }
+    }
+
+    /// True when `relative` names a file under `folder`: no `..` and no absolute path, and no link
+    /// among the folders it passes through that leads out of `folder`.
+    static func staysInside(_ folder: String, _ relative: String) -> Bool {
+        let components = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard !relative.hasPrefix("/"), let last = components.last, !last.isEmpty, last != ".",
+              !components.contains("..") else { return false }
+        guard let base = FileSystem.realPath(folder) else { return true }  // nothing under it exists yet
+        var path = folder
+        for component in components.dropLast() where !component.isEmpty && component != "." {
+            path = InputCollector.join(path, String(component))
+            guard FileSystem.linkStatus(path) != nil else { break }
+            guard let resolved = FileSystem.realPath(path),
+                  resolved == base || resolved.hasPrefix(base == "/" ? "/" : base + "/") else { return false }
+        }
+        return true
     }
 }
 

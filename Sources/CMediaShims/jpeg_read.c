@@ -45,12 +45,12 @@ static int check_warning(cms_jpeg_reader *reader) {
     return -1;
 }
 
-cms_jpeg_reader *cms_jpeg_open(const char *path, cms_jpeg_header *header,
+cms_jpeg_reader *cms_jpeg_open(int fd, cms_jpeg_header *header,
                                char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     memset(header, 0, sizeof *header);
     FILE *file = NULL;
-    cms_jpeg_reader *reader = cms_allocate_reader(sizeof *reader, path, &file, error_message);
+    cms_jpeg_reader *reader = cms_allocate_reader(sizeof *reader, fd, &file, error_message);
     if (reader == NULL) return NULL;
     reader->file = file;
     reader->error_message = error_message;
@@ -73,6 +73,18 @@ cms_jpeg_reader *cms_jpeg_open(const char *path, cms_jpeg_header *header,
     header->height = d->image_height;
     header->components = d->num_components;
     header->is_cmyk = d->jpeg_color_space == JCS_CMYK || d->jpeg_color_space == JCS_YCCK;
+    // A progressive or multi-scan picture keeps every coefficient of the whole picture in memory
+    // (jdcoefct.c: each component's blocks, rounded up to whole MCUs, 128 bytes a block).
+    if (jpeg_has_multiple_scans(d)) {
+        for (int c = 0; c < d->num_components; c++) {
+            jpeg_component_info *component = &d->comp_info[c];
+            uint64_t across = (component->width_in_blocks + component->h_samp_factor - 1) / component->h_samp_factor * component->h_samp_factor;
+            uint64_t down = (component->height_in_blocks + component->v_samp_factor - 1) / component->v_samp_factor * component->v_samp_factor;
+            header->whole_image_bytes += across * down * sizeof(JBLOCK);
+        }
+    }
+    // Rows of the whole width are kept for decoding and upsampling whatever the crop.
+    header->row_buffer_bytes = (uint64_t)d->image_width * d->num_components * d->max_v_samp_factor * DCTSIZE * 4;
     for (jpeg_saved_marker_ptr marker = d->marker_list; marker != NULL; marker = marker->next) {
         if (marker->marker == JPEG_APP0 + 1 && marker->data_length > 6 &&
             memcmp(marker->data, "Exif\0\0", 6) == 0) {

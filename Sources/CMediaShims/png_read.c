@@ -53,11 +53,11 @@ static void read_color_info(png_structp png, png_infop info, cms_color_info *col
     }
 }
 
-cms_png_reader *cms_png_open(const char *path, cms_png_header *header, int checksums_verified_elsewhere,
+cms_png_reader *cms_png_open(int fd, cms_png_header *header, int checksums_verified_elsewhere,
                              char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     FILE *file = NULL;
-    cms_png_reader *reader = cms_allocate_reader(sizeof *reader, path, &file, error_message);
+    cms_png_reader *reader = cms_allocate_reader(sizeof *reader, fd, &file, error_message);
     if (reader == NULL) return NULL;
     reader->file = file;
     reader->error_message = error_message;

@@ -3,8 +3,9 @@
 
 #include <stdio.h>
 
-/// A zeroed reader of `size` bytes and `path` opened for reading into `*file`; NULL (with the
-/// reason in `error_message`) when either cannot be had. Shared by the PNG and JPEG readers.
-void *cms_allocate_reader(size_t size, const char *path, FILE **file, char *error_message);
+/// A zeroed reader of `size` bytes and a stream reading the open file `fd` from its start into
+/// `*file` (on a duplicate of `fd`: closing the stream leaves `fd` open); NULL (with the reason in
+/// `error_message`) when either cannot be had. Shared by the PNG and JPEG readers.
+void *cms_allocate_reader(size_t size, int fd, FILE **file, char *error_message);
 
 #endif

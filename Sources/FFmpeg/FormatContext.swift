@@ -1,31 +1,32 @@
 import CFFmpeg
+import MediaIO
 
 /// An opened media file: owns an AVFormatContext.
 final class FormatContext {
     let pointer: UnsafeMutablePointer<AVFormatContext>
 
-    /// Bytes in memory, read through a custom AVIOContext; nil for a file FFmpeg opens itself.
-    private let memory: MemoryInput?
+    /// What FFmpeg reads through; it owns the AVIOContext.
+    private let input: CustomInput
 
-    convenience init(path: String) throws(FFmpegError) {
-        try self.init(path: path, memory: nil)
+    /// Reads an input the tool has open (a regular file); its name helps FFmpeg guess the format.
+    convenience init(file: InputFile) throws(FFmpegError) {
+        try self.init(name: file.displayName, input: try CustomInput(.file(file)))
     }
 
-    /// Opens media held in memory, as if it were a file.
+    /// Reads media held in memory, as if it were a file.
     convenience init(bytes: [UInt8]) throws(FFmpegError) {
-        try self.init(path: "", memory: try MemoryInput(bytes))
+        try self.init(name: "", input: try CustomInput(.memory(bytes)))
     }
 
-    private init(path: String, memory: MemoryInput?) throws(FFmpegError) {
+    private init(name: String, input: CustomInput) throws(FFmpegError) {
         FFmpegLibraries.silenceLogs()
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        if let memory {
-            context = avformat_alloc_context()
-            context?.pointee.pb = memory.io
-            context?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        }
-        // On failure avformat_open_input frees the context (not a custom AVIOContext, which `memory` owns).
-        try FFmpegError.check(avformat_open_input(&context, path, nil, nil), "not a media file FFmpeg can open")
+        var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+        context?.pointee.pb = input.io
+        context?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        // On failure avformat_open_input frees the context (not a custom AVIOContext, which `input` owns).
+        // The name is only a hint for probing: FFmpeg opens nothing by it.
+        let opening = PathBytes.withCString(name) { avformat_open_input(&context, $0, nil, nil) }
+        try FFmpegError.check(opening, "not a media file FFmpeg can open")
         guard let opened = context else { throw FFmpegError("cannot open", code: cffmpeg_averror(ENOMEM)) }
         let code = Self.headerDescribesEveryStream(opened) ? 0 : avformat_find_stream_info(opened, nil)
         if code < 0 {
@@ -33,7 +34,7 @@ final class FormatContext {
             throw FFmpegError("cannot read the streams", code: code)
         }
         pointer = opened
-        self.memory = memory
+        self.input = input
     }
 
     /// QuickTime and MP4 headers state each stream's codec, size, timing and display matrix, so

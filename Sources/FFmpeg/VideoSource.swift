@@ -1,5 +1,6 @@
 import CFFmpeg
 import Imaging
+import MediaIO
 
 /// The main video stream of a media file, ready to give the picture shown at a time.
 public final class VideoSource {
@@ -30,9 +31,9 @@ public final class VideoSource {
     private let frameDuration: Int64?
     private var hasReadPackets = false
 
-    /// Opens `path` and its main video stream. `threads` 0 decodes with every core.
-    public convenience init(path: String, threads: Int = 0) throws {
-        try self.init(format: FormatContext(path: path), threads: threads)
+    /// Reads the main video stream of a regular file the tool has open. `threads` 0 decodes with every core.
+    public convenience init(file: InputFile, threads: Int = 0) throws {
+        try self.init(format: FormatContext(file: file), threads: threads)
     }
 
     /// Opens media held in memory, as if it were a file.

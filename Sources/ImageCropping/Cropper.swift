@@ -20,10 +20,13 @@ public struct CropOptions: Sendable {
     public var keepsOrientation = false
     /// Pictures with more pixels are refused from their header.
     public var maxPixels = CropOptions.defaultMaxPixels
-    public var overwrite = false
+    /// Crops that would take more memory to decode are refused before any allocation.
+    public var maxMemory = CropOptions.defaultMaxMemory
+    public var output = OutputPolicy(overwrite: false)
     public var pngCompressionLevel = PNGFile.defaultCompressionLevel
 
     public static let defaultMaxPixels = 268_000_000
+    public static let defaultMaxMemory = 1 << 30
 
     public init(rect: CropRect) {
         self.rect = rect
@@ -48,20 +51,23 @@ public struct Cropper: Sendable {
     }
 
     public func crop(_ input: String, to output: String) throws -> CropReport {
-        try OutputGuard.preflight(input: input, output: output, overwrite: options.overwrite)
-        let picture = try SourcePictures.open(path: input, maxPixels: options.maxPixels)
+        let file = try InputFile(path: input).randomAccess()
+        try OutputGuard.refuse(file, asOutput: output)
+        let target = try AtomicOutputFile(path: output, policy: options.output)
+        let picture = try SourcePictures.open(file: file, maxPixels: options.maxPixels)
         let orientation = picture.orientation
         let storedRect = try self.storedRect(of: picture)
+        try checkMemory(picture, storedRect)
         let stored = try picture.pixels(of: storedRect)
         if options.keepsOrientation {
-            try PNGFile.write(stored, to: output, overwrite: options.overwrite,
-                              compressionLevel: options.pngCompressionLevel,
+            try PNGFile.write(stored, to: target.descriptor, compressionLevel: options.pngCompressionLevel,
                               exif: orientation == .identity ? nil : ExifOrientation.tiff(for: orientation),
                               color: picture.color)
         } else {
-            try PNGFile.write(stored.oriented(orientation), to: output, overwrite: options.overwrite,
+            try PNGFile.write(stored.oriented(orientation), to: target.descriptor,
                               compressionLevel: options.pngCompressionLevel, color: picture.color)
         }
+        try target.commit()
         return CropReport(output: output, orientation: orientation, storedRect: storedRect, warnings: picture.warnings)
     }
 
@@ -80,6 +86,17 @@ public struct Cropper: Sendable {
             let pictureRect = mapping.pictureRect(forView: rect, pictureWidth: displayed.width, pictureHeight: displayed.height)
             let inside = try checked(pictureRect.snappedOutward(), width: displayed.width, height: displayed.height, space: "displayed")
             return orientation.storedRect(forDisplayed: inside, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
+        }
+    }
+
+    /// The decoder's own needs, the region, and its upright copy, against `--max-memory`.
+    private func checkMemory(_ picture: SourcePicture, _ rect: PixelRect) throws {
+        let samples = 4 * 2  // at most four channels of two bytes
+        let (region, overflow) = rect.width.multipliedReportingOverflow(by: rect.height * samples)
+        let needed = overflow ? Int.max : picture.workingBytes.addingReportingOverflow(2 * region).partialValue
+        if overflow || needed < 0 || needed > options.maxMemory {
+            throw CropError.tooMuchMemory(needed: overflow || needed < 0 ? Int.max : needed, limit: options.maxMemory,
+                                          width: picture.storedWidth, height: picture.storedHeight)
         }
     }
 

@@ -1,6 +1,6 @@
-import Glibc
 import Imaging
 import JPEGCodec
+import MediaIO
 import PNGCodec
 
 /// A picture file opened for cropping: its stored size, orientation and colour known from the
@@ -12,25 +12,21 @@ protocol SourcePicture {
     var color: PNGColorDescription? { get }
     /// Problems met that did not stop the crop.
     var warnings: [String] { get }
+    /// Bytes of memory decoding any region needs besides the region (rows of the whole width, or
+    /// the whole picture where the format needs it).
+    var workingBytes: Int { get }
     func pixels(of storedRect: PixelRect) throws -> PixelBuffer
 }
 
 enum SourcePictures {
-    /// Opens a PNG or a JPEG, told apart by their signatures, not by the name.
-    static func open(path: String, maxPixels: Int) throws -> SourcePicture {
-        let start = try firstBytes(of: path, count: 8)
-        if PNGChunks.hasSignature(start) { return try PNGPicture(path: path, maxPixels: maxPixels) }
-        if start.starts(with: [0xFF, 0xD8, 0xFF]) { return try JPEGPicture(path: path, maxPixels: maxPixels) }
+    /// Reads a PNG or a JPEG, told apart by their signatures, not by the name, from a regular file.
+    static func open(file: InputFile, maxPixels: Int) throws -> SourcePicture {
+        var start = [UInt8](repeating: 0, count: 8)
+        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
+        start = Array(start.prefix(got))
+        if PNGChunks.hasSignature(start) { return try PNGPicture(file: file, maxPixels: maxPixels) }
+        if start.starts(with: [0xFF, 0xD8, 0xFF]) { return try JPEGPicture(file: file, maxPixels: maxPixels) }
         throw CropError.notAPicture
-    }
-
-    private static func firstBytes(of path: String, count: Int) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return [] }
-        defer { close(descriptor) }
-        let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, count) }
-        return Array(bytes.prefix(max(0, got)))
     }
 
     /// The orientation an EXIF block states: 1 when there is none, a warning when it is malformed.
@@ -60,16 +56,17 @@ struct PNGPicture: SourcePicture {
     /// The CRCs of the whole file, checked on another core while the rows are decoded.
     private let checksums: BackgroundCheck
     var color: PNGColorDescription? { decoder.color.isEmpty ? nil : decoder.color }
+    var workingBytes: Int { decoder.workingBytes }
 
-    init(path: String, maxPixels: Int) throws {
+    init(file: InputFile, maxPixels: Int) throws {
         // The chunk walk finds the size and an eXIf chunk after the image data before anything is decoded.
-        let chunks = try PNGChunks.scan(path: path)
+        let chunks = try PNGChunks.scan(file: file)
         try SourcePictures.checkPixelLimit(width: chunks.width, height: chunks.height, maxPixels: maxPixels)
         var warnings: [String] = []
         orientation = SourcePictures.orientation(of: chunks.exif, warnings: &warnings)
         self.warnings = warnings
-        checksums = BackgroundCheck { try chunks.verifyChecksums(path: path) }
-        decoder = try PNGDecoder(path: path, checksumsVerifiedElsewhere: true)
+        checksums = BackgroundCheck { try chunks.verifyChecksums(file: file) }
+        decoder = try PNGDecoder(file: file, checksumsVerifiedElsewhere: true)
         storedWidth = decoder.width
         storedHeight = decoder.height
     }
@@ -91,9 +88,10 @@ struct JPEGPicture: SourcePicture {
     let warnings: [String]
     let color: PNGColorDescription?
     private let decoder: JPEGDecoder
+    var workingBytes: Int { decoder.workingBytes }
 
-    init(path: String, maxPixels: Int) throws {
-        decoder = try JPEGDecoder(path: path)
+    init(file: InputFile, maxPixels: Int) throws {
+        decoder = try JPEGDecoder(file: file)
         try SourcePictures.checkPixelLimit(width: decoder.width, height: decoder.height, maxPixels: maxPixels)
         storedWidth = decoder.width
         storedHeight = decoder.height

@@ -15,7 +15,8 @@ public enum PNGFile {
     /// filters tripled the time of a 1080p frame (150 ms against 50 ms at zlib level 1) for 3% less.
     public static let defaultFilters = PNGEncoder.filterUp
 
-    public static func write(_ pixels: PixelBuffer, to path: String, overwrite: Bool,
+    /// Writes `pixels` as a PNG to `descriptor` (an `AtomicOutputFile`'s, which the caller commits).
+    public static func write(_ pixels: PixelBuffer, to descriptor: Int32,
                              compressionLevel: Int = defaultCompressionLevel, filters: Int32 = defaultFilters, exif: [UInt8]? = nil,
                              color: PNGColorDescription? = nil) throws {
         let channels: PNGPixelLayout.Channels
@@ -25,13 +26,11 @@ public enum PNGFile {
         case 3: channels = .rgb
         default: channels = .rgba
         }
-        let file = try AtomicOutputFile(path: path, overwrite: overwrite)
         try pixels.bytes.withUnsafeBytes { bytes in
             try PNGEncoder(compressionLevel: compressionLevel, strategy: defaultStrategy, filters: filters).write(
                 width: pixels.width, height: pixels.height,
                 layout: PNGPixelLayout(channels: channels, bitDepth: pixels.bytesPerSample * 8),
-                pixels: bytes, exif: exif, color: color, to: file.descriptor)
+                pixels: bytes, exif: exif, color: color, to: descriptor)
         }
-        try file.commit()
     }
 }

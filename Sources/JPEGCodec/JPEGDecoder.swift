@@ -1,4 +1,5 @@
 import CMediaShims
+import MediaIO
 
 /// Reads a JPEG file through libjpeg-turbo to 8-bit RGB or gray, decoding only the rows and
 /// blocks a region needs (jpeg_skip_scanlines, jpeg_crop_scanline). Owns the libjpeg reader;
@@ -13,11 +14,14 @@ public final class JPEGDecoder {
     public let exif: [UInt8]?
     /// The ICC profile of the APP2 segments, if any.
     public let iccProfile: [UInt8]?
+    /// Bytes of memory decoding needs beyond the region itself, whatever the region: rows of the
+    /// whole width, and for a progressive picture every coefficient of it.
+    public let workingBytes: Int
 
-    public init(path: String) throws(JPEGError) {
+    public init(file: InputFile) throws(JPEGError) {
         var header = cms_jpeg_header()
         var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
-        guard let opened = cms_jpeg_open(path, &header, &message) else {
+        guard let opened = cms_jpeg_open(file.descriptor, &header, &message) else {
             throw .library(message: JPEGError.text(of: message))
         }
         reader = opened
@@ -26,6 +30,7 @@ public final class JPEGDecoder {
         channels = header.components == 1 ? 1 : 3
         exif = header.exif.map { Array(UnsafeBufferPointer(start: $0, count: Int(header.exif_length))) }
         iccProfile = header.icc_profile.map { Array(UnsafeBufferPointer(start: $0, count: Int(header.icc_profile_length))) }
+        workingBytes = Int(clamping: header.whole_image_bytes &+ header.row_buffer_bytes)
         // deinit closes the reader: every property is set by now.
         if header.is_cmyk != 0 { throw .cmykUnsupported }
     }

@@ -5,11 +5,14 @@ public struct FileIdentity: Hashable, Sendable {
     public let device: UInt64
     public let inode: UInt64
 
-    /// The identity of the file at `path`, or nil when there is none.
-    public init?(path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+    public init(_ status: stat) {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
+    }
+
+    /// The identity of the file at `path` (links followed), or nil when there is none.
+    public init?(path: String) {
+        guard let status = FileSystem.status(path) else { return nil }
+        self.init(status)
     }
 }

@@ -4,8 +4,7 @@ public enum Folders {
     /// Makes `path` and the folders above it that are missing (mkdir -p).
     public static func create(_ path: String) throws {
         if path.isEmpty || path == "." || path == "/" { return }
-        var status = stat()
-        if stat(path, &status) == 0 {
+        if let status = FileSystem.status(path) {
             guard status.st_mode & S_IFMT == S_IFDIR else { throw SystemError("cannot make folder \(path)", code: ENOTDIR) }
             return
         }
@@ -13,6 +12,6 @@ public enum Folders {
             try create(String(path[..<slash]))
         }
         // Another worker may make it at the same moment.
-        guard mkdir(path, 0o777) == 0 || errno == EEXIST else { throw SystemError("cannot make folder \(path)") }
+        guard FileSystem.makeFolder(path) == 0 || errno == EEXIST else { throw SystemError("cannot make folder \(path)") }
     }
 }

@@ -1,19 +1,28 @@
 import Glibc
 
-/// An input opened for reading: a path, or standard input for `-`. Owns its descriptor.
-public final class InputFile: ByteSource {
+/// An input opened once for reading: a path, or standard input for `-`. Owns its descriptor, which
+/// every reader of the input shares: no input is opened twice, so none can change between opens.
+/// (Unchecked Sendable: `read(at:into:)` is pread and may run on any thread; the reads front to
+/// back belong to one reader at a time.)
+public final class InputFile: ByteSource, @unchecked Sendable {
     /// The name errors give for standard input.
     public static let standardInputName = "<stdin>"
 
     /// The path as given, or `<stdin>`.
     public let displayName: String
-    private let descriptor: Int32
+    public let descriptor: Int32
     private let ownsDescriptor: Bool
-    private let isSeekable: Bool
+    /// A regular file: its size is known and it can be read at any offset.
+    public let isRegular: Bool
+    /// What the file held when opened; nil for a stream.
+    public let size: Int?
+    /// Device and inode.
+    public let identity: FileIdentity
+    private let kind: String
     private var position = 0
-    private let length: Int?
 
-    /// Opens `path`, or standard input for `-`. Directories are refused here, not at the first read.
+    /// Opens `path`, or standard input for `-`. A FIFO is opened without waiting for a writer (one
+    /// with no writer reads as empty); a folder is refused here, not at the first read.
     public init(path: String) throws(SystemError) {
         if path == "-" {
             displayName = Self.standardInputName
@@ -21,8 +30,10 @@ public final class InputFile: ByteSource {
             ownsDescriptor = false
         } else {
             displayName = path
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            let fd = FileSystem.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
             guard fd >= 0 else { throw SystemError("cannot open") }
+            // Reads wait for data again, as for any file.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
             descriptor = fd
             ownsDescriptor = true
         }
@@ -32,35 +43,63 @@ public final class InputFile: ByteSource {
             if ownsDescriptor { close(descriptor) }
             throw error
         }
+        identity = FileIdentity(status)
+        kind = FileSystem.kind(of: status)
         let type = status.st_mode & S_IFMT
         if type == S_IFDIR {
             if ownsDescriptor { close(descriptor) }
             throw SystemError("cannot read", code: EISDIR)
         }
-        isSeekable = type == S_IFREG
-        length = isSeekable ? Int(status.st_size) - Int(lseek(descriptor, 0, SEEK_CUR)) : nil
+        isRegular = type == S_IFREG
+        if isRegular {
+            let start = max(0, Int(lseek(descriptor, 0, SEEK_CUR)))
+            position = start
+            size = Int(status.st_size)
+        } else {
+            size = nil
+        }
+        isDevice = type == S_IFCHR || type == S_IFBLK
     }
+
+    private let isDevice: Bool
 
     deinit {
         if ownsDescriptor { close(descriptor) }
     }
 
-    public var remainingLength: Int? { length.map { max(0, $0 - position) } }
+    public var remainingLength: Int? { size.map { max(0, $0 - position) } }
 
+    /// Reads on from where the last read ended. A regular file is read up to the size it had when
+    /// opened; one that ends before it shrank while being read, which is an error, not an end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        while true {
-            let count = Glibc.read(descriptor, base, buffer.count)
-            if count >= 0 {
-                position += count
-                return count
-            }
-            if errno != EINTR { throw SystemError("read failed") }
+        let wanted = remainingLength.map { min($0, buffer.count) } ?? buffer.count
+        if wanted == 0 { return 0 }
+        let count = try FileSystem.valueOrErrno("read failed") { Glibc.read(descriptor, base, wanted) }
+        if count == 0, let size {
+            throw InputError.shrank(expected: size, found: position)
         }
+        position += count
+        return count
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset` of a regular file, whatever other reads do
+    /// meanwhile (pread: threads may share the file); fewer only at the end.
+    public func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let count = try FileSystem.valueOrErrno("read failed") {
+                pread(descriptor, base + done, buffer.count - done, off_t(offset + done))
+            }
+            if count == 0 { break }
+            done += count
+        }
+        return done
     }
 
     public func skip(_ count: Int) throws -> Int {
-        if isSeekable, let remaining = remainingLength {
+        if isRegular, let remaining = remainingLength {
             let skipped = min(count, remaining)
             guard lseek(descriptor, off_t(skipped), SEEK_CUR) >= 0 else { throw SystemError("seek failed") }
             position += skipped
@@ -76,5 +115,67 @@ public final class InputFile: ByteSource {
             skipped += read
         }
         return skipped
+    }
+
+    /// This input as a regular file that decoders can read at any offset: itself, or for a stream
+    /// (a FIFO, a pipe, `<(command)`) its bytes read once into an unnamed temporary file. A device
+    /// is refused: its bytes need not end.
+    public func randomAccess() throws -> InputFile {
+        if isRegular { return self }
+        if isDevice { throw InputError.notRegular(kind: kind) }
+        return try InputFile(spooling: self)
+    }
+
+    /// Copies `stream` to a temporary file that has no name (unlinked at once), and reads that.
+    private init(spooling stream: InputFile) throws {
+        var template = Array("\(Self.temporaryFolder)/mediatool-input-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw SystemError("cannot make a temporary copy of the stream") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        unlink(template)
+        descriptor = fd
+        ownsDescriptor = true
+        displayName = stream.displayName
+        kind = stream.kind
+        isDevice = false
+        let output = BufferedOutput(descriptor: fd, displayName: "a temporary copy of \(stream.displayName)")
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { buffer.deallocate() }
+        var total = 0
+        while true {
+            let count = try stream.read(into: buffer)
+            if count == 0 { break }
+            try output.write(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            total += count
+        }
+        try output.flush()
+        isRegular = true
+        size = total
+        var status = stat()
+        fstat(fd, &status)
+        identity = FileIdentity(status)
+        lseek(fd, 0, SEEK_SET)
+    }
+
+    private static var temporaryFolder: String {
+        guard let folder = getenv("TMPDIR").map({ String(cString: $0) }), !folder.isEmpty else { return "/tmp" }
+        return folder
+    }
+}
+
+/// Why an input could not be read as it is.
+public enum InputError: Error, Equatable, CustomStringConvertible {
+    /// A regular file ended before the size it had when opened.
+    case shrank(expected: Int, found: Int)
+    /// A device (or other file) that is not read as a picture or video.
+    case notRegular(kind: String)
+
+    public var description: String {
+        switch self {
+        case .shrank(let expected, let found):
+            return "the file shrank while it was read: \(expected) bytes when opened, \(found) read"
+        case .notRegular(let kind):
+            return "not a regular file (\(kind)): pictures and videos are read from files, FIFOs and pipes"
+        }
     }
 }

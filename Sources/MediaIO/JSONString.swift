@@ -1,6 +1,8 @@
 /// RFC 8259 JSON string literals.
 public enum JSONString {
-    /// A JSON string literal, quotes included.
+    /// A JSON string literal, quotes included. A byte of a file name that is not UTF-8 (see
+    /// `PathBytes`) is written as a lone surrogate `\uDC80` to `\uDCFF`, as Python's
+    /// `surrogateescape` does: `os.fsencode` gives the name's bytes back.
     public static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -11,11 +13,17 @@ public enum JSONString {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                result += "\\u" + hex4(scalar.value)
+            case _ where PathBytes.isByteScalar(scalar):
+                result += "\\u" + hex4(0xDC00 + UInt32(PathBytes.byte(standingFor: scalar)!))
             default: result.unicodeScalars.append(scalar)
             }
         }
         return result + "\""
+    }
+
+    private static func hex4(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - hex.count) + hex
     }
 }

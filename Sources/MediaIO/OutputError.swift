@@ -4,6 +4,10 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
     case exists(path: String)
     /// The output is one of the inputs.
     case wouldOverwriteInput(path: String)
+    /// Something other than a regular file is at the output's path; it is never replaced.
+    case notRegular(path: String, kind: String)
+    /// The output is a symbolic link to nothing.
+    case danglingLink(path: String)
 
     public var description: String {
         switch self {
@@ -11,6 +15,10 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
             return "output exists: \(path) (use --overwrite to replace it)"
         case .wouldOverwriteInput(let path):
             return "output is an input: \(path) (inputs are never written to)"
+        case .notRegular(let path, let kind):
+            return "output is \(kind): \(path) (only a regular file is ever replaced)"
+        case .danglingLink(let path):
+            return "output is a symbolic link to nothing: \(path)"
         }
     }
 }

@@ -8,14 +8,8 @@ public enum OutputGuard {
         }
     }
 
-    /// The checks before any work on `input` for `output`: the output is not an input, does not
-    /// exist unless it may be replaced, and the input can be opened (a missing file or a folder is
-    /// said as such, not as something a decoder cannot read).
-    public static func preflight(input: String, output: String, overwrite: Bool) throws {
-        try refuseInputs([input], asOutput: output)
-        if !overwrite && FileIdentity(path: output) != nil {
-            throw OutputError.exists(path: output)
-        }
-        _ = try InputFile(path: input)
+    /// Throws when `output` is the file `input` has open.
+    public static func refuse(_ input: InputFile, asOutput output: String) throws(OutputError) {
+        if FileIdentity(path: output) == input.identity { throw .wouldOverwriteInput(path: output) }
     }
 }

@@ -1,23 +1,33 @@
 import Glibc
+import Synchronization
 
 /// Whole lines to standard output, one write(2) each, so that lines from several threads never mix.
 public enum StandardOutput {
+    private static let firstFailure = Mutex<SystemError?>(nil)
+
+    /// Writes `text`; a failure (a full disk, a closed pipe) is kept for `failure`, and later lines are dropped.
     public static func write(_ text: String) {
-        writeWhole(text, to: STDOUT_FILENO)
+        guard failure == nil else { return }
+        if let error = writeWhole(text, to: STDOUT_FILENO) {
+            firstFailure.withLock { if $0 == nil { $0 = error } }
+        }
     }
+
+    /// The first write that failed, if any: a report that did not reach its reader is an error.
+    public static var failure: SystemError? { firstFailure.withLock { $0 } }
 }
 
-/// Writes all of `text` to `descriptor`, going on after interruptions; gives up silently when the
-/// other end is gone (a closed pipe), as there is nowhere left to say so.
-func writeWhole(_ text: String, to descriptor: Int32) {
+/// Writes all of `text` to `descriptor`, going on after interruptions; the error when it cannot.
+func writeWhole(_ text: String, to descriptor: Int32) -> SystemError? {
     var text = text
-    text.withUTF8 { bytes in
+    return text.withUTF8 { bytes -> SystemError? in
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
+            if written <= 0 { return SystemError("cannot write to standard output", code: written < 0 ? errno : EIO) }
             offset += written
         }
+        return nil
     }
 }

@@ -9,31 +9,36 @@ public enum TemporaryFiles {
     /// other machines older than a day. Returns the names removed.
     @discardableResult
     public static func removeLeftovers(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
+        guard let names = FileSystem.names(in: folder) else { return [] }
         var removed: [String] = []
         let now = time(nil)
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasPrefix("."), let owner = owner(ofTemporary: name) else { continue }
+        for name in names {
+            guard let owner = owner(ofTemporary: name) else { continue }
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-            if owner.host == AtomicOutputFile.hostName {
+            guard let status = FileSystem.linkStatus(path), status.st_mode & S_IFMT == S_IFREG else { continue }
+            if owner.host == AtomicOutputFile.hostTag {
                 // kill(pid, 0) fails with ESRCH when no such process lives.
                 guard kill(owner.pid, 0) != 0 && errno == ESRCH else { continue }
             } else {
-                var status = stat()
-                guard stat(path, &status) == 0, Int(now) - Int(status.st_mtim.tv_sec) > foreignAge else { continue }
+                guard Int(now) - Int(status.st_mtim.tv_sec) > foreignAge else { continue }
             }
-            if unlink(path) == 0 { removed.append(name) }
+            if FileSystem.unlink(path) == 0 { removed.append(name) }
         }
-        return removed
+        return removed.sorted()
     }
 
-    /// The process and machine that made a temporary, from its name `.<name>.mediatool-tmp-<pid>-<random>-<host>`.
+    /// Removes the leftovers in the folder `output` would be written to.
+    @discardableResult
+    public static func removeLeftovers(besides output: String) -> [String] {
+        let folder = AtomicOutputFile.split(output).directory
+        return removeLeftovers(in: folder.isEmpty ? "." : folder)
+    }
+
+    /// The process and machine that made a temporary, from its name `.mediatool-tmp-<pid>-<random>-<host>`.
     static func owner(ofTemporary name: String) -> (pid: pid_t, host: String)? {
-        guard let marker = name.firstRange(of: AtomicOutputFile.temporaryMarker) else { return nil }
-        let fields = name[marker.upperBound...].split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count == 3, let pid = pid_t(fields[0]), !fields[2].isEmpty else { return nil }
+        guard name.hasPrefix(AtomicOutputFile.temporaryMarker) else { return nil }
+        let fields = name.dropFirst(AtomicOutputFile.temporaryMarker.count).split(separator: "-", omittingEmptySubsequences: false)
+        guard fields.count == 3, let pid = pid_t(fields[0]), !fields[1].isEmpty, !fields[2].isEmpty else { return nil }
         return (pid, String(fields[2]))
     }
 }

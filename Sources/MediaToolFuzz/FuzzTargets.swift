@@ -29,17 +29,17 @@ enum FuzzTargets {
 
     static func fuzzPNG(_ bytes: [UInt8]) {
         let path = ScratchFile.write(bytes)
-        guard let chunks = try? PNGChunks.scan(path: path) else { return }
-        _ = try? chunks.verifyChecksums(path: path)
+        guard let file = try? InputFile(path: path), let chunks = try? PNGChunks.scan(file: file) else { return }
+        _ = try? chunks.verifyChecksums(file: file)
         guard chunks.width > 0, chunks.height > 0, !chunks.width.multipliedReportingOverflow(by: chunks.height).overflow,
-              chunks.width * chunks.height <= pixelLimit, let decoder = try? PNGDecoder(path: path) else { return }
+              chunks.width * chunks.height <= pixelLimit, let decoder = try? PNGDecoder(file: file) else { return }
         _ = try? decoder.readRegion(x: 0, y: 0, columns: decoder.width, rows: decoder.height)
         cropWholePicture(path: path)
     }
 
     static func fuzzJPEG(_ bytes: [UInt8]) {
         let path = ScratchFile.write(bytes)
-        guard let decoder = try? JPEGDecoder(path: path), decoder.width > 0, decoder.height > 0,
+        guard let file = try? InputFile(path: path), let decoder = try? JPEGDecoder(file: file), decoder.width > 0, decoder.height > 0,
               decoder.width * decoder.height <= pixelLimit else { return }
         // A region off the block grid exercises jpeg_crop_scanline and jpeg_skip_scanlines.
         let x = decoder.width / 3, y = decoder.height / 3
@@ -51,7 +51,7 @@ enum FuzzTargets {
     private static func cropWholePicture(path: String) {
         var options = CropOptions(rect: .displayed(FractionalRect(x: 1.5, y: 0.5, width: 1e6, height: 1e6)))
         options.clamps = true
-        options.overwrite = true
+        options.output = OutputPolicy(overwrite: true)
         options.maxPixels = pixelLimit
         _ = try? Cropper(options: options).crop(path, to: ScratchFile.outputPath)
     }

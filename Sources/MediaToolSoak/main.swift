@@ -31,11 +31,11 @@ let warmUp = max(1, iterations / 10)
 
 var thumbnailOptions = ThumbnailOptions()
 thumbnailOptions.time = .seconds(0)
-thumbnailOptions.overwrite = true
+thumbnailOptions.output = OutputPolicy(overwrite: true)
 thumbnailOptions.threads = 1
 let thumbnailer = Thumbnailer(options: thumbnailOptions)
 var cropOptions = CropOptions(rect: .displayed(FractionalRect(x: 3, y: 2, width: 20, height: 10)))
-cropOptions.overwrite = true
+cropOptions.output = OutputPolicy(overwrite: true)
 let cropper = Cropper(options: cropOptions)
 
 var afterWarmUp = 0

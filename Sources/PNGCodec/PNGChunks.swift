@@ -1,5 +1,6 @@
 import CZlib
 import Glibc
+import MediaIO
 
 /// What a walk over a PNG file's chunk headers finds, before any pixel is decoded: the size, and the
 /// eXIf chunk wherever it stands (some writers put it after the image data). `verifyChecksums`
@@ -24,20 +25,15 @@ public struct PNGChunks: Sendable, Equatable {
     /// True when `bytes` starts with the PNG signature.
     public static func hasSignature(_ bytes: [UInt8]) -> Bool { bytes.starts(with: signature) }
 
-    /// Walks the chunk headers of the file at `path`, seeking over their data.
-    public static func scan(path: String) throws(PNGError) -> PNGChunks {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .library(message: "cannot open") }
-        defer { close(descriptor) }
+    /// Walks the chunk headers of a regular file, passing over their data.
+    public static func scan(file: InputFile) throws(PNGError) -> PNGChunks {
         func read(_ count: Int, at offset: Int) -> [UInt8]? {
             var bytes = [UInt8](repeating: 0, count: count)
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+            let got = bytes.withUnsafeMutableBytes { try? file.read(at: offset, into: $0) }
             return got == count ? bytes : nil
         }
         guard let signature = read(8, at: 0), hasSignature(signature) else { throw .notPNG }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .library(message: "cannot read file status") }
-        let fileSize = Int(status.st_size)
+        let fileSize = file.size ?? 0
         var offset = 8
         var width = 0, height = 0
         var exif: [UInt8]?
@@ -71,10 +67,8 @@ public struct PNGChunks: Sendable, Equatable {
     }
 
     /// Checks the CRC of every chunk the walk found.
-    public func verifyChecksums(path: String) throws(PNGError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .library(message: "cannot open") }
-        defer { close(descriptor) }
+    public func verifyChecksums(file: InputFile) throws(PNGError) {
+        let descriptor = file.descriptor
         for span in spans {
             var stored = [UInt8](repeating: 0, count: 4)
             let got = stored.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 4, off_t(span.offset + 8 + span.length)) }

@@ -1,4 +1,5 @@
 import CMediaShims
+import MediaIO
 
 /// Reads a PNG file through libpng, every colour type and depth expanded to 8 or 16-bit gray,
 /// gray+alpha, RGB or RGBA. Owns the libpng reader; libpng's longjmp stays inside the C shim.
@@ -13,10 +14,10 @@ public final class PNGDecoder {
 
     /// `checksumsVerifiedElsewhere`: the caller checks every CRC itself (`PNGChunks.verifyChecksums`),
     /// so libpng need not compute them, nor zlib's Adler-32.
-    public init(path: String, checksumsVerifiedElsewhere: Bool = false) throws(PNGError) {
+    public init(file: InputFile, checksumsVerifiedElsewhere: Bool = false) throws(PNGError) {
         var header = cms_png_header()
         var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
-        guard let opened = cms_png_open(path, &header, checksumsVerifiedElsewhere ? 1 : 0, &message) else {
+        guard let opened = cms_png_open(file.descriptor, &header, checksumsVerifiedElsewhere ? 1 : 0, &message) else {
             throw .library(message: PNGError.text(of: message))
         }
         reader = opened
@@ -30,6 +31,13 @@ public final class PNGDecoder {
 
     deinit {
         cms_png_close(reader)
+    }
+
+    /// Bytes of memory decoding needs beyond the region itself: libpng's rows and ours, and for an
+    /// interlaced picture the whole picture (every pass covers all of it).
+    public var workingBytes: Int {
+        let rowBytes = width * layout.bytesPerPixel
+        return isInterlaced ? rowBytes * (height + 3) : rowBytes * 4
     }
 
     /// The pixels of columns `x ..< x + columns`, rows `y ..< y + rows`, packed. Rows above are

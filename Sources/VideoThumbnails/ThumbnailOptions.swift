@@ -1,5 +1,6 @@
 import FFmpeg
 import Imaging
+import MediaIO
 
 /// The image file formats a thumbnail can be written in.
 public enum ImageFormat: String, CaseIterable, Sendable {
@@ -31,7 +32,7 @@ public struct ThumbnailOptions: Sendable {
     public var jpegQuality = 90
     /// zlib level 0 to 9.
     public var pngCompressionLevel = PNGFile.defaultCompressionLevel
-    public var overwrite = false
+    public var output = OutputPolicy(overwrite: false)
     /// Decoder threads; 0 for every core.
     public var threads = 0
 

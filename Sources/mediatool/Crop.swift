@@ -52,6 +52,9 @@ struct Crop: ParsableCommand {
     @Option(help: "Refuse pictures with more pixels than this, from their header.")
     var maxPixels: Int = CropOptions.defaultMaxPixels
 
+    @Option(help: ArgumentHelp("Refuse crops whose decoding would take more memory than this (e.g. 512M, 2G), known before any allocation.", valueName: "size"))
+    var maxMemory = ByteCount(CropOptions.defaultMaxMemory)
+
     @OptionGroup var png: PNGOptions
 
     @OptionGroup var outputs: OutputOptions
@@ -79,7 +82,8 @@ struct Crop: ParsableCommand {
         options.clamps = clamp
         options.keepsOrientation = keepOrientation
         options.maxPixels = maxPixels
-        options.overwrite = outputs.overwrite
+        options.maxMemory = maxMemory.bytes
+        options.output = outputs.policy
         options.pngCompressionLevel = png.compression
         let plan = try outputs.plan(for: pictures, defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: "png"))
         let cropper = Cropper(options: options)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import FFmpeg
 import MediaIO
 import PNGCodec
@@ -20,6 +21,16 @@ struct MediaTool: ParsableCommand {
     // versions loads FFmpeg, which only video work should pay for.
     @Flag(help: "Show the version of mediatool and of the libraries it runs with.")
     var version = false
+
+    /// The arguments as the bytes they are: a file name need not be UTF-8 (see `PathBytes`), and
+    /// CommandLine.arguments would have replaced what is not.
+    static func main() {
+        let arguments = (1..<Int(CommandLine.argc)).map { index in
+            let argument = CommandLine.unsafeArgv[index]!
+            return PathBytes.string(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+        }
+        main(arguments)
+    }
 
     func run() throws {
         guard version else { throw CleanExit.helpRequest(self) }

@@ -21,19 +21,23 @@ struct OutputOptions: ParsableArguments {
         if output != nil && name != nil { throw ValidationError("Give -o or --name, not both.") }
     }
 
-    /// The plan for `inputs`, refused when -o meets several inputs or two inputs would write one output.
+    /// The plan for `inputs`, refused before any work when -o meets several inputs, two inputs
+    /// would write one output, an output is an input, or an output would land outside its folder.
     func plan(for inputs: [BatchInput], defaultTemplate: String) throws -> OutputPlan {
         if output != nil && inputs.count != 1 {
             throw ValidationError("-o names one output: use --out-dir for \(inputs.count) inputs.")
         }
         let plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
         do {
-            try plan.checkCollisions(inputs)
+            try plan.check(inputs)
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(Diagnostics.printable(error.description))
         }
         return plan
     }
+
+    /// What writing an output may do to what is at its path.
+    var policy: OutputPolicy { OutputPolicy(overwrite: overwrite, isNamedByUser: output != nil) }
 
     /// The extension of `-o FILE`, lowercased, if it has one.
     var explicitExtension: String? {

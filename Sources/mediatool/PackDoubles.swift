@@ -40,11 +40,15 @@ struct PackDoubles: ParsableCommand {
     }
 
     func run() throws {
+        // Nothing to finish on a signal: the temporary is removed and the run ends at once, 130 or 143.
+        let interrupts = Interrupts(grace: 0)
+        defer { interrupts.stop() }
+        TemporaryFiles.removeLeftovers(besides: output)
         var batch = BatchRunner()
         var target: AtomicOutputFile?
         batch.run(output) {
             try OutputGuard.refuseInputs(inputs, asOutput: output)
-            target = try AtomicOutputFile(path: output, overwrite: overwrite)
+            target = try AtomicOutputFile(path: output, policy: OutputPolicy(overwrite: overwrite, isNamedByUser: true))
         }
         guard let target else { throw ExitCode.failure }
         let buffer = BufferedOutput(descriptor: target.descriptor, displayName: output)
@@ -53,6 +57,8 @@ struct PackDoubles: ParsableCommand {
             batch.run(file) { try packing.pack(InputFile(path: file)) }
         }
         guard batch.exitStatus == 0 else { throw ExitCode(batch.exitStatus) }
+        // A stream that ended because Ctrl-C stopped its writer is not a whole input.
+        if let status = interrupts.exitStatus { throw ExitCode(status) }
         batch.run(output) {
             try buffer.flush()
             try target.commit()

@@ -86,7 +86,7 @@ struct Thumbnail: ParsableCommand {
         options.format = format ?? outputs.explicitExtension.flatMap(ImageFormat.init(fileExtension:)) ?? .png
         options.jpegQuality = quality
         options.pngCompressionLevel = png.compression
-        options.overwrite = outputs.overwrite
+        options.output = outputs.policy
         // The cores go to the workers first; a lone worker decodes with all of them.
         let workers = min(jobs.workers, videos.count)
         options.threads = workers <= 1 ? 0 : max(1, JobOptions.cores / workers)

@@ -19,11 +19,11 @@ import Testing
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("out.txt").path
-        let file = try AtomicOutputFile(path: path, overwrite: false)
+        let file = try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: false))
         Self.write("hello", to: file)
         #expect(!FileManager.default.fileExists(atPath: path))
         let temporaries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        #expect(temporaries.count == 1 && temporaries[0].hasPrefix(".out.txt.mediatool-tmp-"))
+        #expect(temporaries.count == 1 && temporaries[0].hasPrefix(".mediatool-tmp-"))
         try file.commit()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "hello")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.txt"])
@@ -33,7 +33,7 @@ import Testing
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            let file = try AtomicOutputFile(path: folder.appendingPathComponent("out.txt").path, overwrite: false)
+            let file = try AtomicOutputFile(path: folder.appendingPathComponent("out.txt").path, policy: OutputPolicy(overwrite: false))
             Self.write("partial", to: file)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
@@ -44,16 +44,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("out.txt").path
         try "old".write(toFile: path, atomically: false, encoding: .utf8)
-        #expect(throws: OutputError.exists(path: path)) { try AtomicOutputFile(path: path, overwrite: false) }
+        #expect(throws: OutputError.exists(path: path)) { try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: false)) }
 
         // An output that appears while the temporary is written is not replaced either.
         try FileManager.default.removeItem(atPath: path)
-        let racing = try AtomicOutputFile(path: path, overwrite: false)
+        let racing = try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: false))
         try "newer".write(toFile: path, atomically: false, encoding: .utf8)
         #expect(throws: OutputError.exists(path: path)) { try racing.commit() }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "newer")
 
-        let replacing = try AtomicOutputFile(path: path, overwrite: true)
+        let replacing = try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: true))
         Self.write("new", to: replacing)
         try replacing.commit()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "new")
@@ -61,7 +61,7 @@ import Testing
 
     @Test func aMissingFolderIsAnError() {
         #expect(throws: SystemError.self) {
-            try AtomicOutputFile(path: "/nonexistent-mediatool-folder/out.txt", overwrite: false)
+            try AtomicOutputFile(path: "/nonexistent-mediatool-folder/out.txt", policy: OutputPolicy(overwrite: false))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import MediaIO
 import PNGCodec
 import Testing
 import TestSupport
@@ -22,7 +23,7 @@ import TestSupport
     }
 
     static func pixels(ofPNG path: String) throws -> PixelBuffer {
-        let decoder = try PNGDecoder(path: path)
+        let decoder = try PNGDecoder(file: InputFile(path: path))
         let bytes = try decoder.readRegion(x: 0, y: 0, columns: decoder.width, rows: decoder.height)
         return PixelBuffer(width: decoder.width, height: decoder.height, channels: decoder.layout.channels.count,
                            bytesPerSample: decoder.layout.bitDepth / 8, bytes: bytes)
@@ -83,7 +84,7 @@ import TestSupport
         }
         #expect(plain.status == 0 && kept.status == 0)
         let keptPath = try #require(keptOutput)
-        let chunks = try PNGChunks.scan(path: keptPath)
+        let chunks = try PNGChunks.scan(file: InputFile(path: keptPath))
         let exif = try #require(chunks.exif)
         let orientation = try #require(try ExifOrientation.read(tiff: exif))
         #expect(orientation == .transverse)
@@ -135,7 +136,7 @@ import TestSupport
         let (run, output, folder) = try Self.crop(fixture, ["--rect", "0,0,5,5"])
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(run.status == 0)
-        let color = try PNGDecoder(path: try #require(output)).color
+        let color = try PNGDecoder(file: InputFile(path: try #require(output))).color
         if hasProfile {
             #expect(color.iccProfile == [UInt8](try Fixture.data("pictures/profile.icc")))
         } else {
@@ -148,7 +149,7 @@ import TestSupport
         let (run, output, folder) = try Self.crop("gray.jpg", ["--rect", "0,0,9,9"])
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(run.status == 0)
-        #expect(try PNGDecoder(path: try #require(output)).layout.channels == .gray)
+        #expect(try PNGDecoder(file: InputFile(path: try #require(output))).layout.channels == .gray)
     }
 
     @Test func aMalformedExifBlockWarnsAndCountsAsUpright() throws {

@@ -1,5 +1,6 @@
 import CPNG
 import Foundation
+import MediaIO
 import PNGCodec
 import Testing
 import TestSupport
@@ -113,7 +114,7 @@ import TestSupport
                 width: width, height: height, layout: PNGPixelLayout(channels: .rgba, bitDepth: 16), pixels: $0, to: fd)
         }
         close(fd)
-        let decoder = try PNGDecoder(path: path)
+        let decoder = try PNGDecoder(file: InputFile(path: path))
         #expect(decoder.layout == PNGPixelLayout(channels: .rgba, bitDepth: 16))
         #expect(try decoder.readRegion(x: 0, y: 0, columns: width, rows: height) == pixels)
     }

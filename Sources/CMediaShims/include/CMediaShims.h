@@ -58,11 +58,11 @@ typedef struct cms_png_header {
     cms_color_info color;
 } cms_png_header;
 
-/// Opens a PNG file and reads up to the image data, with every colour type and depth expanded to
+/// Reads the PNG file open as `fd` (from its start, through a duplicate of `fd`) and reads up to the image data, with every colour type and depth expanded to
 /// 8 or 16-bit gray, gray+alpha, RGB or RGBA. NULL with a message on failure.
 /// With `checksums_verified_elsewhere`, libpng computes neither chunk CRCs nor zlib's Adler-32:
 /// only for a caller that checks every CRC of the file itself.
-cms_png_reader *cms_png_open(const char *path, cms_png_header *header, int checksums_verified_elsewhere,
+cms_png_reader *cms_png_open(int fd, cms_png_header *header, int checksums_verified_elsewhere,
                              char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
 
 /// Reads the next `count` rows of a non-interlaced image; a NULL row is read and dropped.
@@ -91,10 +91,15 @@ typedef struct cms_jpeg_header {
     /// The ICC profile from APP2 segments, or NULL; owned by the reader.
     const uint8_t *icc_profile;
     uint32_t icc_profile_length;
+    /// Bytes the decoder keeps for the whole picture (a progressive or multi-scan picture's
+    /// coefficients), 0 for a single-scan one.
+    uint64_t whole_image_bytes;
+    /// Bytes of rows of the whole width the decoder keeps, about.
+    uint64_t row_buffer_bytes;
 } cms_jpeg_header;
 
-/// Opens a JPEG file and reads its header and markers. NULL with a message on failure.
-cms_jpeg_reader *cms_jpeg_open(const char *path, cms_jpeg_header *header,
+/// Reads the header and markers of the JPEG file open as `fd` (from its start, through a duplicate). NULL with a message on failure.
+cms_jpeg_reader *cms_jpeg_open(int fd, cms_jpeg_header *header,
                                char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
 
 /// Starts decoding to 8-bit RGB (or gray) columns `*x` ..< `*x + *width`, which libjpeg may widen

@@ -1,0 +1,90 @@
+import Glibc
+
+/// Every system call on a path goes through here: the path's own bytes are passed (see
+/// `PathBytes`), and a call interrupted by a signal is made again.
+public enum FileSystem {
+    /// Repeats `call` while it fails with EINTR; the result, or the error with `operation`.
+    @discardableResult
+    public static func valueOrErrno<Value: BinaryInteger>(_ operation: @autoclosure () -> String,
+                                                          _ call: () -> Value) throws(SystemError) -> Value {
+        while true {
+            let value = call()
+            if value != -1 { return value }
+            if errno != EINTR { throw SystemError(operation()) }
+        }
+    }
+
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Int32 {
+        PathBytes.withCString(path) { name in
+            var descriptor: Int32
+            repeat { descriptor = Glibc.open(name, flags, mode) } while descriptor < 0 && errno == EINTR
+            return descriptor
+        }
+    }
+
+    /// The status of the file `path` names, links followed; nil (errno set) when there is none.
+    public static func status(_ path: String) -> stat? {
+        var found = Glibc.stat()
+        let result: Int32 = PathBytes.withCString(path) { name in fstatat(AT_FDCWD, name, &found, 0) }
+        return result == 0 ? found : nil
+    }
+
+    /// The status of `path` itself: a link is not followed.
+    public static func linkStatus(_ path: String) -> stat? {
+        var found = Glibc.stat()
+        let result: Int32 = PathBytes.withCString(path) { name in fstatat(AT_FDCWD, name, &found, AT_SYMLINK_NOFOLLOW) }
+        return result == 0 ? found : nil
+    }
+
+    public static func makeFolder(_ path: String) -> Int32 {
+        PathBytes.withCString(path) { mkdir($0, 0o777) }
+    }
+
+    public static func rename(_ from: String, to: String) -> Int32 {
+        PathBytes.withCString(from) { source in PathBytes.withCString(to) { Glibc.rename(source, $0) } }
+    }
+
+    public static func link(_ from: String, to: String) -> Int32 {
+        PathBytes.withCString(from) { source in PathBytes.withCString(to) { Glibc.link(source, $0) } }
+    }
+
+    @discardableResult
+    public static func unlink(_ path: String) -> Int32 {
+        PathBytes.withCString(path) { Glibc.unlink($0) }
+    }
+
+    /// The absolute path with every link and `..` resolved, or nil (errno set) when a part is missing.
+    public static func realPath(_ path: String) -> String? {
+        PathBytes.withCString(path) { name in
+            guard let resolved = Glibc.realpath(name, nil) else { return nil }
+            defer { free(resolved) }
+            return PathBytes.string(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+        }
+    }
+
+    /// The names in `folder` but `.` and `..`, as the folder holds them; nil (errno set) when it cannot be read.
+    public static func names(in folder: String) -> [String]? {
+        guard let directory = PathBytes.withCString(folder, { opendir($0) }) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in PathBytes.string(raw.prefix { $0 != 0 }) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The kind of file a status describes, in words for messages.
+    public static func kind(of status: stat) -> String {
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a folder"
+        case S_IFLNK: return "a symbolic link"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "a special file"
+        }
+    }
+}

@@ -1,0 +1,15 @@
+/// What writing an output may do to what is already at its path.
+public struct OutputPolicy: Sendable, Equatable {
+    /// An existing regular file may be replaced.
+    public var overwrite: Bool
+    /// The path was named by the user (`-o FILE`): a symbolic link there is followed, and a
+    /// character device or FIFO is written through, as `cp` does. A path the tool made (from a
+    /// template, under `--out-dir`) is never followed out of its folder and never replaces anything
+    /// but a regular file.
+    public var isNamedByUser: Bool
+
+    public init(overwrite: Bool, isNamedByUser: Bool = false) {
+        self.overwrite = overwrite
+        self.isNamedByUser = isNamedByUser
+    }
+}
