@@ -35,17 +35,27 @@ public final class AtomicOutputFile {
         if var status = FileSystem.linkStatus(path) {
             if status.st_mode & S_IFMT == S_IFLNK {
                 guard policy.isNamedByUser else { throw OutputError.notRegular(path: path, kind: "a symbolic link") }
-                guard let resolved = FileSystem.realPath(path), let target = FileSystem.status(resolved) else {
-                    throw OutputError.danglingLink(path: path)
+                // stat, then open, follow /proc's links too (/dev/stdout to a pipe); a regular file
+                // is replaced where it really is, so its folder must be found.
+                guard let target = FileSystem.status(path) else { throw OutputError.danglingLink(path: path) }
+                if target.st_mode & S_IFMT == S_IFREG {
+                    guard let resolved = FileSystem.realPath(path) else { throw OutputError.danglingLink(path: path) }
+                    destination = resolved
                 }
-                destination = resolved
                 status = target
             }
             switch status.st_mode & S_IFMT {
+            case S_IFREG where policy.isNamedByUser && Self.isStandardOutput(status):
+                // `-o /dev/stdout > file` (or >>): the shell opened the file for this output already.
+                descriptor = try FileSystem.valueOrErrno("cannot write \(path)") { fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0) }
+                self.destination = destination
+                temporaryPath = nil
+                return
             case S_IFREG:
                 guard policy.overwrite else { throw OutputError.exists(path: path) }
-            case S_IFCHR, S_IFIFO where policy.isNamedByUser:
-                descriptor = try Self.openThrough(destination, isFIFO: status.st_mode & S_IFMT == S_IFIFO, named: path)
+            // (`where` binds to the last pattern only: each kind states it.)
+            case S_IFCHR where policy.isNamedByUser, S_IFIFO where policy.isNamedByUser:
+                descriptor = try Self.openThrough(path, isFIFO: status.st_mode & S_IFMT == S_IFIFO)
                 self.destination = destination
                 temporaryPath = nil
                 return
@@ -102,14 +112,19 @@ public final class AtomicOutputFile {
 
     /// A device or FIFO, opened for writing without creating or truncating anything. A FIFO that
     /// nobody reads is an error at once, not a wait.
-    private static func openThrough(_ destination: String, isFIFO: Bool, named path: String) throws -> Int32 {
-        let fd = FileSystem.open(destination, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    private static func openThrough(_ path: String, isFIFO: Bool) throws -> Int32 {
+        let fd = FileSystem.open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else {
             if isFIFO && errno == ENXIO { throw SystemError("cannot write \(path): no process reads the FIFO", code: ENXIO) }
             throw SystemError("cannot open \(path)")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return fd
+    }
+
+    private static func isStandardOutput(_ status: stat) -> Bool {
+        var standardOutput = stat()
+        return fstat(STDOUT_FILENO, &standardOutput) == 0 && FileIdentity(standardOutput) == FileIdentity(status)
     }
 
     /// The temporaries of outputs not yet committed, so that a signal can remove them.

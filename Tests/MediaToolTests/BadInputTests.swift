@@ -9,6 +9,7 @@ import TestSupport
         let file: String
         let status: Int32
         let line: String
+        let extraArguments: [String]
         var description: String { file }
     }
 
@@ -16,12 +17,13 @@ import TestSupport
         let text = (try? Fixture.text("bad/cases.tsv")) ?? ""
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { row in
             let fields = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            return Case(file: fields[0], status: Int32(fields[1])!, line: fields.count > 2 ? fields[2] : "")
+            return Case(file: fields[0], status: Int32(fields[1])!, line: fields.count > 2 ? fields[2] : "",
+                        extraArguments: fields.count > 3 ? fields[3].split(separator: " ").map(String.init) : [])
         }
     }()
 
     @Test func theCorpusIsThere() {
-        #expect(Self.cases.count >= 20)
+        #expect(Self.cases.count >= 23)
     }
 
     @Test(arguments: cases)
@@ -33,7 +35,7 @@ import TestSupport
         let isPicture = testCase.file.hasPrefix("png") || testCase.file.hasPrefix("jpeg") || testCase.file.hasSuffix(".jpg")
         let arguments = isPicture ? ["crop", "--rect", "0,0,8,8"] : ["thumbnail", "--at", "0.5"]
         let started = Date()
-        let run = try ToolRun.run(arguments + [input, "-o", output])
+        let run = try ToolRun.run(arguments + testCase.extraArguments + [input, "-o", output])
         let seconds = Date().timeIntervalSince(started)
         #expect(run.status == testCase.status)
         let expected = testCase.line.isEmpty ? [] : [testCase.line.replacingOccurrences(of: "{}", with: input)]

@@ -1,0 +1,362 @@
+import Foundation
+import Glibc
+import MediaIO
+import Testing
+import TestSupport
+
+/// Issue 10: inputs and names an attacker or an unlucky user would give. Each test failed before
+/// the fix it names.
+@Suite struct HostileInputTests {
+    static let picture = Fixture.path("pictures/rgb8.png")
+
+    /// A scratch folder with `picture` copied in as each of `names`.
+    static func folder(with names: [String]) throws -> URL {
+        let folder = try Fixture.scratchFolder()
+        for name in names {
+            let target = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: picture, toPath: target.path)
+        }
+        return folder
+    }
+
+    static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    // MARK: 1. No write outside the output folder
+
+    @Test func aNameCannotLeadOutOfTheOutputFolder() throws {
+        let folder = try Self.folder(with: ["a.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "victim\n".write(toFile: folder.appendingPathComponent("victim.txt").path, atomically: false, encoding: .utf8)
+        let run = try ToolRun.run(["crop", "--overwrite", "--out-dir", "out", "--name", "../victim.txt", "--rect", "0,0,2,2", "a.png"],
+                                  in: folder)
+        #expect(run.status == 64)
+        #expect(run.standardError.contains("would be written outside out"))
+        #expect(try String(contentsOfFile: folder.appendingPathComponent("victim.txt").path, encoding: .utf8) == "victim\n")
+    }
+
+    @Test func theFolderNameIsTheRealOneNotDotDot() throws {
+        let folder = try Self.folder(with: ["src/a.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("src/sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("src/src"), withIntermediateDirectories: true)
+        let run = try ToolRun.run(["crop", "--name", "{dir}/{stem}.png", "--rect", "0,0,2,2", "src/sub/../a.png"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        // {dir} of src/sub/.. is src: the crop lands in src/src/, beside the input, never in the folder above.
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("src/src/a.png").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("a.png").path))
+    }
+
+    @Test func aLinkedFolderUnderTheOutputFolderCannotLeadOut() throws {
+        let folder = try Self.folder(with: ["in/sub/a.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("out"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("elsewhere"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("out/sub").path, withDestinationPath: "../elsewhere")
+        let run = try ToolRun.run(["crop", "--recursive", "--out-dir", "out", "--rect", "0,0,2,2", "in"], in: folder)
+        #expect(run.status == 64)
+        #expect(run.standardError.contains("would be written outside out"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("elsewhere").path) == [])
+    }
+
+    // MARK: 2. No input replaced
+
+    @Test func anOutputThatIsAnotherInputIsRefusedUpFront() throws {
+        let folder = try Self.folder(with: ["x.png", "x.crop.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = Self.bytes(folder.appendingPathComponent("x.crop.png").path)
+        let run = try ToolRun.run(["crop", "--overwrite", "--rect", "0,0,2,2", "x.png", "x.crop.png"], in: folder)
+        #expect(run.status == 64)
+        #expect(run.standardError.contains("output x.crop.png is the input x.crop.png"))
+        #expect(Self.bytes(folder.appendingPathComponent("x.crop.png").path) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["x.crop.png", "x.png"])
+    }
+
+    @Test func aThumbnailNeverReplacesAnInputByAnyName() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("c.mp4").path
+        try FileManager.default.copyItem(atPath: Fixture.path("video/anamorphic.mp4"), toPath: clip)
+        // The second input is the first one's output, under another name (a hard link).
+        try FileManager.default.linkItem(atPath: clip, toPath: folder.appendingPathComponent("c.thumb.png").path)
+        let run = try ToolRun.run(["thumbnail", "--overwrite", "c.mp4", "c.thumb.png"], in: folder)
+        #expect(run.status == 64)
+        #expect(Self.bytes(clip) == Self.bytes(Fixture.path("video/anamorphic.mp4")))
+    }
+
+    // MARK: 3. Special files
+
+    @Test func aDeviceNamedByTheUserIsWrittenThroughNotReplaced() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let link = folder.appendingPathComponent("null").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+        for output in ["/dev/null", link] {
+            let run = try ToolRun.run(["crop", "-o", output, "--overwrite", "--rect", "0,0,2,2", Self.picture])
+            #expect(run.status == 0, "\(run.standardError)")
+        }
+        var status = stat()
+        #expect(lstat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "/dev/null")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["null"])
+    }
+
+    @Test func aLinkAmongPlannedOutputsIsNeverReplaced() throws {
+        let folder = try Self.folder(with: ["a.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("a.crop.png").path, withDestinationPath: "/dev/null")
+        let run = try ToolRun.run(["crop", "--overwrite", "--rect", "0,0,2,2", "a.png"], in: folder)
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: a.png: output is a symbolic link: a.crop.png (only a regular file is ever replaced)"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.appendingPathComponent("a.crop.png").path) == "/dev/null")
+    }
+
+    @Test func aFIFONobodyReadsIsAnErrorNotAWait() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("out.png").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let run = try ToolRun.run(["crop", "-o", fifo, "--rect", "0,0,2,2", Self.picture])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("no process reads the FIFO"))
+    }
+
+    @Test func aCharacterDeviceMadeHereIsNeverReplaced() throws {
+        let folder = try Self.folder(with: ["a.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let node = folder.appendingPathComponent("a.crop.png").path
+        // The same device as /dev/null (1, 3); only root may make one.
+        guard mknod(node, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 else {
+            print("skipped: mknod needs root here (\(String(cString: strerror(errno))))")
+            return
+        }
+        let run = try ToolRun.run(["crop", "--overwrite", "--rect", "0,0,2,2", "a.png"], in: folder)
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: a.png: output is a character device: a.crop.png (only a regular file is ever replaced)"])
+        var status = stat()
+        #expect(lstat(node, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    // MARK: 4. FIFOs as inputs, one open, signals
+
+    @Test func aFIFOAmongAFoldersFilesDoesNotHang() throws {
+        let folder = try Self.folder(with: ["a.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(mkfifo(folder.appendingPathComponent("b.png").path, 0o600) == 0)
+        let started = Date()
+        let run = try ToolRun.run(["crop", "--rect", "0,0,2,2", "."], in: folder)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(run.status == 1)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("a.crop.png").path))
+        #expect(run.errorLines.first == "mediatool: ./b.png: not a PNG or JPEG file")
+    }
+
+    @Test func aStreamIsReadOnceAndCroppedLikeTheFile() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("stream").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let bytes = try Fixture.data("pictures/orientation6.jpg")
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: fifo)!
+            handle.write(bytes)
+            try? handle.close()
+        }
+        writer.start()
+        let fromStream = folder.appendingPathComponent("stream.png").path
+        let fromFile = folder.appendingPathComponent("file.png").path
+        #expect(try ToolRun.run(["crop", "--rect", "1,2,20,10", fifo, "-o", fromStream]).status == 0)
+        #expect(try ToolRun.run(["crop", "--rect", "1,2,20,10", Fixture.path("pictures/orientation6.jpg"), "-o", fromFile]).status == 0)
+        #expect(try DecodedPNG(path: fromStream).bytes == DecodedPNG(path: fromFile).bytes)
+    }
+
+    @Test func aDeviceIsNotTakenForAPicture() throws {
+        let run = try ToolRun.run(["crop", "--rect", "0,0,2,2", "/dev/zero", "-o", "/tmp/never-written.png"])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: /dev/zero: not a regular file (a character device): pictures and videos are read from files, FIFOs and pipes"])
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.png"))
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalEndsALongReadWithinASecond(signal: Int32) throws {
+        // An endless input: the run can only end by the signal.
+        let run = try SignalledRun(["dump-doubles", "/dev/zero"], signal: signal, after: 0.5)
+        #expect(run.status == 128 + signal)
+        #expect(run.secondsAfterSignal < 1.8, "ended \(run.secondsAfterSignal) s after the signal")
+    }
+
+    @Test func aSignalEndsACropWaitingOnASilentWriter() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("silent").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A writer that holds the FIFO open and never writes.
+        let holder = Glibc.open(fifo, O_RDWR)
+        defer { close(holder) }
+        let run = try SignalledRun(["crop", "--rect", "0,0,2,2", fifo, "-o", folder.appendingPathComponent("out.png").path],
+                                   signal: SIGTERM, after: 0.5)
+        #expect(run.status == 143)
+        #expect(run.secondsAfterSignal < 1.8)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["silent"])
+    }
+
+    // MARK: 5. No partial output after a signal
+
+    @Test func packDoublesInterruptedCommitsNothing() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out.bin").path
+        // Standard input stays open: the values so far are not the whole input.
+        let run = try SignalledRun(["pack-doubles", "-o", out], signal: SIGINT, after: 0.5, input: "1 2 3\n")
+        #expect(run.status == 130)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+
+    @Test func aDeadRunsTemporaryIsRemovedByTheNextRun() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // pid 2^22 + 1 is above Linux's largest: no such process lives.
+        let stale = folder.appendingPathComponent(".mediatool-tmp-4194305-abc-\(AtomicOutputFile.hostTag)").path
+        try Data("partial".utf8).write(to: URL(fileURLWithPath: stale))
+        let out = folder.appendingPathComponent("out.bin").path
+        #expect(try ToolRun.run(["pack-doubles", "-o", out], input: Data("1 2\n".utf8)).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.bin"])
+    }
+
+    // MARK: 7. Names, reports and listings
+
+    @Test func aNewlineInANameCannotForgeALine() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = "a\nmediatool: summary: 9 ok\u{1B}[2J.png"
+        try Data("not a picture".utf8).write(to: folder.appendingPathComponent(name))
+        let run = try ToolRun.run(["crop", "--rect", "0,0,2,2", "."], in: folder)
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: ./a\\nmediatool: summary: 9 ok\\x1b[2J.png: not a PNG or JPEG file"])
+        #expect(!run.standardError.contains("\u{1B}"))
+    }
+
+    @Test func aNameThatIsNotUTF8IsFoundOpenedAndWrittenBack() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // "café.png" in Latin-1, as a camera card written on Windows names it.
+        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".png".utf8)
+        let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
+        let data = try Fixture.data("pictures/rgb8.png")
+        let fd = (path + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { Glibc.open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        #expect(fd >= 0)
+        _ = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, data.count) }
+        close(fd)
+        let run = try ToolRun.run(["crop", "--json", "--rect", "0,0,2,2", "."], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.count == 2)
+        // The output's name holds the same byte 0xE9, and the report gives it as Python's surrogateescape would.
+        let expected = Array("caf".utf8) + [0xE9] + Array(".crop.png".utf8)
+        let output = Array(folder.path.utf8) + [UInt8(ascii: "/")] + expected + [0]
+        var status = stat()
+        #expect(output.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &status) } } == 0)
+        #expect(run.output.contains(#""output":"./caf\uDCE9.crop.png""#))
+    }
+
+    @Test func anOutputNameOf250BytesIsWritten() throws {
+        let stem = String(repeating: "n", count: 241)
+        let folder = try Self.folder(with: ["\(stem).png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["crop", "--rect", "0,0,2,2", "\(stem).png"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(stem).crop.png").path))
+    }
+
+    @Test func aReportThatCannotBeWrittenIsAnError() throws {
+        let folder = try Self.folder(with: ["a.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = ToolRun.executable
+        process.arguments = ["crop", "--json", "--rect", "0,0,2,2", "a.png"]
+        process.currentDirectoryURL = folder
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.contains("mediatool: the JSON report is incomplete: cannot write to standard output: No space left on device"))
+    }
+
+    @Test func failedInputsAreListedInTheirOrder() throws {
+        let names = (0..<12).map { String(format: "%02d.png", $0) }
+        let folder = try Fixture.scratchFolder()
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(atPath: "/tmp/mediatool-order-\(getpid())")
+        }
+        for (index, name) in names.enumerated() {
+            let source = index % 2 == 0 ? Fixture.path("bad/png-bad-crc.png") : Self.picture
+            try FileManager.default.copyItem(atPath: source, toPath: folder.appendingPathComponent(name).path)
+        }
+        let expected = names.enumerated().filter { $0.offset % 2 == 0 }.map { "mediatool: failed: ./\($0.element)" }
+        for _ in 0..<3 {
+            let run = try ToolRun.run(["crop", "--jobs", "4", "--overwrite", "--out-dir", "/tmp/mediatool-order-\(getpid())",
+                                       "--rect", "0,0,2,2", "."], in: folder)
+            #expect(run.errorLines.filter { $0.hasPrefix("mediatool: failed: ") } == expected)
+        }
+    }
+
+    @Test func anUnreadableSubfolderIsOneFailedInput() throws {
+        let folder = try Self.folder(with: ["a/x.png", "b/y.png", "c/z.png"])
+        defer {
+            chmod(folder.appendingPathComponent("b").path, 0o755)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        chmod(folder.appendingPathComponent("b").path, 0)
+        chmod(folder.path, 0o777)
+        for sub in ["a", "c"] { chmod(folder.appendingPathComponent(sub).path, 0o777) }
+        // Root reads any folder: run as nobody where the test runs as root.
+        let prefix = geteuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        if geteuid() == 0 && !FileManager.default.isExecutableFile(atPath: prefix[0]) {
+            print("skipped: running as root without setpriv, so no folder is unreadable")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: prefix.first ?? ToolRun.executable.path)
+        process.arguments = Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [ToolRun.executable.path])
+            + ["crop", "--recursive", "--rect", "0,0,2,2", "."]
+        process.currentDirectoryURL = folder
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(text)")
+        #expect(text.contains("mediatool: ./b: cannot read the folder: Permission denied"))
+        #expect(text.contains("mediatool: summary: 2 ok, 1 failed, 0 skipped of 3"))
+    }
+}
+
+/// A run of mediatool sent a signal after a delay: its exit status and how long it took to end.
+struct SignalledRun {
+    let status: Int32
+    let secondsAfterSignal: Double
+
+    init(_ arguments: [String], signal: Int32, after delay: Double, input: String? = nil) throws {
+        let process = Process()
+        process.executableURL = ToolRun.executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let stdin = Pipe()
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        Thread.sleep(forTimeInterval: delay)
+        kill(process.processIdentifier, signal)
+        let sent = Date()
+        process.waitUntilExit()
+        secondsAfterSignal = Date().timeIntervalSince(sent)
+        status = process.terminationStatus
+        try? stdin.fileHandleForWriting.close()
+    }
+}
