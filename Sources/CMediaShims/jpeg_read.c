@@ -45,6 +45,49 @@ static int check_warning(cms_jpeg_reader *reader) {
     return -1;
 }
 
+/// The ICC profile from the APP2 "ICC_PROFILE" segments wherever they stand (after SOF too), in
+/// their sequence order; the first segment of each number is taken when one is repeated. A
+/// profile whose segments do not add up is left out with a note, never an error: it is metadata,
+/// and the pixels are fine. (jpeg_read_icc_profile warns "bad ICC marker" at a repeated segment,
+/// which would count as corrupt data.)
+static void read_icc_profile(cms_jpeg_reader *reader, cms_jpeg_header *header) {
+    enum { HEADER_LENGTH = 14, MAX_SEGMENTS = 255 };
+    jpeg_saved_marker_ptr segments[MAX_SEGMENTS + 1] = { NULL };
+    int count = 0, found = 0;
+    for (jpeg_saved_marker_ptr marker = reader->decompress.marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker != JPEG_APP0 + 2 || marker->data_length < HEADER_LENGTH ||
+            memcmp(marker->data, "ICC_PROFILE\0", 12) != 0) continue;
+        found = 1;
+        int number = marker->data[12], total = marker->data[13];
+        if (count == 0) count = total;
+        if (number < 1 || number > count || total != count) {
+            header->icc_note = "its segments are numbered inconsistently";
+            return;
+        }
+        if (segments[number] == NULL) segments[number] = marker;
+    }
+    if (!found) return;
+    size_t length = 0;
+    for (int number = 1; number <= count; number++) {
+        if (segments[number] == NULL) {
+            header->icc_note = "a segment of it is missing";
+            return;
+        }
+        length += segments[number]->data_length - HEADER_LENGTH;
+    }
+    if (length == 0) return;
+    reader->icc_profile = malloc(length);
+    if (reader->icc_profile == NULL) return;
+    size_t offset = 0;
+    for (int number = 1; number <= count; number++) {
+        size_t part = segments[number]->data_length - HEADER_LENGTH;
+        memcpy(reader->icc_profile + offset, segments[number]->data + HEADER_LENGTH, part);
+        offset += part;
+    }
+    header->icc_profile = reader->icc_profile;
+    header->icc_profile_length = (uint32_t)length;
+}
+
 cms_jpeg_reader *cms_jpeg_open(int fd, cms_jpeg_header *header,
                                char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
@@ -83,6 +126,7 @@ cms_jpeg_reader *cms_jpeg_open(int fd, cms_jpeg_header *header,
             header->whole_image_bytes += across * down * sizeof(JBLOCK);
         }
     }
+    header->mcu_width = (uint32_t)d->max_h_samp_factor * DCTSIZE;
     // Rows of the whole width are kept for decoding and upsampling whatever the crop.
     header->row_buffer_bytes = (uint64_t)d->image_width * d->num_components * d->max_v_samp_factor * DCTSIZE * 4;
     for (jpeg_saved_marker_ptr marker = d->marker_list; marker != NULL; marker = marker->next) {
@@ -93,11 +137,7 @@ cms_jpeg_reader *cms_jpeg_open(int fd, cms_jpeg_header *header,
             break;
         }
     }
-    unsigned int icc_length = 0;
-    if (jpeg_read_icc_profile(d, &reader->icc_profile, &icc_length)) {
-        header->icc_profile = reader->icc_profile;
-        header->icc_profile_length = icc_length;
-    }
+    read_icc_profile(reader, header);
     return reader;
 }
 

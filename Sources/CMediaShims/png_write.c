@@ -10,6 +10,7 @@
 struct write_state {
     int fd;
     char *error_message;
+    char *warning_message;
 };
 
 static void record_error(png_structp png, png_const_charp message) {
@@ -18,9 +19,13 @@ static void record_error(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
-static void ignore_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
+/// libpng warns only about what it leaves out (a colour chunk it finds invalid): the first is kept
+/// for the caller, and the pixels are written all the same.
+static void record_warning(png_structp png, png_const_charp message) {
+    struct write_state *state = png_get_error_ptr(png);
+    if (state->warning_message != NULL && state->warning_message[0] == '\0') {
+        snprintf(state->warning_message, CMS_ERROR_MESSAGE_CAPACITY, "%s", message);
+    }
 }
 
 static void write_to_fd(png_structp png, png_bytep data, size_t length) {
@@ -51,10 +56,12 @@ int cms_png_write(int fd,
                   int compression_level, int compression_strategy, int filters,
                   const uint8_t *exif, uint32_t exif_length,
                   const cms_color_info *color,
+                  char warning_message[CMS_ERROR_MESSAGE_CAPACITY],
                   char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
-    struct write_state state = { fd, error_message };
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, record_error, ignore_warning);
+    warning_message[0] = '\0';
+    struct write_state state = { fd, error_message, warning_message };
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, record_error, record_warning);
     if (png == NULL) {
         snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "libpng: out of memory");
         return -1;
@@ -70,6 +77,12 @@ int cms_png_write(int fd,
         return -1;
     }
     png_set_write_fn(png, &state, write_to_fd, flush_nothing);
+    // Metadata never fails a picture. The "HP sRGB IEC61966-2.1" profile of most camera JPEGs is one
+    // libpng knows as subtly wrong and refuses by default: it is carried as it is, as vips and
+    // Pillow carry it. Any other profile or chunk libpng finds invalid (an RGB profile on a gray
+    // picture) is left out with a warning instead of an error.
+    png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+    png_set_benign_errors(png, 1);
     png_set_compression_level(png, compression_level);
     png_set_compression_strategy(png, compression_strategy);
     if (filters != 0) {

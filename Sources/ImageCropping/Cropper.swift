@@ -59,16 +59,17 @@ public struct Cropper: Sendable {
         let storedRect = try self.storedRect(of: picture)
         try checkMemory(picture, storedRect)
         let stored = try picture.pixels(of: storedRect)
+        let left: [String]
         if options.keepsOrientation {
-            try PNGFile.write(stored, to: target.descriptor, compressionLevel: options.pngCompressionLevel,
-                              exif: orientation == .identity ? nil : ExifOrientation.tiff(for: orientation),
-                              color: picture.color)
+            left = try PNGFile.write(stored, to: target.descriptor, compressionLevel: options.pngCompressionLevel,
+                                     exif: orientation == .identity ? nil : ExifOrientation.tiff(for: orientation),
+                                     color: picture.color)
         } else {
-            try PNGFile.write(stored.oriented(orientation), to: target.descriptor,
-                              compressionLevel: options.pngCompressionLevel, color: picture.color)
+            left = try PNGFile.write(stored.oriented(orientation), to: target.descriptor,
+                                     compressionLevel: options.pngCompressionLevel, color: picture.color)
         }
         try target.commit()
-        return CropReport(output: output, orientation: orientation, storedRect: storedRect, warnings: picture.warnings)
+        return CropReport(output: output, orientation: orientation, storedRect: storedRect, warnings: picture.warnings + left)
     }
 
     /// The stored pixels to crop: the rect snapped outward where it is given, checked (or clamped)

@@ -97,6 +97,7 @@ struct JPEGPicture: SourcePicture {
         storedHeight = decoder.height
         var warnings: [String] = []
         orientation = SourcePictures.orientation(of: decoder.exif, warnings: &warnings)
+        if let note = decoder.iccNote { warnings.append(note) }
         self.warnings = warnings
         color = decoder.iccProfile.map { PNGColorDescription(iccProfile: $0) }
     }

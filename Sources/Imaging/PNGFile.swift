@@ -16,9 +16,11 @@ public enum PNGFile {
     public static let defaultFilters = PNGEncoder.filterUp
 
     /// Writes `pixels` as a PNG to `descriptor` (an `AtomicOutputFile`'s, which the caller commits).
+    /// Returns what was left out of the colour description, one line each.
+    @discardableResult
     public static func write(_ pixels: PixelBuffer, to descriptor: Int32,
                              compressionLevel: Int = defaultCompressionLevel, filters: Int32 = defaultFilters, exif: [UInt8]? = nil,
-                             color: PNGColorDescription? = nil) throws {
+                             color: PNGColorDescription? = nil) throws -> [String] {
         let channels: PNGPixelLayout.Channels
         switch pixels.channels {
         case 1: channels = .gray
@@ -26,7 +28,7 @@ public enum PNGFile {
         case 3: channels = .rgb
         default: channels = .rgba
         }
-        try pixels.bytes.withUnsafeBytes { bytes in
+        return try pixels.bytes.withUnsafeBytes { bytes in
             try PNGEncoder(compressionLevel: compressionLevel, strategy: defaultStrategy, filters: filters).write(
                 width: pixels.width, height: pixels.height,
                 layout: PNGPixelLayout(channels: channels, bitDepth: pixels.bytesPerSample * 8),

@@ -14,9 +14,12 @@ public final class JPEGDecoder {
     public let exif: [UInt8]?
     /// The ICC profile of the APP2 segments, if any.
     public let iccProfile: [UInt8]?
+    /// Why the APP2 segments gave no profile: metadata, so a note, not an error.
+    public let iccNote: String?
     /// Bytes of memory decoding needs beyond the region itself, whatever the region: rows of the
     /// whole width, and for a progressive picture every coefficient of it.
     public let workingBytes: Int
+    private let mcuWidth: Int
 
     public init(file: InputFile) throws(JPEGError) {
         var header = cms_jpeg_header()
@@ -30,7 +33,9 @@ public final class JPEGDecoder {
         channels = header.components == 1 ? 1 : 3
         exif = header.exif.map { Array(UnsafeBufferPointer(start: $0, count: Int(header.exif_length))) }
         iccProfile = header.icc_profile.map { Array(UnsafeBufferPointer(start: $0, count: Int(header.icc_profile_length))) }
+        iccNote = header.icc_note.map { "ICC profile left out: \(String(cString: $0))" }
         workingBytes = Int(clamping: header.whole_image_bytes &+ header.row_buffer_bytes)
+        mcuWidth = Int(header.mcu_width)
         // deinit closes the reader: every property is set by now.
         if header.is_cmyk != 0 { throw .cmykUnsupported }
     }
@@ -43,8 +48,12 @@ public final class JPEGDecoder {
     public func readRegion(x: Int, y: Int, columns: Int, rows: Int) throws(JPEGError) -> [UInt8] {
         precondition(x >= 0 && y >= 0 && columns > 0 && rows > 0 && x + columns <= width && y + rows <= height)
         var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
-        // libjpeg widens the columns to whole blocks: decode those, keep the ones asked for.
-        var decodedX = UInt32(x), decodedColumns = UInt32(columns)
+        // Chroma is upsampled from its neighbours, and at the edge of a window libjpeg has none: a
+        // window one MCU wider on each side (where the picture has one) gives the edge columns
+        // exactly as a full decode does. libjpeg widens it further to whole MCUs; the columns asked
+        // for are kept.
+        let start = max(0, x - mcuWidth)
+        var decodedX = UInt32(start), decodedColumns = UInt32(min(width, x + columns + mcuWidth) - start)
         guard cms_jpeg_start(reader, &decodedX, &decodedColumns, &message) == 0 else {
             throw .library(message: JPEGError.text(of: message))
         }

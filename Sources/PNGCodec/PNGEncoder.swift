@@ -22,9 +22,11 @@ public struct PNGEncoder: Sendable {
     }
 
     /// Writes `pixels`, rows of `width` pixels top to bottom with no padding, to `descriptor`.
-    /// `exif`, a TIFF-headed EXIF block, goes into an eXIf chunk before the image data.
+    /// `exif`, a TIFF-headed EXIF block, goes into an eXIf chunk before the image data. Returns what
+    /// was left out of the colour description (a profile libpng finds invalid), one line each.
+    @discardableResult
     public func write(width: Int, height: Int, layout: PNGPixelLayout, pixels: UnsafeRawBufferPointer,
-                      exif: [UInt8]? = nil, color: PNGColorDescription? = nil, to descriptor: Int32) throws(PNGError) {
+                      exif: [UInt8]? = nil, color: PNGColorDescription? = nil, to descriptor: Int32) throws(PNGError) -> [String] {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw .invalidSize(width: width, height: height)
         }
@@ -43,6 +45,7 @@ public struct PNGEncoder: Sendable {
         }
         let rows: [UnsafePointer<UInt8>?] = imageData != nil ? [] : (0..<height).map { base + $0 * rowBytes }
         var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
+        var warning = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
         let status = rows.withUnsafeBufferPointer { rowPointers in
             (imageData ?? []).withUnsafeBufferPointer { compressed in
                 (exif ?? []).withUnsafeBufferPointer { exifBytes in
@@ -52,11 +55,13 @@ public struct PNGEncoder: Sendable {
                                       imageData == nil ? nil : compressed.baseAddress, compressed.count,
                                       level, strategy, filters,
                                       exif == nil ? nil : exifBytes.baseAddress, UInt32(exifBytes.count),
-                                      color == nil ? nil : colorInfo, &message)
+                                      color == nil ? nil : colorInfo, &warning, &message)
                     }
                 }
             }
         }
         if status != 0 { throw .library(message: PNGError.text(of: message)) }
+        let left = PNGError.text(of: warning)
+        return left.isEmpty ? [] : ["colour metadata left out: \(left)"]
     }
 }

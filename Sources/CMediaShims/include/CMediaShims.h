@@ -31,7 +31,8 @@ typedef struct cms_color_info {
 /// `compression_strategy` is zlib's (Z_DEFAULT_STRATEGY 0, Z_FILTERED 1, Z_HUFFMAN_ONLY 2, Z_RLE 3).
 /// `filters` is a mask of PNG_FILTER_* row filters libpng may choose from (0 for libpng's default).
 /// `exif`, when not NULL, is written as an eXIf chunk before IDAT; `color`, when not NULL, as
-/// iCCP, sRGB, gAMA and cHRM chunks.
+/// iCCP, sRGB, gAMA and cHRM chunks; one libpng finds invalid is left out, with a message in
+/// `warning_message` (empty when all were written).
 /// Returns 0 on success; otherwise -1 with a message in `error_message`.
 int cms_png_write(int fd,
                   uint32_t width, uint32_t height,
@@ -41,6 +42,7 @@ int cms_png_write(int fd,
                   int compression_level, int compression_strategy, int filters,
                   const uint8_t *exif, uint32_t exif_length,
                   const cms_color_info *color,
+                  char warning_message[CMS_ERROR_MESSAGE_CAPACITY],
                   char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
 
 // MARK: PNG reading
@@ -91,11 +93,15 @@ typedef struct cms_jpeg_header {
     /// The ICC profile from APP2 segments, or NULL; owned by the reader.
     const uint8_t *icc_profile;
     uint32_t icc_profile_length;
+    /// Why the APP2 segments gave no profile, or NULL.
+    const char *icc_note;
     /// Bytes the decoder keeps for the whole picture (a progressive or multi-scan picture's
     /// coefficients), 0 for a single-scan one.
     uint64_t whole_image_bytes;
     /// Bytes of rows of the whole width the decoder keeps, about.
     uint64_t row_buffer_bytes;
+    /// Pixels across one MCU: 8, 16 or 32.
+    uint32_t mcu_width;
 } cms_jpeg_header;
 
 /// Reads the header and markers of the JPEG file open as `fd` (from its start, through a duplicate). NULL with a message on failure.
