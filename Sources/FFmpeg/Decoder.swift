@@ -25,6 +25,10 @@ final class Decoder {
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.thread_count = Int32(threads)
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        // A picture cropped inside its coded size (Theora's offsets, H.264's crop rectangle) is cut
+        // exactly: without this flag FFmpeg keeps the left edge on an alignment boundary, and a
+        // Theora frame came out 4 columns too wide with black on the left.
+        context.pointee.flags |= Int32(AV_CODEC_FLAG_UNALIGNED)
         try FFmpegError.check(avcodec_open2(context, codec, nil), "cannot open the decoder")
     }
 

@@ -20,6 +20,9 @@ public final class Frame {
         return value == cffmpeg_nopts_value() ? nil : value
     }
 
+    /// Decodes without any other picture (an intra frame).
+    var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
+
     public var width: Int { Int(pointer.pointee.width) }
     public var height: Int { Int(pointer.pointee.height) }
 

@@ -20,29 +20,36 @@ public final class VideoSource {
         public let isPastEnd: Bool
     }
 
-    private let format: FormatContext
+    /// Read again from the start when a seek fails (see `startOver`), so not constant.
+    private var format: FormatContext
+    private let reopen: () throws -> FormatContext
     private let streamIndex: Int
-    private let stream: UnsafeMutablePointer<AVStream>
+    private var stream: UnsafeMutablePointer<AVStream>
     private let decoder: Decoder
     private let timeBase: AVRational
-    /// The first frame's timestamp: times count from it.
-    private let startTimestamp: Int64
+    /// The first frame's timestamp: times count from it. Learnt by decoding the first frame where
+    /// the container's own start cannot be trusted (`startNeedsDecoding`).
+    private var startTimestamp: Int64
+    private var startNeedsDecoding: Bool
     /// One frame's duration in the stream's time base, when the frame rate is known.
     private let frameDuration: Int64?
-    private var hasReadPackets = false
+    /// Nothing has been read or sought since the input was opened: its first packet comes next.
+    private var isAtStart = true
 
     /// Reads the main video stream of a regular file the tool has open. `threads` 0 decodes with every core.
     public convenience init(file: InputFile, threads: Int = 0) throws {
-        try self.init(format: FormatContext(file: file), threads: threads)
+        try self.init(threads: threads) { try FormatContext(file: file) }
     }
 
     /// Opens media held in memory, as if it were a file.
     public convenience init(bytes: [UInt8], threads: Int = 0) throws {
-        try self.init(format: FormatContext(bytes: bytes), threads: threads)
+        try self.init(threads: threads) { try FormatContext(bytes: bytes) }
     }
 
-    private init(format: FormatContext, threads: Int) throws {
+    private init(threads: Int, open: @escaping () throws -> FormatContext) throws {
+        let format = try open()
         self.format = format
+        reopen = open
         guard let index = format.bestVideoStreamIndex() else { throw VideoError.noVideoStream }
         streamIndex = index
         stream = format.stream(index)
@@ -50,6 +57,11 @@ public final class VideoSource {
         timeBase = stream.pointee.time_base
         let start = stream.pointee.start_time
         startTimestamp = start == cffmpeg_nopts_value() ? 0 : start
+        // AVI and raw streams time packets in decoding order, and the first frame shows after the
+        // reordering delay (one frame with B-frames): the container says 0, the first frame says 1.
+        let demuxer = format.pointer.pointee.iformat.pointee
+        startNeedsDecoding = start == cffmpeg_nopts_value() || String(cString: demuxer.name) == "avi"
+            || demuxer.flags & AVFMT_NOTIMESTAMPS != 0
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         if rate.num > 0 && rate.den > 0 && timeBase.num > 0 {
             frameDuration = max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), timeBase))
@@ -92,53 +104,187 @@ public final class VideoSource {
         try FrameConverter.pixels(of: frame, width: width, height: height)
     }
 
-    /// The picture shown at `seconds` after the first frame.
+    /// The picture shown at `seconds` after the first frame: the last frame (or keyframe) whose
+    /// time is at or before it.
     public func frame(atSeconds seconds: Double, mode: SeekMode) throws -> LocatedFrame {
-        let target = startTimestamp + ticks(seconds: max(0, seconds))
-        var seekTarget = target
-        var backoff = ticks(seconds: 1)
-        // Some demuxers (MPEG-TS) land after the time asked for: seek again, earlier each time.
-        for attempt in 0..<6 {
-            let fromStart = seekTarget <= startTimestamp
-            try seek(to: fromStart ? beforeStart : seekTarget)
-            // Right after a seek to the target, the first keyframe is the one at or before it; after
-            // seeking earlier, later keyframes may still come before the target.
-            let outcome = try decodeForward(to: target, mode: mode, acceptsLateFirstFrame: fromStart,
-                                            takesFirstFrameInTime: mode == .keyframe && attempt == 0)
-            if let located = outcome { return located }
-            seekTarget = max(startTimestamp, seekTarget - backoff)
-            backoff *= 2
+        if startNeedsDecoding { try learnStart() }
+        let target = startTimestamp + ticks(atOrBefore: max(0, seconds))
+        if mode == .keyframe {
+            if let located = try search(for: target, keyframeForward) { return located }
+            // Keyframe packets without their own presentation time (AVI, MPEG program streams, raw
+            // streams): only decoding tells when each frame shows.
         }
-        try seek(to: beforeStart)
-        if let located = try decodeForward(to: target, mode: mode, acceptsLateFirstFrame: true,
-                                           takesFirstFrameInTime: false) { return located }
+        if let located = try search(for: target, { try self.decodeForward(to: $0, acceptsLateFirstFrame: $1, keyframesOnly: mode == .keyframe) }) {
+            return located
+        }
         throw VideoError.noDecodableFrame(cause: nil)
     }
 
-    /// Demuxers that seek by decoding timestamps (MPEG-TS) put the first keyframe's before its
-    /// presentation time: seeking a second before the first frame lands before that keyframe.
-    private var beforeStart: Int64 { startTimestamp - ticks(seconds: 1) }
+    /// What a search from the current position found.
+    private enum SearchOutcome {
+        case found(LocatedFrame)
+        /// The first candidate already lies after the target: the seek landed too late.
+        case landedLate
+        /// Packets do not tell enough: decode instead.
+        case needsDecoding
+    }
 
-    private func seek(to timestamp: Int64) throws {
-        do {
-            try format.seek(stream: streamIndex, to: timestamp)
-        } catch {
-            // A file that cannot seek is still read from the start, if nothing was read yet.
-            if hasReadPackets { throw error }
+    /// Seeks to the target and runs `searchForward` from there, earlier and earlier while it lands
+    /// late (some demuxers, MPEG-TS, land after the time asked for), and from the start when the
+    /// demuxer cannot seek or the time is the first frame's. Nil when `searchForward` needs decoding.
+    private func search(for target: Int64, _ searchForward: (Int64, Bool) throws -> SearchOutcome) throws -> LocatedFrame? {
+        func run(_ fromStart: Bool) throws -> LocatedFrame?? {
+            switch try searchForward(target, fromStart) {
+            case .found(let located): return .some(located)
+            case .needsDecoding: return .some(nil)
+            case .landedLate: return nil
+            }
+        }
+        // The first frame needs no seek at all, only a start.
+        if target <= startTimestamp {
+            try startOver()
+            if let outcome = try run(true) { return outcome }
+            throw VideoError.noDecodableFrame(cause: nil)
+        }
+        var seekTarget = target
+        var backoff = ticks(atOrBefore: 1)
+        for _ in 0..<6 {
+            let fromStart: Bool
+            if seekTarget <= startTimestamp {
+                try startOver()
+                fromStart = true
+            } else {
+                // A demuxer that cannot seek (some AVI, FLV, Matroska without cues) is read from the start.
+                fromStart = try !seek(to: seekTarget)
+            }
+            if let outcome = try run(fromStart) { return outcome }
+            if fromStart { throw VideoError.noDecodableFrame(cause: nil) }
+            seekTarget = max(startTimestamp, seekTarget - backoff)
+            backoff *= 2
+        }
+        try startOver()
+        if let outcome = try run(true) { return outcome }
+        throw VideoError.noDecodableFrame(cause: nil)
+    }
+
+    /// The first frame's own timestamp, decoded from the start.
+    private func learnStart() throws {
+        startNeedsDecoding = false
+        try startOver()
+        let packet = Packet()
+        let frame = Frame()
+        var counted = 0
+        while format.read(into: packet), counted < 1000 {
+            isAtStart = false
+            guard packet.streamIndex == streamIndex, decoder.send(packet) >= 0 else { continue }
+            counted += 1
+            if case .frame = try? decoder.receive(into: frame) {
+                if let timestamp = frame.timestamp { startTimestamp = timestamp }
+                break
+            }
         }
         decoder.flush()
     }
 
-    /// Decodes from the current position to the last frame at or before the target (only keyframes
-    /// in keyframe mode). Returns nil when the first frame already lies after the target and
-    /// `acceptsLateFirstFrame` is false: the seek landed too late.
-    private func decodeForward(to target: Int64, mode: SeekMode, acceptsLateFirstFrame: Bool,
-                               takesFirstFrameInTime: Bool) throws -> LocatedFrame? {
+    /// Demuxers that seek by decoding timestamps (MPEG-TS) put the first keyframe's before its
+    /// presentation time: seeking a second before the first frame lands before that keyframe.
+    private var beforeStart: Int64 { startTimestamp - ticks(atOrBefore: 1) }
+
+    /// Moves to the keyframe at or before `timestamp`. When the demuxer cannot (its result is
+    /// checked: a failed seek may leave the position anywhere), the input is read again from its
+    /// start and this returns false.
+    private func seek(to timestamp: Int64) throws -> Bool {
+        decoder.flush()
+        do {
+            try format.seek(stream: streamIndex, to: timestamp)
+            isAtStart = false
+            return true
+        } catch {
+            try reopenAtStart()
+            return false
+        }
+    }
+
+    /// Goes back to the first packet: nothing to do right after opening; else a seek before the
+    /// first frame, or, where the demuxer cannot seek, the input opened again.
+    private func startOver() throws {
+        decoder.flush()
+        if isAtStart { return }
+        if (try? format.seek(stream: streamIndex, to: beforeStart)) != nil { return }
+        try reopenAtStart()
+    }
+
+    private func reopenAtStart() throws {
+        format = try reopen()
+        stream = format.stream(streamIndex)
+        isAtStart = true
+    }
+
+    /// Reads packets from the current position to the first keyframe after the target, and
+    /// decodes only the last keyframe at or before it: demuxers that seek early (MPEG-PS, AVI)
+    /// hand back an earlier GOP's keyframe first. Returns nil when the first keyframe already lies
+    /// after the target and `acceptsLateFirstKeyframe` is false: the seek landed too late.
+    private func keyframeForward(to target: Int64, acceptsLateFirstKeyframe: Bool) throws -> SearchOutcome {
+        let packet = Packet()
+        let chosen = Packet()
+        var chosenTime: Int64?
+        var streamEnd: Int64?
+        var reachedEnd = true
+        while format.read(into: packet) {
+            isAtStart = false
+            guard packet.streamIndex == streamIndex else { continue }
+            // The end of the stream, from the presentation times: decoding times lag behind them.
+            if let time = packet.presentationTimestamp {
+                streamEnd = max(streamEnd ?? time, time + (packet.duration > 0 ? packet.duration : frameDuration ?? 1))
+            }
+            guard packet.isKeyframe else { continue }
+            guard let time = packet.presentationTimestamp else { return .needsDecoding }
+            if time <= target {
+                chosen.take(from: packet)
+                chosenTime = time
+                continue
+            }
+            if chosenTime == nil {
+                guard acceptsLateFirstKeyframe else { return .landedLate }
+                chosen.take(from: packet)
+                chosenTime = time
+            }
+            reachedEnd = false
+            break
+        }
+        guard let chosenTime else {
+            // Landed after the last keyframe: seek again, earlier.
+            if !acceptsLateFirstKeyframe { return .landedLate }
+            throw VideoError.noDecodableFrame(cause: format.readError?.message)
+        }
+        decoder.flush()
+        decoder.skipFrame = AVDISCARD_DEFAULT
+        let frame = Frame()
+        let code = decoder.send(chosen)
+        if code < 0 { throw VideoError.noDecodableFrame(cause: FFmpegError("cannot decode", code: code).message) }
+        decoder.sendEndOfStream()
+        while true {
+            switch try decoder.receive(into: frame) {
+            case .frame:
+                let isPastEnd = reachedEnd && streamEnd.map { target >= $0 } == true
+                return .found(LocatedFrame(frame: frame, seconds: seconds(ticks: chosenTime - startTimestamp), isPastEnd: isPastEnd))
+            case .needsInput, .finished:
+                throw VideoError.noDecodableFrame(cause: nil)
+            }
+        }
+    }
+
+    /// Decodes from the current position to the last frame at or before the target (the last
+    /// keyframe with `keyframesOnly`, found by decoding every frame up to the next keyframe, where
+    /// packets do not say when keyframes show). `.landedLate` when the first frame already lies
+    /// after the target and `acceptsLateFirstFrame` is false.
+    private func decodeForward(to target: Int64, acceptsLateFirstFrame: Bool, keyframesOnly: Bool) throws -> SearchOutcome {
         let packet = Packet()
         let incoming = Frame()
         let candidate = Frame()
         var candidateTimestamp: Int64?
         var previousTimestamp: Int64?
+        var latestTimestamp: Int64?
         var lastError: String?
         var isDraining = false
         var drainedAtTarget = false
@@ -147,16 +293,16 @@ public final class VideoSource {
         while true {
             if !isDraining {
                 if format.read(into: packet) {
-                    hasReadPackets = true
+                    isAtStart = false
                     guard packet.streamIndex == streamIndex else { continue }
-                    decoder.skipFrame = skipLevel(for: packet, target: target, mode: mode)
+                    decoder.skipFrame = keyframesOnly ? AVDISCARD_DEFAULT : skipLevel(for: packet, target: target)
                     let code = decoder.send(packet)
                     if code < 0 && code != FFmpegError.tryAgain {
                         // A corrupt packet: go on to the next decodable one, within reason.
                         lastError = FFmpegError("cannot decode", code: code).message
                         rejectedPackets += 1
                         if rejectedPackets > 1000 { break }
-                    } else if mode == .exact && isShown(packet, at: target) {
+                    } else if !keyframesOnly && isShown(packet, at: target) {
                         // Every packet the target's frame refers to came before it: drain now rather
                         // than decode the frames that frame threading would otherwise wait for.
                         decoder.sendEndOfStream()
@@ -185,18 +331,24 @@ public final class VideoSource {
                 case .finished:
                     guard let timestamp = candidateTimestamp else {
                         // Seeking landed where no keyframe follows: try again from earlier.
-                        if !acceptsLateFirstFrame { return nil }
+                        if !acceptsLateFirstFrame { return .landedLate }
                         throw VideoError.noDecodableFrame(cause: lastError)
                     }
+                    let last = latestTimestamp ?? timestamp
                     let isPastEnd = !drainedAtTarget
-                        && (target > timestamp + (frameDuration ?? 0) || (frameDuration == nil && target > timestamp))
-                    return LocatedFrame(frame: candidate, seconds: seconds(ticks: timestamp - startTimestamp),
-                                        isPastEnd: isPastEnd)
+                        && (target > last + (frameDuration ?? 0) || (frameDuration == nil && target > last))
+                    return .found(LocatedFrame(frame: candidate, seconds: seconds(ticks: timestamp - startTimestamp),
+                                               isPastEnd: isPastEnd))
                 case .frame:
-                    let timestamp = incoming.timestamp ?? previousTimestamp.map { $0 + (frameDuration ?? 1) } ?? target
+                    // A frame without a timestamp follows the one before; the first, read from the
+                    // start, is the first frame (raw streams have none at all).
+                    let timestamp = incoming.timestamp ?? previousTimestamp.map { $0 + (frameDuration ?? 1) }
+                        ?? (acceptsLateFirstFrame ? startTimestamp : target)
                     previousTimestamp = timestamp
+                    latestTimestamp = max(latestTimestamp ?? timestamp, timestamp)
+                    if keyframesOnly && !incoming.isKeyframe { continue }
                     if candidateTimestamp == nil && timestamp > target && !acceptsLateFirstFrame {
-                        return nil
+                        return .landedLate
                     }
                     if timestamp > target {
                         // The first frame after the target ends the search, unless none came before it.
@@ -204,15 +356,11 @@ public final class VideoSource {
                             candidate.take(from: incoming)
                             candidateTimestamp = timestamp
                         }
-                        return LocatedFrame(frame: candidate, seconds: seconds(ticks: candidateTimestamp! - startTimestamp),
-                                            isPastEnd: false)
+                        return .found(LocatedFrame(frame: candidate, seconds: seconds(ticks: candidateTimestamp! - startTimestamp),
+                                                   isPastEnd: false))
                     }
                     candidate.take(from: incoming)
                     candidateTimestamp = timestamp
-                    if takesFirstFrameInTime {
-                        return LocatedFrame(frame: candidate, seconds: seconds(ticks: timestamp - startTimestamp),
-                                            isPastEnd: false)
-                    }
                 }
             }
             if isDraining && rejectedPackets > 1000 { break }
@@ -233,15 +381,19 @@ public final class VideoSource {
     }
 
     /// Frames that end before the target are never shown: those nothing refers to need no decoding.
-    private func skipLevel(for packet: Packet, target: Int64, mode: SeekMode) -> AVDiscard {
-        if mode == .keyframe { return AVDISCARD_NONKEY }
+    private func skipLevel(for packet: Packet, target: Int64) -> AVDiscard {
         guard let shown = screenTime(of: packet) else { return AVDISCARD_DEFAULT }
         return shown.upperBound <= target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
     }
 
-    /// Held within ±2^62, so that no time, however far, traps on the way to an integer.
-    private func ticks(seconds: Double) -> Int64 {
-        let ticks = (seconds * Double(timeBase.den) / Double(timeBase.num)).rounded()
+    /// The tick at or before `seconds`: a time in the second half of a frame is still that frame's
+    /// (rounding to the nearest tick gave the next frame where a tick is a frame: AVI, 3GP, Ogg).
+    /// A product a hair below a whole tick (0.29 s at 1/100) is that tick. Held within ±2^62, so
+    /// that no time, however far, traps on the way to an integer.
+    private func ticks(atOrBefore seconds: Double) -> Int64 {
+        let exact = seconds * Double(timeBase.den) / Double(timeBase.num)
+        let nearest = exact.rounded()
+        let ticks = abs(exact - nearest) < 1e-6 * max(1, abs(exact)) ? nearest : exact.rounded(.down)
         guard ticks.isFinite else { return ticks < 0 ? -(1 << 62) : 1 << 62 }
         return Int64(max(-4.6e18, min(4.6e18, ticks)))
     }

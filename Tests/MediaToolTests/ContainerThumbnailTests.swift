@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 11: the containers and codecs the real-world corpus found wrong (AVI, FLV, MPEG program
+/// and elementary streams, Ogg Theora, Matroska without Cues), each as the counter clip: 60 frames
+/// at 25 fps, each showing its own number.
+@Suite struct ContainerThumbnailTests {
+    static let containers = ["counter.avi", "counter.flv", "counter.mpg", "counter.m2v", "counter.ogv", "counter-nocues.mkv"]
+
+    /// Times and the frame on screen at each: the last frame that starts at or before it. 0.059 s
+    /// is late in frame 1 (0.04 to 0.08): rounding to the nearest tick gave frame 2 where a tick is
+    /// a frame (AVI, Ogg).
+    static let times: [(String, Int)] = [
+        ("0", 0), ("0.039", 0), ("0.04", 1), ("0.059", 1), ("0.079", 1), ("0.5", 12), ("0.7", 17),
+        ("0.99", 24), ("1.0", 25), ("1.3", 32), ("2.0", 50), ("2.39", 59),
+    ]
+
+    @Test(arguments: containers)
+    func theExactFrameIsTheOneOnScreen(container: String) throws {
+        for (time, frame) in Self.times {
+            let (run, image) = try ThumbnailTests.thumbnail(container, ["--at", time])
+            #expect(run.status == 0 && run.standardError == "", "\(container) at \(time): \(run.standardError)")
+            #expect(ThumbnailTests.frameNumber(try #require(image)) == frame, "\(container) at \(time)")
+        }
+    }
+
+    /// The keyframes of each clip, as ffprobe lists them (the MPEG-2 and MPEG-4 encoders end on an
+    /// intra frame; FLV1 and Theora place some of their own).
+    static let keyframes: [String: [Int]] = [
+        "counter.avi": [0, 12, 24, 36, 48, 59], "counter.mpg": [0, 12, 24, 36, 48, 59], "counter.m2v": [0, 12, 24, 36, 48, 59],
+        "counter.flv": [0, 12, 24, 32, 44, 56], "counter.ogv": [0, 12, 16, 28, 32, 44, 48], "counter-nocues.mkv": [0, 12, 24, 36, 48],
+    ]
+
+    @Test(arguments: containers)
+    func theKeyframeIsTheLastOneAtOrBeforeTheTime(container: String) throws {
+        for (time, frame) in Self.times {
+            let expected = Self.keyframes[container]!.last { $0 <= frame }!
+            let (run, image) = try ThumbnailTests.thumbnail(container, ["--keyframe", "--at", time])
+            // No spurious "past the end": every time here is inside the clip.
+            #expect(run.status == 0 && run.standardError == "", "\(container) at \(time): \(run.standardError)")
+            #expect(ThumbnailTests.frameNumber(try #require(image)) == expected, "\(container) at \(time)")
+        }
+    }
+
+    @Test func aPictureInsideItsCodedFrameIsCutExactly() throws {
+        // Theora's picture starts 4 columns into its 144-column frame; 128 columns are shown.
+        let (run, image) = try ThumbnailTests.thumbnail("theora-offset.ogv", ["--at", "0.2"])
+        #expect(run.status == 0)
+        let picture = try #require(image)
+        #expect((picture.width, picture.height) == (128, 16))
+        // The red border around the picture must not show: its first column is the counter's white block.
+        #expect(picture.pixel(x: 0, y: 8)[1] > 128)
+        #expect(ThumbnailTests.frameNumber(picture) == 5)
+    }
+}
