@@ -20,6 +20,17 @@ public final class Frame {
         return value == cffmpeg_nopts_value() ? nil : value
     }
 
+    /// The decoder met errors in it (missing references after a false sync point, damaged data)
+    /// and concealed them: its pixels are not the picture.
+    var hasErrors: Bool {
+        pointer.pointee.decode_error_flags != 0 || pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0
+    }
+
+    /// The decoding timestamp of the packet it came from.
+    var packetDecodingTimestamp: Int64? {
+        pointer.pointee.pkt_dts == cffmpeg_nopts_value() ? nil : pointer.pointee.pkt_dts
+    }
+
     /// Decodes without any other picture (an intra frame).
     var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
 

@@ -18,6 +18,9 @@ public final class VideoSource {
         public let seconds: Double
         /// The time asked for lies after the last frame: this is the last frame.
         public let isPastEnd: Bool
+        /// Frames decoded on the way had errors even from the start of the file: it is damaged,
+        /// and the picture may show it.
+        public var hasErrors = false
     }
 
     /// Read again from the start when a seek fails (see `startOver`), so not constant.
@@ -266,6 +269,8 @@ public final class VideoSource {
         while true {
             switch try decoder.receive(into: frame) {
             case .frame:
+                // A keyframe that does not decode on its own is no sync point: decode the way there.
+                if frame.hasErrors { return .needsDecoding }
                 let isPastEnd = reachedEnd && streamEnd.map { target >= $0 } == true
                 return .found(LocatedFrame(frame: frame, seconds: seconds(ticks: chosenTime - startTimestamp), isPastEnd: isPastEnd))
             case .needsInput, .finished:
@@ -285,6 +290,15 @@ public final class VideoSource {
         var candidateTimestamp: Int64?
         var previousTimestamp: Int64?
         var latestTimestamp: Int64?
+        // A frame with errors after a seek means the keyframe sought to was no sync point (some
+        // files mark frames that are not): every frame after it may be garbage, so the search
+        // starts again from an earlier keyframe, and from the start of the file at the last.
+        var sawErrors = false
+        var syncTimestamp: Int64?
+        // The packet a seek landed on must give an intra frame; where the index calls a frame a
+        // keyframe that is not one, MPEG-4 and MPEG-2 decoders fill the missing pictures with grey
+        // and say nothing.
+        var landingPacket: Int64?
         var lastError: String?
         var isDraining = false
         var drainedAtTarget = false
@@ -295,6 +309,7 @@ public final class VideoSource {
                 if format.read(into: packet) {
                     isAtStart = false
                     guard packet.streamIndex == streamIndex else { continue }
+                    if landingPacket == nil { landingPacket = packet.decodingTimestamp ?? Int64.min }
                     decoder.skipFrame = keyframesOnly ? AVDISCARD_DEFAULT : skipLevel(for: packet, target: target)
                     let code = decoder.send(packet)
                     if code < 0 && code != FFmpegError.tryAgain {
@@ -334,11 +349,14 @@ public final class VideoSource {
                         if !acceptsLateFirstFrame { return .landedLate }
                         throw VideoError.noDecodableFrame(cause: lastError)
                     }
+                    if sawErrors && !acceptsLateFirstFrame { return .landedLate }
                     let last = latestTimestamp ?? timestamp
                     let isPastEnd = !drainedAtTarget
                         && (target > last + (frameDuration ?? 0) || (frameDuration == nil && target > last))
-                    return .found(LocatedFrame(frame: candidate, seconds: seconds(ticks: timestamp - startTimestamp),
-                                               isPastEnd: isPastEnd))
+                    var located = LocatedFrame(frame: candidate, seconds: seconds(ticks: timestamp - startTimestamp),
+                                               isPastEnd: isPastEnd)
+                    located.hasErrors = sawErrors
+                    return .found(located)
                 case .frame:
                     // A frame without a timestamp follows the one before; the first, read from the
                     // start, is the first frame (raw streams have none at all).
@@ -346,6 +364,14 @@ public final class VideoSource {
                         ?? (acceptsLateFirstFrame ? startTimestamp : target)
                     previousTimestamp = timestamp
                     latestTimestamp = max(latestTimestamp ?? timestamp, timestamp)
+                    // Leading pictures of an open GOP show before its keyframe and refer to the GOP
+                    // before: their errors say nothing of the frames after the keyframe.
+                    if syncTimestamp == nil && incoming.isKeyframe { syncTimestamp = timestamp }
+                    if incoming.hasErrors, let syncTimestamp, timestamp >= syncTimestamp { sawErrors = true }
+                    if !acceptsLateFirstFrame, !incoming.isKeyframe, let landing = incoming.packetDecodingTimestamp,
+                       landing == landingPacket {
+                        return .landedLate
+                    }
                     if keyframesOnly && !incoming.isKeyframe { continue }
                     if candidateTimestamp == nil && timestamp > target && !acceptsLateFirstFrame {
                         return .landedLate
@@ -356,8 +382,11 @@ public final class VideoSource {
                             candidate.take(from: incoming)
                             candidateTimestamp = timestamp
                         }
-                        return .found(LocatedFrame(frame: candidate, seconds: seconds(ticks: candidateTimestamp! - startTimestamp),
-                                                   isPastEnd: false))
+                        if sawErrors && !acceptsLateFirstFrame { return .landedLate }
+                        var located = LocatedFrame(frame: candidate, seconds: seconds(ticks: candidateTimestamp! - startTimestamp),
+                                                   isPastEnd: false)
+                        located.hasErrors = sawErrors
+                        return .found(located)
                     }
                     candidate.take(from: incoming)
                     candidateTimestamp = timestamp

@@ -41,6 +41,9 @@ public struct Thumbnailer: Sendable {
             seconds = fraction * duration
         }
         let located = try video.frame(atSeconds: seconds, mode: options.mode)
+        if located.hasErrors {
+            warnings.append("the frame decoded with errors even from the start of the file: it is damaged, and the picture may show it")
+        }
         if located.isPastEnd {
             warnings.append("\(Self.format(seconds)) s is past the end: wrote the last frame, at \(Self.format(located.seconds)) s")
         }

@@ -43,6 +43,16 @@ import TestSupport
         }
     }
 
+    @Test(arguments: [("0.72", 18), ("0.8", 20), ("0.88", 22)])
+    func aFrameFalselyIndexedAsAKeyframeIsNotDecodedFrom(time: String, frame: Int) throws {
+        // Frame 18 is a P-frame the index calls a keyframe: decoded from there, the picture is grey.
+        let (run, image) = try ThumbnailTests.thumbnail("false-keyframe.mp4", ["--at", time])
+        #expect(run.status == 0 && run.standardError == "")
+        let picture = try #require(image)
+        #expect(ThumbnailTests.frameNumber(picture) == frame)
+        #expect((0..<8).allSatisfy { picture.pixel(x: $0 * 16 + 8, y: 8)[0] < 40 || picture.pixel(x: $0 * 16 + 8, y: 8)[0] > 215 })
+    }
+
     @Test func aPictureInsideItsCodedFrameIsCutExactly() throws {
         // Theora's picture starts 4 columns into its 144-column frame; 128 columns are shown.
         let (run, image) = try ThumbnailTests.thumbnail("theora-offset.ogv", ["--at", "0.2"])
