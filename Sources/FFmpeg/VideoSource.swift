@@ -225,8 +225,9 @@ public final class VideoSource {
 
     /// Reads packets from the current position to the first keyframe after the target, and
     /// decodes only the last keyframe at or before it: demuxers that seek early (MPEG-PS, AVI)
-    /// hand back an earlier GOP's keyframe first. Returns nil when the first keyframe already lies
-    /// after the target and `acceptsLateFirstKeyframe` is false: the seek landed too late.
+    /// hand back an earlier GOP's keyframe first. `.landedLate` when the first keyframe already lies
+    /// after the target and `acceptsLateFirstKeyframe` is false; `.needsDecoding` when a keyframe
+    /// packet has no presentation time or its frame is no intra frame.
     private func keyframeForward(to target: Int64, acceptsLateFirstKeyframe: Bool) throws -> SearchOutcome {
         let packet = Packet()
         let chosen = Packet()
@@ -270,7 +271,7 @@ public final class VideoSource {
             switch try decoder.receive(into: frame) {
             case .frame:
                 // A keyframe that does not decode on its own is no sync point: decode the way there.
-                if frame.hasErrors { return .needsDecoding }
+                if frame.hasErrors || !frame.isKeyframe { return .needsDecoding }
                 let isPastEnd = reachedEnd && streamEnd.map { target >= $0 } == true
                 return .found(LocatedFrame(frame: frame, seconds: seconds(ticks: chosenTime - startTimestamp), isPastEnd: isPastEnd))
             case .needsInput, .finished:

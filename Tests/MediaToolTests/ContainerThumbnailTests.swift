@@ -51,6 +51,8 @@ import TestSupport
         let picture = try #require(image)
         #expect(ThumbnailTests.frameNumber(picture) == frame)
         #expect((0..<8).allSatisfy { picture.pixel(x: $0 * 16 + 8, y: 8)[0] < 40 || picture.pixel(x: $0 * 16 + 8, y: 8)[0] > 215 })
+        let keyframe = try ThumbnailTests.thumbnail("false-keyframe.mp4", ["--keyframe", "--at", time])
+        #expect(ThumbnailTests.frameNumber(try #require(keyframe.image)) == 12)
     }
 
     @Test func aPictureInsideItsCodedFrameIsCutExactly() throws {
