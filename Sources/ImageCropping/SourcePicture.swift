@@ -63,7 +63,12 @@ struct PNGPicture: SourcePicture {
         let chunks = try PNGChunks.scan(file: file)
         try SourcePictures.checkPixelLimit(width: chunks.width, height: chunks.height, maxPixels: maxPixels)
         var warnings: [String] = []
-        orientation = SourcePictures.orientation(of: chunks.exif, warnings: &warnings)
+        // eXIf first; else what ImageMagick and XMP write in text chunks, as Pillow reads them.
+        if let exif = chunks.exif ?? chunks.rawProfileExif {
+            orientation = SourcePictures.orientation(of: exif, warnings: &warnings)
+        } else {
+            orientation = chunks.xmpOrientation.flatMap(Orientation.init(rawValue:)) ?? .identity
+        }
         self.warnings = warnings
         checksums = BackgroundCheck { try chunks.verifyChecksums(file: file) }
         decoder = try PNGDecoder(file: file, checksumsVerifiedElsewhere: true)

@@ -11,6 +11,10 @@ public struct PNGChunks: Sendable, Equatable {
     public let height: Int
     /// The payload of the first eXIf chunk.
     public let exif: [UInt8]?
+    /// The EXIF block of an ImageMagick "Raw profile type exif" text chunk, for a file without eXIf.
+    public let rawProfileExif: [UInt8]?
+    /// The orientation an XMP packet (iTXt "XML:com.adobe.xmp") states, 1 to 8.
+    public let xmpOrientation: Int?
     /// Where each chunk stands: its offset in the file and the length of its data.
     let spans: [Span]
 
@@ -37,6 +41,7 @@ public struct PNGChunks: Sendable, Equatable {
         var offset = 8
         var width = 0, height = 0
         var exif: [UInt8]?
+        var texts = PNGTextMetadata()
         var sawHeader = false
         var spans: [Span] = []
         // Each chunk is at least 12 bytes, so the walk ends with the file.
@@ -57,13 +62,17 @@ public struct PNGChunks: Sendable, Equatable {
                 sawHeader = true
             } else if type == "eXIf" && exif == nil {
                 exif = read(length, at: offset + 8)
+            } else if type == "tEXt" || type == "zTXt" || type == "iTXt", length <= PNGTextMetadata.textLimit,
+                      let data = read(length, at: offset + 8) {
+                texts.take(chunk: type, data: data)
             } else if type == "IEND" {
                 break
             }
             offset += 12 + length
         }
         guard sawHeader else { throw .library(message: "no IHDR chunk") }
-        return PNGChunks(width: width, height: height, exif: exif, spans: spans)
+        return PNGChunks(width: width, height: height, exif: exif, rawProfileExif: texts.rawProfileExif,
+                         xmpOrientation: texts.xmpOrientation, spans: spans)
     }
 
     /// Checks the CRC of every chunk the walk found.

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import JPEGCodec
 import MediaIO
 import PNGCodec
@@ -45,6 +46,17 @@ import TestSupport
         #expect(run.errorLines.count == 1)
         #expect(run.errorLines.first?.hasPrefix("mediatool: warning: \(gray): colour metadata left out: ") == true)
         #expect(try DecodedPNG(path: output).width == 10)
+    }
+
+    /// Orientation where ImageMagick (a hex "Raw profile type exif" text) and XMP (tiff:Orientation)
+    /// put it, as Pillow's test images carry it: the crop shows the upright picture exactly.
+    @Test(arguments: ["raw-profile-orientation6.png", "xmp-orientation8.png"])
+    func orientationFromTextChunks(fixture: String) throws {
+        let (run, output, folder) = try CropTests.crop(fixture, ["--rect", "3,4,30,20"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [])
+        let result = try CropTests.pixels(ofPNG: try #require(output))
+        #expect(result == CropTests.upright.cropped(to: PixelRect(x: 3, y: 4, width: 30, height: 20)))
     }
 
     /// Crop edges on and off the 16-pixel MCU grid, against libjpeg-turbo's full decode of the file.
