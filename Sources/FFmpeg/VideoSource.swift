@@ -34,6 +34,9 @@ public final class VideoSource {
     /// the container's own start cannot be trusted (`startNeedsDecoding`).
     private var startTimestamp: Int64
     private var startNeedsDecoding: Bool
+    /// Packets are timed in decoding order (AVI, raw streams), not when their frames show: they say
+    /// nothing of which frame is on screen, so no frame is skipped or drained by their times.
+    private let packetTimesAreDecodingOrder: Bool
     /// One frame's duration in the stream's time base, when the frame rate is known.
     private let frameDuration: Int64?
     /// Nothing has been read or sought since the input was opened: its first packet comes next.
@@ -63,8 +66,8 @@ public final class VideoSource {
         // AVI and raw streams time packets in decoding order, and the first frame shows after the
         // reordering delay (one frame with B-frames): the container says 0, the first frame says 1.
         let demuxer = format.pointer.pointee.iformat.pointee
-        startNeedsDecoding = start == cffmpeg_nopts_value() || String(cString: demuxer.name) == "avi"
-            || demuxer.flags & AVFMT_NOTIMESTAMPS != 0
+        packetTimesAreDecodingOrder = String(cString: demuxer.name) == "avi" || demuxer.flags & AVFMT_NOTIMESTAMPS != 0
+        startNeedsDecoding = start == cffmpeg_nopts_value() || packetTimesAreDecodingOrder
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         if rate.num > 0 && rate.den > 0 && timeBase.num > 0 {
             frameDuration = max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), timeBase))
@@ -400,7 +403,7 @@ public final class VideoSource {
 
     /// When the packet's frame is on screen, in the stream's time base, if its timing is known.
     private func screenTime(of packet: Packet) -> Range<Int64>? {
-        guard let pts = packet.presentationTimestamp,
+        guard !packetTimesAreDecodingOrder, let pts = packet.presentationTimestamp,
               let duration = packet.duration > 0 ? packet.duration : frameDuration else { return nil }
         return pts..<(pts + duration)
     }
