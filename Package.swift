@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "MediaIO", "FFmpeg", "PNGCodec", "VideoThumbnails", "ImageCropping", "Imaging", "Batch",
+                "BinaryArrays", "MediaIO", "FFmpeg", "PNGCodec", "JPEGCodec", "ImageCodecs", "VideoThumbnails", "ImageCropping", "Imaging", "Batch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -26,7 +26,7 @@ let package = Package(
         ),
 
         // The same thumbnail and crop many times in one process, to show memory stays flat.
-        .executableTarget(name: "MediaToolSoak", dependencies: ["ImageCropping", "Imaging", "MediaIO", "VideoThumbnails"]),
+        .executableTarget(name: "MediaToolSoak", dependencies: ["ImageCodecs", "ImageCropping", "Imaging", "MediaIO", "VideoThumbnails"]),
 
         // Pure Swift: decoding, formatting, statistics and encoding of binary arrays of doubles.
         .target(name: "BinaryArrays", dependencies: ["MediaIO"]),
@@ -64,21 +64,25 @@ let package = Package(
         .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "MediaIO"]),
 
         // The crop job: pictures opened by signature, rects mapped through orientation, regions decoded.
-        .target(name: "ImageCropping", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "MediaIO"]),
+        .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "PNGCodec", "JPEGCodec", "MediaIO"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
-        .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "Imaging", "MediaIO"]),
+        .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "MediaIO"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CMediaShims", "MediaIO"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CMediaShims", "MediaIO"]),
 
-        // Pixel buffers and orientation, shared by thumbnail and crop.
-        .target(name: "Imaging", dependencies: ["PNGCodec", "MediaIO"]),
+        // Pixel buffers and orientation, shared by thumbnail and crop: no codec here.
+        .target(name: "Imaging", dependencies: ["MediaIO"]),
+
+        // The one codec layer for outputs: formats, their names and extensions, one encoder each.
+        .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec"]),
 
         .target(name: "TestSupport", dependencies: ["MediaIO", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "TestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Imaging"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging"]),
         .testTarget(name: "VideoThumbnailsTests", dependencies: ["VideoThumbnails", "Imaging"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "MediaIO", "TestSupport"]),

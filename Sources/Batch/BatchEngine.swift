@@ -106,7 +106,7 @@ public final class BatchEngine: Sendable {
 
     private func removeLeftovers(for inputs: [BatchInput], plan: OutputPlan) {
         var folders = Set<String>()
-        for input in inputs where input.problem == nil {
+        for input in inputs where input.problem == nil && plan.explicitPath != AtomicOutputFile.standardOutputName {
             let output = plan.output(for: input)
             folders.insert(OutputPlan.folder(of: output) ?? ".")
         }

@@ -92,7 +92,8 @@ public struct OutputPlan: Sendable, Equatable {
             let output = output(for: input)
             if let first = owners[output] { throw .collision(output: output, first: first, second: input.path) }
             owners[output] = input.path
-            if let identity = FileIdentity(path: output), let owner = inputIdentities[identity] {
+            if output != AtomicOutputFile.standardOutputName || explicitPath == nil,
+               let identity = FileIdentity(path: output), let owner = inputIdentities[identity] {
                 throw .outputIsInput(output: output, input: owner)
             }
             if explicitPath == nil {

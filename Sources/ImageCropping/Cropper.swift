@@ -1,3 +1,4 @@
+import ImageCodecs
 import Imaging
 import MediaIO
 import PNGCodec
@@ -23,7 +24,8 @@ public struct CropOptions: Sendable {
     /// Crops that would take more memory to decode are refused before any allocation.
     public var maxMemory = CropOptions.defaultMaxMemory
     public var output = OutputPolicy(overwrite: false)
-    public var pngCompressionLevel = PNGFile.defaultCompressionLevel
+    public var format: ImageFormat = .png
+    public var encoding = EncodingSettings()
 
     public static let defaultMaxPixels = 268_000_000
     public static let defaultMaxMemory = 1 << 30
@@ -59,14 +61,14 @@ public struct Cropper: Sendable {
         let storedRect = try self.storedRect(of: picture)
         try checkMemory(picture, storedRect)
         let stored = try picture.pixels(of: storedRect)
+        let encoder = ImageEncoders.encoder(for: options.format, settings: options.encoding)
         let left: [String]
         if options.keepsOrientation {
-            left = try PNGFile.write(stored, to: target.descriptor, compressionLevel: options.pngCompressionLevel,
-                                     exif: orientation == .identity ? nil : ExifOrientation.tiff(for: orientation),
-                                     color: picture.color)
+            let exif = orientation == .identity ? nil : ExifOrientation.tiff(for: orientation)
+            left = try encoder.write(stored, metadata: PictureMetadata(color: picture.color, exif: exif), to: target.descriptor)
         } else {
-            left = try PNGFile.write(stored.oriented(orientation), to: target.descriptor,
-                                     compressionLevel: options.pngCompressionLevel, color: picture.color)
+            left = try encoder.write(stored.oriented(orientation), metadata: PictureMetadata(color: picture.color),
+                                     to: target.descriptor)
         }
         try target.commit()
         return CropReport(output: output, orientation: orientation, storedRect: storedRect, warnings: picture.warnings + left)

@@ -14,6 +14,8 @@ import Synchronization
 /// through instead (there is nothing to replace), and a symbolic link named by the user is followed.
 public final class AtomicOutputFile {
     public static let temporaryMarker = ".mediatool-tmp-"
+    /// The output name that means standard output, when the user gives it (`-o -`).
+    public static let standardOutputName = "-"
 
     /// The path asked for.
     public let path: String
@@ -32,6 +34,13 @@ public final class AtomicOutputFile {
         self.path = path
         overwrite = policy.overwrite
         var destination = path
+        if path == Self.standardOutputName && policy.isNamedByUser {
+            // `-o -`: the picture goes to standard output; nothing named "-" is ever made.
+            descriptor = try FileSystem.valueOrErrno("cannot write to standard output") { fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0) }
+            self.destination = path
+            temporaryPath = nil
+            return
+        }
         if var status = FileSystem.linkStatus(path) {
             if status.st_mode & S_IFMT == S_IFLNK {
                 guard policy.isNamedByUser else { throw OutputError.notRegular(path: path, kind: "a symbolic link") }

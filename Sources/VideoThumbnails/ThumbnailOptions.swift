@@ -1,23 +1,6 @@
 import FFmpeg
-import Imaging
+import ImageCodecs
 import MediaIO
-
-/// The image file formats a thumbnail can be written in.
-public enum ImageFormat: String, CaseIterable, Sendable {
-    case png
-    case jpeg
-
-    public var fileExtension: String { self == .png ? "png" : "jpg" }
-
-    /// The format an output path's extension asks for, if any.
-    public init?(fileExtension: String) {
-        switch fileExtension.lowercased() {
-        case "png": self = .png
-        case "jpg", "jpeg": self = .jpeg
-        default: return nil
-        }
-    }
-}
 
 public struct ThumbnailOptions: Sendable {
     public var time: TimeSpec = .fraction(0.1)
@@ -28,10 +11,7 @@ public struct ThumbnailOptions: Sendable {
     /// Turn the picture upright by the display matrix (rotations and flips).
     public var appliesOrientation = true
     public var format: ImageFormat = .png
-    /// JPEG quality, 1 to 100.
-    public var jpegQuality = 90
-    /// zlib level 0 to 9.
-    public var pngCompressionLevel = PNGFile.defaultCompressionLevel
+    public var encoding = EncodingSettings()
     public var output = OutputPolicy(overwrite: false)
     /// Decoder threads; 0 for every core.
     public var threads = 0

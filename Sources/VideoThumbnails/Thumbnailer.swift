@@ -1,4 +1,5 @@
 import FFmpeg
+import ImageCodecs
 import Imaging
 import MediaIO
 
@@ -60,14 +61,8 @@ public struct Thumbnailer: Sendable {
                                        maxWidth: options.maxWidth, maxHeight: options.maxHeight)
         let pixels = try video.pixels(of: located.frame, width: geometry.scaledWidth, height: geometry.scaledHeight)
             .oriented(orientation)
-        switch options.format {
-        case .png:
-            try PNGFile.write(pixels, to: target.descriptor, compressionLevel: options.pngCompressionLevel)
-        case .jpeg:
-            let output = BufferedOutput(descriptor: target.descriptor, displayName: output)
-            try output.write(JPEGEncoder.encode(pixels, quality: options.jpegQuality))
-            try output.flush()
-        }
+        warnings += try ImageEncoders.encoder(for: options.format, settings: options.encoding)
+            .write(pixels, metadata: PictureMetadata(), to: target.descriptor)
         try target.commit()
         return ThumbnailReport(output: output, seconds: located.seconds, width: pixels.width, height: pixels.height,
                                orientation: orientation, warnings: warnings)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Batch
+import ImageCodecs
 import ImageCropping
 import Imaging
 import MediaIO
@@ -15,7 +16,7 @@ struct Crop: ParsableCommand {
             it is in the coordinates of a view of that size showing the picture (--content-mode \
             stretch, fit or fill, as UIImageView does); with --stored, in the stored pixels. A \
             fractional rect is snapped outward where it is given (origin rounded down, far edges up), \
-            then mapped exactly. The output is a PNG of upright pixels with no orientation tag, with \
+            then mapped exactly. The output (PNG, or JPEG by --format or its extension) holds upright pixels with no orientation tag, with \
             the bit depth, alpha and colour profile (ICC, sRGB, gAMA, cHRM) of the picture; PHOTO.jpg \
             is written to PHOTO.crop.png beside it, or to -o FILE (one input) or --out-dir DIR.
 
@@ -55,7 +56,7 @@ struct Crop: ParsableCommand {
     @Option(help: ArgumentHelp("Refuse crops whose decoding would take more memory than this (e.g. 512M, 2G), known before any allocation.", valueName: "size"))
     var maxMemory = ByteCount(CropOptions.defaultMaxMemory)
 
-    @OptionGroup var png: PNGOptions
+    @OptionGroup var encoding: EncodingOptions
 
     @OptionGroup var outputs: OutputOptions
 
@@ -74,6 +75,7 @@ struct Crop: ParsableCommand {
         if view == nil && contentMode != .stretch { throw ValidationError("--content-mode goes with --view.") }
         _ = try parsedView()
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be 1 or more.") }
+        if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
     }
 
     func run() throws {
@@ -84,8 +86,9 @@ struct Crop: ParsableCommand {
         options.maxPixels = maxPixels
         options.maxMemory = maxMemory.bytes
         options.output = outputs.policy
-        options.pngCompressionLevel = png.compression
-        let plan = try outputs.plan(for: pictures, defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: "png"))
+        options.format = try outputs.format(chosen: encoding.format, fallback: .png)
+        options.encoding = encoding.settings
+        let plan = try outputs.plan(for: pictures, defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
         let cropper = Cropper(options: options)
         let summary = BatchEngine(settings: jobs.settings()).run(pictures, plan: plan) { picture, output in
             let report = try cropper.crop(picture.path, to: output!)

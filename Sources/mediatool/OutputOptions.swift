@@ -1,5 +1,6 @@
 import ArgumentParser
 import Batch
+import ImageCodecs
 import MediaIO
 
 /// Where outputs go, shared by the subcommands that write one file per input.
@@ -16,10 +17,64 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Replace outputs that exist.")
     var overwrite = false
 
+    /// The placeholders a `--name` template may hold.
+    static let placeholders: Set<String> = ["stem", "ext", "dir"]
+
     func validate() throws {
         if output != nil && outDir != nil { throw ValidationError("Give -o or --out-dir, not both.") }
         if output != nil && name != nil { throw ValidationError("Give -o or --name, not both.") }
+        if let name {
+            var rest = Substring(name)
+            while let open = rest.firstIndex(of: "{") {
+                guard let close = rest[open...].firstIndex(of: "}") else {
+                    throw ValidationError("--name has a '{' with no '}': '\(name)'.")
+                }
+                let placeholder = String(rest[rest.index(after: open)..<close])
+                guard Self.placeholders.contains(placeholder) else {
+                    throw ValidationError("--name knows {stem}, {ext} and {dir}, not {\(placeholder)}.")
+                }
+                rest = rest[rest.index(after: close)...]
+            }
+            if name.hasPrefix("/") || name.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
+                throw ValidationError("--name names a file under the output folder: no absolute path, no '..' ('\(name)').")
+            }
+        }
     }
+
+    /// The format of every output, decided once, before any work: `--format` wins; else the
+    /// extension of `-o` or of the `--name` template; else `fallback`. An extension that names no
+    /// format we write, or one that disagrees with `--format`, is a usage error: the bytes of a file
+    /// always match its name.
+    func format(chosen: ImageFormat?, fallback: ImageFormat) throws -> ImageFormat {
+        let named = output ?? name
+        let fileExtension = named.flatMap(Self.fileExtension(of:))
+        if let fileExtension, fileExtension.contains("{") {
+            throw ValidationError("--name must end with the extension of the format it writes (png, jpg), not '.\(fileExtension)'.")
+        }
+        let implied: ImageFormat?
+        if let fileExtension {
+            guard let format = ImageFormat(fileExtension: fileExtension) else {
+                throw ValidationError("'.\(fileExtension)' is not a format mediatool writes: \(ImageFormat.supportedList).")
+            }
+            implied = format
+        } else {
+            implied = nil
+        }
+        if let chosen, let implied, chosen != implied {
+            throw ValidationError("--format \(chosen.rawValue) disagrees with '\(named!)', which names \(implied.rawValue).")
+        }
+        return chosen ?? implied ?? fallback
+    }
+
+    /// The extension of the last part of a path, if it has one.
+    static func fileExtension(of path: String) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// `-o -`: the picture goes to standard output.
+    var writesToStandardOutput: Bool { output == "-" }
 
     /// The plan for `inputs`, refused before any work when -o meets several inputs, two inputs
     /// would write one output, an output is an input, or an output would land outside its folder.
@@ -39,9 +94,4 @@ struct OutputOptions: ParsableArguments {
     /// What writing an output may do to what is at its path.
     var policy: OutputPolicy { OutputPolicy(overwrite: overwrite, isNamedByUser: output != nil) }
 
-    /// The extension of `-o FILE`, lowercased, if it has one.
-    var explicitExtension: String? {
-        guard let output, let dot = output.lastIndex(of: "."), !output[dot...].contains("/") else { return nil }
-        return String(output[output.index(after: dot)...]).lowercased()
-    }
 }

@@ -4,8 +4,6 @@ import FFmpeg
 import MediaIO
 import VideoThumbnails
 
-extension ImageFormat: ExpressibleByArgument {}
-
 struct Thumbnail: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a still image of each video at a time, as a player shows it.",
@@ -47,13 +45,7 @@ struct Thumbnail: ParsableCommand {
     @Flag(help: "Keep the coded orientation: ignore the display matrix.")
     var noRotate = false
 
-    @Option(help: "png or jpeg (default: from the output's extension, else png).")
-    var format: ImageFormat?
-
-    @Option(help: "JPEG quality, 1 to 100.")
-    var quality: Int = 90
-
-    @OptionGroup var png: PNGOptions
+    @OptionGroup var encoding: EncodingOptions
 
     @OptionGroup var outputs: OutputOptions
 
@@ -72,7 +64,7 @@ struct Thumbnail: ParsableCommand {
         }
         if let width, width < 1 { throw ValidationError("--width must be 1 or more.") }
         if let height, height < 1 { throw ValidationError("--height must be 1 or more.") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1 to 100.") }
+        if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
     }
 
     func run() throws {
@@ -83,9 +75,8 @@ struct Thumbnail: ParsableCommand {
         options.maxWidth = width
         options.maxHeight = height
         options.appliesOrientation = !noRotate
-        options.format = format ?? outputs.explicitExtension.flatMap(ImageFormat.init(fileExtension:)) ?? .png
-        options.jpegQuality = quality
-        options.pngCompressionLevel = png.compression
+        options.format = try outputs.format(chosen: encoding.format, fallback: .png)
+        options.encoding = encoding.settings
         options.output = outputs.policy
         // The cores go to the workers first; a lone worker decodes with all of them.
         let workers = min(jobs.workers, videos.count)

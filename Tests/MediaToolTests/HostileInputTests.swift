@@ -31,7 +31,7 @@ import TestSupport
         let run = try ToolRun.run(["crop", "--overwrite", "--out-dir", "out", "--name", "../victim.txt", "--rect", "0,0,2,2", "a.png"],
                                   in: folder)
         #expect(run.status == 64)
-        #expect(run.standardError.contains("would be written outside out"))
+        #expect(run.standardError.contains("no '..'"))
         #expect(try String(contentsOfFile: folder.appendingPathComponent("victim.txt").path, encoding: .utf8) == "victim\n")
     }
 

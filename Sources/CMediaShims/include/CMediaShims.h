@@ -123,4 +123,16 @@ int cms_jpeg_read_rows(cms_jpeg_reader *reader, uint8_t *const *rows, uint32_t c
 
 void cms_jpeg_close(cms_jpeg_reader *reader);
 
+// MARK: JPEG writing
+
+/// Writes a baseline JPEG of 8-bit gray (`components` 1) or RGB (3) rows to `fd`: `quality` 1 to
+/// 100, `subsampling` 420, 422 or 444, optimised Huffman tables; `exif` (a TIFF block) as an APP1
+/// segment and `icc_profile` as APP2 segments when not NULL.
+/// Returns 0 on success; otherwise -1 with a message in `error_message`.
+int cms_jpeg_write(int fd, uint32_t width, uint32_t height, int components,
+                   const uint8_t *const *rows, int quality, int subsampling,
+                   const uint8_t *exif, uint32_t exif_length,
+                   const uint8_t *icc_profile, uint32_t icc_profile_length,
+                   char error_message[CMS_ERROR_MESSAGE_CAPACITY]);
+
 #endif

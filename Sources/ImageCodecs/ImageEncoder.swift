@@ -1,0 +1,42 @@
+import Imaging
+import PNGCodec
+
+/// What a picture carries besides its pixels.
+public struct PictureMetadata: Sendable {
+    /// The colour description: an ICC profile, or PNG's sRGB, gAMA and cHRM.
+    public var color: PNGColorDescription?
+    /// A TIFF-headed EXIF block (the orientation of stored pixels, for `--keep-orientation`).
+    public var exif: [UInt8]?
+
+    public init(color: PNGColorDescription? = nil, exif: [UInt8]? = nil) {
+        self.color = color
+        self.exif = exif
+    }
+}
+
+/// How outputs are encoded, whatever their format: each encoder takes what applies to it.
+public struct EncodingSettings: Sendable {
+    /// zlib level 0 to 9 for PNG.
+    public var pngCompressionLevel = PNGImageEncoder.defaultCompressionLevel
+    /// 1 to 100 for JPEG.
+    public var jpegQuality = 90
+
+    public init() {}
+}
+
+/// Writes pixels in one format.
+public protocol ImageEncoder: Sendable {
+    /// Writes `pixels` and what of `metadata` the format can carry to `descriptor`. Returns what
+    /// could not be kept (alpha flattened, a profile left out), one line each, for warnings.
+    func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String]
+}
+
+/// The one place a format becomes an encoder: callers never switch on formats.
+public enum ImageEncoders {
+    public static func encoder(for format: ImageFormat, settings: EncodingSettings) -> any ImageEncoder {
+        switch format {
+        case .png: return PNGImageEncoder(compressionLevel: settings.pngCompressionLevel)
+        case .jpeg: return JPEGImageEncoder(quality: settings.jpegQuality)
+        }
+    }
+}

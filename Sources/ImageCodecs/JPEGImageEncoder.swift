@@ -1,0 +1,51 @@
+import Imaging
+import JPEGCodec
+
+/// JPEG output through libjpeg-turbo: 8-bit gray or RGB, 4:2:0, the ICC profile in APP2 and EXIF in
+/// APP1. 16-bit samples are rounded to 8 bits; alpha is flattened on white, with a warning.
+public struct JPEGImageEncoder: ImageEncoder {
+    public var quality: Int
+
+    public init(quality: Int = 90) {
+        self.quality = quality
+    }
+
+    public func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String] {
+        var warnings: [String] = []
+        let hasAlpha = pixels.channels == 2 || pixels.channels == 4
+        if hasAlpha { warnings.append("JPEG has no alpha: transparent pixels were flattened on white") }
+        let colours = hasAlpha ? pixels.channels - 1 : pixels.channels
+        let eightBit = Self.eightBitOpaque(pixels, colours: colours)
+        try eightBit.withUnsafeBytes { bytes in
+            try JPEGEncoder(quality: quality).write(width: pixels.width, height: pixels.height, components: colours,
+                                                    pixels: bytes, exif: metadata.exif,
+                                                    iccProfile: metadata.color?.iccProfile, to: descriptor)
+        }
+        return warnings
+    }
+
+    /// 8-bit samples of the colour channels, alpha composited on white: `(c * a + 255 * (255 - a)) / 255`.
+    static func eightBitOpaque(_ pixels: PixelBuffer, colours: Int) -> [UInt8] {
+        if pixels.bytesPerSample == 1 && colours == pixels.channels { return pixels.bytes }
+        let count = pixels.width * pixels.height
+        var result = [UInt8](repeating: 0, count: count * colours)
+        pixels.bytes.withUnsafeBufferPointer { source in
+            result.withUnsafeMutableBufferPointer { destination in
+                let step = pixels.bytesPerSample
+                for pixel in 0..<count {
+                    let base = pixel * pixels.channels * step
+                    // The high byte of a 16-bit sample, rounded: (v + 128) / 257 maps 0...65535 onto 0...255.
+                    let sample = { (channel: Int) -> Int in
+                        step == 1 ? Int(source[base + channel])
+                            : (Int(source[base + 2 * channel]) << 8 | Int(source[base + 2 * channel + 1]) + 128) / 257
+                    }
+                    let alpha = colours == pixels.channels ? 255 : sample(colours)
+                    for channel in 0..<colours {
+                        destination[pixel * colours + channel] = UInt8((sample(channel) * alpha + 255 * (255 - alpha) + 127) / 255)
+                    }
+                }
+            }
+        }
+        return result
+    }
+}

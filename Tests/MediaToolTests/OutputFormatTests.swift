@@ -1,0 +1,103 @@
+import Foundation
+import JPEGCodec
+import MediaIO
+import Testing
+import TestSupport
+
+/// Issue 12, first step: one output format for every output, decided once from --format, the
+/// extension of -o or --name, or the default; the bytes always match the name.
+@Suite struct OutputFormatTests {
+    static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
+
+    static func signature(_ path: String) -> [UInt8] {
+        Array((FileManager.default.contents(atPath: path) ?? Data()).prefix(4))
+    }
+
+    @Test(arguments: [
+        (["crop", "--rect", "0,0,20,20", "pictures/orientation6.jpg"], "out.jpg", jpegSignature),
+        (["crop", "--rect", "0,0,20,20", "pictures/orientation6.jpg"], "out.png", pngSignature),
+        (["crop", "--rect", "0,0,20,20", "--format", "jpeg", "pictures/orientation6.jpg"], "out", jpegSignature),
+        (["thumbnail", "--at", "0.5", "video/counter.mp4"], "out.JPEG", jpegSignature),
+        (["thumbnail", "--at", "0.5", "video/counter.mp4"], "out.png", pngSignature),
+        (["thumbnail", "--at", "0.5", "--format", "png", "video/counter.mp4"], "out", pngSignature),
+    ])
+    func theBytesMatchTheName(arguments: [String], output: String, signature: [UInt8]) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent(output).path
+        let run = try ToolRun.run(arguments.dropLast() + [Fixture.path(arguments.last!), "-o", path])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(Self.signature(path).starts(with: signature))
+    }
+
+    @Test func theNameTemplateDecidesForAWholeFolder() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["crop", "--rect", "0,0,5,5", "--out-dir", folder.path, "--name", "{stem}.jpeg",
+                                   Fixture.path("pictures/rgb8.png"), Fixture.path("pictures/gray8.png")])
+        #expect(run.status == 0, "\(run.standardError)")
+        for name in ["rgb8.jpeg", "gray8.jpeg"] {
+            #expect(Self.signature(folder.appendingPathComponent(name).path).starts(with: Self.jpegSignature))
+        }
+        let defaults = try ToolRun.run(["thumbnail", "--at", "0", "--format", "jpeg", "--out-dir", folder.path, Fixture.path("video/counter.mp4")])
+        #expect(defaults.status == 0)
+        #expect(Self.signature(folder.appendingPathComponent("counter.thumb.jpg").path).starts(with: Self.jpegSignature))
+    }
+
+    @Test(arguments: [
+        (["thumbnail", "video/counter.mp4", "-o", "x.webp"], "'.webp' is not a format mediatool writes"),
+        (["crop", "--rect", "0,0,2,2", "pictures/rgb8.png", "-o", "x.bmp"], "'.bmp' is not a format mediatool writes"),
+        (["thumbnail", "--format", "jpeg", "video/counter.mp4", "-o", "x.png"], "--format jpeg disagrees with 'x.png'"),
+        (["crop", "--rect", "0,0,2,2", "--name", "{foo}.png", "pictures/rgb8.png"], "not {foo}"),
+        (["crop", "--rect", "0,0,2,2", "--name", "{stem}.{ext}", "pictures/rgb8.png"], "must end with the extension"),
+        (["crop", "--rect", "0,0,2,2", "--name", "/tmp/x.png", "pictures/rgb8.png"], "no absolute path"),
+        (["crop", "--rect", "0,0,2,2", "--json", "pictures/rgb8.png", "-o", "-"], "both write to standard output"),
+    ])
+    func conflictsAreUsageErrorsAndWriteNothing(arguments: [String], message: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let resolved = arguments.map { $0.hasPrefix("pictures/") || $0.hasPrefix("video/") ? Fixture.path($0) : $0 }
+        let run = try ToolRun.run(resolved, in: folder)
+        #expect(run.status == 64)
+        #expect(run.standardError.contains(message), "\(run.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+
+    @Test func dashWritesThePictureToStandardOutput() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = try ToolRun.run(["thumbnail", "--at", "0.5", Fixture.path("video/counter.mp4"), "-o", "-"], in: folder)
+        #expect(png.status == 0)
+        #expect(Array(png.standardOutput.prefix(4)) == Self.pngSignature)
+        let good = try ToolRun.run(["crop", "--rect", "0,0,5,5", "--format", "jpeg", Fixture.path("pictures/rgb8.png"), "-o", "-"], in: folder)
+        #expect(good.status == 0)
+        #expect(Array(good.standardOutput.prefix(3)) == Self.jpegSignature)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+
+    @Test func alphaIntoJPEGIsFlattenedOnWhiteWithAWarning() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.jpg").path
+        let run = try ToolRun.run(["crop", "--rect", "0,0,7,5", "--stored", Fixture.path("pictures/palette-trns.png"), "-o", output])
+        #expect(run.status == 0)
+        #expect(run.errorLines.count == 1 && run.errorLines[0].contains("JPEG has no alpha: transparent pixels were flattened on white"))
+        // The exact compositing is JPEGImageEncoderTests'; here, a JPEG of the picture's size.
+        let decoder = try JPEGDecoder(file: InputFile(path: output))
+        #expect((decoder.width, decoder.height, decoder.channels) == (7, 5, 3))
+    }
+
+    @Test func aJPEGCropKeepsItsProfileAndItsPixels() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.jpg").path
+        let run = try ToolRun.run(["crop", "--rect", "3,4,30,20", "--quality", "100", Fixture.path("pictures/hp-srgb.jpg"), "-o", output])
+        #expect(run.status == 0 && run.errorLines == [])
+        let decoder = try JPEGDecoder(file: InputFile(path: output))
+        #expect(decoder.iccProfile == [UInt8](try Fixture.data("pictures/hp-srgb.icc")))
+        let crop = try decoder.readRegion(x: 0, y: 0, columns: 30, rows: 20)
+        let expected = CropTests.upright.cropped(to: .init(x: 3, y: 4, width: 30, height: 20)).bytes
+        #expect(zip(crop, expected).map { abs(Int($0) - Int($1)) }.max()! <= 12)
+    }
+}
