@@ -13,6 +13,8 @@ public struct BatchSettings: Sendable {
     public var showsProgress = false
     /// The summary line and the failed inputs on standard error at the end.
     public var showsSummary = true
+    /// Files of the folders given that were passed over as mediatool's own outputs: said in the summary.
+    public var ownOutputsPassedOver = 0
 
     public init(jobs: Int) {
         self.jobs = jobs
@@ -78,7 +80,9 @@ public final class BatchEngine: Sendable {
             summary.reportFailed = true
             Diagnostics.line("the JSON report is incomplete: \(failure)")
         }
-        if settings.showsSummary { Self.printSummary(summary, total: inputs.count, seconds: Clock.seconds() - started) }
+        if settings.showsSummary {
+            Self.printSummary(summary, total: inputs.count, ownOutputs: settings.ownOutputsPassedOver, seconds: Clock.seconds() - started)
+        }
         return summary
     }
 
@@ -113,10 +117,11 @@ public final class BatchEngine: Sendable {
         for folder in folders.sorted() { TemporaryFiles.removeLeftovers(in: folder) }
     }
 
-    private static func printSummary(_ summary: BatchSummary, total: Int, seconds: Double) {
+    private static func printSummary(_ summary: BatchSummary, total: Int, ownOutputs: Int, seconds: Double) {
         // One input needs no summary: its error line, if any, says it all.
-        guard total > 1 || summary.interrupted else { return }
+        guard total > 1 || summary.interrupted || ownOutputs > 0 else { return }
         var line = "\(summary.ok) ok, \(summary.failed) failed, \(summary.skipped) skipped of \(total) in \(ProgressBar.oneDecimal(seconds)) s"
+        if ownOutputs > 0 { line += ", \(ownOutputs) of mediatool's own outputs passed over" }
         if summary.interrupted { line += ", interrupted" }
         Diagnostics.line("summary: \(line)")
         for input in summary.failedInputs {

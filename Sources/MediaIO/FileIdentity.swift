@@ -10,8 +10,15 @@ public struct FileIdentity: Hashable, Sendable {
         inode = UInt64(status.st_ino)
     }
 
-    /// The identity of the file at `path` (links followed), or nil when there is none.
+    /// The identity of the file at `path` (links followed), or nil when there is none; for `-`, of
+    /// what standard input is.
     public init?(path: String) {
+        if path == "-" {
+            var status = stat()
+            guard fstat(STDIN_FILENO, &status) == 0 else { return nil }
+            self.init(status)
+            return
+        }
         guard let status = FileSystem.status(path) else { return nil }
         self.init(status)
     }

@@ -23,14 +23,31 @@ struct BatchOptions: ParsableArguments {
         }
     }
 
-    /// The inputs named by `arguments`, folders expanded, in order, this shard's share only.
-    func inputs(_ arguments: [String], extensions: Set<String>) throws -> [BatchInput] {
+    /// The inputs named by `arguments`, folders expanded, in order, this shard's share only, and how
+    /// many files of the folders were passed over as outputs of mediatool (names matching
+    /// `ownOutputPatterns`).
+    func inputs(_ arguments: [String], extensions: Set<String>,
+                ownOutputPatterns: [String] = []) throws -> (inputs: [BatchInput], ownOutputs: Int) {
         var selection = InputSelection(extensions: extensions)
         selection.recursive = recursive
         selection.includePattern = include
-        let all = try InputCollector.collect(arguments: arguments, listFile: filesFrom, selection: selection)
-        guard let shard = shard.flatMap(Shard.init(parsing:)) else { return all }
-        return all.filter(shard.contains)
+        selection.ownOutputPatterns = ownOutputPatterns
+        let (all, ownOutputs) = try InputCollector.collectCounting(arguments: arguments, listFile: filesFrom, selection: selection)
+        guard let shard = shard.flatMap(Shard.init(parsing:)) else { return (all, ownOutputs) }
+        return (all.filter(shard.contains), ownOutputs)
+    }
+
+    /// The names a run's outputs have, as shell patterns: the subcommand's default (`*.crop.*`) and
+    /// the `--name` template with its placeholders as `*`.
+    static func outputPatterns(suffix: String, template: String?) -> [String] {
+        var patterns = ["*.\(suffix).*"]
+        if let template {
+            var pattern = template.split(separator: "/").last.map(String.init) ?? template
+            for placeholder in OutputOptions.placeholders { pattern = pattern.replacing("{\(placeholder)}", with: "*") }
+            // A template of placeholders alone would pass over every file.
+            if pattern.contains(where: { $0 != "*" && $0 != "." }) { patterns.append(pattern) }
+        }
+        return patterns
     }
 }
 
@@ -56,8 +73,10 @@ struct JobOptions: ParsableArguments {
 
     var workers: Int { jobs ?? Self.cores }
 
-    func settings() -> BatchSettings {
+    /// `ownOutputs`: files of the folders passed over as mediatool's own outputs, for the summary.
+    func settings(ownOutputs: Int = 0) -> BatchSettings {
         var settings = BatchSettings(jobs: workers)
+        settings.ownOutputsPassedOver = ownOutputs
         settings.skipsExisting = skipExisting
         settings.reportsJSON = json
         settings.showsProgress = !quiet && isatty(STDERR_FILENO) == 1

@@ -69,7 +69,10 @@ struct Crop: ParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one picture.") }
-        if inputs.contains("-") { throw ValidationError("Pictures are read from files, not from standard input.") }
+        try InputList.validate(inputs)
+        if inputs.contains("-") && outputs.output == nil {
+            throw ValidationError("Standard input has no name to make an output's from: give -o FILE (or -o -).")
+        }
         _ = try parsedRect()
         if view != nil && stored { throw ValidationError("--view and --stored exclude each other.") }
         if view == nil && contentMode != .stretch { throw ValidationError("--content-mode goes with --view.") }
@@ -79,7 +82,8 @@ struct Crop: ParsableCommand {
     }
 
     func run() throws {
-        let pictures = try batch.inputs(inputs, extensions: Self.pictureExtensions)
+        let (pictures, ownOutputs) = try batch.inputs(inputs, extensions: Self.pictureExtensions,
+                                                   ownOutputPatterns: BatchOptions.outputPatterns(suffix: "crop", template: outputs.name))
         var options = CropOptions(rect: try cropRect())
         options.clamps = clamp
         options.keepsOrientation = keepOrientation
@@ -90,7 +94,7 @@ struct Crop: ParsableCommand {
         options.encoding = encoding.settings
         let plan = try outputs.plan(for: pictures, defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
         let cropper = Cropper(options: options)
-        let summary = BatchEngine(settings: jobs.settings()).run(pictures, plan: plan) { picture, output in
+        let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(pictures, plan: plan) { picture, output in
             let report = try cropper.crop(picture.path, to: output!)
             let rect = report.storedRect
             return JobReport(fields: [

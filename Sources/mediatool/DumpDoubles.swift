@@ -84,7 +84,7 @@ struct DumpDoubles: ParsableCommand {
     }
 
     func run() throws {
-        let inputs = try batch.inputs(files, extensions: Self.binaryExtensions)
+        let inputs = try batch.inputs(files, extensions: Self.binaryExtensions).inputs
         let options = DoubleDumpOptions(
             selection: DoubleSelection(byteOrder: byteOrder.byteOrder, offset: offset, count: count),
             layout: DoubleListLayout(format: format, columns: columns, showsIndex: index,

@@ -58,7 +58,10 @@ struct Thumbnail: ParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video.") }
-        if inputs.contains("-") { throw ValidationError("Videos are read from files, not from standard input.") }
+        try InputList.validate(inputs)
+        if inputs.contains("-") && outputs.output == nil {
+            throw ValidationError("Standard input has no name to make an output's from: give -o FILE (or -o -).")
+        }
         guard TimeSpec(parsing: at) != nil else {
             throw ValidationError("--at takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not '\(at)'.")
         }
@@ -68,7 +71,8 @@ struct Thumbnail: ParsableCommand {
     }
 
     func run() throws {
-        let videos = try batch.inputs(inputs, extensions: Self.videoExtensions)
+        let (videos, ownOutputs) = try batch.inputs(inputs, extensions: Self.videoExtensions,
+                                                   ownOutputPatterns: BatchOptions.outputPatterns(suffix: "thumb", template: outputs.name))
         var options = ThumbnailOptions()
         options.time = TimeSpec(parsing: at)!
         options.mode = keyframe ? .keyframe : .exact
@@ -83,7 +87,7 @@ struct Thumbnail: ParsableCommand {
         options.threads = workers <= 1 ? 0 : max(1, JobOptions.cores / workers)
         let plan = try outputs.plan(for: videos, defaultTemplate: OutputPlan.defaultTemplate(suffix: "thumb", fileExtension: options.format.fileExtension))
         let thumbnailer = Thumbnailer(options: options)
-        let summary = BatchEngine(settings: jobs.settings()).run(videos, plan: plan) { video, output in
+        let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(videos, plan: plan) { video, output in
             let report = try thumbnailer.makeThumbnail(of: video.path, to: output!)
             return JobReport(fields: [
                 ("seconds", .double(report.seconds)), ("width", .int(report.width)), ("height", .int(report.height)),

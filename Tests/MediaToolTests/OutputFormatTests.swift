@@ -101,3 +101,36 @@ import TestSupport
         #expect(zip(crop, expected).map { abs(Int($0) - Int($1)) }.max()! <= 12)
     }
 }
+
+/// Issue 12: standard input as an input, and folders that hold a run's own outputs.
+@Suite struct InputsAndOwnOutputsTests {
+    @Test func standardInputIsReadOnceAsAPictureOrAVideo() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let crop = try ToolRun.run(["crop", "--rect", "0,0,5,5", "-", "-o", "-"], input: try Fixture.data("pictures/rgb8.png"))
+        #expect(crop.status == 0, "\(crop.standardError)")
+        #expect(Array(crop.standardOutput.prefix(4)) == OutputFormatTests.pngSignature)
+        let output = folder.appendingPathComponent("t.png").path
+        let thumbnail = try ToolRun.run(["thumbnail", "--at", "1", "-", "-o", output], input: try Fixture.data("video/counter.mp4"))
+        #expect(thumbnail.status == 0, "\(thumbnail.standardError)")
+        #expect(ThumbnailTests.frameNumber(try DecodedPNG(path: output)) == 25)
+        let unnamed = try ToolRun.run(["crop", "--rect", "0,0,5,5", "-"], input: try Fixture.data("pictures/rgb8.png"), in: folder)
+        #expect(unnamed.status == 64)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["t.png"])
+    }
+
+    @Test func aFolderCroppedTwiceGivesTheSameOutputs() throws {
+        let folder = try HostileInputTests.folder(with: ["a.png", "b.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try ToolRun.run(["crop", "--rect", "0,0,2,2", "."], in: folder).status == 0)
+        let second = try ToolRun.run(["crop", "--overwrite", "--rect", "0,0,2,2", "."], in: folder)
+        #expect(second.status == 0)
+        #expect(second.errorLines.last?.hasSuffix(", 2 of mediatool's own outputs passed over") == true)
+        let named = try ToolRun.run(["crop", "--overwrite", "--name", "{stem}-small.png", "--rect", "0,0,2,2", "."], in: folder)
+        #expect(named.status == 0)
+        let again = try ToolRun.run(["crop", "--overwrite", "--name", "{stem}-small.png", "--rect", "0,0,2,2", "."], in: folder)
+        #expect(again.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            == ["a-small.png", "a.crop.png", "a.png", "b-small.png", "b.crop.png", "b.png"])
+    }
+}
