@@ -87,6 +87,6 @@ let package = Package(
         .testTarget(name: "VideoThumbnailsTests", dependencies: ["VideoThumbnails", "Imaging"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "MediaIO", "TestSupport"]),
         // Runs the built executable: exact output, exit codes and files.
-        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "Imaging", "JPEGCodec", "MediaIO", "PNGCodec"]),
+        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "ImageCodecs", "Imaging", "JPEGCodec", "MediaIO", "PNGCodec"]),
     ]
 )

@@ -26,6 +26,8 @@ public struct CropOptions: Sendable {
     public var output = OutputPolicy(overwrite: false)
     public var format: ImageFormat = .png
     public var encoding = EncodingSettings()
+    /// What of the picture's metadata is left out of the crop; the colour description always stays.
+    public var strip: MetadataStrip = .none
 
     public static let defaultMaxPixels = 268_000_000
     public static let defaultMaxMemory = 1 << 30
@@ -33,6 +35,16 @@ public struct CropOptions: Sendable {
     public init(rect: CropRect) {
         self.rect = rect
     }
+}
+
+/// What of a picture's metadata a crop leaves out.
+public enum MetadataStrip: String, Sendable, CaseIterable {
+    /// Keep EXIF where the output format can hold it.
+    case none
+    /// Leave out everything but the colour description (the orientation stays with --keep-orientation).
+    case all
+    /// Leave out the GPS position only: what an uploader wants before publishing a phone photo.
+    case gps
 }
 
 /// What making one crop did.
@@ -62,16 +74,26 @@ public struct Cropper: Sendable {
         try checkMemory(picture, storedRect)
         let stored = try picture.pixels(of: storedRect)
         let encoder = ImageEncoders.encoder(for: options.format, settings: options.encoding)
-        let left: [String]
-        if options.keepsOrientation {
-            let exif = orientation == .identity ? nil : ExifOrientation.tiff(for: orientation)
-            left = try encoder.write(stored, metadata: PictureMetadata(color: picture.color, exif: exif), to: target.descriptor)
-        } else {
-            left = try encoder.write(stored.oriented(orientation), metadata: PictureMetadata(color: picture.color),
-                                     to: target.descriptor)
-        }
+        let shown = options.keepsOrientation ? orientation : .identity
+        let pixels = options.keepsOrientation ? stored : stored.oriented(orientation)
+        let exif = carriedExif(of: picture, orientation: shown, width: pixels.width, height: pixels.height)
+        let left = try encoder.write(pixels, metadata: PictureMetadata(color: picture.color, exif: exif), to: target.descriptor)
         try target.commit()
         return CropReport(output: output, orientation: orientation, storedRect: storedRect, warnings: picture.warnings + left)
+    }
+
+    /// The picture's EXIF as the crop carries it: the orientation its pixels need, the crop's size,
+    /// no thumbnail of the whole picture, GPS erased on request; nothing with `--strip all` but the
+    /// orientation that `--keep-orientation` needs.
+    func carriedExif(of picture: SourcePicture, orientation: Orientation, width: Int, height: Int) -> [UInt8]? {
+        guard options.strip != .all, let source = picture.exif, var block = ExifBlock(source) else {
+            return orientation == .identity ? nil : ExifOrientation.tiff(for: orientation)
+        }
+        block.setOrientation(orientation)
+        block.setPixelSize(width: width, height: height)
+        block.dropThumbnail()
+        if options.strip == .gps { block.eraseGPS() }
+        return block.bytes
     }
 
     /// The stored pixels to crop: the rect snapped outward where it is given, checked (or clamped)

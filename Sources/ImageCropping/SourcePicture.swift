@@ -10,6 +10,8 @@ protocol SourcePicture {
     var storedHeight: Int { get }
     var orientation: Orientation { get }
     var color: PNGColorDescription? { get }
+    /// The picture's EXIF block (TIFF-headed), to carry to the crop.
+    var exif: [UInt8]? { get }
     /// Problems met that did not stop the crop.
     var warnings: [String] { get }
     /// Bytes of memory decoding any region needs besides the region (rows of the whole width, or
@@ -57,6 +59,7 @@ struct PNGPicture: SourcePicture {
     private let checksums: BackgroundCheck
     var color: PNGColorDescription? { decoder.color.isEmpty ? nil : decoder.color }
     var workingBytes: Int { decoder.workingBytes }
+    let exif: [UInt8]?
 
     init(file: InputFile, maxPixels: Int) throws {
         // The chunk walk finds the size and an eXIf chunk after the image data before anything is decoded.
@@ -64,7 +67,8 @@ struct PNGPicture: SourcePicture {
         try SourcePictures.checkPixelLimit(width: chunks.width, height: chunks.height, maxPixels: maxPixels)
         var warnings: [String] = []
         // eXIf first; else what ImageMagick and XMP write in text chunks, as Pillow reads them.
-        if let exif = chunks.exif ?? chunks.rawProfileExif {
+        exif = chunks.exif ?? chunks.rawProfileExif
+        if let exif {
             orientation = SourcePictures.orientation(of: exif, warnings: &warnings)
         } else {
             orientation = chunks.xmpOrientation.flatMap(Orientation.init(rawValue:)) ?? .identity
@@ -94,6 +98,7 @@ struct JPEGPicture: SourcePicture {
     let color: PNGColorDescription?
     private let decoder: JPEGDecoder
     var workingBytes: Int { decoder.workingBytes }
+    var exif: [UInt8]? { decoder.exif }
 
     init(file: InputFile, maxPixels: Int) throws {
         decoder = try JPEGDecoder(file: file)

@@ -6,6 +6,7 @@ import Imaging
 import MediaIO
 
 extension ContentMode: ExpressibleByArgument {}
+extension MetadataStrip: ExpressibleByArgument {}
 
 struct Crop: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,6 +57,9 @@ struct Crop: ParsableCommand {
     @Option(help: ArgumentHelp("Refuse crops whose decoding would take more memory than this (e.g. 512M, 2G), known before any allocation.", valueName: "size"))
     var maxMemory = ByteCount(CropOptions.defaultMaxMemory)
 
+    @Option(help: ArgumentHelp("Leave metadata out: all (everything but the colour profile) or gps (the position only). By default EXIF is kept, its orientation and size made the crop's.", valueName: "all|gps"))
+    var strip: MetadataStrip = .none
+
     @OptionGroup var encoding: EncodingOptions
 
     @OptionGroup var outputs: OutputOptions
@@ -92,6 +96,7 @@ struct Crop: ParsableCommand {
         options.output = outputs.policy
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
         options.encoding = encoding.settings
+        options.strip = strip
         let plan = try outputs.plan(for: pictures, defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
         let cropper = Cropper(options: options)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(pictures, plan: plan) { picture, output in
