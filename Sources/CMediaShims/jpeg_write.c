@@ -130,3 +130,13 @@ int cms_jpeg_write(int fd, uint32_t width, uint32_t height, int components,
     free(writer);
     return 0;
 }
+
+const char *cms_jpeg_library_version(void) {
+#ifdef LIBJPEG_TURBO_VERSION
+#define CMS_STRINGIFY_(x) #x
+#define CMS_STRINGIFY(x) CMS_STRINGIFY_(x)
+    return CMS_STRINGIFY(LIBJPEG_TURBO_VERSION) " (API " CMS_STRINGIFY(JPEG_LIB_VERSION) ")";
+#else
+    return "unknown";
+#endif
+}

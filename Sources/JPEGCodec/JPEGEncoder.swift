@@ -1,4 +1,12 @@
 import CMediaShims
+import MediaIO
+
+/// The libjpeg-turbo the tool is built with (libjpeg has no run-time version call).
+public enum JPEGLibrary {
+    public static var version: LibraryVersion {
+        LibraryVersion(name: "libjpeg-turbo", version: String(cString: cms_jpeg_library_version()))
+    }
+}
 
 /// Writes 8-bit gray or RGB pixels as a baseline JPEG through libjpeg-turbo (optimised Huffman
 /// tables; libjpeg's longjmp stays inside the C shim).

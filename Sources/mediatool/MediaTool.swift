@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import FFmpeg
+import JPEGCodec
 import MediaIO
 import PNGCodec
 
@@ -43,7 +44,7 @@ enum ToolVersion {
 
     /// The tool's version, then each linked C library's, read from the libraries at run time.
     static var report: String {
-        let libraries = FFmpegLibraries.versions + [PNGLibrary.version]
+        let libraries = FFmpegLibraries.versions + [PNGLibrary.version, JPEGLibrary.version]
         return (["mediatool \(number)"] + libraries.map(\.description)).joined(separator: "\n")
     }
 }

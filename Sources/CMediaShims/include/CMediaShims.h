@@ -125,6 +125,9 @@ void cms_jpeg_close(cms_jpeg_reader *reader);
 
 // MARK: JPEG writing
 
+/// The libjpeg-turbo version built against, e.g. "2.1.5 (API 62)".
+const char *cms_jpeg_library_version(void);
+
 /// Writes a baseline JPEG of 8-bit gray (`components` 1) or RGB (3) rows to `fd`: `quality` 1 to
 /// 100, `subsampling` 420, 422 or 444, optimised Huffman tables; `exif` (a TIFF block) as an APP1
 /// segment and `icc_profile` as APP2 segments when not NULL.
