@@ -135,7 +135,7 @@ const char *cms_jpeg_library_version(void) {
 #ifdef LIBJPEG_TURBO_VERSION
 #define CMS_STRINGIFY_(x) #x
 #define CMS_STRINGIFY(x) CMS_STRINGIFY_(x)
-    return CMS_STRINGIFY(LIBJPEG_TURBO_VERSION) " (API " CMS_STRINGIFY(JPEG_LIB_VERSION) ")";
+    return CMS_STRINGIFY(LIBJPEG_TURBO_VERSION);
 #else
     return "unknown";
 #endif

@@ -125,7 +125,7 @@ void cms_jpeg_close(cms_jpeg_reader *reader);
 
 // MARK: JPEG writing
 
-/// The libjpeg-turbo version built against, e.g. "2.1.5 (API 62)".
+/// The libjpeg-turbo version built against, e.g. "2.1.5".
 const char *cms_jpeg_library_version(void);
 
 /// Writes a baseline JPEG of 8-bit gray (`components` 1) or RGB (3) rows to `fd`: `quality` 1 to
