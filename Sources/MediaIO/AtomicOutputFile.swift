@@ -166,15 +166,6 @@ public final class AtomicOutputFile {
         return String(repeating: "0", count: 8 - hex.count) + hex
     }()
 
-    /// Writes `bytes` to `path` atomically.
-    public static func write(_ bytes: [UInt8], to path: String, policy: OutputPolicy) throws {
-        let file = try AtomicOutputFile(path: path, policy: policy)
-        let output = BufferedOutput(descriptor: file.descriptor, displayName: path)
-        try output.write(bytes)
-        try output.flush()
-        try file.commit()
-    }
-
     /// ("dir/", "name") for "dir/name"; ("", "name") for "name".
     static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return ("", path) }
