@@ -67,8 +67,12 @@ public enum FileSystem {
         guard let directory = PathBytes.withCString(folder, { opendir($0) }) else { return nil }
         defer { closedir(directory) }
         var names: [String] = []
+        // The name is read where it stands: loading d_name as a value would read all 256 bytes of
+        // its array, past the end of a short last entry (readdir's records are only as long as the name).
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in PathBytes.string(raw.prefix { $0 != 0 }) }
+            let field = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+            let name = PathBytes.string(UnsafeRawBufferPointer(start: field, count: strlen(field)))
             if name != "." && name != ".." { names.append(name) }
         }
         return names
