@@ -94,7 +94,7 @@ public final class BatchEngine: Sendable {
 
     private static func perform(_ job: Job, input: BatchInput, output: String?, plan: OutputPlan?, skipsExisting: Bool) -> Outcome {
         if let problem = input.problem { return .failed(ListingProblem(text: problem), milliseconds: 0) }
-        if skipsExisting, let output, FileIdentity(path: output) != nil { return .skipped }
+        if skipsExisting, let output, output != AtomicOutputFile.standardOutputName, FileIdentity(path: output) != nil { return .skipped }
         let started = Clock.seconds()
         do {
             // Under --out-dir, the folders of the inputs' relative paths are made as needed.

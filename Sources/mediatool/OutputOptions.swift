@@ -35,6 +35,9 @@ struct OutputOptions: ParsableArguments {
                 }
                 rest = rest[rest.index(after: close)...]
             }
+            if name == AtomicOutputFile.standardOutputName {
+                throw ValidationError("--name - would name a file '-': use -o - for standard output.")
+            }
             if name.hasPrefix("/") || name.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
                 throw ValidationError("--name names a file under the output folder: no absolute path, no '..' ('\(name)').")
             }

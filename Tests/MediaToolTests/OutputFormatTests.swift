@@ -70,6 +70,11 @@ import TestSupport
         let png = try ToolRun.run(["thumbnail", "--at", "0.5", Fixture.path("video/counter.mp4"), "-o", "-"], in: folder)
         #expect(png.status == 0)
         #expect(Array(png.standardOutput.prefix(4)) == Self.pngSignature)
+        // --skip-existing does not take standard output for an existing file.
+        let skipping = try ToolRun.run(["thumbnail", "--skip-existing", "--at", "0", Fixture.path("video/counter.mp4"), "-o", "-"], in: folder)
+        #expect(skipping.status == 0 && Array(skipping.standardOutput.prefix(4)) == Self.pngSignature)
+        let named = try ToolRun.run(["crop", "--rect", "0,0,5,5", "--name", "-", Fixture.path("pictures/rgb8.png")], in: folder)
+        #expect(named.status == 64)
         let good = try ToolRun.run(["crop", "--rect", "0,0,5,5", "--format", "jpeg", Fixture.path("pictures/rgb8.png"), "-o", "-"], in: folder)
         #expect(good.status == 0)
         #expect(Array(good.standardOutput.prefix(3)) == Self.jpegSignature)
