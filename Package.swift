@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "MediaIO", "FFmpeg", "PNGCodec", "JPEGCodec", "ImageCodecs", "VideoThumbnails", "ImageCropping", "Imaging", "Batch",
+                "BinaryArrays", "MediaIO", "FFmpeg", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "ImageCropping", "Imaging", "Batch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -75,7 +75,13 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["MediaIO"]),
 
         // The one codec layer for outputs: formats, their names and extensions, one encoder each.
-        .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec"]),
+        .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "MediaIO"]),
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]
+        ),
+        .target(name: "WebPCodec", dependencies: ["CWebP", "MediaIO"]),
 
         .target(name: "TestSupport", dependencies: ["MediaIO", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "TestSupport"]),
@@ -87,6 +93,6 @@ let package = Package(
         .testTarget(name: "VideoThumbnailsTests", dependencies: ["VideoThumbnails", "Imaging"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "MediaIO", "TestSupport"]),
         // Runs the built executable: exact output, exit codes and files.
-        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "ImageCodecs", "Imaging", "JPEGCodec", "MediaIO", "PNGCodec"]),
+        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "CWebP", "ImageCodecs", "Imaging", "JPEGCodec", "MediaIO", "PNGCodec"]),
     ]
 )

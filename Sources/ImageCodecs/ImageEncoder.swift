@@ -18,8 +18,10 @@ public struct PictureMetadata: Sendable {
 public struct EncodingSettings: Sendable {
     /// zlib level 0 to 9 for PNG.
     public var pngCompressionLevel = PNGImageEncoder.defaultCompressionLevel
-    /// 1 to 100 for JPEG.
+    /// 1 to 100 for JPEG and lossy WebP.
     public var jpegQuality = 90
+    /// WebP without loss.
+    public var webpLossless = false
 
     public init() {}
 }
@@ -37,6 +39,7 @@ public enum ImageEncoders {
         switch format {
         case .png: return PNGImageEncoder(compressionLevel: settings.pngCompressionLevel)
         case .jpeg: return JPEGImageEncoder(quality: settings.jpegQuality)
+        case .webp: return WebPImageEncoder(quality: settings.jpegQuality, lossless: settings.webpLossless)
         }
     }
 }

@@ -2,12 +2,14 @@
 public enum ImageFormat: String, CaseIterable, Sendable {
     case png
     case jpeg
+    case webp
 
     /// The extension outputs get by default.
     public var fileExtension: String {
         switch self {
         case .png: return "png"
         case .jpeg: return "jpg"
+        case .webp: return "webp"
         }
     }
 
@@ -16,10 +18,11 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         switch fileExtension.lowercased() {
         case "png": self = .png
         case "jpg", "jpeg", "jpe": self = .jpeg
+        case "webp": self = .webp
         default: return nil
         }
     }
 
-    /// "png, jpeg (jpg)": for messages.
-    public static let supportedList = "png, jpeg (.jpg, .jpeg, .jpe)"
+    /// The formats and their extensions, for messages.
+    public static let supportedList = "png, jpeg (.jpg, .jpeg, .jpe), webp"
 }

@@ -5,11 +5,14 @@ extension ImageFormat: ExpressibleByArgument {}
 
 /// How pictures are written, shared by the subcommands that write them.
 struct EncodingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("png or jpeg (default: from the extension of -o or --name, else png).", valueName: "format"))
+    @Option(help: ArgumentHelp("png, jpeg or webp (default: from the extension of -o or --name, else png).", valueName: "format"))
     var format: ImageFormat?
 
-    @Option(help: "JPEG quality, 1 to 100.")
+    @Option(help: "JPEG and lossy WebP quality, 1 to 100.")
     var quality: Int = 90
+
+    @Flag(help: "Write WebP without loss.")
+    var lossless = false
 
     @Option(name: .customLong("png-compression"), help: "PNG zlib compression level, 0 (fastest) to 9 (smallest).")
     var compression: Int = PNGImageEncoder.defaultCompressionLevel
@@ -22,6 +25,7 @@ struct EncodingOptions: ParsableArguments {
     var settings: EncodingSettings {
         var settings = EncodingSettings()
         settings.jpegQuality = quality
+        settings.webpLossless = lossless
         settings.pngCompressionLevel = compression
         return settings
     }

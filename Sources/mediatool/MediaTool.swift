@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import FFmpeg
 import JPEGCodec
+import WebPCodec
 import MediaIO
 import PNGCodec
 
@@ -44,7 +45,7 @@ enum ToolVersion {
 
     /// The tool's version, then each linked C library's, read from the libraries at run time.
     static var report: String {
-        let libraries = FFmpegLibraries.versions + [PNGLibrary.version, JPEGLibrary.version]
+        let libraries = FFmpegLibraries.versions + [PNGLibrary.version, JPEGLibrary.version, WebPLibrary.version]
         return (["mediatool \(number)"] + libraries.map(\.description)).joined(separator: "\n")
     }
 }

@@ -52,7 +52,7 @@ struct OutputOptions: ParsableArguments {
         let named = output ?? name
         let fileExtension = named.flatMap(Self.fileExtension(of:))
         if let fileExtension, fileExtension.contains("{") {
-            throw ValidationError("--name must end with the extension of the format it writes (png, jpg), not '.\(fileExtension)'.")
+            throw ValidationError("--name must end with the extension of the format it writes (png, jpg, webp), not '.\(fileExtension)'.")
         }
         let implied: ImageFormat?
         if let fileExtension {

@@ -46,7 +46,7 @@ import TestSupport
     }
 
     @Test(arguments: [
-        (["thumbnail", "video/counter.mp4", "-o", "x.webp"], "'.webp' is not a format mediatool writes"),
+        (["thumbnail", "video/counter.mp4", "-o", "x.gif"], "'.gif' is not a format mediatool writes"),
         (["crop", "--rect", "0,0,2,2", "pictures/rgb8.png", "-o", "x.bmp"], "'.bmp' is not a format mediatool writes"),
         (["thumbnail", "--format", "jpeg", "video/counter.mp4", "-o", "x.png"], "--format jpeg disagrees with 'x.png'"),
         (["crop", "--rect", "0,0,2,2", "--name", "{foo}.png", "pictures/rgb8.png"], "not {foo}"),

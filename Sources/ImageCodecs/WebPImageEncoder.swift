@@ -1,0 +1,55 @@
+import Imaging
+import MediaIO
+import WebPCodec
+
+/// WebP output through libwebp: lossy at `--quality`, or lossless; 8-bit RGB, RGBA where the
+/// picture has alpha (gray is written as RGB, 16-bit samples rounded). ICC and EXIF chunks need
+/// libwebp's mux library, not linked yet: the colour profile and EXIF are left out with a warning.
+public struct WebPImageEncoder: ImageEncoder {
+    public var quality: Int
+    public var lossless: Bool
+
+    public init(quality: Int = 90, lossless: Bool = false) {
+        self.quality = quality
+        self.lossless = lossless
+    }
+
+    public func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String] {
+        var warnings: [String] = []
+        if metadata.color?.iccProfile != nil || metadata.exif != nil {
+            warnings.append("WebP output carries no ICC profile or EXIF yet: left out")
+        }
+        let hasAlpha = pixels.channels == 2 || pixels.channels == 4
+        let channels = hasAlpha ? 4 : 3
+        let samples = Self.eightBitColour(pixels, channels: channels)
+        let bytes = try samples.withUnsafeBytes { raw in
+            try WebPEncoder(quality: quality, lossless: lossless).encode(width: pixels.width, height: pixels.height,
+                                                                         channels: channels, pixels: raw)
+        }
+        let output = BufferedOutput(descriptor: descriptor, displayName: "the WebP output")
+        try output.write(bytes)
+        try output.flush()
+        return warnings
+    }
+
+    /// 8-bit RGB or RGBA: gray spread to three channels, 16-bit samples rounded.
+    static func eightBitColour(_ pixels: PixelBuffer, channels: Int) -> [UInt8] {
+        if pixels.bytesPerSample == 1 && pixels.channels == channels { return pixels.bytes }
+        let count = pixels.width * pixels.height
+        let colours = pixels.channels <= 2 ? 1 : 3
+        var result = [UInt8](repeating: 0, count: count * channels)
+        pixels.bytes.withUnsafeBufferPointer { source in
+            let step = pixels.bytesPerSample
+            for pixel in 0..<count {
+                let base = pixel * pixels.channels * step
+                let sample = { (channel: Int) -> UInt8 in
+                    step == 1 ? source[base + channel]
+                        : UInt8((Int(source[base + 2 * channel]) << 8 | Int(source[base + 2 * channel + 1]) + 128) / 257)
+                }
+                for channel in 0..<3 { result[pixel * channels + channel] = sample(colours == 1 ? 0 : channel) }
+                if channels == 4 { result[pixel * channels + 3] = sample(colours) }
+            }
+        }
+        return result
+    }
+}
