@@ -95,6 +95,7 @@ struct Crop: ParsableCommand {
         options.maxMemory = maxMemory.bytes
         options.output = outputs.policy
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
+        try encoding.check(for: options.format)
         options.encoding = encoding.settings
         options.strip = strip
         let plan = try outputs.plan(for: pictures, defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))

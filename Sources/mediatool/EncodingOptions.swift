@@ -22,6 +22,14 @@ struct EncodingOptions: ParsableArguments {
         guard (0...9).contains(compression) else { throw ValidationError("--png-compression takes 0 to 9.") }
     }
 
+    /// `--lossless` means no loss: WebP writes without loss and PNG always does, but a JPEG would be
+    /// re-encoded with loss (a JPEG crop without re-encoding is not built yet), so that is refused.
+    func check(for format: ImageFormat) throws {
+        if lossless && format == .jpeg {
+            throw ValidationError("--lossless writes WebP without loss (PNG is always lossless); a JPEG cannot be written without loss yet.")
+        }
+    }
+
     var settings: EncodingSettings {
         var settings = EncodingSettings()
         settings.jpegQuality = quality

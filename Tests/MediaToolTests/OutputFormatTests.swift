@@ -53,6 +53,7 @@ import TestSupport
         (["crop", "--rect", "0,0,2,2", "--name", "{stem}.{ext}", "pictures/rgb8.png"], "must end with the extension"),
         (["crop", "--rect", "0,0,2,2", "--name", "/tmp/x.png", "pictures/rgb8.png"], "no absolute path"),
         (["crop", "--rect", "0,0,2,2", "--json", "pictures/rgb8.png", "-o", "-"], "both write to standard output"),
+        (["crop", "--rect", "0,0,2,2", "--lossless", "pictures/orientation1.jpg", "-o", "x.jpg"], "cannot be written without loss"),
     ])
     func conflictsAreUsageErrorsAndWriteNothing(arguments: [String], message: String) throws {
         let folder = try Fixture.scratchFolder()
