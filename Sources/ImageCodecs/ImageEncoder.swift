@@ -1,5 +1,6 @@
 import Imaging
 import PNGCodec
+import WebPCodec
 
 /// What a picture carries besides its pixels.
 public struct PictureMetadata: Sendable {
@@ -39,7 +40,7 @@ public enum ImageEncoders {
         switch format {
         case .png: return PNGImageEncoder(compressionLevel: settings.pngCompressionLevel)
         case .jpeg: return JPEGImageEncoder(quality: settings.jpegQuality)
-        case .webp: return WebPImageEncoder(quality: settings.jpegQuality, lossless: settings.webpLossless)
+        case .webp: return WebPImageEncoder(WebPEncoder(quality: settings.jpegQuality, lossless: settings.webpLossless))
         }
     }
 }

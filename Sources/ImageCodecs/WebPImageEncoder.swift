@@ -6,12 +6,10 @@ import WebPCodec
 /// picture has alpha (gray is written as RGB, 16-bit samples rounded). ICC and EXIF chunks need
 /// libwebp's mux library, not linked yet: the colour profile and EXIF are left out with a warning.
 public struct WebPImageEncoder: ImageEncoder {
-    public var quality: Int
-    public var lossless: Bool
+    public var encoder: WebPEncoder
 
-    public init(quality: Int = 90, lossless: Bool = false) {
-        self.quality = quality
-        self.lossless = lossless
+    public init(_ encoder: WebPEncoder) {
+        self.encoder = encoder
     }
 
     public func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String] {
@@ -23,8 +21,7 @@ public struct WebPImageEncoder: ImageEncoder {
         let channels = hasAlpha ? 4 : 3
         let samples = Self.eightBitColour(pixels, channels: channels)
         let bytes = try samples.withUnsafeBytes { raw in
-            try WebPEncoder(quality: quality, lossless: lossless).encode(width: pixels.width, height: pixels.height,
-                                                                         channels: channels, pixels: raw)
+            try encoder.encode(width: pixels.width, height: pixels.height, channels: channels, pixels: raw)
         }
         let output = BufferedOutput(descriptor: descriptor, displayName: "the WebP output")
         try output.write(bytes)
