@@ -65,9 +65,7 @@ public struct Cropper: Sendable {
     }
 
     public func crop(_ input: String, to output: String) throws -> CropReport {
-        let file = try InputFile(path: input).randomAccess()
-        try OutputGuard.refuse(file, asOutput: output)
-        let target = try AtomicOutputFile(path: output, policy: options.output)
+        let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output)
         let picture = try SourcePictures.open(file: file, maxPixels: options.maxPixels)
         let orientation = picture.orientation
         let storedRect = try self.storedRect(of: picture)

@@ -25,9 +25,7 @@ public struct Thumbnailer: Sendable {
     }
 
     public func makeThumbnail(of input: String, to output: String) throws -> ThumbnailReport {
-        let file = try InputFile(path: input).randomAccess()
-        try OutputGuard.refuse(file, asOutput: output)
-        let target = try AtomicOutputFile(path: output, policy: options.output)
+        let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output)
         // One keyframe gains nothing from frame threads and pays for starting them (measured: 40 ms
         // against 60 ms at 1080p); a run of frames to decode gains 1.45x from them.
         let threads = options.mode == .keyframe ? 1 : options.threads
