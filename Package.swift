@@ -59,8 +59,11 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
-        // setjmp/longjmp error handling must stay inside C frames.
-        .target(name: "CMediaShims", dependencies: ["CPNG", "CJPEG"]),
+        // libpng's and libjpeg's setjmp/longjmp error handling must stay inside C frames: one shim
+        // per library, and what both share.
+        .target(name: "CShimSupport"),
+        .target(name: "CPNGShim", dependencies: ["CPNG", "CShimSupport"]),
+        .target(name: "CJPEGShim", dependencies: ["CJPEG", "CShimSupport"]),
         .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "MediaIO"]),
 
         // The crop job: pictures opened by signature, rects mapped through orientation, regions decoded.
@@ -68,8 +71,8 @@ let package = Package(
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "MediaIO"]),
-        .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CMediaShims", "MediaIO"]),
-        .target(name: "JPEGCodec", dependencies: ["CJPEG", "CMediaShims", "MediaIO"]),
+        .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "MediaIO"]),
+        .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "MediaIO"]),
 
         // Pixel buffers and orientation, shared by thumbnail and crop: no codec here.
         .target(name: "Imaging", dependencies: ["MediaIO"]),

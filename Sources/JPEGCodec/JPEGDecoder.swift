@@ -1,4 +1,4 @@
-import CMediaShims
+import CJPEGShim
 import MediaIO
 
 /// Reads a JPEG file through libjpeg-turbo to 8-bit RGB or gray, decoding only the rows and
@@ -22,9 +22,9 @@ public final class JPEGDecoder {
     private let mcuWidth: Int
 
     public init(file: InputFile) throws(JPEGError) {
-        var header = cms_jpeg_header()
-        var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
-        guard let opened = cms_jpeg_open(file.descriptor, &header, &message) else {
+        var header = mt_jpeg_header()
+        var message = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
+        guard let opened = mt_jpeg_open(file.descriptor, &header, &message) else {
             throw .library(message: JPEGError.text(of: message))
         }
         reader = opened
@@ -41,23 +41,23 @@ public final class JPEGDecoder {
     }
 
     deinit {
-        cms_jpeg_close(reader)
+        mt_jpeg_close(reader)
     }
 
     /// The pixels of columns `x ..< x + columns`, rows `y ..< y + rows`, packed. Call once.
     public func readRegion(x: Int, y: Int, columns: Int, rows: Int) throws(JPEGError) -> [UInt8] {
         precondition(x >= 0 && y >= 0 && columns > 0 && rows > 0 && x + columns <= width && y + rows <= height)
-        var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
+        var message = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
         // Chroma is upsampled from its neighbours, and at the edge of a window libjpeg has none: a
         // window one MCU wider on each side (where the picture has one) gives the edge columns
         // exactly as a full decode does. libjpeg widens it further to whole MCUs; the columns asked
         // for are kept.
         let start = max(0, x - mcuWidth)
         var decodedX = UInt32(start), decodedColumns = UInt32(min(width, x + columns + mcuWidth) - start)
-        guard cms_jpeg_start(reader, &decodedX, &decodedColumns, &message) == 0 else {
+        guard mt_jpeg_start(reader, &decodedX, &decodedColumns, &message) == 0 else {
             throw .library(message: JPEGError.text(of: message))
         }
-        guard cms_jpeg_skip_rows(reader, UInt32(y), &message) == 0 else {
+        guard mt_jpeg_skip_rows(reader, UInt32(y), &message) == 0 else {
             throw .library(message: JPEGError.text(of: message))
         }
         let decodedRowBytes = Int(decodedColumns) * channels
@@ -66,7 +66,7 @@ public final class JPEGDecoder {
         var decoded = [UInt8](repeating: 0, count: decodedRowBytes * rows)
         let status = decoded.withUnsafeMutableBufferPointer { buffer in
             let pointers: [UnsafeMutablePointer<UInt8>?] = (0..<rows).map { buffer.baseAddress! + $0 * decodedRowBytes }
-            return cms_jpeg_read_rows(reader, pointers, UInt32(rows), &message)
+            return mt_jpeg_read_rows(reader, pointers, UInt32(rows), &message)
         }
         guard status == 0 else { throw .library(message: JPEGError.text(of: message)) }
         if leading == 0 && decodedRowBytes == rowBytes { return decoded }

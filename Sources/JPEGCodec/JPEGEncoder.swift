@@ -1,10 +1,10 @@
-import CMediaShims
+import CJPEGShim
 import MediaIO
 
 /// The libjpeg-turbo the tool is built with (libjpeg has no run-time version call).
 public enum JPEGLibrary {
     public static var version: LibraryVersion {
-        LibraryVersion(name: "libjpeg-turbo", version: String(cString: cms_jpeg_library_version()))
+        LibraryVersion(name: "libjpeg-turbo", version: String(cString: mt_jpeg_library_version()))
     }
 }
 
@@ -32,11 +32,11 @@ public struct JPEGEncoder: Sendable {
         }
         let base = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let rows: [UnsafePointer<UInt8>?] = (0..<height).map { base + $0 * width * components }
-        var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
+        var message = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
         let status = rows.withUnsafeBufferPointer { rowPointers in
             (exif ?? []).withUnsafeBufferPointer { exifBytes in
                 (iccProfile ?? []).withUnsafeBufferPointer { profile in
-                    cms_jpeg_write(descriptor, UInt32(width), UInt32(height), Int32(components), rowPointers.baseAddress,
+                    mt_jpeg_write(descriptor, UInt32(width), UInt32(height), Int32(components), rowPointers.baseAddress,
                                    Int32(max(1, min(100, quality))), Int32(subsampling),
                                    exif == nil ? nil : exifBytes.baseAddress, UInt32(exifBytes.count),
                                    iccProfile == nil ? nil : profile.baseAddress, UInt32(profile.count), &message)

@@ -1,4 +1,4 @@
-import CMediaShims
+import CPNGShim
 
 /// The colour chunks of a PNG (iCCP, sRGB, gAMA, cHRM), carried from a picture to what is made of it.
 public struct PNGColorDescription: Sendable, Equatable {
@@ -19,7 +19,7 @@ public struct PNGColorDescription: Sendable, Equatable {
 
     public var isEmpty: Bool { iccProfile == nil && srgbIntent == nil && gamma == nil && chromaticities == nil }
 
-    init(_ info: cms_color_info) {
+    init(_ info: mt_color_info) {
         iccProfile = info.icc_profile.map { Array(UnsafeBufferPointer(start: $0, count: Int(info.icc_profile_length))) }
         srgbIntent = info.srgb_intent >= 0 ? Int(info.srgb_intent) : nil
         gamma = info.gamma > 0 ? Int(info.gamma) : nil
@@ -29,9 +29,9 @@ public struct PNGColorDescription: Sendable, Equatable {
     }
 
     /// Calls `body` with the C form, valid only inside it.
-    func withCInfo<Result>(_ body: (UnsafePointer<cms_color_info>) throws -> Result) rethrows -> Result {
+    func withCInfo<Result>(_ body: (UnsafePointer<mt_color_info>) throws -> Result) rethrows -> Result {
         try (iccProfile ?? []).withUnsafeBufferPointer { profile in
-            var info = cms_color_info()
+            var info = mt_color_info()
             info.icc_profile = iccProfile == nil ? nil : profile.baseAddress
             info.icc_profile_length = UInt32(profile.count)
             info.srgb_intent = Int32(srgbIntent ?? -1)

@@ -1,4 +1,4 @@
-import CMediaShims
+import CPNGShim
 import MediaIO
 
 /// Reads a PNG file through libpng, every colour type and depth expanded to 8 or 16-bit gray,
@@ -15,9 +15,9 @@ public final class PNGDecoder {
     /// `checksumsVerifiedElsewhere`: the caller checks every CRC itself (`PNGChunks.verifyChecksums`),
     /// so libpng need not compute them, nor zlib's Adler-32.
     public init(file: InputFile, checksumsVerifiedElsewhere: Bool = false) throws(PNGError) {
-        var header = cms_png_header()
-        var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
-        guard let opened = cms_png_open(file.descriptor, &header, checksumsVerifiedElsewhere ? 1 : 0, &message) else {
+        var header = mt_png_header()
+        var message = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
+        guard let opened = mt_png_open(file.descriptor, &header, checksumsVerifiedElsewhere ? 1 : 0, &message) else {
             throw .library(message: PNGError.text(of: message))
         }
         reader = opened
@@ -30,7 +30,7 @@ public final class PNGDecoder {
     }
 
     deinit {
-        cms_png_close(reader)
+        mt_png_close(reader)
     }
 
     /// Bytes of memory decoding needs beyond the region itself: libpng's rows and ours, and for an
@@ -48,14 +48,14 @@ public final class PNGDecoder {
         let pixelBytes = layout.bytesPerPixel
         let rowBytes = width * pixelBytes
         let regionRowBytes = columns * pixelBytes
-        var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
+        var message = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
         var region = [UInt8](repeating: 0, count: regionRowBytes * rows)
 
         if isInterlaced {
             var whole = [UInt8](repeating: 0, count: rowBytes * height)
             let status = whole.withUnsafeMutableBufferPointer { pixels in
                 let pointers: [UnsafeMutablePointer<UInt8>?] = (0..<height).map { pixels.baseAddress! + $0 * rowBytes }
-                return cms_png_read_image(reader, pointers, &message)
+                return mt_png_read_image(reader, pointers, &message)
             }
             guard status == 0 else { throw .library(message: PNGError.text(of: message)) }
             for row in 0..<rows {
@@ -70,7 +70,7 @@ public final class PNGDecoder {
         let skip = y - rowsRead
         if skip > 0 {
             let dropped = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: skip)
-            guard cms_png_read_rows(reader, dropped, UInt32(skip), &message) == 0 else {
+            guard mt_png_read_rows(reader, dropped, UInt32(skip), &message) == 0 else {
                 throw .library(message: PNGError.text(of: message))
             }
         }
@@ -79,7 +79,7 @@ public final class PNGDecoder {
         for index in 0..<rows {
             let status = row.withUnsafeMutableBufferPointer { buffer in
                 let pointers: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress]
-                return cms_png_read_rows(reader, pointers, 1, &message)
+                return mt_png_read_rows(reader, pointers, 1, &message)
             }
             guard status == 0 else { throw .library(message: PNGError.text(of: message)) }
             region.withUnsafeMutableBytes { destination in

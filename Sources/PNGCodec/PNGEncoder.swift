@@ -1,4 +1,4 @@
-import CMediaShims
+import CPNGShim
 import CPNG
 
 /// Writes PNG images through libpng. libpng's longjmp stays inside the C shim.
@@ -44,13 +44,13 @@ public struct PNGEncoder: Sendable {
                                          level: level, strategy: strategy).compressed()
         }
         let rows: [UnsafePointer<UInt8>?] = imageData != nil ? [] : (0..<height).map { base + $0 * rowBytes }
-        var message = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
-        var warning = [CChar](repeating: 0, count: Int(CMS_ERROR_MESSAGE_CAPACITY))
+        var message = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
+        var warning = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
         let status = rows.withUnsafeBufferPointer { rowPointers in
             (imageData ?? []).withUnsafeBufferPointer { compressed in
                 (exif ?? []).withUnsafeBufferPointer { exifBytes in
                     (color ?? PNGColorDescription()).withCInfo { colorInfo in
-                        cms_png_write(descriptor, UInt32(width), UInt32(height), Int32(layout.bitDepth),
+                        mt_png_write(descriptor, UInt32(width), UInt32(height), Int32(layout.bitDepth),
                                       layout.channels.colorType, rowPointers.baseAddress,
                                       imageData == nil ? nil : compressed.baseAddress, compressed.count,
                                       level, strategy, filters,

@@ -1,5 +1,4 @@
-#include "CMediaShims.h"
-#include "reader_allocation.h"
+#include "CJPEGShim.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -8,40 +7,40 @@
 #include <jpeglib.h>
 #include <jerror.h>
 
-struct cms_jpeg_reader {
+struct mt_jpeg_reader {
     struct jpeg_decompress_struct decompress;
     struct jpeg_error_mgr errors;
     jmp_buf jump;
     FILE *file;
     char *error_message;
     /// The first warning about corrupt data: decoding went on, but the pixels would be wrong.
-    char warning[CMS_ERROR_MESSAGE_CAPACITY];
+    char warning[MT_ERROR_MESSAGE_CAPACITY];
     JOCTET *icc_profile;
     int started;
 };
 
 static void record_error(j_common_ptr common) {
-    cms_jpeg_reader *reader = (cms_jpeg_reader *)common->client_data;
+    mt_jpeg_reader *reader = (mt_jpeg_reader *)common->client_data;
     char message[JMSG_LENGTH_MAX];
     common->err->format_message(common, message);
-    snprintf(reader->error_message, CMS_ERROR_MESSAGE_CAPACITY, "%s", message);
+    snprintf(reader->error_message, MT_ERROR_MESSAGE_CAPACITY, "%s", message);
     longjmp(reader->jump, 1);
 }
 
 static void record_warning(j_common_ptr common, int level) {
-    cms_jpeg_reader *reader = (cms_jpeg_reader *)common->client_data;
+    mt_jpeg_reader *reader = (mt_jpeg_reader *)common->client_data;
     // Level -1 is a warning about the data; extraneous bytes between segments harm no pixel.
     if (level == -1 && common->err->msg_code != JWRN_EXTRANEOUS_DATA && reader->warning[0] == '\0') {
         char message[JMSG_LENGTH_MAX];
         common->err->format_message(common, message);
-        snprintf(reader->warning, CMS_ERROR_MESSAGE_CAPACITY, "%s", message);
+        snprintf(reader->warning, MT_ERROR_MESSAGE_CAPACITY, "%s", message);
     }
 }
 
 /// A corrupt-data warning so far becomes the error.
-static int check_warning(cms_jpeg_reader *reader) {
+static int check_warning(mt_jpeg_reader *reader) {
     if (reader->warning[0] == '\0') return 0;
-    snprintf(reader->error_message, CMS_ERROR_MESSAGE_CAPACITY, "%s", reader->warning);
+    snprintf(reader->error_message, MT_ERROR_MESSAGE_CAPACITY, "%s", reader->warning);
     return -1;
 }
 
@@ -50,7 +49,7 @@ static int check_warning(cms_jpeg_reader *reader) {
 /// profile whose segments do not add up is left out with a note, never an error: it is metadata,
 /// and the pixels are fine. (jpeg_read_icc_profile warns "bad ICC marker" at a repeated segment,
 /// which would count as corrupt data.)
-static void read_icc_profile(cms_jpeg_reader *reader, cms_jpeg_header *header) {
+static void read_icc_profile(mt_jpeg_reader *reader, mt_jpeg_header *header) {
     enum { HEADER_LENGTH = 14, MAX_SEGMENTS = 255 };
     jpeg_saved_marker_ptr segments[MAX_SEGMENTS + 1] = { NULL };
     int count = 0, found = 0;
@@ -88,12 +87,12 @@ static void read_icc_profile(cms_jpeg_reader *reader, cms_jpeg_header *header) {
     header->icc_profile_length = (uint32_t)length;
 }
 
-cms_jpeg_reader *cms_jpeg_open(int fd, cms_jpeg_header *header,
-                               char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+mt_jpeg_reader *mt_jpeg_open(int fd, mt_jpeg_header *header,
+                               char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     memset(header, 0, sizeof *header);
     FILE *file = NULL;
-    cms_jpeg_reader *reader = cms_allocate_reader(sizeof *reader, fd, &file, error_message);
+    mt_jpeg_reader *reader = mt_allocate_reader(sizeof *reader, fd, &file, error_message);
     if (reader == NULL) return NULL;
     reader->file = file;
     reader->error_message = error_message;
@@ -102,7 +101,7 @@ cms_jpeg_reader *cms_jpeg_open(int fd, cms_jpeg_header *header,
     reader->errors.emit_message = record_warning;
     reader->decompress.client_data = reader;
     if (setjmp(reader->jump)) {
-        cms_jpeg_close(reader);
+        mt_jpeg_close(reader);
         return NULL;
     }
     jpeg_create_decompress(&reader->decompress);
@@ -141,8 +140,8 @@ cms_jpeg_reader *cms_jpeg_open(int fd, cms_jpeg_header *header,
     return reader;
 }
 
-int cms_jpeg_start(cms_jpeg_reader *reader, uint32_t *x, uint32_t *width,
-                   char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+int mt_jpeg_start(mt_jpeg_reader *reader, uint32_t *x, uint32_t *width,
+                   char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     reader->error_message = error_message;
     if (setjmp(reader->jump)) return -1;
@@ -159,20 +158,20 @@ int cms_jpeg_start(cms_jpeg_reader *reader, uint32_t *x, uint32_t *width,
     return check_warning(reader);
 }
 
-int cms_jpeg_skip_rows(cms_jpeg_reader *reader, uint32_t count,
-                       char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+int mt_jpeg_skip_rows(mt_jpeg_reader *reader, uint32_t count,
+                       char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     reader->error_message = error_message;
     if (setjmp(reader->jump)) return -1;
     if (count > 0 && jpeg_skip_scanlines(&reader->decompress, count) != count) {
-        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "premature end of JPEG data");
+        snprintf(error_message, MT_ERROR_MESSAGE_CAPACITY, "premature end of JPEG data");
         return -1;
     }
     return check_warning(reader);
 }
 
-int cms_jpeg_read_rows(cms_jpeg_reader *reader, uint8_t *const *rows, uint32_t count,
-                       char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+int mt_jpeg_read_rows(mt_jpeg_reader *reader, uint8_t *const *rows, uint32_t count,
+                       char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     reader->error_message = error_message;
     if (setjmp(reader->jump)) return -1;
@@ -180,7 +179,7 @@ int cms_jpeg_read_rows(cms_jpeg_reader *reader, uint8_t *const *rows, uint32_t c
     while (done < count) {
         JDIMENSION read = jpeg_read_scanlines(&reader->decompress, (JSAMPARRAY)(rows + done), count - done);
         if (read == 0) {
-            snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "premature end of JPEG data");
+            snprintf(error_message, MT_ERROR_MESSAGE_CAPACITY, "premature end of JPEG data");
             return -1;
         }
         done += read;
@@ -188,7 +187,7 @@ int cms_jpeg_read_rows(cms_jpeg_reader *reader, uint8_t *const *rows, uint32_t c
     return check_warning(reader);
 }
 
-void cms_jpeg_close(cms_jpeg_reader *reader) {
+void mt_jpeg_close(mt_jpeg_reader *reader) {
     if (reader == NULL) return;
     // Destroying mid-decode is allowed: libjpeg frees whatever it holds.
     if (reader->decompress.err != NULL) jpeg_destroy_decompress(&reader->decompress);

@@ -1,4 +1,4 @@
-#include "CMediaShims.h"
+#include "CJPEGShim.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -22,7 +22,7 @@ static void writer_error(j_common_ptr common) {
     struct jpeg_writer *writer = (struct jpeg_writer *)common->client_data;
     char message[JMSG_LENGTH_MAX];
     common->err->format_message(common, message);
-    snprintf(writer->error_message, CMS_ERROR_MESSAGE_CAPACITY, "libjpeg: %s", message);
+    snprintf(writer->error_message, MT_ERROR_MESSAGE_CAPACITY, "libjpeg: %s", message);
     longjmp(writer->jump, 1);
 }
 
@@ -36,7 +36,7 @@ static int write_all(struct jpeg_writer *writer, const JOCTET *data, size_t leng
         ssize_t written = write(writer->fd, data, length);
         if (written < 0) {
             if (errno == EINTR) continue;
-            snprintf(writer->error_message, CMS_ERROR_MESSAGE_CAPACITY, "%s", strerror(errno));
+            snprintf(writer->error_message, MT_ERROR_MESSAGE_CAPACITY, "%s", strerror(errno));
             return -1;
         }
         data += written;
@@ -65,15 +65,15 @@ static void finish_destination(j_compress_ptr compress) {
     if (write_all(writer, writer->buffer, pending) != 0) longjmp(writer->jump, 1);
 }
 
-int cms_jpeg_write(int fd, uint32_t width, uint32_t height, int components,
+int mt_jpeg_write(int fd, uint32_t width, uint32_t height, int components,
                    const uint8_t *const *rows, int quality, int subsampling,
                    const uint8_t *exif, uint32_t exif_length,
                    const uint8_t *icc_profile, uint32_t icc_profile_length,
-                   char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+                   char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     struct jpeg_writer *writer = calloc(1, sizeof *writer);
     if (writer == NULL) {
-        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "out of memory");
+        snprintf(error_message, MT_ERROR_MESSAGE_CAPACITY, "out of memory");
         return -1;
     }
     writer->fd = fd;
@@ -131,11 +131,11 @@ int cms_jpeg_write(int fd, uint32_t width, uint32_t height, int components,
     return 0;
 }
 
-const char *cms_jpeg_library_version(void) {
+const char *mt_jpeg_library_version(void) {
 #ifdef LIBJPEG_TURBO_VERSION
-#define CMS_STRINGIFY_(x) #x
-#define CMS_STRINGIFY(x) CMS_STRINGIFY_(x)
-    return CMS_STRINGIFY(LIBJPEG_TURBO_VERSION);
+#define MT_STRINGIFY_(x) #x
+#define MT_STRINGIFY(x) MT_STRINGIFY_(x)
+    return MT_STRINGIFY(LIBJPEG_TURBO_VERSION);
 #else
     return "unknown";
 #endif

@@ -1,5 +1,4 @@
-#include "CMediaShims.h"
-#include "reader_allocation.h"
+#include "CPNGShim.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -7,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct cms_png_reader {
+struct mt_png_reader {
     FILE *file;
     png_structp png;
     png_infop info;
@@ -17,8 +16,8 @@ struct cms_png_reader {
 };
 
 static void record_error(png_structp png, png_const_charp message) {
-    cms_png_reader *reader = png_get_error_ptr(png);
-    snprintf(reader->error_message, CMS_ERROR_MESSAGE_CAPACITY, "%s", message);
+    mt_png_reader *reader = png_get_error_ptr(png);
+    snprintf(reader->error_message, MT_ERROR_MESSAGE_CAPACITY, "%s", message);
     png_longjmp(png, 1);
 }
 
@@ -27,7 +26,7 @@ static void ignore_warning(png_structp png, png_const_charp message) {
     (void)message;
 }
 
-static void read_color_info(png_structp png, png_infop info, cms_color_info *color) {
+static void read_color_info(png_structp png, png_infop info, mt_color_info *color) {
     memset(color, 0, sizeof *color);
     color->srgb_intent = -1;
     png_charp name;
@@ -53,23 +52,23 @@ static void read_color_info(png_structp png, png_infop info, cms_color_info *col
     }
 }
 
-cms_png_reader *cms_png_open(int fd, cms_png_header *header, int checksums_verified_elsewhere,
-                             char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+mt_png_reader *mt_png_open(int fd, mt_png_header *header, int checksums_verified_elsewhere,
+                             char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     FILE *file = NULL;
-    cms_png_reader *reader = cms_allocate_reader(sizeof *reader, fd, &file, error_message);
+    mt_png_reader *reader = mt_allocate_reader(sizeof *reader, fd, &file, error_message);
     if (reader == NULL) return NULL;
     reader->file = file;
     reader->error_message = error_message;
     reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, record_error, ignore_warning);
     reader->info = reader->png ? png_create_info_struct(reader->png) : NULL;
     if (reader->info == NULL) {
-        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "out of memory");
-        cms_png_close(reader);
+        snprintf(error_message, MT_ERROR_MESSAGE_CAPACITY, "out of memory");
+        mt_png_close(reader);
         return NULL;
     }
     if (setjmp(png_jmpbuf(reader->png))) {
-        cms_png_close(reader);
+        mt_png_close(reader);
         return NULL;
     }
     png_structp png = reader->png;
@@ -101,14 +100,14 @@ cms_png_reader *cms_png_open(int fd, cms_png_header *header, int checksums_verif
     return reader;
 }
 
-int cms_png_read_rows(cms_png_reader *reader, uint8_t *const *rows, uint32_t count,
-                      char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+int mt_png_read_rows(mt_png_reader *reader, uint8_t *const *rows, uint32_t count,
+                      char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     reader->error_message = error_message;
     if (reader->scratch_row == NULL) {
         reader->scratch_row = malloc(reader->row_bytes);
         if (reader->scratch_row == NULL) {
-            snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "out of memory");
+            snprintf(error_message, MT_ERROR_MESSAGE_CAPACITY, "out of memory");
             return -1;
         }
     }
@@ -121,8 +120,8 @@ int cms_png_read_rows(cms_png_reader *reader, uint8_t *const *rows, uint32_t cou
     return 0;
 }
 
-int cms_png_read_image(cms_png_reader *reader, uint8_t *const *rows,
-                       char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+int mt_png_read_image(mt_png_reader *reader, uint8_t *const *rows,
+                       char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     reader->error_message = error_message;
     if (setjmp(png_jmpbuf(reader->png))) {
@@ -132,7 +131,7 @@ int cms_png_read_image(cms_png_reader *reader, uint8_t *const *rows,
     return 0;
 }
 
-void cms_png_close(cms_png_reader *reader) {
+void mt_png_close(mt_png_reader *reader) {
     if (reader == NULL) return;
     if (reader->png != NULL) {
         png_destroy_read_struct(&reader->png, reader->info ? &reader->info : NULL, NULL);

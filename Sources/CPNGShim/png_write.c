@@ -1,4 +1,4 @@
-#include "CMediaShims.h"
+#include "CPNGShim.h"
 
 #include <errno.h>
 #include <png.h>
@@ -15,7 +15,7 @@ struct write_state {
 
 static void record_error(png_structp png, png_const_charp message) {
     struct write_state *state = png_get_error_ptr(png);
-    snprintf(state->error_message, CMS_ERROR_MESSAGE_CAPACITY, "libpng: %s", message);
+    snprintf(state->error_message, MT_ERROR_MESSAGE_CAPACITY, "libpng: %s", message);
     png_longjmp(png, 1);
 }
 
@@ -24,7 +24,7 @@ static void record_error(png_structp png, png_const_charp message) {
 static void record_warning(png_structp png, png_const_charp message) {
     struct write_state *state = png_get_error_ptr(png);
     if (state->warning_message != NULL && state->warning_message[0] == '\0') {
-        snprintf(state->warning_message, CMS_ERROR_MESSAGE_CAPACITY, "%s", message);
+        snprintf(state->warning_message, MT_ERROR_MESSAGE_CAPACITY, "%s", message);
     }
 }
 
@@ -34,7 +34,7 @@ static void write_to_fd(png_structp png, png_bytep data, size_t length) {
         ssize_t written = write(state->fd, data, length);
         if (written < 0) {
             if (errno == EINTR) continue;
-            snprintf(state->error_message, CMS_ERROR_MESSAGE_CAPACITY, "%s", strerror(errno));
+            snprintf(state->error_message, MT_ERROR_MESSAGE_CAPACITY, "%s", strerror(errno));
             png_longjmp(png, 1);
         }
         data += written;
@@ -48,28 +48,28 @@ static void write_to_fd(png_structp png, png_bytep data, size_t length) {
 
 static void flush_nothing(png_structp png) { (void)png; }
 
-int cms_png_write(int fd,
+int mt_png_write(int fd,
                   uint32_t width, uint32_t height,
                   int bit_depth, int color_type,
                   const uint8_t *const *rows,
                   const uint8_t *image_data, size_t image_data_length,
                   int compression_level, int compression_strategy, int filters,
                   const uint8_t *exif, uint32_t exif_length,
-                  const cms_color_info *color,
-                  char warning_message[CMS_ERROR_MESSAGE_CAPACITY],
-                  char error_message[CMS_ERROR_MESSAGE_CAPACITY]) {
+                  const mt_color_info *color,
+                  char warning_message[MT_ERROR_MESSAGE_CAPACITY],
+                  char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     warning_message[0] = '\0';
     struct write_state state = { fd, error_message, warning_message };
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, record_error, record_warning);
     if (png == NULL) {
-        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "libpng: out of memory");
+        snprintf(error_message, MT_ERROR_MESSAGE_CAPACITY, "libpng: out of memory");
         return -1;
     }
     png_infop info = png_create_info_struct(png);
     if (info == NULL) {
         png_destroy_write_struct(&png, NULL);
-        snprintf(error_message, CMS_ERROR_MESSAGE_CAPACITY, "libpng: out of memory");
+        snprintf(error_message, MT_ERROR_MESSAGE_CAPACITY, "libpng: out of memory");
         return -1;
     }
     if (setjmp(png_jmpbuf(png))) {

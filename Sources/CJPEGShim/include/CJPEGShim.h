@@ -1,0 +1,72 @@
+#ifndef MEDIATOOL_JPEG_SHIM_H
+#define MEDIATOOL_JPEG_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "CShimSupport.h"
+
+// libjpeg reports errors by longjmp. These functions keep setjmp inside C and return a status,
+// so no longjmp ever crosses a Swift frame.
+
+// MARK: JPEG reading
+
+typedef struct mt_jpeg_reader mt_jpeg_reader;
+
+typedef struct mt_jpeg_header {
+    uint32_t width;
+    uint32_t height;
+    /// 1 gray, 3 YCbCr or RGB, 4 CMYK or YCCK.
+    int components;
+    int is_cmyk;
+    /// The TIFF block of the first APP1 "Exif" segment (after its 6-byte header), or NULL.
+    const uint8_t *exif;
+    uint32_t exif_length;
+    /// The ICC profile from APP2 segments, or NULL; owned by the reader.
+    const uint8_t *icc_profile;
+    uint32_t icc_profile_length;
+    /// Why the APP2 segments gave no profile, or NULL.
+    const char *icc_note;
+    /// Bytes the decoder keeps for the whole picture (a progressive or multi-scan picture's
+    /// coefficients), 0 for a single-scan one.
+    uint64_t whole_image_bytes;
+    /// Bytes of rows of the whole width the decoder keeps, about.
+    uint64_t row_buffer_bytes;
+    /// Pixels across one MCU: 8, 16 or 32.
+    uint32_t mcu_width;
+} mt_jpeg_header;
+
+/// Reads the header and markers of the JPEG file open as `fd` (from its start, through a duplicate). NULL with a message on failure.
+mt_jpeg_reader *mt_jpeg_open(int fd, mt_jpeg_header *header,
+                               char error_message[MT_ERROR_MESSAGE_CAPACITY]);
+
+/// Starts decoding to 8-bit RGB (or gray) columns `*x` ..< `*x + *width`, which libjpeg may widen
+/// to whole blocks: `*x` and `*width` come back as decoded.
+int mt_jpeg_start(mt_jpeg_reader *reader, uint32_t *x, uint32_t *width,
+                   char error_message[MT_ERROR_MESSAGE_CAPACITY]);
+
+/// Skips `count` rows without decoding what it need not.
+int mt_jpeg_skip_rows(mt_jpeg_reader *reader, uint32_t count,
+                       char error_message[MT_ERROR_MESSAGE_CAPACITY]);
+
+/// Reads the next `count` rows.
+int mt_jpeg_read_rows(mt_jpeg_reader *reader, uint8_t *const *rows, uint32_t count,
+                       char error_message[MT_ERROR_MESSAGE_CAPACITY]);
+
+void mt_jpeg_close(mt_jpeg_reader *reader);
+
+// MARK: JPEG writing
+
+/// The libjpeg-turbo version built against, e.g. "2.1.5".
+const char *mt_jpeg_library_version(void);
+
+/// Writes a baseline JPEG of 8-bit gray (`components` 1) or RGB (3) rows to `fd`: `quality` 1 to
+/// 100, `subsampling` 420, 422 or 444, optimised Huffman tables; `exif` (a TIFF block) as an APP1
+/// segment and `icc_profile` as APP2 segments when not NULL.
+/// Returns 0 on success; otherwise -1 with a message in `error_message`.
+int mt_jpeg_write(int fd, uint32_t width, uint32_t height, int components,
+                   const uint8_t *const *rows, int quality, int subsampling,
+                   const uint8_t *exif, uint32_t exif_length,
+                   const uint8_t *icc_profile, uint32_t icc_profile_length,
+                   char error_message[MT_ERROR_MESSAGE_CAPACITY]);
+
+#endif
