@@ -59,6 +59,12 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
+        // libjpeg-turbo's TurboJPEG API, for its lossless transforms (jpegtran's, in memory).
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
         // libpng's and libjpeg's setjmp/longjmp error handling must stay inside C frames: one shim
         // per library, and what both share.
         .target(name: "CShimSupport"),
@@ -72,7 +78,7 @@ let package = Package(
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "MediaIO"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "MediaIO"]),
-        .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "MediaIO"]),
+        .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "MediaIO"]),
 
         // Pixel buffers and orientation, shared by thumbnail and crop: no codec here.
         .target(name: "Imaging", dependencies: ["MediaIO"]),

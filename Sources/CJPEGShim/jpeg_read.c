@@ -7,6 +7,10 @@
 #include <jpeglib.h>
 #include <jerror.h>
 
+/// The namespace that opens an APP1 segment holding an XMP packet (XMP part 3, 1.1.3).
+static const char XMP_HEADER[] = "http://ns.adobe.com/xap/1.0/";
+enum { XMP_HEADER_LENGTH = sizeof XMP_HEADER };
+
 struct mt_jpeg_reader {
     struct jpeg_decompress_struct decompress;
     struct jpeg_error_mgr errors;
@@ -126,14 +130,29 @@ mt_jpeg_reader *mt_jpeg_open(int fd, mt_jpeg_header *header,
         }
     }
     header->mcu_width = (uint32_t)d->max_h_samp_factor * DCTSIZE;
+    header->mcu_height = (uint32_t)d->max_v_samp_factor * DCTSIZE;
+    // Chroma subsampling as "luma samples per chroma sample": 2x2 is 4:2:0, 2x1 4:2:2, 1x1 4:4:4.
+    if (d->num_components >= 3) {
+        jpeg_component_info *luma = &d->comp_info[0], *chroma = &d->comp_info[1];
+        if (chroma->h_samp_factor > 0 && chroma->v_samp_factor > 0 &&
+            luma->h_samp_factor % chroma->h_samp_factor == 0 && luma->v_samp_factor % chroma->v_samp_factor == 0) {
+            header->chroma_step_x = luma->h_samp_factor / chroma->h_samp_factor;
+            header->chroma_step_y = luma->v_samp_factor / chroma->v_samp_factor;
+        }
+    }
     // Rows of the whole width are kept for decoding and upsampling whatever the crop.
     header->row_buffer_bytes = (uint64_t)d->image_width * d->num_components * d->max_v_samp_factor * DCTSIZE * 4;
     for (jpeg_saved_marker_ptr marker = d->marker_list; marker != NULL; marker = marker->next) {
         if (marker->marker == JPEG_APP0 + 1 && marker->data_length > 6 &&
             memcmp(marker->data, "Exif\0\0", 6) == 0) {
-            header->exif = marker->data + 6;
-            header->exif_length = marker->data_length - 6;
-            break;
+            if (header->exif == NULL) {
+                header->exif = marker->data + 6;
+                header->exif_length = marker->data_length - 6;
+            }
+        } else if (marker->marker == JPEG_APP0 + 1 && marker->data_length > XMP_HEADER_LENGTH &&
+                   memcmp(marker->data, XMP_HEADER, XMP_HEADER_LENGTH) == 0 && header->xmp == NULL) {
+            header->xmp = marker->data + XMP_HEADER_LENGTH;
+            header->xmp_length = marker->data_length - XMP_HEADER_LENGTH;
         }
     }
     read_icc_profile(reader, header);

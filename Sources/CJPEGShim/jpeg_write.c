@@ -66,10 +66,9 @@ static void finish_destination(j_compress_ptr compress) {
 }
 
 int mt_jpeg_write(int fd, uint32_t width, uint32_t height, int components,
-                   const uint8_t *const *rows, int quality, int subsampling,
-                   const uint8_t *exif, uint32_t exif_length,
-                   const uint8_t *icc_profile, uint32_t icc_profile_length,
-                   char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
+                  const uint8_t *const *rows, int quality, int chroma_step_x, int chroma_step_y, int progressive,
+                  const uint8_t *segments, size_t segments_length,
+                  char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     struct jpeg_writer *writer = calloc(1, sizeof *writer);
     if (writer == NULL) {
@@ -101,25 +100,20 @@ int mt_jpeg_write(int fd, uint32_t width, uint32_t height, int components,
     jpeg_set_quality(c, quality, TRUE);
     // Smaller files for the same pixels; the time it costs is small beside the DCT.
     c->optimize_coding = TRUE;
+    if (progressive) jpeg_simple_progression(c);
     if (components == 3) {
-        int horizontal = subsampling == 444 ? 1 : 2, vertical = subsampling == 420 ? 2 : 1;
-        c->comp_info[0].h_samp_factor = horizontal;
-        c->comp_info[0].v_samp_factor = vertical;
+        c->comp_info[0].h_samp_factor = chroma_step_x;
+        c->comp_info[0].v_samp_factor = chroma_step_y;
         c->comp_info[1].h_samp_factor = c->comp_info[1].v_samp_factor = 1;
         c->comp_info[2].h_samp_factor = c->comp_info[2].v_samp_factor = 1;
     }
     jpeg_start_compress(c, TRUE);
-    if (exif != NULL && exif_length > 0 && exif_length <= 65533 - 6) {
-        JOCTET *segment = malloc(exif_length + 6);
-        if (segment != NULL) {
-            memcpy(segment, "Exif\0\0", 6);
-            memcpy(segment + 6, exif, exif_length);
-            jpeg_write_marker(c, JPEG_APP0 + 1, segment, exif_length + 6);
-            free(segment);
-        }
-    }
-    if (icc_profile != NULL && icc_profile_length > 0) {
-        jpeg_write_icc_profile(c, icc_profile, icc_profile_length);
+    // Whole segments, marker and length included, as JPEGSegments made them.
+    for (size_t at = 0; at + 4 <= segments_length;) {
+        size_t length = (size_t)segments[at + 2] << 8 | segments[at + 3];
+        if (length < 2 || at + 2 + length > segments_length) break;
+        jpeg_write_marker(c, segments[at + 1], segments + at + 4, (unsigned)(length - 2));
+        at += 2 + length;
     }
     while (c->next_scanline < c->image_height) {
         JSAMPROW row = (JSAMPROW)rows[c->next_scanline];

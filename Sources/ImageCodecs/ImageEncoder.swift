@@ -1,4 +1,5 @@
 import Imaging
+import JPEGCodec
 import PNGCodec
 import WebPCodec
 
@@ -8,10 +9,13 @@ public struct PictureMetadata: Sendable {
     public var color: PNGColorDescription?
     /// A TIFF-headed EXIF block (the orientation of stored pixels, for `--keep-orientation`).
     public var exif: [UInt8]?
+    /// An XMP packet (UTF-8 XML).
+    public var xmp: [UInt8]?
 
-    public init(color: PNGColorDescription? = nil, exif: [UInt8]? = nil) {
+    public init(color: PNGColorDescription? = nil, exif: [UInt8]? = nil, xmp: [UInt8]? = nil) {
         self.color = color
         self.exif = exif
+        self.xmp = xmp
     }
 }
 
@@ -23,6 +27,9 @@ public struct EncodingSettings: Sendable {
     public var jpegQuality = 90
     /// WebP without loss.
     public var webpLossless = false
+    /// JPEG chroma sampling; nil for the job's default (4:2:0, or a JPEG source's own).
+    public var jpegSubsampling: ChromaSubsampling?
+    public var jpegProgressive = false
 
     public init() {}
 }
@@ -39,7 +46,9 @@ public enum ImageEncoders {
     public static func encoder(for format: ImageFormat, settings: EncodingSettings) -> any ImageEncoder {
         switch format {
         case .png: return PNGImageEncoder(compressionLevel: settings.pngCompressionLevel)
-        case .jpeg: return JPEGImageEncoder(quality: settings.jpegQuality)
+        case .jpeg:
+            return JPEGImageEncoder(JPEGEncoder(quality: settings.jpegQuality, subsampling: settings.jpegSubsampling ?? .s420,
+                                                progressive: settings.jpegProgressive))
         case .webp: return WebPImageEncoder(WebPEncoder(quality: settings.jpegQuality, lossless: settings.webpLossless))
         }
     }

@@ -1,13 +1,13 @@
 import Imaging
 import JPEGCodec
 
-/// JPEG output through libjpeg-turbo: 8-bit gray or RGB, 4:2:0, the ICC profile in APP2 and EXIF in
-/// APP1. 16-bit samples are rounded to 8 bits; alpha is flattened on white, with a warning.
+/// JPEG output through libjpeg-turbo: 8-bit gray or RGB, EXIF and XMP in APP1, the ICC profile in
+/// APP2. 16-bit samples are rounded to 8 bits; alpha is flattened on white, with a warning.
 public struct JPEGImageEncoder: ImageEncoder {
-    public var quality: Int
+    public let encoder: JPEGEncoder
 
-    public init(quality: Int = 90) {
-        self.quality = quality
+    public init(_ encoder: JPEGEncoder) {
+        self.encoder = encoder
     }
 
     public func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String] {
@@ -16,12 +16,12 @@ public struct JPEGImageEncoder: ImageEncoder {
         if hasAlpha { warnings.append("JPEG has no alpha: transparent pixels were flattened on white") }
         let colours = hasAlpha ? pixels.channels - 1 : pixels.channels
         let eightBit = Self.eightBitOpaque(pixels, colours: colours)
+        let segments = JPEGSegments.metadata(exif: metadata.exif, xmp: metadata.xmp, iccProfile: metadata.color?.iccProfile)
         try eightBit.withUnsafeBytes { bytes in
-            try JPEGEncoder(quality: quality).write(width: pixels.width, height: pixels.height, components: colours,
-                                                    pixels: bytes, exif: metadata.exif,
-                                                    iccProfile: metadata.color?.iccProfile, to: descriptor)
+            try encoder.write(width: pixels.width, height: pixels.height, components: colours,
+                              pixels: bytes, segments: segments.bytes, to: descriptor)
         }
-        return warnings
+        return warnings + segments.leftOut
     }
 
     /// 8-bit samples of the colour channels, alpha composited on white: `(c * a + 255 * (255 - a)) / 255`.

@@ -13,6 +13,12 @@ public enum CropError: Error, Equatable, CustomStringConvertible {
     /// Even clamped, nothing of the rect is inside the picture.
     case rectDisjoint(rect: PixelRect, width: Int, height: Int, space: String)
 
+    /// `--lossless` with a rect off the JPEG's block grid.
+    case losslessOffGrid(rect: PixelRect, aligned: PixelRect, blockWidth: Int, blockHeight: Int,
+                         trimmedColumns: Int, trimmedRows: Int, containsRect: Bool)
+    /// `--lossless` JPEG output from a picture that is not a JPEG.
+    case losslessNeedsJPEG
+
     public var description: String {
         switch self {
         case .notAPicture:
@@ -25,6 +31,14 @@ public enum CropError: Error, Equatable, CustomStringConvertible {
             return "rect \(rect) is not inside the picture, \(width)x\(height) as \(space) (--clamp crops the part inside)"
         case .rectDisjoint(let rect, let width, let height, let space):
             return "rect \(rect) does not meet the picture, \(width)x\(height) as \(space)"
+        case .losslessOffGrid(let rect, let aligned, let blockWidth, let blockHeight, let columns, let rows, let containsRect):
+            let grid = "the \(blockWidth)x\(blockHeight) block grid" + (columns + rows > 0 ? " (which starts at \(columns),\(rows): partial blocks before it cannot be turned without loss)" : "")
+            if containsRect {
+                return "rect \(rect) is not on \(grid) of the output picture; the nearest rect on it that contains this one is \(aligned) (--lossless=expand takes it)"
+            }
+            return "rect \(rect) is not on \(grid) of the output picture, and no rect on it contains this one; the nearest is \(aligned)"
+        case .losslessNeedsJPEG:
+            return "--lossless JPEG output needs a JPEG picture: this one would be re-encoded with loss (write PNG or WebP to keep every pixel)"
         }
     }
 

@@ -1,5 +1,6 @@
 import ImageCodecs
 import Imaging
+import JPEGCodec
 import MediaIO
 import PNGCodec
 
@@ -28,6 +29,8 @@ public struct CropOptions: Sendable {
     public var encoding = EncodingSettings()
     /// What of the picture's metadata is left out of the crop; the colour description always stays.
     public var strip: MetadataStrip = .none
+    /// JPEG output without re-encoding: the source's DCT blocks, cropped on their grid.
+    public var losslessJPEG: LosslessAlignment?
 
     public static let defaultMaxPixels = 268_000_000
     public static let defaultMaxMemory = 1 << 30
@@ -69,15 +72,47 @@ public struct Cropper: Sendable {
         let picture = try SourcePictures.open(file: file, maxPixels: options.maxPixels)
         let orientation = picture.orientation
         let storedRect = try self.storedRect(of: picture)
+        if let alignment = options.losslessJPEG {
+            guard let jpeg = picture as? JPEGPicture else { throw CropError.losslessNeedsJPEG }
+            return try cropLosslessly(jpeg, storedRect: storedRect, alignment: alignment, file: file, target: target, output: output)
+        }
         try checkMemory(picture, storedRect)
         let stored = try picture.pixels(of: storedRect)
-        let encoder = ImageEncoders.encoder(for: options.format, settings: options.encoding)
+        var settings = options.encoding
+        settings.jpegSubsampling = settings.jpegSubsampling ?? picture.subsampling
+        let encoder = ImageEncoders.encoder(for: options.format, settings: settings)
         let shown = options.keepsOrientation ? orientation : .identity
         let pixels = options.keepsOrientation ? stored : stored.oriented(orientation)
-        let exif = carriedExif(of: picture, orientation: shown, width: pixels.width, height: pixels.height)
-        let left = try encoder.write(pixels, metadata: PictureMetadata(color: picture.color, exif: exif), to: target.descriptor)
+        let left = try encoder.write(pixels, metadata: metadata(of: picture, orientation: shown, width: pixels.width, height: pixels.height),
+                                     to: target.descriptor)
         try target.commit()
         return CropReport(output: output, orientation: orientation, storedRect: storedRect, warnings: picture.warnings + left)
+    }
+
+    /// The crop as a JPEG of the source's own blocks, turned upright losslessly (or left as stored
+    /// with `--keep-orientation`), with the metadata any crop carries.
+    private func cropLosslessly(_ picture: JPEGPicture, storedRect: PixelRect, alignment: LosslessAlignment,
+                                file: InputFile, target: AtomicOutputFile, output: String) throws -> CropReport {
+        let orientation = picture.orientation
+        let lossless = LosslessJPEGCrop(picture: picture, transform: options.keepsOrientation ? .identity : orientation)
+        let requested = lossless.transform.displayedRect(forStored: storedRect, storedWidth: picture.storedWidth,
+                                                         storedHeight: picture.storedHeight)
+        let rect = try lossless.alignedRect(requested, alignment: alignment)
+        let blocks = try lossless.crop(rect, file: file, progressive: options.encoding.jpegProgressive)
+        let shown = options.keepsOrientation ? orientation : .identity
+        let carried = metadata(of: picture, orientation: shown, width: rect.width, height: rect.height)
+        let segments = JPEGSegments.metadata(exif: carried.exif, xmp: carried.xmp, iccProfile: carried.color?.iccProfile)
+        try FileSystem.writeAll(JPEGSegments.inserting(segments.bytes, into: blocks), to: target.descriptor, target: output)
+        try target.commit()
+        let taken = lossless.transform.storedRect(forDisplayed: rect, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
+        return CropReport(output: output, orientation: orientation, storedRect: taken, warnings: picture.warnings + segments.leftOut)
+    }
+
+    /// What of the picture's metadata the crop carries: the colour description always, EXIF as
+    /// `carriedExif` makes it, XMP unless stripped.
+    func metadata(of picture: SourcePicture, orientation: Orientation, width: Int, height: Int) -> PictureMetadata {
+        PictureMetadata(color: picture.color, exif: carriedExif(of: picture, orientation: orientation, width: width, height: height),
+                        xmp: options.strip == .all ? nil : picture.xmp.map { XMPOrientation.setting(orientation, in: $0) })
     }
 
     /// The picture's EXIF as the crop carries it: the orientation its pixels need, the crop's size,

@@ -12,6 +12,10 @@ protocol SourcePicture {
     var color: PNGColorDescription? { get }
     /// The picture's EXIF block (TIFF-headed), to carry to the crop.
     var exif: [UInt8]? { get }
+    /// The picture's XMP packet, to carry to the crop.
+    var xmp: [UInt8]? { get }
+    /// A JPEG's chroma sampling, which a JPEG crop keeps.
+    var subsampling: ChromaSubsampling? { get }
     /// Problems met that did not stop the crop.
     var warnings: [String] { get }
     /// Bytes of memory decoding any region needs besides the region (rows of the whole width, or
@@ -60,6 +64,8 @@ struct PNGPicture: SourcePicture {
     var color: PNGColorDescription? { decoder.color.isEmpty ? nil : decoder.color }
     var workingBytes: Int { decoder.workingBytes }
     let exif: [UInt8]?
+    let xmp: [UInt8]?
+    var subsampling: ChromaSubsampling? { nil }
 
     init(file: InputFile, maxPixels: Int) throws {
         // The chunk walk finds the size and an eXIf chunk after the image data before anything is decoded.
@@ -71,9 +77,10 @@ struct PNGPicture: SourcePicture {
         if let exif {
             orientation = SourcePictures.orientation(of: exif, warnings: &warnings)
         } else {
-            orientation = chunks.xmpOrientation.flatMap(Orientation.init(rawValue:)) ?? .identity
+            orientation = chunks.xmp.flatMap(XMPOrientation.read(xmp:)) ?? .identity
         }
         self.warnings = warnings
+        xmp = chunks.xmp
         checksums = BackgroundCheck { try chunks.verifyChecksums(file: file) }
         decoder = try PNGDecoder(file: file, checksumsVerifiedElsewhere: true)
         storedWidth = decoder.width
@@ -96,9 +103,11 @@ struct JPEGPicture: SourcePicture {
     let orientation: Orientation
     let warnings: [String]
     let color: PNGColorDescription?
-    private let decoder: JPEGDecoder
+    let decoder: JPEGDecoder
     var workingBytes: Int { decoder.workingBytes }
     var exif: [UInt8]? { decoder.exif }
+    var xmp: [UInt8]? { decoder.xmp }
+    var subsampling: ChromaSubsampling? { decoder.subsampling }
 
     init(file: InputFile, maxPixels: Int) throws {
         decoder = try JPEGDecoder(file: file)

@@ -15,4 +15,19 @@ extension Orientation {
         case .rotate270Clockwise: return PixelRect(x: w - y - height, y: x, width: height, height: width)
         }
     }
+
+    /// The orientation that undoes this one: the turns by 90 degrees trade places, the rest undo themselves.
+    public var inverse: Orientation {
+        switch self {
+        case .rotate90Clockwise: return .rotate270Clockwise
+        case .rotate270Clockwise: return .rotate90Clockwise
+        default: return self
+        }
+    }
+
+    /// The displayed rect that shows the stored rect `rect`: `storedRect(forDisplayed:)` undone.
+    public func displayedRect(forStored rect: PixelRect, storedWidth w: Int, storedHeight h: Int) -> PixelRect {
+        let displayed = displaySize(storedWidth: w, storedHeight: h)
+        return inverse.storedRect(forDisplayed: rect, storedWidth: displayed.width, storedHeight: displayed.height)
+    }
 }

@@ -19,7 +19,15 @@ public final class JPEGDecoder {
     /// Bytes of memory decoding needs beyond the region itself, whatever the region: rows of the
     /// whole width, and for a progressive picture every coefficient of it.
     public let workingBytes: Int
-    private let mcuWidth: Int
+    /// Pixels across and down one MCU, the grid a lossless crop must keep to.
+    public let mcuWidth: Int
+    public let mcuHeight: Int
+    /// The chroma sampling; nil for gray or a sampling without a name.
+    public let subsampling: ChromaSubsampling?
+    /// The XMP packet of the APP1 XMP segment, if any.
+    public let xmp: [UInt8]?
+    /// CMYK or YCCK: losslessly transformable, but not decoded to RGB.
+    public let isCMYK: Bool
 
     public init(file: InputFile) throws(JPEGError) {
         var header = mt_jpeg_header()
@@ -36,8 +44,10 @@ public final class JPEGDecoder {
         iccNote = header.icc_note.map { "ICC profile left out: \(String(cString: $0))" }
         workingBytes = Int(clamping: header.whole_image_bytes &+ header.row_buffer_bytes)
         mcuWidth = Int(header.mcu_width)
-        // deinit closes the reader: every property is set by now.
-        if header.is_cmyk != 0 { throw .cmykUnsupported }
+        mcuHeight = Int(header.mcu_height)
+        subsampling = ChromaSubsampling(stepX: Int(header.chroma_step_x), stepY: Int(header.chroma_step_y))
+        xmp = header.xmp.map { Array(UnsafeBufferPointer(start: $0, count: Int(header.xmp_length))) }
+        isCMYK = header.is_cmyk != 0
     }
 
     deinit {
@@ -47,6 +57,7 @@ public final class JPEGDecoder {
     /// The pixels of columns `x ..< x + columns`, rows `y ..< y + rows`, packed. Call once.
     public func readRegion(x: Int, y: Int, columns: Int, rows: Int) throws(JPEGError) -> [UInt8] {
         precondition(x >= 0 && y >= 0 && columns > 0 && rows > 0 && x + columns <= width && y + rows <= height)
+        if isCMYK { throw .cmykUnsupported }
         var message = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
         // Chroma is upsampled from its neighbours, and at the edge of a window libjpeg has none: a
         // window one MCU wider on each side (where the picture has one) gives the edge columns

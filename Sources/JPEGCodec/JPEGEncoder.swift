@@ -8,23 +8,24 @@ public enum JPEGLibrary {
     }
 }
 
-/// Writes 8-bit gray or RGB pixels as a baseline JPEG through libjpeg-turbo (optimised Huffman
-/// tables; libjpeg's longjmp stays inside the C shim).
+/// Writes 8-bit gray or RGB pixels as a JPEG through libjpeg-turbo (optimised Huffman tables;
+/// libjpeg's longjmp stays inside the C shim).
 public struct JPEGEncoder: Sendable {
     /// 1 (smallest) to 100 (best).
     public var quality: Int
-    /// 420, 422 or 444.
-    public var subsampling: Int
+    public var subsampling: ChromaSubsampling
+    public var progressive: Bool
 
-    public init(quality: Int = 90, subsampling: Int = 420) {
+    public init(quality: Int = 90, subsampling: ChromaSubsampling = .s420, progressive: Bool = false) {
         self.quality = quality
         self.subsampling = subsampling
+        self.progressive = progressive
     }
 
-    /// Writes `height` rows of `width` pixels of `components` (1 or 3) bytes to `descriptor`; `exif`
-    /// (a TIFF block) goes into APP1, `iccProfile` into APP2.
+    /// Writes `height` rows of `width` pixels of `components` (1 or 3) bytes to `descriptor`, with
+    /// `segments` (from `JPEGSegments.metadata`) after the JFIF header.
     public func write(width: Int, height: Int, components: Int, pixels: UnsafeRawBufferPointer,
-                      exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil, to descriptor: Int32) throws(JPEGError) {
+                      segments: [UInt8] = [], to descriptor: Int32) throws(JPEGError) {
         precondition(components == 1 || components == 3)
         precondition(pixels.count == width * height * components)
         guard width > 0, height > 0, width <= 65500, height <= 65500 else {
@@ -34,13 +35,10 @@ public struct JPEGEncoder: Sendable {
         let rows: [UnsafePointer<UInt8>?] = (0..<height).map { base + $0 * width * components }
         var message = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
         let status = rows.withUnsafeBufferPointer { rowPointers in
-            (exif ?? []).withUnsafeBufferPointer { exifBytes in
-                (iccProfile ?? []).withUnsafeBufferPointer { profile in
-                    mt_jpeg_write(descriptor, UInt32(width), UInt32(height), Int32(components), rowPointers.baseAddress,
-                                   Int32(max(1, min(100, quality))), Int32(subsampling),
-                                   exif == nil ? nil : exifBytes.baseAddress, UInt32(exifBytes.count),
-                                   iccProfile == nil ? nil : profile.baseAddress, UInt32(profile.count), &message)
-                }
+            segments.withUnsafeBufferPointer { segmentBytes in
+                mt_jpeg_write(descriptor, UInt32(width), UInt32(height), Int32(components), rowPointers.baseAddress,
+                              Int32(max(1, min(100, quality))), Int32(subsampling.stepX), Int32(subsampling.stepY),
+                              progressive ? 1 : 0, segmentBytes.baseAddress, segmentBytes.count, &message)
             }
         }
         if status != 0 { throw .library(message: JPEGError.text(of: message)) }

@@ -64,14 +64,6 @@ public final class BufferedOutput {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("cannot write to \(displayName)")
-            }
-            offset += written
-        }
+        try FileSystem.writeAll(bytes, to: descriptor, target: displayName)
     }
 }

@@ -14,6 +14,27 @@ public enum FileSystem {
         }
     }
 
+    /// Writes all of `bytes` to `descriptor`, going on after short writes and interruptions; a
+    /// write that makes no progress is EIO. The error names `target`.
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, target: @autoclosure () -> String) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = try valueOrErrno("cannot write to \(target())") {
+                Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            }
+            if written == 0 { throw SystemError("cannot write to \(target())", code: EIO) }
+            offset += written
+        }
+    }
+
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, target: @autoclosure () -> String) throws(SystemError) {
+        let failure = bytes.withUnsafeBytes { raw -> SystemError? in
+            do throws(SystemError) { try writeAll(raw, to: descriptor, target: target()) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
     public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Int32 {
         PathBytes.withCString(path) { name in
             var descriptor: Int32

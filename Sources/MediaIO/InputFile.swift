@@ -98,6 +98,15 @@ public final class InputFile: ByteSource, @unchecked Sendable {
         return done
     }
 
+    /// Every byte of a regular file, as big as it was when opened; one that shrank since is an error.
+    public func contents() throws -> [UInt8] {
+        guard let size else { throw InputError.notRegular(kind: kind) }
+        var bytes = [UInt8](repeating: 0, count: size)
+        let count = try bytes.withUnsafeMutableBytes { try read(at: 0, into: $0) }
+        if count < size { throw InputError.shrank(expected: size, found: count) }
+        return bytes
+    }
+
     public func skip(_ count: Int) throws -> Int {
         if isRegular, let remaining = remainingLength {
             let skipped = min(count, remaining)

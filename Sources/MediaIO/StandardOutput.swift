@@ -21,13 +21,11 @@ public enum StandardOutput {
 func writeWhole(_ text: String, to descriptor: Int32) -> SystemError? {
     var text = text
     return text.withUTF8 { bytes -> SystemError? in
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return SystemError("cannot write to standard output", code: written < 0 ? errno : EIO) }
-            offset += written
+        do throws(SystemError) {
+            try FileSystem.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor, target: "standard output")
+            return nil
+        } catch {
+            return error
         }
-        return nil
     }
 }

@@ -13,8 +13,8 @@ public struct PNGChunks: Sendable, Equatable {
     public let exif: [UInt8]?
     /// The EXIF block of an ImageMagick "Raw profile type exif" text chunk, for a file without eXIf.
     public let rawProfileExif: [UInt8]?
-    /// The orientation an XMP packet (iTXt "XML:com.adobe.xmp") states, 1 to 8.
-    public let xmpOrientation: Int?
+    /// The XMP packet of an iTXt "XML:com.adobe.xmp" chunk.
+    public let xmp: [UInt8]?
     /// Where each chunk stands: its offset in the file and the length of its data.
     let spans: [Span]
 
@@ -72,24 +72,25 @@ public struct PNGChunks: Sendable, Equatable {
         }
         guard sawHeader else { throw .library(message: "no IHDR chunk") }
         return PNGChunks(width: width, height: height, exif: exif, rawProfileExif: texts.rawProfileExif,
-                         xmpOrientation: texts.xmpOrientation, spans: spans)
+                         xmp: texts.xmp, spans: spans)
     }
 
     /// Checks the CRC of every chunk the walk found.
     public func verifyChecksums(file: InputFile) throws(PNGError) {
-        let descriptor = file.descriptor
         for span in spans {
-            var stored = [UInt8](repeating: 0, count: 4)
-            let got = stored.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 4, off_t(span.offset + 8 + span.length)) }
+            let storedCRC = UnsafeMutableRawBufferPointer.allocate(byteCount: 4, alignment: 4)
+            defer { storedCRC.deallocate() }
+            let got = try Self.read(file) { (file) throws(SystemError) in try file.read(at: span.offset + 8 + span.length, into: storedCRC) }
+            let stored = Array(storedCRC)
             let expected = UInt32(stored[0]) << 24 | UInt32(stored[1]) << 16 | UInt32(stored[2]) << 8 | UInt32(stored[3])
-            guard got == 4, try Self.checksum(of: descriptor, from: span.offset + 4, count: 4 + span.length) == expected else {
+            guard got == 4, try Self.checksum(of: file, from: span.offset + 4, count: 4 + span.length) == expected else {
                 throw .library(message: "\(span.type): CRC error")
             }
         }
     }
 
     /// zlib's CRC-32 of `count` bytes from `offset`, read a block at a time; nil past the end.
-    private static func checksum(of descriptor: Int32, from offset: Int, count: Int) throws(PNGError) -> UInt32? {
+    private static func checksum(of file: InputFile, from offset: Int, count: Int) throws(PNGError) -> UInt32? {
         let blockSize = 1 << 20
         let block = UnsafeMutableRawPointer.allocate(byteCount: min(count, blockSize), alignment: 16)
         defer { block.deallocate() }
@@ -97,11 +98,18 @@ public struct PNGChunks: Sendable, Equatable {
         var done = 0
         while done < count {
             let wanted = min(blockSize, count - done)
-            let got = pread(descriptor, block, wanted, off_t(offset + done))
+            let got = try read(file) { (file) throws(SystemError) in
+                try file.read(at: offset + done, into: UnsafeMutableRawBufferPointer(start: block, count: wanted))
+            }
             guard got == wanted else { return nil }
             crc = crc32(crc, block.assumingMemoryBound(to: Bytef.self), uInt(wanted))
             done += wanted
         }
         return UInt32(truncatingIfNeeded: crc)
+    }
+
+    /// A read of the file, its system error told as a PNG error.
+    private static func read(_ file: InputFile, _ body: (InputFile) throws(SystemError) -> Int) throws(PNGError) -> Int {
+        do { return try body(file) } catch { throw .library(message: error.description) }
     }
 }

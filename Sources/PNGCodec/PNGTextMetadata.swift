@@ -1,13 +1,13 @@
 import CZlib
 
-/// Orientation carried in a PNG's text chunks rather than in eXIf, as other tools write it:
-/// ImageMagick's "Raw profile type exif" (the APP1 EXIF block in hex) and XMP's `tiff:Orientation`.
-/// Pillow reads both; photos that went through ImageMagick carry the first.
+/// Metadata carried in a PNG's text chunks, as other tools write it: ImageMagick's "Raw profile
+/// type exif" (the APP1 EXIF block in hex), in place of eXIf, and the XMP packet (whose
+/// `tiff:Orientation` Pillow reads too). Photos that went through ImageMagick carry the first.
 struct PNGTextMetadata {
     /// The TIFF block of a "Raw profile type exif" (or "APP1") text.
     var rawProfileExif: [UInt8]?
-    /// `tiff:Orientation` of an XMP packet.
-    var xmpOrientation: Int?
+    /// The XMP packet of an iTXt "XML:com.adobe.xmp" chunk.
+    var xmp: [UInt8]?
 
     /// Texts longer than this are not read: metadata, never worth a megabyte.
     static let textLimit = 1 << 20
@@ -21,8 +21,8 @@ struct PNGTextMetadata {
         guard let text = Self.text(of: type, data: data, afterKeyword: nul + 1) else { return }
         if isRawProfile {
             if rawProfileExif == nil { rawProfileExif = Self.exif(fromRawProfile: text) }
-        } else if xmpOrientation == nil {
-            xmpOrientation = Self.orientation(fromXMP: text)
+        } else if xmp == nil {
+            xmp = text
         }
     }
 
@@ -77,26 +77,6 @@ struct PNGTextMetadata {
         let header: [UInt8] = Array("Exif".utf8) + [0, 0]
         if bytes.starts(with: header) { bytes.removeFirst(header.count) }
         return bytes.isEmpty ? nil : bytes
-    }
-
-    /// `tiff:Orientation="6"` or `<tiff:Orientation>6</tiff:Orientation>`, 1 to 8.
-    static func orientation(fromXMP text: [UInt8]) -> Int? {
-        let name = Array("tiff:Orientation".utf8)
-        var at = 0
-        while at + name.count + 2 <= text.count {
-            if text[at..<(at + name.count)].elementsEqual(name) {
-                var next = at + name.count
-                if text[next] == UInt8(ascii: "=") { next += 1 }
-                if next < text.count, text[next] == UInt8(ascii: "\"") || text[next] == UInt8(ascii: ">") {
-                    next += 1
-                    if next < text.count, (UInt8(ascii: "1")...UInt8(ascii: "8")).contains(text[next]) {
-                        return Int(text[next] - UInt8(ascii: "0"))
-                    }
-                }
-            }
-            at += 1
-        }
-        return nil
     }
 
     /// zlib data inflated, at most `textLimit` bytes; nil when it is not whole zlib data.

@@ -17,14 +17,22 @@ struct Crop: ParsableCommand {
             it is in the coordinates of a view of that size showing the picture (--content-mode \
             stretch, fit or fill, as UIImageView does); with --stored, in the stored pixels. A \
             fractional rect is snapped outward where it is given (origin rounded down, far edges up), \
-            then mapped exactly. The output (PNG, or JPEG by --format or its extension) holds upright pixels with no orientation tag, with \
-            the bit depth, alpha and colour profile (ICC, sRGB, gAMA, cHRM) of the picture; PHOTO.jpg \
-            is written to PHOTO.crop.png beside it, or to -o FILE (one input) or --out-dir DIR.
+            then mapped exactly. The output (PNG, JPEG or WebP, by --format or the extension of -o or \
+            --name) holds upright pixels with the bit depth, alpha and colour profile (ICC, sRGB, gAMA, \
+            cHRM) of the picture where the format can hold them, and its EXIF (orientation 1, the \
+            crop's size, no thumbnail) and XMP unless --strip; PHOTO.jpg is written to \
+            PHOTO.crop.png beside it, or to -o FILE (one input) or --out-dir DIR.
+
+            --lossless with JPEG output keeps a JPEG's own DCT blocks, as jpegtran -crop does: \
+            nothing is decoded or re-encoded, the orientation is applied by turning the blocks, and \
+            the rect must lie on the block grid (8 or 16 pixels) of the picture as shown; the error \
+            names the nearest rect on it, which --lossless=expand takes.
 
             Examples:
               mediatool crop photo.jpg --rect 100,200,300,400
               mediatool crop photo.jpg --view 400x1000 --content-mode fit --rect 10,20,100.5,80
               mediatool crop --keep-orientation --out-dir crops/ --rect 0,0,512,512 *.jpg
+              mediatool crop --lossless=expand photo.jpg --rect 100,200,300,400 -o part.jpg
 
             Exit status: 0 when every input was cropped, 1 when any failed, 64 for usage errors.
             """
@@ -95,8 +103,9 @@ struct Crop: ParsableCommand {
         options.maxMemory = maxMemory.bytes
         options.output = outputs.policy
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
-        try encoding.check(for: options.format)
+        try encoding.check(for: options.format, canKeepJPEGBlocks: true)
         options.encoding = encoding.settings
+        options.losslessJPEG = encoding.losslessJPEG(for: options.format)
         options.strip = strip
         let plan = try outputs.plan(for: pictures, defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
         let cropper = Cropper(options: options)

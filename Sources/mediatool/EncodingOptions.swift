@@ -1,39 +1,66 @@
 import ArgumentParser
 import ImageCodecs
+import ImageCropping
+import JPEGCodec
 
 extension ImageFormat: ExpressibleByArgument {}
+extension ChromaSubsampling: ExpressibleByArgument {}
 
 /// How pictures are written, shared by the subcommands that write them.
 struct EncodingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("png, jpeg or webp (default: from the extension of -o or --name, else png).", valueName: "format"))
     var format: ImageFormat?
 
-    @Option(help: "JPEG and lossy WebP quality, 1 to 100.")
-    var quality: Int = 90
+    @Option(help: "JPEG and lossy WebP quality, 1 to 100 (default: 90).")
+    var quality: Int?
 
-    @Flag(help: "Write WebP without loss.")
+    @Option(help: ArgumentHelp("JPEG chroma sampling: 420, 422 or 444 (default: 420; for a crop of a JPEG, the source's).", valueName: "420|422|444"))
+    var subsampling: ChromaSubsampling?
+
+    @Flag(help: "Write progressive JPEG.")
+    var progressive = false
+
+    @Flag(help: "No loss: WebP written without loss; for a crop of a JPEG to JPEG, the source's own blocks, cropped on their grid and turned upright without decoding (--lossless=expand widens a rect off the grid to the nearest one on it).")
     var lossless = false
+
+    /// `--lossless=expand`, which `MediaTool.main` spells this way for the parser.
+    @Flag(name: .customLong("lossless-expand"), help: .hidden)
+    var losslessExpand = false
 
     @Option(name: .customLong("png-compression"), help: "PNG zlib compression level, 0 (fastest) to 9 (smallest).")
     var compression: Int = PNGImageEncoder.defaultCompressionLevel
 
     func validate() throws {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1 to 100.") }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
         guard (0...9).contains(compression) else { throw ValidationError("--png-compression takes 0 to 9.") }
     }
 
-    /// `--lossless` means no loss: WebP writes without loss and PNG always does, but a JPEG would be
-    /// re-encoded with loss (a JPEG crop without re-encoding is not built yet), so that is refused.
-    func check(for format: ImageFormat) throws {
-        if lossless && format == .jpeg {
-            throw ValidationError("--lossless writes WebP without loss (PNG is always lossless); a JPEG cannot be written without loss yet.")
+    /// The lossless JPEG crop asked for: `--lossless` (or `--lossless=expand`) with JPEG output.
+    func losslessJPEG(for format: ImageFormat) -> LosslessAlignment? {
+        guard format == .jpeg, lossless || losslessExpand else { return nil }
+        return losslessExpand ? .expand : .exact
+    }
+
+    /// What cannot go together for `format`: JPEG without loss only where the source is a JPEG whose
+    /// blocks can be kept (`canKeepJPEGBlocks`), and then with nothing that re-encodes.
+    func check(for format: ImageFormat, canKeepJPEGBlocks: Bool) throws {
+        guard losslessJPEG(for: format) != nil else {
+            if losslessExpand { throw ValidationError("--lossless=expand is for JPEG crops of JPEG pictures.") }
+            return
         }
+        guard canKeepJPEGBlocks else {
+            throw ValidationError("--lossless writes WebP without loss (PNG is always lossless); a JPEG made from decoded pixels always loses some.")
+        }
+        if quality != nil { throw ValidationError("--quality re-encodes; --lossless keeps the JPEG's own blocks.") }
+        if subsampling != nil { throw ValidationError("--subsampling re-encodes; --lossless keeps the JPEG's own sampling.") }
     }
 
     var settings: EncodingSettings {
         var settings = EncodingSettings()
-        settings.jpegQuality = quality
-        settings.webpLossless = lossless
+        settings.jpegQuality = quality ?? 90
+        settings.jpegSubsampling = subsampling
+        settings.jpegProgressive = progressive
+        settings.webpLossless = lossless || losslessExpand
         settings.pngCompressionLevel = compression
         return settings
     }

@@ -31,7 +31,14 @@ struct MediaTool: ParsableCommand {
             let argument = CommandLine.unsafeArgv[index]!
             return PathBytes.string(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
         }
-        main(arguments)
+        main(spellingOptionalValues(arguments))
+    }
+
+    /// `--lossless=expand` as the parser knows it, `--lossless-expand`: ArgumentParser has no flag
+    /// with an optional value. Arguments after `--` are names, left as they are.
+    static func spellingOptionalValues(_ arguments: [String]) -> [String] {
+        let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        return arguments[..<end].map { $0 == "--lossless=expand" ? "--lossless-expand" : $0 } + arguments[end...]
     }
 
     func run() throws {

@@ -80,7 +80,7 @@ struct Thumbnail: ParsableCommand {
         options.maxHeight = height
         options.appliesOrientation = !noRotate
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
-        try encoding.check(for: options.format)
+        try encoding.check(for: options.format, canKeepJPEGBlocks: false)
         options.encoding = encoding.settings
         options.output = outputs.policy
         // The cores go to the workers first; a lone worker decodes with all of them.

@@ -53,7 +53,9 @@ import TestSupport
         (["crop", "--rect", "0,0,2,2", "--name", "{stem}.{ext}", "pictures/rgb8.png"], "must end with the extension"),
         (["crop", "--rect", "0,0,2,2", "--name", "/tmp/x.png", "pictures/rgb8.png"], "no absolute path"),
         (["crop", "--rect", "0,0,2,2", "--json", "pictures/rgb8.png", "-o", "-"], "both write to standard output"),
-        (["crop", "--rect", "0,0,2,2", "--lossless", "pictures/orientation1.jpg", "-o", "x.jpg"], "cannot be written without loss"),
+        (["thumbnail", "--lossless", "video/counter.mp4", "-o", "x.jpg"], "a JPEG made from decoded pixels always loses some"),
+        (["crop", "--rect", "0,0,2,2", "--lossless=expand", "pictures/orientation1.jpg", "-o", "x.png"], "--lossless=expand is for JPEG crops"),
+        (["crop", "--rect", "0,0,2,2", "--subsampling", "411", "pictures/orientation1.jpg", "-o", "x.jpg"], "411"),
     ])
     func conflictsAreUsageErrorsAndWriteNothing(arguments: [String], message: String) throws {
         let folder = try Fixture.scratchFolder()

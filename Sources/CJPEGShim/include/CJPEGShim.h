@@ -33,6 +33,15 @@ typedef struct mt_jpeg_header {
     uint64_t row_buffer_bytes;
     /// Pixels across one MCU: 8, 16 or 32.
     uint32_t mcu_width;
+    /// Pixels down one MCU: 8, 16 or 32.
+    uint32_t mcu_height;
+    /// Luma samples per chroma sample across and down (2 and 2 for 4:2:0), 0 for gray or an
+    /// unusual sampling.
+    int chroma_step_x;
+    int chroma_step_y;
+    /// The XMP packet of the first APP1 XMP segment (after its namespace header), or NULL.
+    const uint8_t *xmp;
+    uint32_t xmp_length;
 } mt_jpeg_header;
 
 /// Reads the header and markers of the JPEG file open as `fd` (from its start, through a duplicate). NULL with a message on failure.
@@ -59,14 +68,14 @@ void mt_jpeg_close(mt_jpeg_reader *reader);
 /// The libjpeg-turbo version built against, e.g. "2.1.5".
 const char *mt_jpeg_library_version(void);
 
-/// Writes a baseline JPEG of 8-bit gray (`components` 1) or RGB (3) rows to `fd`: `quality` 1 to
-/// 100, `subsampling` 420, 422 or 444, optimised Huffman tables; `exif` (a TIFF block) as an APP1
-/// segment and `icc_profile` as APP2 segments when not NULL.
+/// Writes a JPEG of 8-bit gray (`components` 1) or RGB (3) rows to `fd`: `quality` 1 to 100, luma
+/// samples per chroma sample `chroma_step_x` by `chroma_step_y` (2 by 2 is 4:2:0; 1 or 2 each),
+/// progressive or baseline, optimised Huffman tables; `segments` (complete marker segments, APPn
+/// with their markers and lengths) right after the JFIF header.
 /// Returns 0 on success; otherwise -1 with a message in `error_message`.
 int mt_jpeg_write(int fd, uint32_t width, uint32_t height, int components,
-                   const uint8_t *const *rows, int quality, int subsampling,
-                   const uint8_t *exif, uint32_t exif_length,
-                   const uint8_t *icc_profile, uint32_t icc_profile_length,
-                   char error_message[MT_ERROR_MESSAGE_CAPACITY]);
+                  const uint8_t *const *rows, int quality, int chroma_step_x, int chroma_step_y, int progressive,
+                  const uint8_t *segments, size_t segments_length,
+                  char error_message[MT_ERROR_MESSAGE_CAPACITY]);
 
 #endif

@@ -1,0 +1,79 @@
+import Imaging
+import JPEGCodec
+import MediaIO
+
+/// What `--lossless` does with a rect off the JPEG's block grid.
+public enum LosslessAlignment: Sendable {
+    /// Refuse it, naming the nearest rect on the grid that contains it.
+    case exact
+    /// Take that rect instead.
+    case expand
+}
+
+/// A JPEG crop that keeps the source's DCT blocks (jpegtran `-crop` with the orientation's
+/// transform): nothing is decoded or re-encoded, so nothing is lost.
+struct LosslessJPEGCrop {
+    let picture: JPEGPicture
+    /// The turn from stored blocks to the output's: the orientation, or none with `--keep-orientation`.
+    let transform: Orientation
+
+    /// The operation TurboJPEG applies for `transform`.
+    var operation: JPEGLosslessTransform.Operation {
+        switch transform {
+        case .identity: return .none
+        case .mirrorHorizontal: return .mirrorHorizontal
+        case .rotate180: return .rotate180
+        case .mirrorVertical: return .mirrorVertical
+        case .transpose: return .transpose
+        case .rotate90Clockwise: return .rotate90
+        case .transverse: return .transverse
+        case .rotate270Clockwise: return .rotate270
+        }
+    }
+
+    /// The output picture's block size, across and down.
+    var blockSize: (width: Int, height: Int) {
+        let decoder = picture.decoder
+        return operation.transposes ? (decoder.mcuHeight, decoder.mcuWidth) : (decoder.mcuWidth, decoder.mcuHeight)
+    }
+
+    /// The columns and rows at the output's left and top that hold the source's partial edge
+    /// blocks: a mirror would put them there, and a partial block cannot be mirrored, so they are
+    /// left out (jpegtran's `-trim`) and the grid starts after them.
+    var trimmed: (columns: Int, rows: Int) {
+        let (across, down) = transform.displaySize(storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
+        let block = blockSize
+        return (operation.mirrorsOutputX ? across % block.width : 0, operation.mirrorsOutputY ? down % block.height : 0)
+    }
+
+    /// `rect` (in the output picture) if it is on the block grid; otherwise, with `.expand`, the
+    /// smallest rect on the grid that contains it; otherwise (or when none does: the rect reaches
+    /// into trimmed columns or rows) an error naming the nearest rect on the grid.
+    func alignedRect(_ rect: PixelRect, alignment: LosslessAlignment) throws -> PixelRect {
+        let block = blockSize, trim = trimmed
+        func start(_ value: Int, _ step: Int, _ first: Int) -> Int {
+            value <= first ? first : first + (value - first) / step * step
+        }
+        let x = start(rect.x, block.width, trim.columns), y = start(rect.y, block.height, trim.rows)
+        let aligned = PixelRect(x: x, y: y, width: max(1, rect.x + rect.width - x), height: max(1, rect.y + rect.height - y))
+        if aligned == rect { return rect }
+        let contains = x <= rect.x && y <= rect.y
+        switch alignment {
+        case .expand where contains:
+            return aligned
+        case .expand, .exact:
+            throw CropError.losslessOffGrid(rect: rect, aligned: aligned, blockWidth: block.width, blockHeight: block.height,
+                                            trimmedColumns: trim.columns, trimmedRows: trim.rows, containsRect: contains)
+        }
+    }
+
+    /// The cropped JPEG's bytes, no marker of the source in them.
+    func crop(_ rect: PixelRect, file: InputFile, progressive: Bool) throws -> [UInt8] {
+        let source = try file.contents()
+        let trim = trimmed
+        return try source.withUnsafeBytes { bytes in
+            try JPEGLosslessTransform.apply(operation, to: bytes, x: rect.x - trim.columns, y: rect.y - trim.rows,
+                                            width: rect.width, height: rect.height, progressive: progressive)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import ImageCodecs
+import Imaging
+import JPEGCodec
+import MediaIO
+import Testing
+import TestSupport
+
+/// Issue 12: `crop --lossless` keeps a JPEG's own blocks, turned upright as jpegtran turns them.
+@Suite struct LosslessCropTests {
+    struct Case: CustomStringConvertible, Sendable {
+        let source: String
+        let rect: String
+        let reference: String
+        var description: String { source }
+    }
+
+    /// The fixtures' cases: every orientation in 4:2:0 and 4:4:4, and pictures with partial edge blocks.
+    static let cases: [Case] = {
+        let table = (try? Fixture.text("lossless/cases.tsv")) ?? ""
+        return table.split(separator: "\n").map { line in
+            let fields = line.split(separator: "\t").map(String.init)
+            return Case(source: fields[0], rect: fields[1], reference: fields[2])
+        }
+    }()
+
+    static func decoded(_ path: String) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        let decoder = try JPEGDecoder(file: InputFile(path: path))
+        return (decoder.width, decoder.height, try decoder.readRegion(x: 0, y: 0, columns: decoder.width, rows: decoder.height))
+    }
+
+    @Test func everyCaseIsThere() {
+        #expect(Self.cases.count == 20)
+    }
+
+    @Test(arguments: cases)
+    func decodesToWhatJpegtranMakes(_ testCase: Case) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("crop.jpg").path
+        let run = try ToolRun.run(["crop", "--lossless", "--rect", testCase.rect, Fixture.path("lossless/\(testCase.source)"), "-o", output])
+        #expect(run.status == 0 && run.errorLines == [])
+        let ours = try Self.decoded(output)
+        let jpegtran = try Self.decoded(Fixture.path("lossless/\(testCase.reference)"))
+        #expect(ours.width == jpegtran.width && ours.height == jpegtran.height)
+        #expect(ours.pixels == jpegtran.pixels)
+        // Upright now: a tag saying otherwise would turn it twice.
+        if let exif = try JPEGDecoder(file: InputFile(path: output)).exif {
+            #expect(try ExifOrientation.read(tiff: exif) == .identity)
+        }
+    }
+
+    @Test func aRectOffTheGridIsRefusedWithTheNearestOneOnIt() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("crop.jpg").path
+        let source = Fixture.path("lossless/o6-420.jpg")
+        let run = try ToolRun.run(["crop", "--lossless", "--rect", "20,17,10,10", source, "-o", output])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: \(source): rect 20,17,10,10 is not on the 16x16 block grid of the output picture; the nearest rect on it that contains this one is 16,16,14,11 (--lossless=expand takes it)"])
+        #expect(!FileManager.default.fileExists(atPath: output))
+
+        let expanded = try ToolRun.run(["crop", "--lossless=expand", "--rect", "20,17,10,10", source, "-o", output])
+        #expect(expanded.status == 0 && expanded.errorLines == [])
+        let decoder = try JPEGDecoder(file: InputFile(path: output))
+        #expect(decoder.width == 14 && decoder.height == 11)
+    }
+
+    @Test func partialEdgeBlocksThatATurnWouldMoveCannotBeKept() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("crop.jpg").path
+        let source = Fixture.path("lossless/o6-420-partial.jpg")
+        let run = try ToolRun.run(["crop", "--lossless=expand", "--rect", "0,0,20,20", source, "-o", output])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: \(source): rect 0,0,20,20 is not on the 16x16 block grid (which starts at 13,0: partial blocks before it cannot be turned without loss) of the output picture, and no rect on it contains this one; the nearest is 13,0,7,20"])
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func keepOrientationCropsTheStoredBlocksAndKeepsTheTag() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("crop.jpg").path
+        let run = try ToolRun.run(["crop", "--lossless", "--keep-orientation", "--stored", "--rect", "16,16,30,20",
+                                   Fixture.path("lossless/o6-420.jpg"), "-o", output])
+        #expect(run.status == 0)
+        let decoder = try JPEGDecoder(file: InputFile(path: output))
+        #expect(decoder.width == 30 && decoder.height == 20)
+        #expect(try ExifOrientation.read(tiff: #require(decoder.exif)) == .rotate90Clockwise)
+    }
+
+    @Test func cameraMetadataSurvivesALosslessCrop() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("crop.jpg").path
+        let run = try ToolRun.run(["crop", "--lossless=expand", "--rect", "6,3,20,30", Fixture.path("pictures/camera.jpg"), "-o", output])
+        #expect(run.status == 0 && run.errorLines == [])
+        let decoder = try JPEGDecoder(file: InputFile(path: output))
+        let exif = try #require(decoder.exif)
+        #expect(CropMetadataTests.contains(exif, "MediatoolCam") && CropMetadataTests.contains(exif, "WGS-84"))
+        #expect(try ExifOrientation.read(tiff: exif) == .identity)
+        let block = try #require(ExifBlock(exif))
+        #expect(block.pixelSize?.width == decoder.width && block.pixelSize?.height == decoder.height)
+        #expect(!block.hasThumbnail)
+
+        let stripped = try ToolRun.run(["crop", "--lossless=expand", "--strip", "gps", "--overwrite", "--rect", "6,3,20,30",
+                                        Fixture.path("pictures/camera.jpg"), "-o", output])
+        #expect(stripped.status == 0)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(CropMetadataTests.contains(bytes, "MediatoolCam") && !CropMetadataTests.contains(bytes, "WGS-84"))
+    }
+
+    @Test func losslessNeedsAJPEGSource() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("crop.jpg").path
+        let source = Fixture.path("pictures/orientation6.png")
+        let run = try ToolRun.run(["crop", "--lossless", "--rect", "0,0,8,8", source, "-o", output])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: \(source): --lossless JPEG output needs a JPEG picture: this one would be re-encoded with loss (write PNG or WebP to keep every pixel)"])
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test(arguments: [["--quality", "80"], ["--subsampling", "444"]])
+    func whatReencodesIsAUsageError(_ options: [String]) throws {
+        let run = try ToolRun.run(["crop", "--lossless", "--rect", "0,0,16,16"] + options + [Fixture.path("lossless/o1-420.jpg"), "-o", "/tmp/never.jpg"])
+        #expect(run.status == 64)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never.jpg"))
+    }
+
+    @Test func aThumbnailCannotBeAJPEGWithoutLoss() throws {
+        let run = try ToolRun.run(["thumbnail", "--lossless", Fixture.path("video/quadrants-orientation6.mp4"), "-o", "/tmp/never.jpg"])
+        #expect(run.status == 64)
+    }
+}
