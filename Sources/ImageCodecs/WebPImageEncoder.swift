@@ -3,8 +3,8 @@ import MediaIO
 import WebPCodec
 
 /// WebP output through libwebp: lossy at `--quality`, or lossless; 8-bit RGB, RGBA where the
-/// picture has alpha (gray is written as RGB, 16-bit samples rounded). ICC and EXIF chunks need
-/// libwebp's mux library, not linked yet: the colour profile and EXIF are left out with a warning.
+/// picture has alpha (gray is written as RGB, 16-bit samples rounded); the ICC profile, EXIF and
+/// XMP in their chunks. PNG's sRGB, gAMA and cHRM have no WebP chunk: WebP without a profile is sRGB.
 public struct WebPImageEncoder: ImageEncoder {
     public var encoder: WebPEncoder
 
@@ -14,14 +14,15 @@ public struct WebPImageEncoder: ImageEncoder {
 
     public func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String] {
         var warnings: [String] = []
-        if metadata.color?.iccProfile != nil || metadata.exif != nil {
-            warnings.append("WebP output carries no ICC profile or EXIF yet: left out")
+        if let color = metadata.color, color.iccProfile == nil, color.srgbIntent == nil, color.gamma != nil || color.chromaticities != nil {
+            warnings.append("WebP has no gAMA or cHRM: the PNG's gamma and primaries were left out (the WebP reads as sRGB)")
         }
         let hasAlpha = pixels.channels == 2 || pixels.channels == 4
         let channels = hasAlpha ? 4 : 3
         let samples = Self.eightBitColour(pixels, channels: channels)
         let bytes = try samples.withUnsafeBytes { raw in
-            try encoder.encode(width: pixels.width, height: pixels.height, channels: channels, pixels: raw)
+            try encoder.encode(width: pixels.width, height: pixels.height, channels: channels, pixels: raw,
+                               metadata: WebPMetadata(iccProfile: metadata.color?.iccProfile, exif: metadata.exif, xmp: metadata.xmp))
         }
         let output = BufferedOutput(descriptor: descriptor, displayName: "the WebP output")
         try output.write(bytes)

@@ -35,15 +35,18 @@ enum SourcePictures {
         throw CropError.notAPicture
     }
 
-    /// The orientation an EXIF block states: 1 when there is none, a warning when it is malformed.
-    static func orientation(of exif: [UInt8]?, warnings: inout [String]) -> Orientation {
-        guard let exif else { return .identity }
-        do {
-            return try ExifOrientation.read(tiff: exif) ?? .identity
-        } catch {
-            warnings.append("\(error); orientation 1 assumed")
-            return .identity
+    /// The orientation the EXIF block states, else the XMP packet (as Pillow reads them): 1 when
+    /// neither does, a warning when the EXIF block is malformed.
+    static func orientation(exif: [UInt8]?, xmp: [UInt8]?, warnings: inout [String]) -> Orientation {
+        if let exif {
+            do {
+                if let stated = try ExifOrientation.read(tiff: exif) { return stated }
+            } catch {
+                warnings.append("\(error); orientation 1 assumed")
+                return .identity
+            }
         }
+        return xmp.flatMap(XMPOrientation.read(xmp:)) ?? .identity
     }
 
     static func checkPixelLimit(width: Int, height: Int, maxPixels: Int) throws {
@@ -74,13 +77,9 @@ struct PNGPicture: SourcePicture {
         var warnings: [String] = []
         // eXIf first; else what ImageMagick and XMP write in text chunks, as Pillow reads them.
         exif = chunks.exif ?? chunks.rawProfileExif
-        if let exif {
-            orientation = SourcePictures.orientation(of: exif, warnings: &warnings)
-        } else {
-            orientation = chunks.xmp.flatMap(XMPOrientation.read(xmp:)) ?? .identity
-        }
-        self.warnings = warnings
         xmp = chunks.xmp
+        orientation = SourcePictures.orientation(exif: exif, xmp: xmp, warnings: &warnings)
+        self.warnings = warnings
         checksums = BackgroundCheck { try chunks.verifyChecksums(file: file) }
         decoder = try PNGDecoder(file: file, checksumsVerifiedElsewhere: true)
         storedWidth = decoder.width
@@ -115,7 +114,7 @@ struct JPEGPicture: SourcePicture {
         storedWidth = decoder.width
         storedHeight = decoder.height
         var warnings: [String] = []
-        orientation = SourcePictures.orientation(of: decoder.exif, warnings: &warnings)
+        orientation = SourcePictures.orientation(exif: decoder.exif, xmp: decoder.xmp, warnings: &warnings)
         if let note = decoder.iccNote { warnings.append(note) }
         self.warnings = warnings
         color = decoder.iccProfile.map { PNGColorDescription(iccProfile: $0) }

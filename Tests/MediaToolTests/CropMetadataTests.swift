@@ -20,13 +20,30 @@ import TestSupport
         return (run, path, folder)
     }
 
-    @Test(arguments: ["out.jpg", "out.png"])
+    /// The payload of a WebP file's RIFF chunk `name`.
+    static func webpChunk(_ name: String, in bytes: [UInt8]) -> [UInt8]? {
+        var at = 12
+        while at + 8 <= bytes.count {
+            let size = Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]) << 16 | Int(bytes[at + 7]) << 24
+            if bytes[at..<(at + 4)].elementsEqual(name.utf8) { return Array(bytes[(at + 8)..<min(bytes.count, at + 8 + size)]) }
+            at += 8 + size + (size & 1)
+        }
+        return nil
+    }
+
+    static func exif(of path: String) throws -> [UInt8]? {
+        let file = try InputFile(path: path)
+        if path.hasSuffix(".jpg") { return try JPEGDecoder(file: file).exif }
+        if path.hasSuffix(".png") { return try PNGChunks.scan(file: file).exif }
+        return webpChunk("EXIF", in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    @Test(arguments: ["out.jpg", "out.png", "out.webp"])
     func dateCameraAndPositionSurviveWithTheOrientationReset(name: String) throws {
         let (run, path, folder) = try Self.crop([], to: name)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(run.status == 0 && run.errorLines == [])
-        let file = try InputFile(path: path)
-        let exif = try #require(name.hasSuffix(".jpg") ? try JPEGDecoder(file: file).exif : try PNGChunks.scan(file: file).exif)
+        let exif = try #require(try Self.exif(of: path))
         #expect(Self.contains(exif, "MediatoolCam") && Self.contains(exif, "2019:12:20 17:08:32") && Self.contains(exif, "WGS-84"))
         #expect(try ExifOrientation.read(tiff: exif) == .identity)
         let block = try #require(ExifBlock(exif))
@@ -41,8 +58,9 @@ import TestSupport
         bytes.count >= needle.count && (0...(bytes.count - needle.count)).contains { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
-    @Test func stripGPSLeavesNoPositionInTheFile() throws {
-        let (run, path, folder) = try Self.crop(["--strip", "gps"], to: "out.jpg")
+    @Test(arguments: ["out.jpg", "out.webp"])
+    func stripGPSLeavesNoPositionInTheFile(name: String) throws {
+        let (run, path, folder) = try Self.crop(["--strip", "gps"], to: name)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(run.status == 0)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -71,5 +89,27 @@ import TestSupport
         let exif = try #require(try PNGChunks.scan(file: InputFile(path: path)).exif)
         #expect(try ExifOrientation.read(tiff: exif) == .rotate90Clockwise)
         #expect(Self.contains(exif, "MediatoolCam"))
+    }
+
+    /// XMP goes with the crop, its orientation made the crop's; the ICC profile into WebP's ICCP chunk.
+    @Test(arguments: ["out.jpg", "out.webp"])
+    func xmpAndTheProfileAreCarried(name: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent(name).path
+        let run = try ToolRun.run(["crop", "--rect", "1,1,8,8", Fixture.path("pictures/xmp-icc.jpg"), "-o", path])
+        #expect(run.status == 0 && run.errorLines == [])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let xmp: [UInt8]
+        if name.hasSuffix(".jpg") {
+            let decoder = try JPEGDecoder(file: InputFile(path: path))
+            xmp = try #require(decoder.xmp)
+            #expect(decoder.iccProfile == [UInt8](try Fixture.data("pictures/profile.icc")))
+        } else {
+            xmp = try #require(Self.webpChunk("XMP ", in: bytes))
+            #expect(Self.webpChunk("ICCP", in: bytes) == [UInt8](try Fixture.data("pictures/profile.icc")))
+        }
+        #expect(Self.contains(xmp, "Lighthouse at dusk"))
+        #expect(XMPOrientation.read(xmp: xmp) == .identity)
     }
 }

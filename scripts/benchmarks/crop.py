@@ -63,6 +63,19 @@ def main():
     print(f"mediatool is {results['vips'][0] / results['mediatool'][0]:.2f}x as fast as vips (target >= 2); "
           f"peak {results['mediatool'][1] / 1024:.1f} MiB against vips {results['vips'][1] / 1024:.1f} MiB (target: no more)")
 
+    # Without loss: the source's blocks, turned upright and cropped on the 16-pixel grid.
+    x, y = x // 16 * 16, y // 16 * 16
+    print(f"JPEG to JPEG without loss: {CROP_WIDTH}x{CROP_HEIGHT} at {x},{y}, median of {options.runs} runs")
+    results = compare({
+        "mediatool": [MEDIATOOL, "crop", "--overwrite", "--lossless", jpeg, "--rect", f"{x},{y},{CROP_WIDTH},{CROP_HEIGHT}",
+                      "-o", f"{out}/m-lossless.jpg"],
+        "jpegtran": ["jpegtran", "-perfect", "-rotate", "90", "-crop", f"{CROP_WIDTH}x{CROP_HEIGHT}+{x}+{y}", "-copy", "all",
+                     "-outfile", f"{out}/j.jpg", jpeg],
+    }, options.runs)
+    table(results)
+    print(f"mediatool is {results['jpegtran'][0] / results['mediatool'][0]:.2f}x as fast as jpegtran (target >= 1); "
+          f"peak {results['mediatool'][1] / 1024:.1f} MiB against jpegtran {results['jpegtran'][1] / 1024:.1f} MiB (target: no more)")
+
 
 if __name__ == "__main__":
     main()
