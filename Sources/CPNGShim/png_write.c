@@ -55,6 +55,7 @@ int mt_png_write(int fd,
                   const uint8_t *image_data, size_t image_data_length,
                   int compression_level, int compression_strategy, int filters,
                   const uint8_t *exif, uint32_t exif_length,
+                  const char *xmp,
                   const mt_color_info *color,
                   char warning_message[MT_ERROR_MESSAGE_CAPACITY],
                   char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
@@ -92,6 +93,15 @@ int mt_png_write(int fd,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (exif != NULL && exif_length > 0) {
         png_set_eXIf_1(png, info, exif_length, (png_bytep)exif);
+    }
+    if (xmp != NULL) {
+        png_text text = { 0 };
+        text.compression = PNG_ITXT_COMPRESSION_NONE;
+        text.key = "XML:com.adobe.xmp";
+        text.text = (png_charp)xmp;
+        text.lang = "";
+        text.lang_key = "";
+        png_set_text(png, info, &text, 1);
     }
     if (color != NULL) {
         // An ICC profile and an sRGB chunk exclude each other (PNG 1.2, 11.3.3.3): the profile wins.

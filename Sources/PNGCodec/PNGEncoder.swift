@@ -26,7 +26,8 @@ public struct PNGEncoder: Sendable {
     /// was left out of the colour description (a profile libpng finds invalid), one line each.
     @discardableResult
     public func write(width: Int, height: Int, layout: PNGPixelLayout, pixels: UnsafeRawBufferPointer,
-                      exif: [UInt8]? = nil, color: PNGColorDescription? = nil, to descriptor: Int32) throws(PNGError) -> [String] {
+                      exif: [UInt8]? = nil, xmp: [UInt8]? = nil, color: PNGColorDescription? = nil,
+                      to descriptor: Int32) throws(PNGError) -> [String] {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw .invalidSize(width: width, height: height)
         }
@@ -44,19 +45,24 @@ public struct PNGEncoder: Sendable {
                                          level: level, strategy: strategy).compressed()
         }
         let rows: [UnsafePointer<UInt8>?] = imageData != nil ? [] : (0..<height).map { base + $0 * rowBytes }
+        // iTXt text is UTF-8 without NULs, handed to libpng NUL-terminated.
+        let packet: [UInt8]? = xmp.flatMap { $0.contains(0) ? nil : $0 + [0] }
         var message = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
         var warning = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
         let status = rows.withUnsafeBufferPointer { rowPointers in
             (imageData ?? []).withUnsafeBufferPointer { compressed in
                 (exif ?? []).withUnsafeBufferPointer { exifBytes in
+                  (packet ?? []).withUnsafeBufferPointer { xmpText in
                     (color ?? PNGColorDescription()).withCInfo { colorInfo in
                         mt_png_write(descriptor, UInt32(width), UInt32(height), Int32(layout.bitDepth),
                                       layout.channels.colorType, rowPointers.baseAddress,
                                       imageData == nil ? nil : compressed.baseAddress, compressed.count,
                                       level, strategy, filters,
                                       exif == nil ? nil : exifBytes.baseAddress, UInt32(exifBytes.count),
+                                      packet == nil ? nil : UnsafeRawPointer(xmpText.baseAddress!).assumingMemoryBound(to: CChar.self),
                                       color == nil ? nil : colorInfo, &warning, &message)
                     }
+                  }
                 }
             }
         }

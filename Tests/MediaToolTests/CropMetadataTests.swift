@@ -92,7 +92,7 @@ import TestSupport
     }
 
     /// XMP goes with the crop, its orientation made the crop's; the ICC profile into WebP's ICCP chunk.
-    @Test(arguments: ["out.jpg", "out.webp"])
+    @Test(arguments: ["out.jpg", "out.webp", "out.png"])
     func xmpAndTheProfileAreCarried(name: String) throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -105,6 +105,8 @@ import TestSupport
             let decoder = try JPEGDecoder(file: InputFile(path: path))
             xmp = try #require(decoder.xmp)
             #expect(decoder.iccProfile == [UInt8](try Fixture.data("pictures/profile.icc")))
+        } else if name.hasSuffix(".png") {
+            xmp = try #require(try PNGChunks.scan(file: InputFile(path: path)).xmp)
         } else {
             xmp = try #require(Self.webpChunk("XMP ", in: bytes))
             #expect(Self.webpChunk("ICCP", in: bytes) == [UInt8](try Fixture.data("pictures/profile.icc")))
