@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "MediaIO", "FFmpeg", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "ImageCropping", "Imaging", "Batch",
+                "BinaryArrays", "FileIO", "JSON", "Reporting", "WorkerPool", "FFmpeg", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "ImageCropping", "Imaging", "Batch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -22,20 +22,26 @@ let package = Package(
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.
         .executableTarget(
             name: "MediaToolFuzz",
-            dependencies: ["BinaryArrays", "FFmpeg", "ImageCropping", "Imaging", "JPEGCodec", "MediaIO", "PNGCodec", "VideoThumbnails"]
+            dependencies: ["BinaryArrays", "FFmpeg", "ImageCropping", "Imaging", "JPEGCodec", "FileIO", "JSON", "PNGCodec", "VideoThumbnails"]
         ),
 
         // The same thumbnail and crop many times in one process, to show memory stays flat.
-        .executableTarget(name: "MediaToolSoak", dependencies: ["ImageCodecs", "ImageCropping", "Imaging", "MediaIO", "VideoThumbnails"]),
+        .executableTarget(name: "MediaToolSoak", dependencies: ["ImageCodecs", "ImageCropping", "Imaging", "FileIO", "Reporting", "VideoThumbnails"]),
 
         // Pure Swift: decoding, formatting, statistics and encoding of binary arrays of doubles.
-        .target(name: "BinaryArrays", dependencies: ["MediaIO"]),
+        .target(name: "BinaryArrays", dependencies: ["FileIO", "JSON"]),
 
-        // Shared file conventions: inputs, atomic outputs, per-input error reporting.
-        .target(name: "MediaIO"),
+        // Files in and out, safely: inputs opened once, atomic outputs, paths as bytes, system calls.
+        .target(name: "FileIO"),
+        // One JSON writer: strings (file names as bytes included), shortest round-trip numbers, values.
+        .target(name: "JSON", dependencies: ["FileIO"]),
+        // What the user reads on standard error, and the libraries' versions.
+        .target(name: "Reporting", dependencies: ["FileIO"]),
+        // Threads that take jobs, as many as the cores the process may use.
+        .target(name: "WorkerPool"),
 
         // The batch engine: inputs listed and sharded, outputs planned, jobs run in parallel and reported.
-        .target(name: "Batch", dependencies: ["MediaIO"]),
+        .target(name: "Batch", dependencies: ["FileIO", "JSON", "Reporting", "WorkerPool"]),
 
         // C libraries, each behind one system-library target and one Swift wrapper.
         .systemLibrary(
@@ -70,38 +76,38 @@ let package = Package(
         .target(name: "CShimSupport"),
         .target(name: "CPNGShim", dependencies: ["CPNG", "CShimSupport"]),
         .target(name: "CJPEGShim", dependencies: ["CJPEG", "CShimSupport"]),
-        .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "MediaIO"]),
+        .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "FileIO", "Reporting"]),
 
         // The crop job: pictures opened by signature, rects mapped through orientation, regions decoded.
-        .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "PNGCodec", "JPEGCodec", "MediaIO"]),
+        .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "PNGCodec", "JPEGCodec", "FileIO"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
-        .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "MediaIO"]),
-        .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "MediaIO"]),
-        .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "MediaIO"]),
+        .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO"]),
+        .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Reporting", "WorkerPool"]),
+        .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
 
         // Pixel buffers and orientation, shared by thumbnail and crop: no codec here.
-        .target(name: "Imaging", dependencies: ["MediaIO"]),
+        .target(name: "Imaging", dependencies: ["FileIO"]),
 
         // The one codec layer for outputs: formats, their names and extensions, one encoder each.
-        .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "MediaIO"]),
+        .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "FileIO"]),
         .systemLibrary(
             name: "CWebP",
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]
         ),
-        .target(name: "WebPCodec", dependencies: ["CWebP", "MediaIO"]),
+        .target(name: "WebPCodec", dependencies: ["CWebP", "FileIO", "Reporting"]),
 
-        .target(name: "TestSupport", dependencies: ["MediaIO", "CPNG"], path: "Tests/TestSupport"),
-        .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "TestSupport"]),
-        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"]),
-        .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaIO"]),
+        .target(name: "TestSupport", dependencies: ["FileIO", "CPNG"], path: "Tests/TestSupport"),
+        .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "JSON", "TestSupport"]),
+        .testTarget(name: "FileIOTests", dependencies: ["FileIO", "JSON", "Reporting"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "FileIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Imaging"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging"]),
         .testTarget(name: "VideoThumbnailsTests", dependencies: ["VideoThumbnails", "Imaging"]),
-        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "MediaIO", "TestSupport"]),
+        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "FileIO", "TestSupport"]),
         // Runs the built executable: exact output, exit codes and files.
-        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "CWebP", "ImageCodecs", "Imaging", "JPEGCodec", "MediaIO", "PNGCodec"]),
+        .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "CWebP", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO", "PNGCodec"]),
     ]
 )

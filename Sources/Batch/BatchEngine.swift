@@ -1,6 +1,9 @@
 import Glibc
-import MediaIO
+import FileIO
 import Synchronization
+import WorkerPool
+import Reporting
+import JSON
 
 public struct BatchSettings: Sendable {
     /// Inputs worked on at once.

@@ -1,5 +1,6 @@
 import Glibc
-import MediaIO
+import FileIO
+import Reporting
 
 /// Why the inputs of a batch could not be listed.
 public enum InputListError: Error, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import Glibc
-import MediaIO
+import FileIO
 
 /// Why a plan of outputs is refused before anything is written.
 public enum OutputPlanError: Error, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Glibc
-import MediaIO
+import FileIO
+import Reporting
 
 /// A one-line progress bar on a terminal's standard error, redrawn in place: done/total, rate, time
 /// left and failures so far. Callers serialise calls.

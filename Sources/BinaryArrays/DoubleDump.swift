@@ -1,4 +1,5 @@
-import MediaIO
+import JSON
+import FileIO
 
 /// What `dump-doubles` does with an input: which values, and whether to list or summarise them.
 public struct DoubleDumpOptions: Sendable {
@@ -75,7 +76,7 @@ public struct DoubleDump {
         case .json:
             let object = DoubleStatisticsReport.json(statistics)
             if let jsonName {
-                try output.write("{\"file\":\(JSONText.quoted(jsonName)),\"stats\":\(object)}\n")
+                try output.write("{\"file\":\(JSONString.quoted(jsonName)),\"stats\":\(object)}\n")
             } else {
                 try output.write(object + "\n")
             }

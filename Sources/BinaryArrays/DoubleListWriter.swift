@@ -1,4 +1,5 @@
-import MediaIO
+import FileIO
+import JSON
 
 /// Writes decoded doubles in a `DoubleListLayout`, block by block, straight into an output buffer.
 public struct DoubleListWriter {
@@ -21,7 +22,7 @@ public struct DoubleListWriter {
         switch layout.format {
         case .json:
             if let name = jsonFileName {
-                try output.write("{\"file\":\(JSONText.quoted(name)),\"values\":[")
+                try output.write("{\"file\":\(JSONString.quoted(name)),\"values\":[")
             } else {
                 try output.write("[")
             }
@@ -107,12 +108,12 @@ public struct DoubleListWriter {
         }
         if layout.showsHex {
             cursor = append("{\"value\":", at: cursor)
-            cursor += JSONText.writeNumber(value, to: cursor)
+            cursor += JSONNumber.write(value, to: cursor)
             cursor = append(",\"hex\":\"", at: cursor)
             cursor = writeHex(value, at: cursor)
             cursor = append("\"}", at: cursor)
         } else {
-            cursor += JSONText.writeNumber(value, to: cursor)
+            cursor += JSONNumber.write(value, to: cursor)
         }
         if column == layout.columns - 1 && layout.columns > 1 {
             cursor.pointee = UInt8(ascii: "]")

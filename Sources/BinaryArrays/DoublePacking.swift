@@ -1,4 +1,4 @@
-import MediaIO
+import FileIO
 
 /// Reads numbers as text from sources and writes them as binary64 in a byte order: `pack-doubles`.
 public struct DoublePacking {

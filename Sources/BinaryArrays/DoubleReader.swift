@@ -1,4 +1,4 @@
-import MediaIO
+import FileIO
 
 /// Which values of an input to decode.
 public struct DoubleSelection: Sendable, Equatable {

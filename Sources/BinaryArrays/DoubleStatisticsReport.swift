@@ -1,3 +1,4 @@
+import JSON
 /// `DoubleStatistics` as text (a `name value` line each) or as one JSON object.
 public enum DoubleStatisticsReport {
     public static func text(_ statistics: DoubleStatistics) -> String {
@@ -17,10 +18,10 @@ public enum DoubleStatisticsReport {
             let shown: String
             switch value {
             case .count(let count): shown = String(count)
-            case .value(let value?): shown = JSONText.number(value)
+            case .value(let value?): shown = JSONNumber.text(value)
             case .value(nil): shown = "null"
             }
-            return "\(JSONText.quoted(name)):\(shown)"
+            return "\(JSONString.quoted(name)):\(shown)"
         }
         return "{" + members.joined(separator: ",") + "}"
     }

@@ -1,4 +1,4 @@
-import MediaIO
+import FileIO
 
 /// Why a text of numbers could not be read as doubles.
 public enum DoubleTextError: Error, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import CFFmpeg
-import MediaIO
+import FileIO
 
 /// Bytes FFmpeg reads and seeks through an AVIOContext of ours instead of opening a file itself:
 /// an input the tool has open already (so that it is opened once), or bytes in memory. Owns the

@@ -1,5 +1,6 @@
 import CFFmpeg
-import MediaIO
+import FileIO
+import Reporting
 
 /// The FFmpeg libraries this process is linked with.
 public enum FFmpegLibraries {

@@ -1,5 +1,5 @@
 import CFFmpeg
-import MediaIO
+import FileIO
 
 /// An opened media file: owns an AVFormatContext.
 final class FormatContext {

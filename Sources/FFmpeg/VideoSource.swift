@@ -1,6 +1,6 @@
 import CFFmpeg
 import Imaging
-import MediaIO
+import FileIO
 
 /// The main video stream of a media file, ready to give the picture shown at a time.
 public final class VideoSource {

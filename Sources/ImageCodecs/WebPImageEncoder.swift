@@ -1,5 +1,5 @@
 import Imaging
-import MediaIO
+import FileIO
 import WebPCodec
 
 /// WebP output through libwebp: lossy at `--quality`, or lossless; 8-bit RGB, RGBA where the

@@ -1,7 +1,7 @@
 import ImageCodecs
 import Imaging
 import JPEGCodec
-import MediaIO
+import FileIO
 import PNGCodec
 
 /// Where the rect of a crop is given.

@@ -1,6 +1,6 @@
 import Imaging
 import JPEGCodec
-import MediaIO
+import FileIO
 
 /// What `--lossless` does with a rect off the JPEG's block grid.
 public enum LosslessAlignment: Sendable {

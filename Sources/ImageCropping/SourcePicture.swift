@@ -1,6 +1,6 @@
 import Imaging
 import JPEGCodec
-import MediaIO
+import FileIO
 import PNGCodec
 
 /// A picture file opened for cropping: its stored size, orientation and colour known from the

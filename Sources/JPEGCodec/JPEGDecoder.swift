@@ -1,5 +1,5 @@
 import CJPEGShim
-import MediaIO
+import FileIO
 
 /// Reads a JPEG file through libjpeg-turbo to 8-bit RGB or gray, decoding only the rows and
 /// blocks a region needs (jpeg_skip_scanlines, jpeg_crop_scanline). Owns the libjpeg reader;

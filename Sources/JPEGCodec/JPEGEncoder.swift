@@ -1,5 +1,6 @@
 import CJPEGShim
-import MediaIO
+import FileIO
+import Reporting
 
 /// The libjpeg-turbo the tool is built with (libjpeg has no run-time version call).
 public enum JPEGLibrary {

@@ -4,9 +4,10 @@ import Glibc
 import ImageCropping
 import Imaging
 import JPEGCodec
-import MediaIO
+import FileIO
 import PNGCodec
 import VideoThumbnails
+import JSON
 
 /// The fuzz targets, by name. Each takes arbitrary bytes and must neither crash, hang nor leak;
 /// errors thrown are the expected answer to most inputs.

@@ -1,8 +1,9 @@
 import Glibc
-import MediaIO
+import FileIO
 import ImageCropping
 import Imaging
 import VideoThumbnails
+import Reporting
 
 // Makes the same thumbnail and the same crop many times in one process and prints the resident
 // memory after a warm-up and at the end: a leak shows as growth. Run by the tests and by

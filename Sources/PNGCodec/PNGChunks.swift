@@ -1,6 +1,6 @@
 import CZlib
 import Glibc
-import MediaIO
+import FileIO
 
 /// What a walk over a PNG file's chunk headers finds, before any pixel is decoded: the size, and the
 /// eXIf chunk wherever it stands (some writers put it after the image data). `verifyChecksums`

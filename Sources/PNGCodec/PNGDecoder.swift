@@ -1,5 +1,5 @@
 import CPNGShim
-import MediaIO
+import FileIO
 
 /// Reads a PNG file through libpng, every colour type and depth expanded to 8 or 16-bit gray,
 /// gray+alpha, RGB or RGBA. Owns the libpng reader; libpng's longjmp stays inside the C shim.

@@ -1,6 +1,7 @@
 import CZlib
-import MediaIO
+import FileIO
 import Synchronization
+import WorkerPool
 
 /// The zlib stream a PNG's IDAT chunks carry, made from rows filtered with None or Up and
 /// compressed in horizontal bands on threads of their own, as pigz does: each band after the first

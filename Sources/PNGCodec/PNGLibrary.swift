@@ -1,5 +1,6 @@
 import CPNG
-import MediaIO
+import FileIO
+import Reporting
 
 /// The libpng this process is linked with.
 public enum PNGLibrary {

@@ -1,6 +1,6 @@
 import FFmpeg
 import ImageCodecs
-import MediaIO
+import FileIO
 
 public struct ThumbnailOptions: Sendable {
     public var time: TimeSpec = .fraction(0.1)

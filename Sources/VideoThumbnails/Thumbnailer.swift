@@ -1,7 +1,7 @@
 import FFmpeg
 import ImageCodecs
 import Imaging
-import MediaIO
+import FileIO
 
 /// What making one thumbnail did.
 public struct ThumbnailReport: Sendable {

@@ -1,5 +1,6 @@
 import CWebP
-import MediaIO
+import FileIO
+import Reporting
 
 /// Why a picture could not be written as WebP.
 public enum WebPError: Error, Equatable, CustomStringConvertible {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Batch
-import MediaIO
+import FileIO
 import Glibc
+import WorkerPool
 
 /// How a subcommand finds its inputs and runs them: shared by thumbnail, crop and dump-doubles.
 struct BatchOptions: ParsableArguments {

@@ -3,7 +3,7 @@ import Batch
 import ImageCodecs
 import ImageCropping
 import Imaging
-import MediaIO
+import FileIO
 
 extension ContentMode: ExpressibleByArgument {}
 extension MetadataStrip: ExpressibleByArgument {}

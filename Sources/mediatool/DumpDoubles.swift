@@ -1,7 +1,7 @@
 import ArgumentParser
 import Batch
 import BinaryArrays
-import MediaIO
+import FileIO
 
 extension DoubleListFormat: ExpressibleByArgument {}
 

@@ -3,7 +3,7 @@ import Glibc
 import FFmpeg
 import JPEGCodec
 import WebPCodec
-import MediaIO
+import FileIO
 import PNGCodec
 
 @main

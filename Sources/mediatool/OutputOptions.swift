@@ -1,7 +1,8 @@
 import ArgumentParser
 import Batch
 import ImageCodecs
-import MediaIO
+import FileIO
+import Reporting
 
 /// Where outputs go, shared by the subcommands that write one file per input.
 struct OutputOptions: ParsableArguments {

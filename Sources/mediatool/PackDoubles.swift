@@ -1,6 +1,7 @@
 import ArgumentParser
 import BinaryArrays
-import MediaIO
+import FileIO
+import Reporting
 
 struct PackDoubles: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,25 +45,30 @@ struct PackDoubles: ParsableCommand {
         let interrupts = Interrupts(grace: 0)
         defer { interrupts.stop() }
         TemporaryFiles.removeLeftovers(besides: output)
-        var batch = BatchRunner()
         var target: AtomicOutputFile?
-        batch.run(output) {
+        let opened = succeeds(output) {
             try OutputGuard.refuseInputs(inputs, asOutput: output)
             target = try AtomicOutputFile(path: output, policy: OutputPolicy(overwrite: overwrite, isNamedByUser: true))
         }
-        guard let target else { throw ExitCode.failure }
+        guard opened, let target else { throw ExitCode.failure }
         let buffer = BufferedOutput(descriptor: target.descriptor, displayName: output)
         var packing = DoublePacking(byteOrder: byteOrder.byteOrder, output: buffer)
-        for file in inputs {
-            batch.run(file) { try packing.pack(InputFile(path: file)) }
-        }
-        guard batch.exitStatus == 0 else { throw ExitCode(batch.exitStatus) }
+        // Every input is tried, so that one run names every bad one; then nothing is written.
+        let packed = inputs.map { file in succeeds(file) { try packing.pack(InputFile(path: file)) } }
+        guard !packed.contains(false) else { throw ExitCode.failure }
         // A stream that ended because Ctrl-C stopped its writer is not a whole input.
         if let status = interrupts.exitStatus { throw ExitCode(status) }
-        batch.run(output) {
-            try buffer.flush()
-            try target.commit()
+        guard succeeds(output, { try buffer.flush(); try target.commit() }) else { throw ExitCode.failure }
+    }
+
+    /// Runs `step`; a failure is one line on standard error naming `name`, and false.
+    private func succeeds(_ name: String, _ step: () throws -> Void) -> Bool {
+        do {
+            try step()
+            return true
+        } catch {
+            Diagnostics.error(name == "-" ? InputFile.standardInputName : name, "\(error)")
+            return false
         }
-        if batch.exitStatus != 0 { throw ExitCode(batch.exitStatus) }
     }
 }

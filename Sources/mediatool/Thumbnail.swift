@@ -1,7 +1,7 @@
 import ArgumentParser
 import Batch
 import FFmpeg
-import MediaIO
+import FileIO
 import VideoThumbnails
 
 struct Thumbnail: ParsableCommand {

@@ -1,4 +1,4 @@
-import MediaIO
+import FileIO
 import Testing
 import TestSupport
 @testable import BinaryArrays

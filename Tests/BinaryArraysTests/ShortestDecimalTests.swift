@@ -1,5 +1,6 @@
 import Testing
 @testable import BinaryArrays
+@testable import JSON
 import TestSupport
 
 @Suite struct ShortestDecimalTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Imaging
-import MediaIO
+import FileIO
 import PNGCodec
 import Testing
 import TestSupport

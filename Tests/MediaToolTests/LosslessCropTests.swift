@@ -2,7 +2,7 @@ import Foundation
 import ImageCodecs
 import Imaging
 import JPEGCodec
-import MediaIO
+import FileIO
 import Testing
 import TestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import JPEGCodec
-import MediaIO
+import FileIO
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
 import JPEGCodec
-import MediaIO
+import FileIO
 import PNGCodec
 import Testing
 import TestSupport

@@ -1,6 +1,6 @@
 import CPNG
 import Foundation
-import MediaIO
+import FileIO
 import PNGCodec
 import Testing
 import TestSupport

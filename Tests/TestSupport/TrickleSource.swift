@@ -1,4 +1,4 @@
-import MediaIO
+import FileIO
 
 /// A source that hands out at most a few bytes a read, as a slow pipe does, and hides its length.
 public struct TrickleSource: ByteSource {

@@ -8,24 +8,18 @@ public enum StandardOutput {
     /// Writes `text`; a failure (a full disk, a closed pipe) is kept for `failure`, and later lines are dropped.
     public static func write(_ text: String) {
         guard failure == nil else { return }
-        if let error = writeWhole(text, to: STDOUT_FILENO) {
-            firstFailure.withLock { if $0 == nil { $0 = error } }
+        var text = text
+        let error = text.withUTF8 { bytes -> SystemError? in
+            do throws(SystemError) {
+                try FileSystem.writeAll(UnsafeRawBufferPointer(bytes), to: STDOUT_FILENO, target: "standard output")
+                return nil
+            } catch {
+                return error
+            }
         }
+        if let error { firstFailure.withLock { if $0 == nil { $0 = error } } }
     }
 
     /// The first write that failed, if any: a report that did not reach its reader is an error.
     public static var failure: SystemError? { firstFailure.withLock { $0 } }
-}
-
-/// Writes all of `text` to `descriptor`, going on after interruptions; the error when it cannot.
-func writeWhole(_ text: String, to descriptor: Int32) -> SystemError? {
-    var text = text
-    return text.withUTF8 { bytes -> SystemError? in
-        do throws(SystemError) {
-            try FileSystem.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor, target: "standard output")
-            return nil
-        } catch {
-            return error
-        }
-    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-import MediaIO
+import FileIO
 import Testing
+import Reporting
 
 @Suite struct InputFileTests {
     @Test func aFileThatShrinksWhileReadIsAnErrorNotAnEnd() throws {

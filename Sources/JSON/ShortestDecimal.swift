@@ -171,7 +171,7 @@ extension ShortestDecimal {
     static func floorLog2Pow10(_ e: Int) -> Int { (e &* 1_741_647) >> 19 }
 
     @inline(__always)
-    static func digitCount(_ value: UInt64) -> Int {
+    public static func digitCount(_ value: UInt64) -> Int {
         // bits × log10(2), then one comparison settles the estimate.
         if value < 10 { return 1 }
         let bits = 64 - value.leadingZeroBitCount
@@ -265,7 +265,7 @@ extension ShortestDecimal {
 
     /// Writes exactly `count` decimal digits of `value`, most significant first.
     @inline(__always)
-    static func writeDigits(_ value: UInt64, count: Int, to start: UnsafeMutablePointer<UInt8>) {
+    public static func writeDigits(_ value: UInt64, count: Int, to start: UnsafeMutablePointer<UInt8>) {
         var value = value
         var end = start + count
         // Eight digits at a time in 32-bit arithmetic, which is cheaper than 64-bit division.

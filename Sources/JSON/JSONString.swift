@@ -1,3 +1,5 @@
+import FileIO
+
 /// RFC 8259 JSON string literals.
 public enum JSONString {
     /// A JSON string literal, quotes included. A byte of a file name that is not UTF-8 (see

@@ -1,3 +1,4 @@
+import FileIO
 import Glibc
 
 /// The one-line messages every subcommand gives on standard error.
@@ -57,6 +58,8 @@ public enum Diagnostics {
     }
 
     private static func emit(_ line: String) {
-        _ = writeWhole(line, to: STDERR_FILENO)
+        // Nothing is left to tell a failure to standard error to.
+        var line = line
+        line.withUTF8 { bytes in _ = try? FileSystem.writeAll(UnsafeRawBufferPointer(bytes), to: STDERR_FILENO, target: "standard error") }
     }
 }

@@ -67,7 +67,7 @@ public enum PathBytes {
         isByteScalar(scalar) ? UInt8(scalar.value - byteScalarBase) : nil
     }
 
-    static func isByteScalar(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isByteScalar(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value >= byteScalarBase + 0x80 && scalar.value <= byteScalarBase + 0xFF
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import MediaIO
+import FileIO
 import Testing
 
 @Suite struct AtomicOutputFileTests {
