@@ -16,6 +16,14 @@ struct LosslessJPEGCrop {
     let picture: JPEGPicture
     /// The turn from stored blocks to the output's: the orientation, or none with `--keep-orientation`.
     let transform: Orientation
+    /// The stored rows the transform reads: all of them, or fewer when the frame is cut short.
+    var storedHeight: Int
+
+    init(picture: JPEGPicture, transform: Orientation) {
+        self.picture = picture
+        self.transform = transform
+        storedHeight = picture.storedHeight
+    }
 
     /// The operation TurboJPEG applies for `transform`.
     var operation: JPEGLosslessTransform.Operation {
@@ -41,7 +49,7 @@ struct LosslessJPEGCrop {
     /// blocks: a mirror would put them there, and a partial block cannot be mirrored, so they are
     /// left out (jpegtran's `-trim`) and the grid starts after them.
     var trimmed: (columns: Int, rows: Int) {
-        let (across, down) = transform.displaySize(storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
+        let (across, down) = transform.displaySize(storedWidth: picture.storedWidth, storedHeight: storedHeight)
         let block = blockSize
         return (operation.mirrorsOutputX ? across % block.width : 0, operation.mirrorsOutputY ? down % block.height : 0)
     }
@@ -67,13 +75,28 @@ struct LosslessJPEGCrop {
         }
     }
 
-    /// The cropped JPEG's bytes, no marker of the source in them.
+    /// The cropped JPEG's bytes, no marker of the source in them. `rect` is on the grid.
+    ///
+    /// The stored rows below the crop are never needed, but jpegtran decodes and keeps every
+    /// coefficient of the picture. A single-scan sequential JPEG is cut short instead: its frame
+    /// header is told the picture ends at the MCU row after the crop, so libjpeg neither decodes
+    /// nor keeps the rest (it skips those bytes as data after the scan). The blocks it gives are
+    /// the same; the rect moves only where a mirror counts rows from the bottom.
     func crop(_ rect: PixelRect, file: InputFile, progressive: Bool) throws -> [UInt8] {
-        let source = try file.contents()
-        let trim = trimmed
+        var source = try file.contents()
+        var reader = self
+        let stored = transform.storedRect(forDisplayed: rect, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
+        let mcuHeight = picture.decoder.mcuHeight
+        let rowsNeeded = (stored.y + stored.height + mcuHeight - 1) / mcuHeight * mcuHeight
+        if rowsNeeded < picture.storedHeight, !picture.decoder.keepsWholeImage,
+           JPEGFrameHeader.cutHeight(of: &source, to: rowsNeeded) {
+            reader.storedHeight = rowsNeeded
+        }
+        let cutRect = transform.displayedRect(forStored: stored, storedWidth: picture.storedWidth, storedHeight: reader.storedHeight)
+        let trim = reader.trimmed
         return try source.withUnsafeBytes { bytes in
-            try JPEGLosslessTransform.apply(operation, to: bytes, x: rect.x - trim.columns, y: rect.y - trim.rows,
-                                            width: rect.width, height: rect.height, progressive: progressive)
+            try JPEGLosslessTransform.apply(operation, to: bytes, x: cutRect.x - trim.columns, y: cutRect.y - trim.rows,
+                                            width: cutRect.width, height: cutRect.height, progressive: progressive)
         }
     }
 }

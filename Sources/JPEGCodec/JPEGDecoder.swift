@@ -28,6 +28,8 @@ public final class JPEGDecoder {
     public let xmp: [UInt8]?
     /// CMYK or YCCK: losslessly transformable, but not decoded to RGB.
     public let isCMYK: Bool
+    /// Progressive or multi-scan: libjpeg keeps every coefficient of the picture to decode it.
+    public let keepsWholeImage: Bool
 
     public init(file: InputFile) throws(JPEGError) {
         var header = mt_jpeg_header()
@@ -48,6 +50,7 @@ public final class JPEGDecoder {
         subsampling = ChromaSubsampling(stepX: Int(header.chroma_step_x), stepY: Int(header.chroma_step_y))
         xmp = header.xmp.map { Array(UnsafeBufferPointer(start: $0, count: Int(header.xmp_length))) }
         isCMYK = header.is_cmyk != 0
+        keepsWholeImage = header.whole_image_bytes > 0
     }
 
     deinit {
