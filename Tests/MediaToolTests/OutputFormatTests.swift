@@ -31,6 +31,36 @@ import TestSupport
         #expect(Self.signature(path).starts(with: signature))
     }
 
+    static let formats: [(name: String, fileExtension: String, signature: [UInt8])] = [
+        ("png", "png", pngSignature), ("jpeg", "jpg", jpegSignature), ("webp", "webp", Array("RIFF".utf8)),
+    ]
+    static let jobs: [(arguments: [String], input: String, suffix: String)] = [
+        (["crop", "--rect", "0,0,20,20"], "pictures/orientation6.jpg", "crop"),
+        (["thumbnail", "--at", "0.5"], "video/counter.mp4", "thumb"),
+    ]
+
+    /// Every way of naming a format (-o's extension, --name's, --format with -o or with the
+    /// default name) for every format and both picture-writing subcommands: the bytes say the format.
+    @Test(arguments: 0..<2, 0..<3)
+    func everyWayOfNamingAFormatGivesThatFormat(job jobIndex: Int, format formatIndex: Int) throws {
+        let job = Self.jobs[jobIndex], format = Self.formats[formatIndex]
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Fixture.path(job.input)
+        let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        let ways: [(options: [String], made: String)] = [
+            (["-o", folder.appendingPathComponent("by-o.\(format.fileExtension)").path], "by-o.\(format.fileExtension)"),
+            (["--out-dir", folder.path, "--name", "{stem}-by-name.\(format.fileExtension)"], "\(stem)-by-name.\(format.fileExtension)"),
+            (["--format", format.name, "-o", folder.appendingPathComponent("by-format").path], "by-format"),
+            (["--format", format.name, "--out-dir", folder.path], "\(stem).\(job.suffix).\(format.fileExtension)"),
+        ]
+        for way in ways {
+            let run = try ToolRun.run(job.arguments + way.options + [input])
+            #expect(run.status == 0, "\(way.options): \(run.standardError)")
+            #expect(Self.signature(folder.appendingPathComponent(way.made).path).starts(with: format.signature), "\(way.options)")
+        }
+    }
+
     @Test func theNameTemplateDecidesForAWholeFolder() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
