@@ -35,9 +35,8 @@ import TestSupport
 
     @Test(arguments: cases)
     func decodesToWhatJpegtranMakes(_ testCase: Case) throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("crop.jpg").path
+        let scratch = try ScratchOutput("crop.jpg")
+        let output = scratch.path
         let run = try ToolRun.run(["crop", "--lossless", "--rect", testCase.rect, Fixture.path("lossless/\(testCase.source)"), "-o", output])
         #expect(run.status == 0 && run.errorLines == [])
         let ours = try Self.decoded(output)
@@ -50,16 +49,21 @@ import TestSupport
         }
     }
 
-    @Test func aRectOffTheGridIsRefusedWithTheNearestOneOnIt() throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("crop.jpg").path
-        let source = Fixture.path("lossless/o6-420.jpg")
-        let run = try ToolRun.run(["crop", "--lossless", "--rect", "20,17,10,10", source, "-o", output])
+    /// Runs a crop of `source` that must fail with `message`, leaving no output.
+    static func expectRefusal(_ options: [String], of source: String, message: String) throws {
+        let scratch = try ScratchOutput("crop.jpg")
+        let run = try ToolRun.run(["crop"] + options + [source, "-o", scratch.path])
         #expect(run.status == 1)
-        #expect(run.errorLines == ["mediatool: \(source): rect 20,17,10,10 is not on the 16x16 block grid of the output picture; the nearest rect on it that contains this one is 16,16,14,11 (--lossless=expand takes it)"])
-        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(run.errorLines == ["mediatool: \(source): \(message)"])
+        #expect(!FileManager.default.fileExists(atPath: scratch.path))
+    }
 
+    @Test func aRectOffTheGridIsRefusedWithTheNearestOneOnIt() throws {
+        let source = Fixture.path("lossless/o6-420.jpg")
+        try Self.expectRefusal(["--lossless", "--rect", "20,17,10,10"], of: source,
+                               message: "rect 20,17,10,10 is not on the 16x16 block grid of the output picture; the nearest rect on it that contains this one is 16,16,14,11 (--lossless=expand takes it)")
+        let scratch = try ScratchOutput("crop.jpg")
+        let output = scratch.path
         let expanded = try ToolRun.run(["crop", "--lossless=expand", "--rect", "20,17,10,10", source, "-o", output])
         #expect(expanded.status == 0 && expanded.errorLines == [])
         let decoder = try JPEGDecoder(file: InputFile(path: output))
@@ -67,20 +71,13 @@ import TestSupport
     }
 
     @Test func partialEdgeBlocksThatATurnWouldMoveCannotBeKept() throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("crop.jpg").path
-        let source = Fixture.path("lossless/o6-420-partial.jpg")
-        let run = try ToolRun.run(["crop", "--lossless=expand", "--rect", "0,0,20,20", source, "-o", output])
-        #expect(run.status == 1)
-        #expect(run.errorLines == ["mediatool: \(source): rect 0,0,20,20 is not on the 16x16 block grid (which starts at 13,0: partial blocks before it cannot be turned without loss) of the output picture, and no rect on it contains this one; the nearest is 13,0,7,20"])
-        #expect(!FileManager.default.fileExists(atPath: output))
+        try Self.expectRefusal(["--lossless=expand", "--rect", "0,0,20,20"], of: Fixture.path("lossless/o6-420-partial.jpg"),
+                               message: "rect 0,0,20,20 is not on the 16x16 block grid (which starts at 13,0: partial blocks before it cannot be turned without loss) of the output picture, and no rect on it contains this one; the nearest is 13,0,7,20")
     }
 
     @Test func keepOrientationCropsTheStoredBlocksAndKeepsTheTag() throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("crop.jpg").path
+        let scratch = try ScratchOutput("crop.jpg")
+        let output = scratch.path
         let run = try ToolRun.run(["crop", "--lossless", "--keep-orientation", "--stored", "--rect", "16,16,30,20",
                                    Fixture.path("lossless/o6-420.jpg"), "-o", output])
         #expect(run.status == 0)
@@ -90,9 +87,8 @@ import TestSupport
     }
 
     @Test func cameraMetadataSurvivesALosslessCrop() throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("crop.jpg").path
+        let scratch = try ScratchOutput("crop.jpg")
+        let output = scratch.path
         let run = try ToolRun.run(["crop", "--lossless=expand", "--rect", "6,3,20,30", Fixture.path("pictures/camera.jpg"), "-o", output])
         #expect(run.status == 0 && run.errorLines == [])
         let decoder = try JPEGDecoder(file: InputFile(path: output))
@@ -111,14 +107,8 @@ import TestSupport
     }
 
     @Test func losslessNeedsAJPEGSource() throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("crop.jpg").path
-        let source = Fixture.path("pictures/orientation6.png")
-        let run = try ToolRun.run(["crop", "--lossless", "--rect", "0,0,8,8", source, "-o", output])
-        #expect(run.status == 1)
-        #expect(run.errorLines == ["mediatool: \(source): --lossless JPEG output needs a JPEG picture: this one would be re-encoded with loss (write PNG or WebP to keep every pixel)"])
-        #expect(!FileManager.default.fileExists(atPath: output))
+        try Self.expectRefusal(["--lossless", "--rect", "0,0,8,8"], of: Fixture.path("pictures/orientation6.png"),
+                               message: "--lossless JPEG output needs a JPEG picture: this one would be re-encoded with loss (write PNG or WebP to keep every pixel)")
     }
 
     @Test(arguments: [["--quality", "80"], ["--subsampling", "444"]])

@@ -66,3 +66,18 @@ enum Fixture {
         return folder
     }
 }
+
+/// A file name in a scratch folder of its own, removed with the folder when this goes away.
+final class ScratchOutput {
+    let folder: URL
+    let path: String
+
+    init(_ name: String) throws {
+        folder = try Fixture.scratchFolder()
+        path = folder.appendingPathComponent(name).path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}

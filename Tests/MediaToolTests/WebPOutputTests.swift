@@ -16,9 +16,8 @@ import TestSupport
     }
 
     @Test func losslessWebPKeepsEveryPixelAndAlpha() throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("out.webp").path
+        let scratch = try ScratchOutput("out.webp")
+        let output = scratch.path
         let run = try ToolRun.run(["crop", "--lossless", "--rect", "0,0,7,5", Fixture.path("pictures/rgba8.png"), "-o", output])
         #expect(run.status == 0 && run.errorLines == [])
         let (width, height, rgba) = try Self.decoded(output)
