@@ -46,11 +46,17 @@ enum FuzzTargets {
         let x = decoder.width / 3, y = decoder.height / 3
         _ = try? decoder.readRegion(x: x, y: y, columns: max(1, decoder.width - x - 1), rows: max(1, decoder.height - y - 1))
         cropWholePicture(path: path)
+        // Without decoding: TurboJPEG's transform, the frame header cut short, metadata segments.
+        cropWholePicture(path: path, losslessJPEG: true)
     }
 
     /// The whole crop job, EXIF orientation, colour chunks and PNG writing included.
-    private static func cropWholePicture(path: String) {
-        var options = CropOptions(rect: .displayed(FractionalRect(x: 1.5, y: 0.5, width: 1e6, height: 1e6)))
+    private static func cropWholePicture(path: String, losslessJPEG: Bool = false) {
+        var options = CropOptions(rect: .displayed(FractionalRect(x: losslessJPEG ? 17.5 : 1.5, y: 0.5, width: 1e6, height: 1e6)))
+        if losslessJPEG {
+            options.format = .jpeg
+            options.losslessJPEG = .expand
+        }
         options.clamps = true
         options.output = OutputPolicy(overwrite: true)
         options.maxPixels = pixelLimit
