@@ -106,6 +106,15 @@ import TestSupport
         #expect(CropMetadataTests.contains(bytes, "MediatoolCam") && !CropMetadataTests.contains(bytes, "WGS-84"))
     }
 
+    /// CMYK is never decoded here, so a lossless crop of it is as good as any.
+    @Test func aCMYKJPEGCropsWithoutLoss() throws {
+        let scratch = try ScratchOutput("crop.jpg")
+        let run = try ToolRun.run(["crop", "--lossless", "--rect", "8,8,16,16", Fixture.path("pictures/cmyk.jpg"), "-o", scratch.path])
+        #expect(run.status == 0 && run.errorLines == [])
+        let decoder = try JPEGDecoder(file: InputFile(path: scratch.path))
+        #expect(decoder.isCMYK && decoder.width == 16 && decoder.height == 16)
+    }
+
     @Test func losslessNeedsAJPEGSource() throws {
         try Self.expectRefusal(["--lossless", "--rect", "0,0,8,8"], of: Fixture.path("pictures/orientation6.png"),
                                message: "--lossless JPEG output needs a JPEG picture: this one would be re-encoded with loss (write PNG or WebP to keep every pixel)")
