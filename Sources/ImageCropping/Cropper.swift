@@ -81,12 +81,17 @@ public struct Cropper: Sendable {
         var settings = options.encoding
         settings.jpegSubsampling = settings.jpegSubsampling ?? picture.subsampling
         let encoder = ImageEncoders.encoder(for: options.format, settings: settings)
-        let shown = options.keepsOrientation ? orientation : .identity
-        let pixels = options.keepsOrientation ? stored : stored.oriented(orientation)
+        let keeps = options.keepsOrientation && picture.keepsStoredPixels
+        var warnings = picture.warnings
+        if options.keepsOrientation && !keeps && orientation != .identity {
+            warnings.append("a HEIF orientation is no EXIF orientation: the crop was turned upright instead (--keep-orientation)")
+        }
+        let shown = keeps ? orientation : .identity
+        let pixels = keeps ? stored : stored.oriented(orientation)
         let left = try encoder.write(pixels, metadata: metadata(of: picture, orientation: shown, width: pixels.width, height: pixels.height),
                                      to: target.descriptor)
         try target.commit()
-        return CropReport(output: output, orientation: orientation, storedRect: storedRect, warnings: picture.warnings + left)
+        return CropReport(output: output, orientation: orientation, storedRect: storedRect, warnings: warnings + left)
     }
 
     /// The crop as a JPEG of the source's own blocks, turned upright losslessly (or left as stored

@@ -16,6 +16,9 @@ protocol SourcePicture {
     var xmp: [UInt8]? { get }
     /// A JPEG's chroma sampling, which a JPEG crop keeps.
     var subsampling: ChromaSubsampling? { get }
+    /// Whether the stored pixels can be written with the orientation in EXIF (`--keep-orientation`):
+    /// not for HEIF, whose orientation is not EXIF's.
+    var keepsStoredPixels: Bool { get }
     /// Problems met that did not stop the crop.
     var warnings: [String] { get }
     /// Bytes of memory decoding any region needs besides the region (rows of the whole width, or
@@ -25,13 +28,14 @@ protocol SourcePicture {
 }
 
 enum SourcePictures {
-    /// Reads a PNG or a JPEG, told apart by their signatures, not by the name, from a regular file.
+    /// Reads a PNG, a JPEG or a HEIF (HEIC, AVIF), told apart by their signatures, not by the name, from a regular file.
     static func open(file: InputFile, maxPixels: Int) throws -> SourcePicture {
-        var start = [UInt8](repeating: 0, count: 8)
+        var start = [UInt8](repeating: 0, count: 12)
         let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
         start = Array(start.prefix(got))
         if PNGChunks.hasSignature(start) { return try PNGPicture(file: file, maxPixels: maxPixels) }
         if start.starts(with: [0xFF, 0xD8, 0xFF]) { return try JPEGPicture(file: file, maxPixels: maxPixels) }
+        if HEIFPicture.isHEIF(start) { return try HEIFPicture(file: file, maxPixels: maxPixels) }
         throw CropError.notAPicture
     }
 
@@ -69,6 +73,7 @@ struct PNGPicture: SourcePicture {
     let exif: [UInt8]?
     let xmp: [UInt8]?
     var subsampling: ChromaSubsampling? { nil }
+    var keepsStoredPixels: Bool { true }
 
     init(file: InputFile, maxPixels: Int) throws {
         // The chunk walk finds the size and an eXIf chunk after the image data before anything is decoded.
@@ -107,6 +112,7 @@ struct JPEGPicture: SourcePicture {
     var exif: [UInt8]? { decoder.exif }
     var xmp: [UInt8]? { decoder.xmp }
     var subsampling: ChromaSubsampling? { decoder.subsampling }
+    var keepsStoredPixels: Bool { true }
 
     init(file: InputFile, maxPixels: Int) throws {
         decoder = try JPEGDecoder(file: file)

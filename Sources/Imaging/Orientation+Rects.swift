@@ -31,3 +31,29 @@ extension Orientation {
         return inverse.storedRect(forDisplayed: rect, storedWidth: displayed.width, storedHeight: displayed.height)
     }
 }
+
+extension Orientation {
+    /// This orientation, then `next` applied to the picture it shows: one orientation for both.
+    public func followed(by next: Orientation) -> Orientation {
+        // Compared on a picture too small to hide a difference and too uneven to be symmetric.
+        let (width, height) = (3, 2)
+        let first = storedPixelMapping(storedWidth: width, storedHeight: height)
+        let shown = displaySize(storedWidth: width, storedHeight: height)
+        let second = next.storedPixelMapping(storedWidth: shown.width, storedHeight: shown.height)
+        let final = next.displaySize(storedWidth: shown.width, storedHeight: shown.height)
+        func apply(_ mapping: StoredPixelMapping, _ x: Int, _ y: Int) -> (Int, Int) {
+            (mapping.x.origin + mapping.x.perX * x + mapping.x.perY * y, mapping.y.origin + mapping.y.perX * x + mapping.y.perY * y)
+        }
+        return Orientation.allCases.first { candidate in
+            let mapping = candidate.storedPixelMapping(storedWidth: width, storedHeight: height)
+            guard candidate.displaySize(storedWidth: width, storedHeight: height) == final else { return false }
+            for y in 0..<final.height {
+                for x in 0..<final.width {
+                    let (midX, midY) = apply(second, x, y)
+                    if apply(first, midX, midY) != apply(mapping, x, y) { return false }
+                }
+            }
+            return true
+        }!
+    }
+}

@@ -1,0 +1,201 @@
+import CHeif
+import FileIO
+import Reporting
+
+/// Pixels libheif decoded: 8-bit or 16-bit (big-endian, full range) RGB or RGBA, rows packed.
+public struct HEIFPixels: Sendable {
+    public let width: Int
+    public let height: Int
+    public let channels: Int
+    public let bytesPerSample: Int
+    public let bytes: [UInt8]
+}
+
+/// A HEIF (HEIC, AVIF) file opened through libheif, read through the open input (pread), never by
+/// name: its primary image's size, depth, alpha, colour profile and metadata, and its decoding.
+public final class HEIFDecoder {
+    private let context: OpaquePointer
+    private let handle: OpaquePointer
+    private let source: ReaderSource?
+    /// The displayed size: after the file's rotation, mirror and clean aperture.
+    public let width: Int
+    public let height: Int
+    public let hasAlpha: Bool
+    /// Bits per luma sample: 8, 10 or 12.
+    public let bitDepth: Int
+
+    /// Opens `file` and its primary image; over `maxPixels` (by the coded size) is refused by libheif too.
+    public convenience init(file: InputFile, maxPixels: Int) throws(HEIFError) {
+        let source = ReaderSource(file: file)
+        try self.init(source: source, maxPixels: maxPixels) { context, reader, userdata in
+            heif_context_read_from_reader(context, reader, userdata, nil)
+        }
+    }
+
+    /// Opens a whole HEIF file held in `bytes` (kept alive by the caller while this lives).
+    public convenience init(bytes: UnsafeRawBufferPointer, maxPixels: Int) throws(HEIFError) {
+        try self.init(source: nil, maxPixels: maxPixels) { context, _, _ in
+            heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil)
+        }
+    }
+
+    private init(source: ReaderSource?, maxPixels: Int,
+                 read: (OpaquePointer, UnsafePointer<heif_reader>, UnsafeMutableRawPointer?) -> heif_error) throws(HEIFError) {
+        guard let context = heif_context_alloc() else { throw .library(message: "out of memory") }
+        self.source = source
+        // libheif's own limit is on width and height each; the caller checks the area.
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: min(maxPixels, 1 << 30)))
+        heif_context_set_max_decoding_threads(context, 1)
+        var reader = ReaderSource.callbacks
+        let userdata = source.map { Unmanaged.passUnretained($0).toOpaque() }
+        let opened = withUnsafePointer(to: &reader) { read(context, $0, userdata) }
+        guard opened.code == heif_error_Ok else {
+            heif_context_free(context)
+            throw .library(message: Self.text(opened))
+        }
+        var primary: OpaquePointer?
+        let found = heif_context_get_primary_image_handle(context, &primary)
+        guard found.code == heif_error_Ok, let primary else {
+            heif_context_free(context)
+            throw .library(message: Self.text(found))
+        }
+        self.context = context
+        handle = primary
+        width = Int(heif_image_handle_get_width(primary))
+        height = Int(heif_image_handle_get_height(primary))
+        hasAlpha = heif_image_handle_has_alpha_channel(primary) != 0
+        bitDepth = Int(heif_image_handle_get_luma_bits_per_pixel(primary))
+    }
+
+    deinit {
+        heif_image_handle_release(handle)
+        heif_context_free(context)
+    }
+
+    /// The ICC profile (`prof` or `rICC`), if the image has one.
+    public var iccProfile: [UInt8]? {
+        let type = heif_image_handle_get_color_profile_type(handle)
+        guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
+        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        guard size > 0 else { return nil }
+        var profile = [UInt8](repeating: 0, count: size)
+        let status = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+        return status.code == heif_error_Ok ? profile : nil
+    }
+
+    /// The TIFF block of the image's EXIF item (its 4-byte offset to the TIFF header followed).
+    public var exif: [UInt8]? {
+        guard let block = metadata(type: "Exif"), block.count >= 4 else { return nil }
+        let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
+        guard offset <= block.count - 4 - 8 else { return nil }
+        return Array(block[(4 + offset)...])
+    }
+
+    /// The XMP packet of the image's `mime` item of type application/rdf+xml.
+    public var xmp: [UInt8]? { metadata(type: "mime", contentType: "application/rdf+xml") }
+
+    private func metadata(type: String, contentType: String? = nil) -> [UInt8]? {
+        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, type))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, Int32(count)))
+        for id in ids.prefix(listed) {
+            if let contentType, String(cString: heif_image_handle_get_metadata_content_type(handle, id)) != contentType { continue }
+            let size = heif_image_handle_get_metadata_size(handle, id)
+            guard size > 0, size <= 64 << 20 else { continue }
+            var bytes = [UInt8](repeating: 0, count: size)
+            let status = bytes.withUnsafeMutableBytes { heif_image_handle_get_metadata(handle, id, $0.baseAddress) }
+            if status.code == heif_error_Ok { return bytes }
+        }
+        return nil
+    }
+
+    /// The primary image decoded whole to RGB(A): with the file's transforms applied, or as coded
+    /// (`appliesTransforms` false: rotation, mirror and clean aperture left to the caller).
+    public func decode(appliesTransforms: Bool) throws(HEIFError) -> HEIFPixels {
+        let deep = bitDepth > 8
+        let chroma: heif_chroma = hasAlpha ? (deep ? heif_chroma_interleaved_RRGGBBAA_BE : heif_chroma_interleaved_RGBA)
+                                           : (deep ? heif_chroma_interleaved_RRGGBB_BE : heif_chroma_interleaved_RGB)
+        guard let options = heif_decoding_options_alloc() else { throw .library(message: "out of memory") }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.ignore_transformations = appliesTransforms ? 0 : 1
+        var image: OpaquePointer?
+        let decoded = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
+        guard decoded.code == heif_error_Ok, let image else { throw .library(message: Self.text(decoded)) }
+        defer { heif_image_release(image) }
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+            throw .library(message: "the decoded image has no pixels")
+        }
+        let channels = hasAlpha ? 4 : 3
+        let bytesPerSample = deep ? 2 : 1
+        let rowBytes = width * channels * bytesPerSample
+        var bytes = [UInt8](repeating: 0, count: rowBytes * height)
+        bytes.withUnsafeMutableBufferPointer { destination in
+            for row in 0..<height {
+                let source = plane + row * Int(stride)
+                let target = destination.baseAddress! + row * rowBytes
+                target.update(from: source, count: rowBytes)
+                // 10 and 12-bit samples to the full 16-bit range: the top bits repeated below.
+                if deep && bits < 16 {
+                    for sample in 0..<(rowBytes / 2) {
+                        let value = Int(target[2 * sample]) << 8 | Int(target[2 * sample + 1])
+                        let wide = value << (16 - bits) | value >> (2 * bits - 16)
+                        target[2 * sample] = UInt8(wide >> 8)
+                        target[2 * sample + 1] = UInt8(wide & 0xFF)
+                    }
+                }
+            }
+        }
+        return HEIFPixels(width: width, height: height, channels: channels, bytesPerSample: bytesPerSample, bytes: bytes)
+    }
+
+    static func text(_ error: heif_error) -> String {
+        error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+    }
+}
+
+/// The libheif reader over an open input: reads by pread at a position of its own.
+private final class ReaderSource {
+    let file: InputFile
+    var position: Int64 = 0
+
+    init(file: InputFile) {
+        self.file = file
+    }
+
+    static func from(_ userdata: UnsafeMutableRawPointer?) -> ReaderSource {
+        Unmanaged<ReaderSource>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    static let callbacks = heif_reader(
+        reader_api_version: 1,
+        get_position: { userdata in ReaderSource.from(userdata).position },
+        read: { data, size, userdata in
+            let source = ReaderSource.from(userdata)
+            guard let data, let got = try? source.file.read(at: Int(source.position), into: UnsafeMutableRawBufferPointer(start: data, count: size)),
+                  got == size else { return 1 }
+            source.position += Int64(size)
+            return 0
+        },
+        seek: { position, userdata in
+            let source = ReaderSource.from(userdata)
+            guard position >= 0, position <= Int64(source.file.size ?? 0) else { return 1 }
+            source.position = position
+            return 0
+        },
+        wait_for_file_size: { target, userdata in
+            target <= Int64(ReaderSource.from(userdata).file.size ?? 0) ? heif_reader_grow_status_size_reached : heif_reader_grow_status_size_beyond_eof
+        }
+    )
+}
+
+/// The libheif the tool runs with.
+public enum HEIFLibrary {
+    public static var version: LibraryVersion {
+        LibraryVersion(name: "libheif", version: String(cString: heif_get_version()))
+    }
+}

@@ -1,0 +1,40 @@
+/// Why a HEIF (HEIC, AVIF) file could not be read, each case saying what was expected and found.
+public enum HEIFError: Error, Equatable, CustomStringConvertible {
+    /// A box whose size runs past its parent or the file.
+    case truncatedBox(type: String, size: Int, room: Int)
+    /// No `meta` box, or one without what every HEIF image needs.
+    case missingBox(String)
+    /// The `meta` box is larger than any real file's.
+    case metaTooLarge(size: Int, limit: Int)
+    /// The primary item is not in the item list.
+    case noPrimaryItem(id: UInt32)
+    /// An item's data is located in a way this reader does not follow (item-relative offsets).
+    case unsupportedLocation(item: UInt32, method: Int)
+    /// An item's data runs past the end of the file or of `idat`.
+    case dataOutside(item: UInt32, offset: Int, length: Int, size: Int)
+    /// A grid whose tiles do not make up its declared size.
+    case badGrid(String)
+    /// What libheif said.
+    case library(message: String)
+
+    public var description: String {
+        switch self {
+        case .truncatedBox(let type, let size, let room):
+            return "HEIF box '\(type)' says \(size) bytes, but only \(room) are left"
+        case .missingBox(let type):
+            return "HEIF file has no '\(type)' box"
+        case .metaTooLarge(let size, let limit):
+            return "HEIF 'meta' box of \(size) bytes is over the limit of \(limit)"
+        case .noPrimaryItem(let id):
+            return "HEIF primary item \(id) is not among the items"
+        case .unsupportedLocation(let item, let method):
+            return "HEIF item \(item) is located by construction method \(method), which is not supported"
+        case .dataOutside(let item, let offset, let length, let size):
+            return "HEIF item \(item): \(length) bytes at \(offset) run past the end (\(size) bytes)"
+        case .badGrid(let what):
+            return "HEIF grid: \(what)"
+        case .library(let message):
+            return "libheif: \(message)"
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import FileIO
+import Synchronization
+import WorkerPool
+
+/// A `grid` image: tiles of one size in rows, the picture their top-left part. A region is
+/// decoded from the tiles it meets only, on every core: memory and time follow the crop.
+public struct HEIFGrid: Sendable {
+    public let rows: Int
+    public let columns: Int
+    public let width: Int
+    public let height: Int
+    public let tileWidth: Int
+    public let tileHeight: Int
+    let tiles: [UInt32]
+    let grid: HEIFContainer.Item
+    let container: HEIFContainer
+
+    /// The grid of the primary item, or nil when the primary image is not a grid of HEVC or AV1
+    /// tiles. A grid that does not add up is an error.
+    public init?(container: HEIFContainer, file: InputFile) throws {
+        let grid = container.primary
+        guard grid.type == "grid" else { return nil }
+        var reader = BoxReader(try container.data(of: grid, file: file))
+        _ = try reader.u8()
+        let flags = try reader.u8()
+        rows = try reader.u8() + 1
+        columns = try reader.u8() + 1
+        let fieldSize = flags & 1 != 0 ? 4 : 2
+        width = try reader.unsigned(fieldSize)
+        height = try reader.unsigned(fieldSize)
+        tiles = container.referenced(from: grid.id, type: "dimg")
+        guard tiles.count == rows * columns else {
+            throw HEIFError.badGrid("\(rows)x\(columns) tiles declared, \(tiles.count) referenced")
+        }
+        let items = try tiles.map { id throws -> HEIFContainer.Item in
+            guard let item = container.items[id] else { throw HEIFError.badGrid("tile item \(id) is missing") }
+            return item
+        }
+        guard items.allSatisfy({ $0.type == "hvc1" || $0.type == "av01" }) else { return nil }
+        guard let size = container.spatialExtent(of: items[0]), size.width > 0, size.height > 0 else {
+            throw HEIFError.badGrid("the first tile states no size")
+        }
+        for item in items {
+            guard let other = container.spatialExtent(of: item), other == size else {
+                throw HEIFError.badGrid("tile \(item.id) is not \(size.width)x\(size.height) like the first")
+            }
+        }
+        (tileWidth, tileHeight) = size
+        guard width > 0, height > 0, width <= columns * tileWidth, height <= rows * tileHeight,
+              width > (columns - 1) * tileWidth, height > (rows - 1) * tileHeight else {
+            throw HEIFError.badGrid("\(columns)x\(rows) tiles of \(tileWidth)x\(tileHeight) do not make \(width)x\(height)")
+        }
+        self.grid = grid
+        self.container = container
+    }
+
+    /// Bytes decoding a region needs besides the region: a decoded tile (RGB, and libheif's
+    /// planes) on each worker.
+    public func workingBytes(bytesPerSample: Int, workers: Int) -> Int {
+        tileWidth * tileHeight * bytesPerSample * 8 * workers
+    }
+
+    /// Columns `x ..< x + regionWidth`, rows `y ..< y + regionHeight` of the picture as coded.
+    public func decode(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int, file: InputFile,
+                       workers: Int) throws -> HEIFPixels {
+        let firstColumn = x / tileWidth, lastColumn = (x + regionWidth - 1) / tileWidth
+        let firstRow = y / tileHeight, lastRow = (y + regionHeight - 1) / tileHeight
+        let needed = (firstRow...lastRow).flatMap { row in (firstColumn...lastColumn).map { (row, $0) } }
+        let files = try needed.map { row, column in
+            try HEIFTileFile.make(tile: container.items[tiles[row * columns + column]]!, grid: grid, container: container, file: file)
+        }
+        let region = Mutex<RegionBuffer?>(nil)
+        let failure = Mutex<Error?>(nil)
+        let next = Atomic<Int>(0)
+        let (tileWidth, tileHeight) = (self.tileWidth, self.tileHeight)
+        WorkerThreads.run(count: max(1, min(workers, needed.count))) { _ in
+            while failure.withLock({ $0 == nil }) {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < needed.count else { return }
+                do {
+                    let pixels = try files[index].withUnsafeBytes { bytes in
+                        try HEIFDecoder(bytes: bytes, maxPixels: tileWidth * tileHeight).decode(appliesTransforms: false)
+                    }
+                    let (row, column) = needed[index]
+                    region.withLock { buffer in
+                        if buffer == nil {
+                            buffer = RegionBuffer(width: regionWidth, height: regionHeight, channels: pixels.channels, bytesPerSample: pixels.bytesPerSample)
+                        }
+                        buffer!.paste(pixels, atX: column * tileWidth - x, y: row * tileHeight - y)
+                    }
+                } catch {
+                    failure.withLock { if $0 == nil { $0 = error } }
+                }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        guard let buffer = region.withLock({ $0 }) else { throw HEIFError.badGrid("no tile decoded") }
+        return HEIFPixels(width: regionWidth, height: regionHeight, channels: buffer.channels,
+                          bytesPerSample: buffer.bytesPerSample, bytes: buffer.bytes)
+    }
+}
+
+/// The region being assembled from tiles.
+private struct RegionBuffer {
+    let width: Int
+    let height: Int
+    let channels: Int
+    let bytesPerSample: Int
+    var bytes: [UInt8]
+
+    init(width: Int, height: Int, channels: Int, bytesPerSample: Int) {
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.bytesPerSample = bytesPerSample
+        bytes = [UInt8](repeating: 0, count: width * height * channels * bytesPerSample)
+    }
+
+    /// Copies the part of `tile` (whose top-left corner is at `left`, `top` of the region) that lies in the region.
+    mutating func paste(_ tile: HEIFPixels, atX left: Int, y top: Int) {
+        let pixelBytes = channels * bytesPerSample
+        let fromX = max(0, -left), toX = min(tile.width, width - left)
+        let fromY = max(0, -top), toY = min(tile.height, height - top)
+        guard fromX < toX, fromY < toY, tile.channels == channels, tile.bytesPerSample == bytesPerSample else { return }
+        let count = (toX - fromX) * pixelBytes
+        bytes.withUnsafeMutableBufferPointer { destination in
+            tile.bytes.withUnsafeBufferPointer { source in
+                for row in fromY..<toY {
+                    let from = source.baseAddress! + (row * tile.width + fromX) * pixelBytes
+                    let to = destination.baseAddress! + ((top + row) * width + left + fromX) * pixelBytes
+                    to.update(from: from, count: count)
+                }
+            }
+        }
+    }
+}

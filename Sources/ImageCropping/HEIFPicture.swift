@@ -1,0 +1,92 @@
+import FileIO
+import HEIFCodec
+import Imaging
+import JPEGCodec
+import PNGCodec
+import WorkerPool
+
+/// A HEIC or AVIF picture: its stored pixels are the coded image, its orientation the file's
+/// rotation and mirror (`irot`, `imir`). An EXIF orientation inside is informational, as the HEIF
+/// specification, Apple, libheif and vips have it: applying it too would turn every iPhone photo
+/// twice. A grid is decoded from the tiles the rect meets only.
+struct HEIFPicture: SourcePicture {
+    let storedWidth: Int
+    let storedHeight: Int
+    let orientation: Orientation
+    let warnings: [String]
+    let color: PNGColorDescription?
+    let exif: [UInt8]?
+    let xmp: [UInt8]?
+    var subsampling: ChromaSubsampling? { nil }
+    let workingBytes: Int
+    var keepsStoredPixels: Bool { false }
+    private let decoder: HEIFDecoder
+    private let grid: HEIFGrid?
+    private let file: InputFile
+    /// A clean aperture: libheif applies every transform, and the stored pixels are the displayed ones.
+    private let libheifTransforms: Bool
+
+    /// The brands of an ISO base media file that hold HEIF images, at the start of `ftyp`.
+    static let brands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf"]
+
+    static func isHEIF(_ start: [UInt8]) -> Bool {
+        guard start.count >= 12, start[4...7].elementsEqual("ftyp".utf8) else { return false }
+        return brands.contains(String(decoding: start[8..<12], as: UTF8.self))
+    }
+
+    init(file: InputFile, maxPixels: Int) throws {
+        let container = try HEIFContainer(file: file)
+        let primary = container.primary
+        let grid = try HEIFGrid(container: container, file: file)
+        let coded = grid.map { ($0.width, $0.height) } ?? container.spatialExtent(of: primary)
+        guard let coded else { throw HEIFError.missingBox("ispe") }
+        try SourcePictures.checkPixelLimit(width: coded.0, height: coded.1, maxPixels: maxPixels)
+        decoder = try HEIFDecoder(file: file, maxPixels: maxPixels)
+        self.file = file
+        let transforms = container.transforms(of: primary)
+        libheifTransforms = transforms.contains(.cleanAperture)
+        if libheifTransforms {
+            (storedWidth, storedHeight) = (decoder.width, decoder.height)
+            orientation = .identity
+        } else {
+            (storedWidth, storedHeight) = coded
+            orientation = transforms.reduce(Orientation.identity) { shown, transform in
+                switch transform {
+                case .rotation(let turns): return shown.followed(by: [.identity, .rotate270Clockwise, .rotate180, .rotate90Clockwise][turns])
+                case .mirror(let vertical): return shown.followed(by: vertical ? .mirrorHorizontal : .mirrorVertical)
+                case .cleanAperture: return shown
+                }
+            }
+        }
+        // Tiles need the grid's alpha grid too; such a picture is decoded whole.
+        self.grid = decoder.hasAlpha || libheifTransforms ? nil : grid
+        let bytesPerSample = decoder.bitDepth > 8 ? 2 : 1
+        let channels = decoder.hasAlpha ? 4 : 3
+        if let usedGrid = self.grid {
+            workingBytes = usedGrid.workingBytes(bytesPerSample: bytesPerSample, workers: WorkerThreads.cores)
+        } else {
+            // The decoded picture, and libheif's planes of it.
+            workingBytes = storedWidth * storedHeight * (channels + 3) * bytesPerSample
+        }
+        color = decoder.iccProfile.map { PNGColorDescription(iccProfile: $0) }
+        exif = decoder.exif
+        xmp = decoder.xmp
+        warnings = []
+    }
+
+    func pixels(of rect: PixelRect) throws -> PixelBuffer {
+        let decoded: HEIFPixels
+        if let grid {
+            decoded = try grid.decode(x: rect.x, y: rect.y, width: rect.width, height: rect.height, file: file, workers: WorkerThreads.cores)
+            return PixelBuffer(width: rect.width, height: rect.height, channels: decoded.channels,
+                               bytesPerSample: decoded.bytesPerSample, bytes: decoded.bytes)
+        }
+        decoded = try decoder.decode(appliesTransforms: libheifTransforms)
+        guard decoded.width == storedWidth, decoded.height == storedHeight else {
+            throw HEIFError.library(message: "decoded \(decoded.width)x\(decoded.height), not the \(storedWidth)x\(storedHeight) the file states")
+        }
+        let whole = PixelBuffer(width: decoded.width, height: decoded.height, channels: decoded.channels,
+                                bytesPerSample: decoded.bytesPerSample, bytes: decoded.bytes)
+        return whole.cropped(to: rect)
+    }
+}
