@@ -225,8 +225,10 @@ public struct HEIFContainer: Sendable {
 public enum HEIFTransform: Sendable, Equatable {
     /// `irot`: quarter turns anticlockwise.
     case rotation(quarterTurnsAnticlockwise: Int)
-    /// `imir`: a mirror about the vertical axis (left and right swap) or the horizontal one.
-    case mirror(aboutVerticalAxis: Bool)
+    /// `imir`: left and right swap, or top and bottom. As amended (HEIF amendment 2, the "mode"
+    /// iPhones, libheif and ImageMagick write and read): 1 is left-right, 0 top-bottom; the first
+    /// edition's words ("a vertical (axis = 0) axis") were read the other way by some.
+    case mirror(leftRight: Bool)
     /// `clap`: a clean aperture, a crop.
     case cleanAperture
 }
@@ -240,7 +242,7 @@ extension HEIFContainer {
             let value = property.payload.first.map(Int.init) ?? 0
             switch property.type {
             case "irot": return .rotation(quarterTurnsAnticlockwise: value & 3)
-            case "imir": return .mirror(aboutVerticalAxis: value & 1 == 0)
+            case "imir": return .mirror(leftRight: value & 1 == 1)
             case "clap": return .cleanAperture
             default: return nil
             }

@@ -17,6 +17,8 @@ public final class HEIFDecoder {
     private let context: OpaquePointer
     private let handle: OpaquePointer
     private let source: ReaderSource?
+    /// libheif keeps the reader and reads item data through it until the context is freed.
+    private let reader: UnsafeMutablePointer<heif_reader>
     /// The displayed size: after the file's rotation, mirror and clean aperture.
     public let width: Int
     public let height: Int
@@ -43,21 +45,28 @@ public final class HEIFDecoder {
                  read: (OpaquePointer, UnsafePointer<heif_reader>, UnsafeMutableRawPointer?) -> heif_error) throws(HEIFError) {
         guard let context = heif_context_alloc() else { throw .library(message: "out of memory") }
         self.source = source
+        let reader = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
+        reader.initialize(to: ReaderSource.callbacks)
+        self.reader = reader
         // libheif's own limit is on width and height each; the caller checks the area.
         heif_context_set_maximum_image_size_limit(context, Int32(clamping: min(maxPixels, 1 << 30)))
         heif_context_set_max_decoding_threads(context, 1)
-        var reader = ReaderSource.callbacks
         let userdata = source.map { Unmanaged.passUnretained($0).toOpaque() }
-        let opened = withUnsafePointer(to: &reader) { read(context, $0, userdata) }
+        let opened = read(context, reader, userdata)
         guard opened.code == heif_error_Ok else {
+            // The message lives in the context: read before it is freed.
+            let message = Self.text(opened)
             heif_context_free(context)
-            throw .library(message: Self.text(opened))
+            reader.deallocate()
+            throw .library(message: message)
         }
         var primary: OpaquePointer?
         let found = heif_context_get_primary_image_handle(context, &primary)
         guard found.code == heif_error_Ok, let primary else {
+            let message = Self.text(found)
             heif_context_free(context)
-            throw .library(message: Self.text(found))
+            reader.deallocate()
+            throw .library(message: message)
         }
         self.context = context
         handle = primary
@@ -70,6 +79,7 @@ public final class HEIFDecoder {
     deinit {
         heif_image_handle_release(handle)
         heif_context_free(context)
+        reader.deallocate()
     }
 
     /// The ICC profile (`prof` or `rICC`), if the image has one.
@@ -154,7 +164,9 @@ public final class HEIFDecoder {
     }
 
     static func text(_ error: heif_error) -> String {
-        error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        var text = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
     }
 }
 

@@ -30,7 +30,7 @@ public struct HEIFGrid: Sendable {
         height = try reader.unsigned(fieldSize)
         tiles = container.referenced(from: grid.id, type: "dimg")
         guard tiles.count == rows * columns else {
-            throw HEIFError.badGrid("\(rows)x\(columns) tiles declared, \(tiles.count) referenced")
+            throw HEIFError.badGrid("\(rows) rows of \(columns) tiles declared, \(tiles.count) tiles referenced")
         }
         let items = try tiles.map { id throws -> HEIFContainer.Item in
             guard let item = container.items[id] else { throw HEIFError.badGrid("tile item \(id) is missing") }

@@ -53,7 +53,7 @@ struct HEIFPicture: SourcePicture {
             orientation = transforms.reduce(Orientation.identity) { shown, transform in
                 switch transform {
                 case .rotation(let turns): return shown.followed(by: [.identity, .rotate270Clockwise, .rotate180, .rotate90Clockwise][turns])
-                case .mirror(let vertical): return shown.followed(by: vertical ? .mirrorHorizontal : .mirrorVertical)
+                case .mirror(let leftRight): return shown.followed(by: leftRight ? .mirrorHorizontal : .mirrorVertical)
                 case .cleanAperture: return shown
                 }
             }

@@ -1,0 +1,88 @@
+import Foundation
+import FileIO
+import Imaging
+import PNGCodec
+import Testing
+import TestSupport
+
+/// Issue 13: HEIC crops, upright by the file's irot/imir (never by the EXIF orientation inside), and
+/// grids decoded from the tiles the rect meets, exactly as libheif decodes the whole grid.
+@Suite struct HEIFCropTests {
+    /// Crops `fixture` (under Fixtures/heif) with `options` to a PNG and reads it back.
+    static func crop(_ fixture: String, _ options: [String]) throws -> (run: ToolRun, picture: DecodedPNG?, path: String, scratch: ScratchOutput) {
+        let scratch = try ScratchOutput("crop.png")
+        let run = try ToolRun.run(["crop"] + options + [Fixture.path("heif/\(fixture)"), "-o", scratch.path])
+        return (run, try? DecodedPNG(path: scratch.path), scratch.path, scratch)
+    }
+
+    /// The picture every orientation fixture shows (scripts/fixtures/heif.py's upright_pixel).
+    static func upright(x: Int, y: Int) -> [Int] {
+        var pixel = [20 + 2 * x, 30 + 3 * y, 200 - x - y]
+        if x == 30 || x == 31 || y == 20 || y == 21 { pixel = pixel.map { $0 / 3 } }
+        return pixel
+    }
+
+    /// Every stored orientation, turned back by its transforms, crops to the same pixels (the
+    /// coding is lossless 4:4:4, so the turns are exact), and those are the upright picture's.
+    @Test(arguments: 1...8)
+    func everyOrientationCropsToTheUprightPicture(orientation: Int) throws {
+        let made = try Self.crop("orientation\(orientation).heic", ["--rect", "10,5,50,40"])
+        #expect(made.run.status == 0 && made.run.errorLines == [])
+        let picture = try #require(made.picture)
+        #expect(picture.width == 50 && picture.height == 40)
+        let reference = try #require(try Self.crop("orientation1.heic", ["--rect", "10,5,50,40"]).picture)
+        #expect(picture.bytes == reference.bytes)
+        var worst = 0
+        for y in 0..<40 {
+            for x in 0..<50 {
+                let expected = Self.upright(x: x + 10, y: y + 5)
+                for (channel, sample) in picture.pixel(x: x, y: y).enumerated() {
+                    worst = max(worst, abs(Int(sample) - expected[channel]))
+                }
+            }
+        }
+        #expect(worst <= 4)
+    }
+
+    /// Each fixture carries an EXIF orientation of 6, which is informational: applied, the crops
+    /// above would be turned; carried, it says 1, as the pixels are upright.
+    @Test func theEXIFOrientationInsideIsCarriedAsOne() throws {
+        let made = try Self.crop("orientation3.heic", ["--rect", "0,0,8,8"])
+        #expect(made.run.status == 0)
+        let exif = try #require(try PNGChunks.scan(file: InputFile(path: made.path)).exif)
+        #expect(try ExifOrientation.read(tiff: exif) == .identity)
+    }
+
+    /// Across tile seams, inside one tile, and the whole grid (its last column and row cut).
+    @Test(arguments: [(0, 0, 90, 60), (20, 10, 40, 30), (60, 5, 20, 20), (57, 31, 3, 3)])
+    func gridCropsMatchLibheifsWholeDecoding(x: Int, y: Int, width: Int, height: Int) throws {
+        let made = try Self.crop("grid6.heic", ["--rect", "\(x),\(y),\(width),\(height)"])
+        #expect(made.run.status == 0 && made.run.errorLines == [])
+        let picture = try #require(made.picture)
+        let whole = try DecodedPNG(path: Fixture.path("heif/grid6.expected.png"))
+        #expect(picture.width == width && picture.height == height)
+        var differing = 0
+        for row in 0..<height {
+            for column in 0..<width where picture.pixel(x: column, y: row) != whole.pixel(x: x + column, y: y + row) {
+                differing += 1
+            }
+        }
+        #expect(differing == 0)
+    }
+
+    /// `--stored` is the coded image, before the transforms: its rect, shown upright.
+    @Test func storedRectsAreInTheCodedImage() throws {
+        let stored = try #require(try Self.crop("orientation6.heic", ["--stored", "--rect", "0,0,20,10"]).picture)
+        let displayed = try #require(try Self.crop("orientation6.heic", ["--rect", "86,0,10,20"]).picture)
+        #expect(stored.width == 10 && stored.height == 20)
+        #expect(stored.bytes == displayed.bytes)
+    }
+
+    @Test func keepOrientationCannotKeepAHEIFOrientation() throws {
+        let made = try Self.crop("orientation6.heic", ["--keep-orientation", "--rect", "0,0,8,8"])
+        #expect(made.run.status == 0)
+        #expect(made.run.errorLines == ["mediatool: warning: \(Fixture.path("heif/orientation6.heic")): a HEIF orientation is no EXIF orientation: the crop was turned upright instead (--keep-orientation)"])
+        let upright = try #require(try Self.crop("orientation6.heic", ["--rect", "0,0,8,8"]).picture)
+        #expect(made.picture?.bytes == upright.bytes)
+    }
+}
