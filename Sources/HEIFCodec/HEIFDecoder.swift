@@ -48,8 +48,8 @@ public final class HEIFDecoder {
         let reader = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
         reader.initialize(to: ReaderSource.callbacks)
         self.reader = reader
-        // libheif's own limit is on width and height each; the caller checks the area.
-        heif_context_set_maximum_image_size_limit(context, Int32(clamping: min(maxPixels, 1 << 30)))
+        // libheif's own limit is on width and height each (of what `ispe` states); the caller checks the area.
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: min(maxPixels, 1 << 16)))
         heif_context_set_max_decoding_threads(context, 1)
         let userdata = source.map { Unmanaged.passUnretained($0).toOpaque() }
         let opened = read(context, reader, userdata)

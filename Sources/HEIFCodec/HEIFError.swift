@@ -14,6 +14,8 @@ public enum HEIFError: Error, Equatable, CustomStringConvertible {
     case dataOutside(item: UInt32, offset: Int, length: Int, size: Int)
     /// A grid whose tiles do not make up its declared size.
     case badGrid(String)
+    /// A primary image of a kind this reader does not decode (an overlay, an uncompressed or JPEG item).
+    case unsupportedImage(type: String)
     /// What libheif said.
     case library(message: String)
 
@@ -33,6 +35,8 @@ public enum HEIFError: Error, Equatable, CustomStringConvertible {
             return "HEIF item \(item): \(length) bytes at \(offset) run past the end (\(size) bytes)"
         case .badGrid(let what):
             return "HEIF grid: \(what)"
+        case .unsupportedImage(let type):
+            return "HEIF primary image of type '\(type)' is not supported (HEVC, AV1 and grids of them are)"
         case .library(let message):
             return "libheif: \(message)"
         }

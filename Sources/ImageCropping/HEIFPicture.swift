@@ -37,7 +37,10 @@ struct HEIFPicture: SourcePicture {
     init(file: InputFile, maxPixels: Int) throws {
         let container = try HEIFContainer(file: file)
         let primary = container.primary
+        // Only what is decoded here reaches libheif: 1.15 crashes on hostile overlays (iovl).
+        guard ["hvc1", "av01", "grid"].contains(primary.type) else { throw HEIFError.unsupportedImage(type: primary.type) }
         let grid = try HEIFGrid(container: container, file: file)
+        if primary.type == "grid" && grid == nil { throw HEIFError.badGrid("its tiles are neither HEVC nor AV1") }
         let coded = grid.map { ($0.width, $0.height) } ?? container.spatialExtent(of: primary)
         guard let coded else { throw HEIFError.missingBox("ispe") }
         try SourcePictures.checkPixelLimit(width: coded.0, height: coded.1, maxPixels: maxPixels)

@@ -16,6 +16,7 @@ enum FuzzTargets {
         "exif": fuzzExif,
         "png": fuzzPNG,
         "jpeg": fuzzJPEG,
+        "heif": fuzzHEIF,
         "doubles": fuzzDoubles,
         "arguments": fuzzArguments,
         "video": fuzzVideo,
@@ -48,6 +49,12 @@ enum FuzzTargets {
         cropWholePicture(path: path)
         // Without decoding: TurboJPEG's transform, the frame header cut short, metadata segments.
         cropWholePicture(path: path, losslessJPEG: true)
+    }
+
+    /// HEIF: the container walk, the grid, each tile's own file, libheif's decoding, the crop.
+    static func fuzzHEIF(_ bytes: [UInt8]) {
+        let path = ScratchFile.write(bytes)
+        cropWholePicture(path: path)
     }
 
     /// The whole crop job, EXIF orientation, colour chunks and PNG writing included.
