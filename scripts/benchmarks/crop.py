@@ -1,9 +1,12 @@
 """scripts/bench crop: a 1500x1000 crop from the middle of a 24-megapixel photo-like JPEG stored
-with orientation 6, and of a 24-megapixel PNG, against vips and ImageMagick."""
+with orientation 6, and of a 24-megapixel PNG, against vips and ImageMagick; JPEG to JPEG against
+vips, and without loss against jpegtran; HEIC grids of 12 and 100 megapixels against vips.
+--only jpeg|png|heic runs one part."""
 import os
 import subprocess
 
 from measure import arguments, compare, table
+import heic
 
 MEDIATOOL = os.environ["MEDIATOOL"]
 FOLDER = os.environ["BENCH_DIR"]
@@ -34,6 +37,8 @@ def main():
     out = os.path.join(FOLDER, "crop-out")
     os.makedirs(out, exist_ok=True)
     for name, source, shown in (("JPEG", jpeg, (HEIGHT, WIDTH)), ("PNG", png, (WIDTH, HEIGHT))):
+        if options.only and not name.lower().startswith(options.only):
+            continue
         x, y = (shown[0] - CROP_WIDTH) // 2, (shown[1] - CROP_HEIGHT) // 2
         print(f"{name}: {CROP_WIDTH}x{CROP_HEIGHT} at {x},{y} of {shown[0]}x{shown[1]} as displayed, "
               f"median of {options.runs} runs")
@@ -51,6 +56,10 @@ def main():
               f"{results['convert'][0] / results['mediatool'][0]:.2f}x as fast as convert (target >= 3); "
               f"peak {results['mediatool'][1] / 1024:.1f} MiB against vips {results['vips'][1] / 1024:.1f} MiB")
 
+    if not options.only or options.only == "heic":
+        heic_grids(out, options)
+    if options.only and not options.only.startswith("jpeg"):
+        return
     # JPEG to JPEG at quality 90, EXIF kept: what a photo crop for the web is.
     x, y = (HEIGHT - CROP_WIDTH) // 2, (WIDTH - CROP_HEIGHT) // 2
     print(f"JPEG to JPEG (quality 90): {CROP_WIDTH}x{CROP_HEIGHT} at {x},{y}, median of {options.runs} runs")
@@ -75,6 +84,25 @@ def main():
     table(results)
     print(f"mediatool is {results['jpegtran'][0] / results['mediatool'][0]:.2f}x as fast as jpegtran (target >= 1); "
           f"peak {results['mediatool'][1] / 1024:.1f} MiB against jpegtran {results['jpegtran'][1] / 1024:.1f} MiB (target: no more)")
+
+
+def heic_grids(out, options):
+    """A phone's 12 MP HEIC (8x6 tiles of 512) and a 100 MP one (24x16 tiles), shown with orientation 6."""
+    for label, columns, rows, speed, memory in (("12 MP", 8, 6, 2, 0.5), ("100 MP", 24, 16, 20, 0.1)):
+        path = os.path.join(FOLDER, f"grid-{columns}x{rows}.heic")
+        heic.make(path, columns, rows, FOLDER)
+        shown = (rows * heic.TILE, columns * heic.TILE)
+        x, y = (shown[0] - CROP_WIDTH) // 2, (shown[1] - CROP_HEIGHT) // 2
+        print(f"HEIC {label}: {CROP_WIDTH}x{CROP_HEIGHT} at {x},{y} of {shown[0]}x{shown[1]} as displayed, "
+              f"median of {options.runs} runs")
+        results = compare({
+            "mediatool": [MEDIATOOL, "crop", "--overwrite", path, "--rect", f"{x},{y},{CROP_WIDTH},{CROP_HEIGHT}", "-o", f"{out}/m.png"],
+            "vips": ["vips", "crop", path, f"{out}/v.png", str(x), str(y), str(CROP_WIDTH), str(CROP_HEIGHT)],
+        }, options.runs)
+        table(results)
+        print(f"mediatool is {results['vips'][0] / results['mediatool'][0]:.2f}x as fast as vips (target >= {speed}); "
+              f"peak {results['mediatool'][1] / 1024:.1f} MiB against vips {results['vips'][1] / 1024:.1f} MiB "
+              f"(target <= {memory:g} of it)")
 
 
 if __name__ == "__main__":

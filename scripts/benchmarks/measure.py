@@ -37,6 +37,7 @@ def compare(tools, runs):
 def arguments(description):
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--runs", type=int, default=5, help="rounds to take the median of (default 5)")
+    parser.add_argument("--only", default=None, help="run only the parts whose name starts with this")
     return parser.parse_args()
 
 
