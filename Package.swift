@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "FileIO", "Reporting"]),
 
         // The crop job: pictures opened by signature, rects mapped through orientation, regions decoded.
-        .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "PNGCodec", "JPEGCodec", "HEIFCodec", "FileIO", "WorkerPool"]),
+        .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "PNGCodec", "JPEGCodec", "HEIFCodec", "WebPCodec", "FileIO", "WorkerPool"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO"]),

@@ -1,3 +1,4 @@
 #include <webp/encode.h>
 #include <webp/decode.h>
 #include <webp/mux.h>
+#include <webp/demux.h>

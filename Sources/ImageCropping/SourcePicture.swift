@@ -2,6 +2,7 @@ import Imaging
 import JPEGCodec
 import FileIO
 import PNGCodec
+import WebPCodec
 
 /// A picture file opened for cropping: its stored size, orientation and colour known from the
 /// header, its pixels decoded only for the region asked for.
@@ -28,7 +29,7 @@ protocol SourcePicture {
 }
 
 enum SourcePictures {
-    /// Reads a PNG, a JPEG or a HEIF (HEIC, AVIF), told apart by their signatures, not by the name, from a regular file.
+    /// Reads a PNG, a JPEG, a HEIF (HEIC, AVIF) or a WebP, told apart by their signatures, not by the name, from a regular file.
     static func open(file: InputFile, maxPixels: Int) throws -> SourcePicture {
         var start = [UInt8](repeating: 0, count: 12)
         let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
@@ -36,6 +37,7 @@ enum SourcePictures {
         if PNGChunks.hasSignature(start) { return try PNGPicture(file: file, maxPixels: maxPixels) }
         if start.starts(with: [0xFF, 0xD8, 0xFF]) { return try JPEGPicture(file: file, maxPixels: maxPixels) }
         if HEIFPicture.isHEIF(start) { return try HEIFPicture(file: file, maxPixels: maxPixels) }
+        if WebPDecoder.hasSignature(start) { return try WebPPicture(file: file, maxPixels: maxPixels) }
         throw CropError.notAPicture
     }
 

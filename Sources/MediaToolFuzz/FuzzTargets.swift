@@ -16,7 +16,8 @@ enum FuzzTargets {
         "exif": fuzzExif,
         "png": fuzzPNG,
         "jpeg": fuzzJPEG,
-        "heif": fuzzHEIF,
+        "heif": fuzzPicture,
+        "webp": fuzzPicture,
         "doubles": fuzzDoubles,
         "arguments": fuzzArguments,
         "video": fuzzVideo,
@@ -52,9 +53,9 @@ enum FuzzTargets {
     }
 
     /// HEIF: the container walk, the grid, each tile's own file, libheif's decoding, the crop.
-    static func fuzzHEIF(_ bytes: [UInt8]) {
-        let path = ScratchFile.write(bytes)
-        cropWholePicture(path: path)
+    /// WebP: the chunk walk, libwebp's cropped decoding, animations. The crop job does it all.
+    static func fuzzPicture(_ bytes: [UInt8]) {
+        cropWholePicture(path: ScratchFile.write(bytes))
     }
 
     /// The whole crop job, EXIF orientation, colour chunks and PNG writing included.

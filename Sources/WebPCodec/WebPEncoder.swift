@@ -2,22 +2,6 @@ import CWebP
 import FileIO
 import Reporting
 
-/// Why a picture could not be written as WebP.
-public enum WebPError: Error, Equatable, CustomStringConvertible {
-    case tooLarge(width: Int, height: Int)
-    case encodingFailed
-    /// libwebpmux's WebPMuxError, for the chunk being added.
-    case muxFailed(chunk: String, code: Int)
-
-    public var description: String {
-        switch self {
-        case .tooLarge(let width, let height): return "WebP holds at most 16383x16383 pixels, not \(width)x\(height)"
-        case .encodingFailed: return "libwebp could not encode the picture"
-        case .muxFailed(let chunk, let code): return "libwebpmux could not add the \(chunk) chunk (error \(code))"
-        }
-    }
-}
-
 /// The metadata chunks a WebP file carries beside the image (the extended format, RIFF chunks
 /// ICCP, EXIF and "XMP ").
 public struct WebPMetadata: Sendable {

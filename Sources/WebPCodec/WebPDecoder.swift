@@ -1,0 +1,129 @@
+import CWebP
+import FileIO
+
+/// A WebP file read through libwebp: its size, alpha, animation and metadata chunks from the
+/// header, and a region decoded without the rest (libwebp's cropping stops after the region's last
+/// row). An animated file gives its first frame, composed on its canvas.
+public final class WebPDecoder {
+    public let width: Int
+    public let height: Int
+    public let hasAlpha: Bool
+    public let isAnimated: Bool
+    public private(set) var iccProfile: [UInt8]?
+    /// The EXIF chunk's TIFF block ("Exif\0\0" dropped, which some writers put before it).
+    public private(set) var exif: [UInt8]?
+    public private(set) var xmp: [UInt8]?
+    private let bytes: [UInt8]
+
+    /// The bytes of a WebP file: "RIFF", its size, "WEBP", then chunks.
+    public static func hasSignature(_ start: [UInt8]) -> Bool {
+        start.count >= 12 && start[0..<4].elementsEqual("RIFF".utf8) && start[8..<12].elementsEqual("WEBP".utf8)
+    }
+
+    public init(bytes: [UInt8]) throws(WebPError) {
+        self.bytes = bytes
+        var features = WebPBitstreamFeatures()
+        let status = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
+        guard status == VP8_STATUS_OK, features.width > 0, features.height > 0 else {
+            throw .decodingFailed(Self.describe(status))
+        }
+        width = Int(features.width)
+        height = Int(features.height)
+        hasAlpha = features.has_alpha != 0
+        isAnimated = features.has_animation != 0
+        readChunks()
+    }
+
+    /// ICCP, EXIF and "XMP " chunks; a chunk that runs past the file ends the walk.
+    private func readChunks() {
+        var at = 12
+        while at + 8 <= bytes.count {
+            let type = String(decoding: bytes[at..<(at + 4)], as: UTF8.self)
+            let size = Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]) << 16 | Int(bytes[at + 7]) << 24
+            guard size <= bytes.count - at - 8 else { return }
+            let payload = Array(bytes[(at + 8)..<(at + 8 + size)])
+            switch type {
+            case "ICCP": iccProfile = iccProfile ?? payload
+            case "EXIF": exif = exif ?? (payload.starts(with: Array("Exif\0\0".utf8)) ? Array(payload.dropFirst(6)) : payload)
+            case "XMP ": xmp = xmp ?? payload
+            default: break
+            }
+            at += 8 + size + (size & 1)
+        }
+    }
+
+    /// Columns `x ..< x + regionWidth`, rows `y ..< y + regionHeight`, as RGB or RGBA (`hasAlpha`).
+    public func decode(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) throws(WebPError) -> [UInt8] {
+        let channels = hasAlpha ? 4 : 3
+        if isAnimated { return try firstFrame(x: x, y: y, width: regionWidth, height: regionHeight, channels: channels) }
+        // libwebp starts a crop on even coordinates (for the chroma of lossy pictures): ask for
+        // that, and keep what was asked for.
+        let left = x & ~1, top = y & ~1
+        let cropWidth = x + regionWidth - left, cropHeight = y + regionHeight - top
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else { throw .decodingFailed("libwebp version mismatch") }
+        config.options.use_cropping = 1
+        config.options.crop_left = Int32(left)
+        config.options.crop_top = Int32(top)
+        config.options.crop_width = Int32(cropWidth)
+        config.options.crop_height = Int32(cropHeight)
+        config.output.colorspace = hasAlpha ? MODE_RGBA : MODE_RGB
+        config.output.is_external_memory = 1
+        let stride = cropWidth * channels
+        var decoded = [UInt8](repeating: 0, count: stride * cropHeight)
+        let status = decoded.withUnsafeMutableBufferPointer { output in
+            config.output.u.RGBA.rgba = output.baseAddress
+            config.output.u.RGBA.stride = Int32(stride)
+            config.output.u.RGBA.size = output.count
+            return bytes.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
+        }
+        WebPFreeDecBuffer(&config.output)
+        guard status == VP8_STATUS_OK else { throw .decodingFailed(Self.describe(status)) }
+        return Self.region(of: decoded, stride: stride, x: x - left, y: y - top, width: regionWidth, height: regionHeight, channels: channels)
+    }
+
+    /// The first frame of an animation, composed on the canvas by libwebp's animation decoder.
+    private func firstFrame(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int, channels: Int) throws(WebPError) -> [UInt8] {
+        var options = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw .decodingFailed("libwebp version mismatch") }
+        options.color_mode = MODE_RGBA
+        options.use_threads = 0
+        let canvas: [UInt8]? = bytes.withUnsafeBufferPointer { file in
+            var data = WebPData(bytes: file.baseAddress, size: file.count)
+            guard let decoder = WebPAnimDecoderNew(&data, &options) else { return nil }
+            defer { WebPAnimDecoderDelete(decoder) }
+            var frame: UnsafeMutablePointer<UInt8>?
+            var timestamp: Int32 = 0
+            guard WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, let frame else { return nil }
+            return Array(UnsafeBufferPointer(start: frame, count: width * height * 4))
+        }
+        guard let canvas else { throw .decodingFailed("the animation's first frame could not be decoded") }
+        let rgba = Self.region(of: canvas, stride: width * 4, x: x, y: y, width: regionWidth, height: regionHeight, channels: 4)
+        if channels == 4 { return rgba }
+        return (0..<(regionWidth * regionHeight)).flatMap { rgba[($0 * 4)..<($0 * 4 + 3)] }
+    }
+
+    private static func region(of decoded: [UInt8], stride: Int, x: Int, y: Int, width: Int, height: Int, channels: Int) -> [UInt8] {
+        let rowBytes = width * channels
+        if x == 0 && stride == rowBytes && y == 0 && decoded.count == rowBytes * height { return decoded }
+        var result = [UInt8](repeating: 0, count: rowBytes * height)
+        for row in 0..<height {
+            let from = (y + row) * stride + x * channels
+            result.replaceSubrange((row * rowBytes)..<((row + 1) * rowBytes), with: decoded[from..<(from + rowBytes)])
+        }
+        return result
+    }
+
+    static func describe(_ status: VP8StatusCode) -> String {
+        switch status {
+        case VP8_STATUS_OUT_OF_MEMORY: return "out of memory"
+        case VP8_STATUS_INVALID_PARAM: return "invalid parameter"
+        case VP8_STATUS_BITSTREAM_ERROR: return "corrupt data (bitstream error)"
+        case VP8_STATUS_UNSUPPORTED_FEATURE: return "unsupported feature"
+        case VP8_STATUS_SUSPENDED: return "suspended"
+        case VP8_STATUS_USER_ABORT: return "aborted"
+        case VP8_STATUS_NOT_ENOUGH_DATA: return "truncated (not enough data)"
+        default: return "status \(status.rawValue)"
+        }
+    }
+}
