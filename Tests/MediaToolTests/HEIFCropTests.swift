@@ -44,6 +44,15 @@ import TestSupport
         #expect(worst <= 4)
     }
 
+    /// AVIF (AV1 through dav1d), lossless too: the same pixels as the HEIC of the same picture.
+    @Test(arguments: ["orientation1.avif", "orientation6.avif"])
+    func avifCropsLikeTheHEIC(fixture: String) throws {
+        let made = try Self.crop(fixture, ["--rect", "10,5,50,40"])
+        #expect(made.run.status == 0 && made.run.errorLines == [])
+        let heic = try #require(try Self.crop("orientation1.heic", ["--rect", "10,5,50,40"]).picture)
+        #expect(try #require(made.picture).bytes == heic.bytes)
+    }
+
     /// Each fixture carries an EXIF orientation of 6, which is informational: applied, the crops
     /// above would be turned; carried, it says 1, as the pixels are upright.
     @Test func theEXIFOrientationInsideIsCarriedAsOne() throws {
