@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "FileIO", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "ImageCropping", "Imaging", "Batch",
+                "BinaryArrays", "FileIO", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "ImageCropping", "Imaging", "Batch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "FileIO", "Reporting"]),
 
         // The crop job: pictures opened by signature, rects mapped through orientation, regions decoded.
-        .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "PNGCodec", "JPEGCodec", "HEIFCodec", "WebPCodec", "FileIO", "WorkerPool"]),
+        .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "PNGCodec", "JPEGCodec", "HEIFCodec", "WebPCodec", "TIFFCodec", "FileIO", "WorkerPool"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO"]),
@@ -104,6 +104,14 @@ let package = Package(
             providers: [.apt(["libheif-dev"])]
         ),
         .target(name: "HEIFCodec", dependencies: ["CHeif", "FileIO", "Reporting", "WorkerPool"]),
+        // libtiff for TIFF inputs: strips and tiles read where the rect is; its variadic tag calls behind a shim.
+        .systemLibrary(
+            name: "CTIFF",
+            pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"])]
+        ),
+        .target(name: "CTIFFShim", dependencies: ["CTIFF"]),
+        .target(name: "TIFFCodec", dependencies: ["CTIFF", "CTIFFShim", "FileIO", "Reporting"]),
 
         .target(name: "TestSupport", dependencies: ["FileIO", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "JSON", "TestSupport"]),

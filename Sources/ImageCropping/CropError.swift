@@ -22,7 +22,7 @@ public enum CropError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notAPicture:
-            return "not a PNG, JPEG, WebP, HEIF or AVIF file"
+            return "not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file"
         case .tooManyPixels(let width, let height, let limit):
             return "\(width)x\(height) is \(width * height) pixels, over the limit of \(limit) (--max-pixels)"
         case .tooMuchMemory(let needed, let limit, let width, let height):

@@ -2,6 +2,7 @@ import Imaging
 import JPEGCodec
 import FileIO
 import PNGCodec
+import TIFFCodec
 import WebPCodec
 
 /// A picture file opened for cropping: its stored size, orientation and colour known from the
@@ -29,7 +30,7 @@ protocol SourcePicture {
 }
 
 enum SourcePictures {
-    /// Reads a PNG, a JPEG, a HEIF (HEIC, AVIF) or a WebP, told apart by their signatures, not by the name, from a regular file.
+    /// Reads a PNG, a JPEG, a HEIF (HEIC, AVIF), a WebP or a TIFF, told apart by their signatures, not by the name, from a regular file.
     static func open(file: InputFile, maxPixels: Int) throws -> SourcePicture {
         var start = [UInt8](repeating: 0, count: 12)
         let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
@@ -38,6 +39,7 @@ enum SourcePictures {
         if start.starts(with: [0xFF, 0xD8, 0xFF]) { return try JPEGPicture(file: file, maxPixels: maxPixels) }
         if HEIFPicture.isHEIF(start) { return try HEIFPicture(file: file, maxPixels: maxPixels) }
         if WebPDecoder.hasSignature(start) { return try WebPPicture(file: file, maxPixels: maxPixels) }
+        if TIFFDecoder.hasSignature(start) { return try TIFFPicture(file: file, maxPixels: maxPixels) }
         throw CropError.notAPicture
     }
 

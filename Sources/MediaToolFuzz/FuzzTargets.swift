@@ -18,6 +18,7 @@ enum FuzzTargets {
         "jpeg": fuzzJPEG,
         "heif": fuzzPicture,
         "webp": fuzzPicture,
+        "tiff": fuzzPicture,
         "doubles": fuzzDoubles,
         "arguments": fuzzArguments,
         "video": fuzzVideo,
@@ -53,7 +54,8 @@ enum FuzzTargets {
     }
 
     /// HEIF: the container walk, the grid, each tile's own file, libheif's decoding, the crop.
-    /// WebP: the chunk walk, libwebp's cropped decoding, animations. The crop job does it all.
+    /// WebP: the chunk walk, libwebp's cropped decoding, animations. TIFF: libtiff's directories,
+    /// strips and tiles, and the sample conversion. The crop job does it all.
     static func fuzzPicture(_ bytes: [UInt8]) {
         cropWholePicture(path: ScratchFile.write(bytes))
     }

@@ -10,7 +10,7 @@ extension MetadataStrip: ExpressibleByArgument {}
 
 struct Crop: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Crop PNG, JPEG, WebP, HEIC and AVIF pictures to a rect given as a person sees them.",
+        abstract: "Crop PNG, JPEG, WebP, HEIC, AVIF and TIFF pictures to a rect given as a person sees them.",
         discussion: """
             The rect is in the picture as displayed, its EXIF orientation applied (all eight, the \
             mirrored ones included), and is mapped to the stored pixels before cropping. With --view \
@@ -38,7 +38,7 @@ struct Crop: ParsableCommand {
             """
     )
 
-    @Argument(help: "PNG, JPEG, WebP, HEIC/HEIF or AVIF pictures, and folders of them.")
+    @Argument(help: "PNG, JPEG, WebP, HEIC/HEIF, AVIF or TIFF pictures, and folders of them.")
     var inputs: [String] = []
 
     @Option(help: "The rect X,Y,W,H (fractions allowed).")
@@ -77,7 +77,7 @@ struct Crop: ParsableCommand {
     @OptionGroup var jobs: JobOptions
 
     /// The formats a folder is searched for.
-    static let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "heic", "heif", "hif", "avif", "webp"]
+    static let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "heic", "heif", "hif", "avif", "webp", "tif", "tiff"]
 
     func validate() throws {
         guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one picture.") }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import FFmpeg
 import HEIFCodec
+import TIFFCodec
 import JPEGCodec
 import WebPCodec
 import FileIO
@@ -53,7 +54,7 @@ enum ToolVersion {
 
     /// The tool's version, then each linked C library's, read from the libraries at run time.
     static var report: String {
-        let libraries = FFmpegLibraries.versions + [PNGLibrary.version, JPEGLibrary.version, WebPLibrary.version, HEIFLibrary.version]
+        let libraries = FFmpegLibraries.versions + [PNGLibrary.version, JPEGLibrary.version, WebPLibrary.version, HEIFLibrary.version, TIFFLibrary.version]
         return (["mediatool \(number)"] + libraries.map(\.description)).joined(separator: "\n")
     }
 }

@@ -148,7 +148,7 @@ import TestSupport
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(run.status == 1)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("a.crop.png").path))
-        #expect(run.errorLines.first == "mediatool: ./b.png: not a PNG, JPEG, WebP, HEIF or AVIF file")
+        #expect(run.errorLines.first == "mediatool: ./b.png: not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file")
     }
 
     @Test func aStreamIsReadOnceAndCroppedLikeTheFile() throws {
@@ -232,7 +232,7 @@ import TestSupport
         try Data("not a picture".utf8).write(to: folder.appendingPathComponent(name))
         let run = try ToolRun.run(["crop", "--rect", "0,0,2,2", "."], in: folder)
         #expect(run.status == 1)
-        #expect(run.errorLines == ["mediatool: ./a\\nmediatool: summary: 9 ok\\x1b[2J.png: not a PNG, JPEG, WebP, HEIF or AVIF file"])
+        #expect(run.errorLines == ["mediatool: ./a\\nmediatool: summary: 9 ok\\x1b[2J.png: not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file"])
         #expect(!run.standardError.contains("\u{1B}"))
     }
 

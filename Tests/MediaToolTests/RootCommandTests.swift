@@ -7,7 +7,7 @@ import Testing
         #expect(run.status == 0)
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
-            == ["mediatool", "libavformat", "libavcodec", "libavutil", "libswscale", "libpng", "libjpeg-turbo", "libwebp", "libheif"])
+            == ["mediatool", "libavformat", "libavcodec", "libavutil", "libswscale", "libpng", "libjpeg-turbo", "libwebp", "libheif", "libtiff"])
         for line in lines {
             let version = line.split(separator: " ").last ?? ""
             #expect(version.split(separator: ".").count == 3 && version.allSatisfy { $0.isNumber || $0 == "." }, "\(line)")

@@ -58,6 +58,22 @@ enum Fixture {
 
     static func data(_ relative: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path(relative))) }
 
+    /// The rect of the upright picture every orientation fixture shows (pictures/upright.rgb, 61
+    /// wide), as RGB bytes.
+    static func uprightRect(x: Int, y: Int, width: Int, height: Int) throws -> [UInt8] {
+        try rect(of: [UInt8](data("pictures/upright.rgb")), pictureWidth: 61, bytesPerPixel: 3, x: x, y: y, width: width, height: height)
+    }
+
+    /// The rect of a packed picture's bytes.
+    static func rect(of bytes: [UInt8], pictureWidth: Int, bytesPerPixel: Int, x: Int, y: Int, width: Int, height: Int) -> [UInt8] {
+        var rect: [UInt8] = []
+        for row in y..<(y + height) {
+            let start: Int = (row * pictureWidth + x) * bytesPerPixel
+            rect += bytes[start..<(start + width * bytesPerPixel)]
+        }
+        return rect
+    }
+
     /// A new empty folder, removed by the caller's `defer`.
     static func scratchFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory

@@ -1,0 +1,298 @@
+import CTIFF
+import CTIFFShim
+import FileIO
+import Glibc
+import Reporting
+
+/// A TIFF's first image read through libtiff, by pread on the open input: its size, orientation
+/// (tag 274) and colour from the tags, and a region read from the strips or tiles it meets only,
+/// as 8 or 16-bit gray, gray+alpha, RGB or RGBA (palette expanded, min-is-white inverted,
+/// associated alpha made unassociated, 16-bit samples big-endian).
+public final class TIFFDecoder {
+    private let tiff: OpaquePointer
+    private let source: TIFFSource
+    public let width: Int
+    public let height: Int
+    /// The Orientation tag, 1 to 8 (1 when absent or out of range).
+    public let orientation: Int
+    /// 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA, as given.
+    public let channels: Int
+    /// 1 or 2 bytes a sample, as given.
+    public let bytesPerSample: Int
+    public let iccProfile: [UInt8]?
+    public let xmp: [UInt8]?
+    private let bits: Int
+    private let samplesPerPixel: Int
+    private let photometric: Int
+    private let associatedAlpha: Bool
+    private let tileSize: (width: Int, height: Int)?
+    private let rowsPerStrip: Int
+    private var palette: [[UInt16]] = []
+
+    public init(file: InputFile) throws {
+        source = TIFFSource(file: file)
+        let handle = Unmanaged.passUnretained(source).toOpaque()
+        guard let options = TIFFOpenOptionsAlloc() else { throw TIFFError.library(message: "out of memory") }
+        defer { TIFFOpenOptionsFree(options) }
+        TIFFOpenOptionsSetErrorHandlerExtR(options, TIFFSource.errorHandler, handle)
+        TIFFOpenOptionsSetWarningHandlerExtR(options, TIFFSource.warningHandler, handle)
+        // No single allocation of libtiff's beyond this: a hostile strip size cannot take the machine.
+        TIFFOpenOptionsSetMaxSingleMemAlloc(options, 1 << 30)
+        guard let opened = TIFFClientOpenExt("tiff", "rm", handle, TIFFSource.read, TIFFSource.write, TIFFSource.seek,
+                                             TIFFSource.close, TIFFSource.size, TIFFSource.map, TIFFSource.unmap, options) else {
+            throw TIFFError.library(message: source.lastError ?? "not a TIFF file")
+        }
+        tiff = opened
+        var value32: UInt32 = 0, value16: UInt16 = 0
+        _ = mt_tiff_u32(opened, UInt32(TIFFTAG_IMAGEWIDTH), &value32); width = Int(value32)
+        _ = mt_tiff_u32(opened, UInt32(TIFFTAG_IMAGELENGTH), &value32); height = Int(value32)
+        _ = mt_tiff_u16(opened, UInt32(TIFFTAG_BITSPERSAMPLE), &value16); bits = Int(value16)
+        _ = mt_tiff_u16(opened, UInt32(TIFFTAG_SAMPLESPERPIXEL), &value16); samplesPerPixel = Int(value16)
+        value16 = 1
+        _ = mt_tiff_u16(opened, UInt32(TIFFTAG_SAMPLEFORMAT), &value16); let format = Int(value16)
+        value16 = 1
+        _ = mt_tiff_u16(opened, UInt32(TIFFTAG_ORIENTATION), &value16)
+        orientation = (1...8).contains(Int(value16)) ? Int(value16) : 1
+        value16 = 1
+        _ = mt_tiff_u16(opened, UInt32(TIFFTAG_PLANARCONFIG), &value16); let planar = Int(value16)
+        value16 = 1
+        _ = mt_tiff_u16(opened, UInt32(TIFFTAG_COMPRESSION), &value16); let compression = Int(value16)
+        value16 = UInt16.max
+        guard mt_tiff_u16(opened, UInt32(TIFFTAG_PHOTOMETRIC), &value16) != 0 else {
+            TIFFClose(opened)
+            throw TIFFError.library(message: "no photometric interpretation")
+        }
+        photometric = Int(value16)
+        var extraCount: UInt16 = 0
+        var extraTypes: UnsafePointer<UInt16>?
+        _ = mt_tiff_extra_samples(opened, &extraCount, &extraTypes)
+        let firstExtra = extraCount > 0 ? extraTypes.map { Int($0[0]) } ?? 0 : 0
+        var count: UInt32 = 0
+        var data: UnsafePointer<UInt8>?
+        iccProfile = mt_tiff_bytes(opened, UInt32(TIFFTAG_ICCPROFILE), &count, &data) != 0 ? Array(UnsafeBufferPointer(start: data, count: Int(count))) : nil
+        xmp = mt_tiff_bytes(opened, UInt32(TIFFTAG_XMLPACKET), &count, &data) != 0 ? Array(UnsafeBufferPointer(start: data, count: Int(count))) : nil
+        if TIFFIsTiled(opened) != 0 {
+            var tileWidth: UInt32 = 0, tileHeight: UInt32 = 0
+            _ = mt_tiff_u32(opened, UInt32(TIFFTAG_TILEWIDTH), &tileWidth)
+            _ = mt_tiff_u32(opened, UInt32(TIFFTAG_TILELENGTH), &tileHeight)
+            tileSize = (Int(tileWidth), Int(tileHeight))
+            rowsPerStrip = 0
+        } else {
+            tileSize = nil
+            value32 = UInt32.max
+            _ = mt_tiff_u32(opened, UInt32(TIFFTAG_ROWSPERSTRIP), &value32)
+            rowsPerStrip = max(1, min(Int(value32), height))
+        }
+        let colours: Int
+        switch photometric {
+        case Int(PHOTOMETRIC_MINISBLACK), Int(PHOTOMETRIC_MINISWHITE): colours = 1
+        case Int(PHOTOMETRIC_RGB), Int(PHOTOMETRIC_PALETTE): colours = 3
+        case Int(PHOTOMETRIC_YCBCR) where compression == Int(COMPRESSION_JPEG):
+            _ = mt_tiff_jpeg_as_rgb(opened)
+            colours = 3
+        case Int(PHOTOMETRIC_YCBCR): TIFFClose(opened); throw TIFFError.unsupportedCompression("YCbCr without JPEG compression")
+        default: TIFFClose(opened); throw TIFFError.unsupportedPhotometric(photometric)
+        }
+        let storedColours = photometric == Int(PHOTOMETRIC_PALETTE) ? 1 : colours
+        guard format == 1, [1, 2, 4, 8, 16].contains(bits), bits >= 8 || samplesPerPixel == 1, samplesPerPixel >= storedColours else {
+            TIFFClose(opened)
+            throw TIFFError.unsupportedSamples(bits: bits, format: format)
+        }
+        guard planar == 1 || samplesPerPixel == 1 else { TIFFClose(opened); throw TIFFError.separatePlanes }
+        guard compression != 6 else { TIFFClose(opened); throw TIFFError.unsupportedCompression("old-style JPEG (compression 6)") }
+        let hasAlpha = samplesPerPixel > storedColours && photometric != Int(PHOTOMETRIC_PALETTE)
+        associatedAlpha = hasAlpha && firstExtra == Int(EXTRASAMPLE_ASSOCALPHA)
+        channels = colours + (hasAlpha ? 1 : 0)
+        bytesPerSample = bits == 16 && photometric != Int(PHOTOMETRIC_PALETTE) ? 2 : 1
+        if photometric == Int(PHOTOMETRIC_PALETTE) {
+            var red: UnsafePointer<UInt16>?, green: UnsafePointer<UInt16>?, blue: UnsafePointer<UInt16>?
+            guard mt_tiff_colormap(opened, &red, &green, &blue) != 0, let red, let green, let blue else {
+                TIFFClose(opened)
+                throw TIFFError.library(message: "a palette picture without a colour map")
+            }
+            let entries = 1 << bits
+            palette = [red, green, blue].map { Array(UnsafeBufferPointer(start: $0, count: entries)) }
+        }
+    }
+
+    deinit {
+        TIFFClose(tiff)
+    }
+
+    /// Bytes reading any region takes besides the region: one strip or tile.
+    public var workingBytes: Int {
+        Int(tileSize != nil ? TIFFTileSize64(tiff) : TIFFStripSize64(tiff))
+    }
+
+    /// Little or big-endian TIFF, classic or BigTIFF.
+    public static func hasSignature(_ start: [UInt8]) -> Bool {
+        start.count >= 4 && ((start[0] == 0x49 && start[1] == 0x49 && (start[2] == 42 || start[2] == 43) && start[3] == 0)
+            || (start[0] == 0x4D && start[1] == 0x4D && start[2] == 0 && (start[3] == 42 || start[3] == 43)))
+    }
+
+    /// Columns `x ..< x + regionWidth`, rows `y ..< y + regionHeight`.
+    public func readRegion(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) throws -> [UInt8] {
+        let pixelBytes = channels * bytesPerSample
+        var region = [UInt8](repeating: 0, count: regionWidth * regionHeight * pixelBytes)
+        let (blockWidth, blockHeight) = tileSize ?? (width, rowsPerStrip)
+        let blockBytes = workingBytes
+        let block = UnsafeMutableRawPointer.allocate(byteCount: max(1, blockBytes), alignment: 16)
+        defer { block.deallocate() }
+        let rowBytes = (blockWidth * samplesPerPixel * bits + 7) / 8
+        for blockY in stride(from: y / blockHeight * blockHeight, to: y + regionHeight, by: blockHeight) {
+            for blockX in stride(from: x / blockWidth * blockWidth, to: x + regionWidth, by: blockWidth) {
+                source.lastError = nil
+                let read: tmsize_t
+                if tileSize != nil {
+                    let index = TIFFComputeTile(tiff, UInt32(blockX), UInt32(blockY), 0, 0)
+                    read = TIFFReadEncodedTile(tiff, index, block, tmsize_t(blockBytes))
+                } else {
+                    read = TIFFReadEncodedStrip(tiff, TIFFComputeStrip(tiff, UInt32(blockY), 0), block, tmsize_t(blockBytes))
+                }
+                let rowsInBlock = min(blockHeight, height - blockY)
+                guard read >= 0, Int(read) >= (rowsInBlock - 1) * rowBytes + min(rowBytes, (min(blockWidth, width - blockX) * samplesPerPixel * bits + 7) / 8) else {
+                    throw TIFFError.library(message: source.lastError ?? "a strip or tile could not be read")
+                }
+                let fromRow = max(y, blockY), toRow = min(y + regionHeight, blockY + rowsInBlock)
+                let fromColumn = max(x, blockX), toColumn = min(x + regionWidth, blockX + blockWidth, width)
+                region.withUnsafeMutableBytes { target in
+                    for row in fromRow..<toRow {
+                        let sourceRow = UnsafeRawPointer(block) + (row - blockY) * rowBytes
+                        let targetRow = target.baseAddress! + ((row - y) * regionWidth + (fromColumn - x)) * pixelBytes
+                        convert(row: sourceRow, from: fromColumn - blockX, count: toColumn - fromColumn, into: targetRow)
+                    }
+                }
+            }
+        }
+        return region
+    }
+
+    /// `count` pixels of a stored row from column `first`, as output pixels.
+    private func convert(row: UnsafeRawPointer, from first: Int, count: Int, into target: UnsafeMutableRawPointer) {
+        let plain = photometric != Int(PHOTOMETRIC_PALETTE) && photometric != Int(PHOTOMETRIC_MINISWHITE)
+            && !associatedAlpha && samplesPerPixel == channels
+        if plain && bits == 8 {
+            target.copyMemory(from: row + first * channels, byteCount: count * channels)
+            return
+        }
+        if plain && bits == 16 {
+            let source = row + first * channels * 2
+            let out = target.assumingMemoryBound(to: UInt16.self)
+            for index in 0..<(count * channels) {
+                out[index] = source.loadUnaligned(fromByteOffset: 2 * index, as: UInt16.self).bigEndian
+            }
+            return
+        }
+        convertSampleBySample(row: row, from: first, count: count, into: target)
+    }
+
+    /// The general case: sub-byte samples, palettes, min-is-white, associated alpha, extra samples.
+    private func convertSampleBySample(row: UnsafeRawPointer, from first: Int, count: Int, into target: UnsafeMutableRawPointer) {
+        let bytes = row.assumingMemoryBound(to: UInt8.self)
+        let out = target.assumingMemoryBound(to: UInt8.self)
+        let bits = self.bits, maximum = (1 << bits) - 1
+        let wide = bytesPerSample == 2
+        let hasAlpha = channels == 2 || channels == 4
+        let colours = hasAlpha ? channels - 1 : channels
+        let isPalette = photometric == Int(PHOTOMETRIC_PALETTE), isInverted = photometric == Int(PHOTOMETRIC_MINISWHITE)
+        let top = bits < 8 ? 255 : maximum
+        func sample(_ index: Int) -> Int {
+            switch bits {
+            case 16: return Int(row.loadUnaligned(fromByteOffset: 2 * index, as: UInt16.self))
+            case 8: return Int(bytes[index])
+            default:
+                let bit = index * bits
+                return Int(bytes[bit / 8]) >> (8 - bits - bit % 8) & maximum
+            }
+        }
+        var at = 0
+        func put(_ value: Int) {
+            if wide {
+                out[at] = UInt8(value >> 8)
+                out[at + 1] = UInt8(value & 0xFF)
+                at += 2
+            } else {
+                out[at] = UInt8(value)
+                at += 1
+            }
+        }
+        for pixel in first..<(first + count) {
+            let base = pixel * samplesPerPixel
+            if isPalette {
+                let index = sample(base)
+                // 16-bit colour map entries to 8 bits as libtiff scales them (v * 255 / 65535, truncated).
+                for channel in 0..<3 { put(Int(palette[channel][index]) * 255 / 65535) }
+                continue
+            }
+            let alpha = hasAlpha ? sample(base + colours) : top
+            for channel in 0..<colours {
+                var value = sample(base + channel)
+                if bits < 8 { value = value * 255 / maximum }
+                if isInverted { value = top - value }
+                if associatedAlpha { value = alpha == 0 ? 0 : min(top, (value * top + alpha / 2) / alpha) }
+                put(value)
+            }
+            if hasAlpha { put(alpha) }
+        }
+    }
+}
+
+/// The open input as libtiff's client: reads by pread at a position of its own; errors kept.
+private final class TIFFSource {
+    let file: InputFile
+    var position: UInt64 = 0
+    var lastError: String?
+
+    init(file: InputFile) {
+        self.file = file
+    }
+
+    static func from(_ handle: thandle_t?) -> TIFFSource {
+        Unmanaged<TIFFSource>.fromOpaque(handle!).takeUnretainedValue()
+    }
+
+    static let read: TIFFReadWriteProc = { handle, buffer, size in
+        let source = TIFFSource.from(handle)
+        guard let buffer, size >= 0, let got = try? source.file.read(at: Int(source.position), into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size))) else { return -1 }
+        source.position += UInt64(got)
+        return tmsize_t(got)
+    }
+    static let write: TIFFReadWriteProc = { _, _, _ in -1 }
+    static let seek: TIFFSeekProc = { handle, offset, whence in
+        let source = TIFFSource.from(handle)
+        let size = UInt64(source.file.size ?? 0)
+        switch whence {
+        case SEEK_SET: source.position = offset
+        case SEEK_CUR: source.position &+= offset
+        case SEEK_END: source.position = size &+ offset
+        default: return UInt64.max
+        }
+        return source.position
+    }
+    static let close: TIFFCloseProc = { _ in 0 }
+    static let size: TIFFSizeProc = { handle in UInt64(TIFFSource.from(handle).file.size ?? 0) }
+    static let map: TIFFMapFileProc = { _, _, _ in 0 }
+    static let unmap: TIFFUnmapFileProc = { _, _, _ in }
+
+    static let errorHandler: TIFFErrorHandlerExtR = { _, userData, module, format, arguments in
+        let source = TIFFSource.from(userData)
+        var message = [CChar](repeating: 0, count: 512)
+        if let format, let arguments { _ = vsnprintf(&message, message.count, format, arguments) }
+        // libtiff puts the name given to TIFFClientOpenExt before some messages: the file is named already.
+        var text = String(cString: message)
+        if text.hasPrefix("tiff: ") { text.removeFirst(6) }
+        if source.lastError == nil { source.lastError = text }
+        return 1
+    }
+    // Warnings (unknown tags, and the like) are not errors: libtiff goes on, and so does the crop.
+    static let warningHandler: TIFFErrorHandlerExtR = { _, _, _, _, _ in 1 }
+}
+
+/// The libtiff the tool runs with.
+public enum TIFFLibrary {
+    public static var version: LibraryVersion {
+        let text = String(cString: TIFFGetVersion())
+        let number = text.split(separator: "\n").first.flatMap { $0.split(separator: " ").last }.map(String.init) ?? text
+        return LibraryVersion(name: "libtiff", version: number)
+    }
+}
