@@ -68,6 +68,12 @@ public struct HEIFContainer: Sendable {
 
     public var primary: Item { items[primaryID]! }
 
+    /// Takes `id` for the primary image, as libheif does where `pitm` names a thumbnail.
+    public mutating func usePrimary(_ id: UInt32) throws(HEIFError) {
+        guard items[id] != nil else { throw .noPrimaryItem(id: id) }
+        primaryID = id
+    }
+
     /// The properties of `item` of `type`, in association order.
     public func properties(of item: Item, type: String) -> [Property] {
         item.propertyIndices.compactMap { properties.indices.contains($0) ? properties[$0] : nil }.filter { $0.type == type }
@@ -234,6 +240,21 @@ public enum HEIFTransform: Sendable, Equatable {
 }
 
 extension HEIFContainer {
+    /// Whether `item` is coded without colour: chroma format 0 in its `hvcC`, or the monochrome
+    /// flag of its `av1C`; a grid as its first tile.
+    public func isMonochrome(_ item: Item) -> Bool {
+        if item.type == "grid", let first = referenced(from: item.id, type: "dimg").first, let tile = items[first] {
+            return isMonochrome(tile)
+        }
+        if let hvcC = properties(of: item, type: "hvcC").first, hvcC.box.count > 8 + 16 {
+            return hvcC.box[8 + 16] & 3 == 0
+        }
+        if let av1C = properties(of: item, type: "av1C").first, av1C.box.count > 8 + 2 {
+            return av1C.box[8 + 2] & 0x10 != 0
+        }
+        return false
+    }
+
     /// The transforms of `item`, in the order they apply.
     public func transforms(of item: Item) -> [HEIFTransform] {
         item.propertyIndices.compactMap { index -> HEIFTransform? in

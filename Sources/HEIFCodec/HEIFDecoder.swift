@@ -25,6 +25,9 @@ public final class HEIFDecoder {
     public let hasAlpha: Bool
     /// Bits per luma sample: 8, 10 or 12.
     public let bitDepth: Int
+    /// The item libheif takes for the primary image: the `pitm` item, or, where that is a
+    /// thumbnail or hidden, the first top-level image.
+    public let primaryID: UInt32
 
     /// Opens `file` and its primary image; over `maxPixels` (by the coded size) is refused by libheif too.
     public convenience init(file: InputFile, maxPixels: Int) throws(HEIFError) {
@@ -70,6 +73,9 @@ public final class HEIFDecoder {
         }
         self.context = context
         handle = primary
+        var primaryID: heif_item_id = 0
+        _ = heif_context_get_primary_image_ID(context, &primaryID)
+        self.primaryID = primaryID
         width = Int(heif_image_handle_get_width(primary))
         height = Int(heif_image_handle_get_height(primary))
         hasAlpha = heif_image_handle_has_alpha_channel(primary) != 0
@@ -122,7 +128,9 @@ public final class HEIFDecoder {
 
     /// The primary image decoded whole to RGB(A): with the file's transforms applied, or as coded
     /// (`appliesTransforms` false: rotation, mirror and clean aperture left to the caller).
-    public func decode(appliesTransforms: Bool) throws(HEIFError) -> HEIFPixels {
+    /// A monochrome image (`monochrome`) comes out gray, or gray and alpha.
+    public func decode(appliesTransforms: Bool, monochrome: Bool = false) throws(HEIFError) -> HEIFPixels {
+        if monochrome { return try decodeGray(appliesTransforms: appliesTransforms) }
         let deep = bitDepth > 8
         let chroma: heif_chroma = hasAlpha ? (deep ? heif_chroma_interleaved_RRGGBBAA_BE : heif_chroma_interleaved_RGBA)
                                            : (deep ? heif_chroma_interleaved_RRGGBB_BE : heif_chroma_interleaved_RGB)
@@ -163,6 +171,52 @@ public final class HEIFDecoder {
         return HEIFPixels(width: width, height: height, channels: channels, bytesPerSample: bytesPerSample, bytes: bytes)
     }
 
+    /// The luma plane (and alpha plane) of a monochrome image, interleaved, 16-bit samples widened
+    /// to the full range and big-endian.
+    private func decodeGray(appliesTransforms: Bool) throws(HEIFError) -> HEIFPixels {
+        guard let options = heif_decoding_options_alloc() else { throw .library(message: "out of memory") }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.ignore_transformations = appliesTransforms ? 0 : 1
+        var image: OpaquePointer?
+        let decoded = heif_decode_image(handle, &image, heif_colorspace_monochrome, heif_chroma_monochrome, options)
+        guard decoded.code == heif_error_Ok, let image else { throw .library(message: Self.text(decoded)) }
+        defer { heif_image_release(image) }
+        let width = Int(heif_image_get_width(image, heif_channel_Y))
+        let height = Int(heif_image_get_height(image, heif_channel_Y))
+        let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_Y))
+        var lumaStride: Int32 = 0, alphaStride: Int32 = 0
+        guard width > 0, height > 0, let luma = heif_image_get_plane_readonly(image, heif_channel_Y, &lumaStride) else {
+            throw .library(message: "the decoded image has no pixels")
+        }
+        let alpha = hasAlpha ? heif_image_get_plane_readonly(image, heif_channel_Alpha, &alphaStride) : nil
+        let channels = alpha == nil ? 1 : 2
+        let deep = bits > 8
+        let bytesPerSample = deep ? 2 : 1
+        var bytes = [UInt8](repeating: 0, count: width * height * channels * bytesPerSample)
+        func value(_ plane: UnsafePointer<UInt8>, _ stride: Int32, _ x: Int, _ y: Int) -> Int {
+            let row = UnsafeRawPointer(plane + y * Int(stride))
+            return deep ? Int(row.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)) : Int(row.load(fromByteOffset: x, as: UInt8.self))
+        }
+        var at = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                for (plane, stride) in [(luma, lumaStride)] + (alpha.map { [($0, alphaStride)] } ?? []) {
+                    let sample = value(plane, stride, x, y)
+                    if deep {
+                        let wide = sample << (16 - bits) | sample >> (2 * bits - 16)
+                        bytes[at] = UInt8(wide >> 8 & 0xFF)
+                        bytes[at + 1] = UInt8(wide & 0xFF)
+                        at += 2
+                    } else {
+                        bytes[at] = UInt8(sample)
+                        at += 1
+                    }
+                }
+            }
+        }
+        return HEIFPixels(width: width, height: height, channels: channels, bytesPerSample: bytesPerSample, bytes: bytes)
+    }
+
     static func text(_ error: heif_error) -> String {
         var text = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         while text.last?.isWhitespace == true { text.removeLast() }
@@ -188,6 +242,8 @@ private final class ReaderSource {
         get_position: { userdata in ReaderSource.from(userdata).position },
         read: { data, size, userdata in
             let source = ReaderSource.from(userdata)
+            // libheif reads nothing into no buffer (an empty box's payload): that succeeds.
+            if size == 0 { return 0 }
             guard let data, let got = try? source.file.read(at: Int(source.position), into: UnsafeMutableRawBufferPointer(start: data, count: size)),
                   got == size else { return 1 }
             source.position += Int64(size)

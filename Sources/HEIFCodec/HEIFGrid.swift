@@ -73,13 +73,14 @@ public struct HEIFGrid: Sendable {
         let failure = Mutex<Error?>(nil)
         let next = Atomic<Int>(0)
         let (tileWidth, tileHeight) = (self.tileWidth, self.tileHeight)
+        let monochrome = container.isMonochrome(grid)
         WorkerThreads.run(count: max(1, min(workers, needed.count))) { _ in
             while failure.withLock({ $0 == nil }) {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < needed.count else { return }
                 do {
                     let pixels = try files[index].withUnsafeBytes { bytes in
-                        try HEIFDecoder(bytes: bytes, maxPixels: tileWidth * tileHeight).decode(appliesTransforms: false)
+                        try HEIFDecoder(bytes: bytes, maxPixels: tileWidth * tileHeight).decode(appliesTransforms: false, monochrome: monochrome)
                     }
                     let (row, column) = needed[index]
                     region.withLock { buffer in

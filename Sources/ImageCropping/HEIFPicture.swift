@@ -25,6 +25,8 @@ struct HEIFPicture: SourcePicture {
     private let file: InputFile
     /// A clean aperture: libheif applies every transform, and the stored pixels are the displayed ones.
     private let libheifTransforms: Bool
+    /// Coded without colour: cropped to gray, as Pillow reads it.
+    private let monochrome: Bool
 
     /// The brands of an ISO base media file that hold HEIF images, at the start of `ftyp`.
     static let brands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf"]
@@ -35,7 +37,9 @@ struct HEIFPicture: SourcePicture {
     }
 
     init(file: InputFile, maxPixels: Int) throws {
-        let container = try HEIFContainer(file: file)
+        var container = try HEIFContainer(file: file)
+        decoder = try HEIFDecoder(file: file, maxPixels: maxPixels)
+        try container.usePrimary(decoder.primaryID)
         let primary = container.primary
         // Only what is decoded here reaches libheif: 1.15 crashes on hostile overlays (iovl).
         guard ["hvc1", "av01", "grid"].contains(primary.type) else { throw HEIFError.unsupportedImage(type: primary.type) }
@@ -44,8 +48,8 @@ struct HEIFPicture: SourcePicture {
         let coded = grid.map { ($0.width, $0.height) } ?? container.spatialExtent(of: primary)
         guard let coded else { throw HEIFError.missingBox("ispe") }
         try SourcePictures.checkPixelLimit(width: coded.0, height: coded.1, maxPixels: maxPixels)
-        decoder = try HEIFDecoder(file: file, maxPixels: maxPixels)
         self.file = file
+        monochrome = container.isMonochrome(primary)
         let transforms = container.transforms(of: primary)
         libheifTransforms = transforms.contains(.cleanAperture)
         if libheifTransforms {
@@ -84,9 +88,13 @@ struct HEIFPicture: SourcePicture {
             return PixelBuffer(width: rect.width, height: rect.height, channels: decoded.channels,
                                bytesPerSample: decoded.bytesPerSample, bytes: decoded.bytes)
         }
-        decoded = try decoder.decode(appliesTransforms: libheifTransforms)
-        guard decoded.width == storedWidth, decoded.height == storedHeight else {
-            throw HEIFError.library(message: "decoded \(decoded.width)x\(decoded.height), not the \(storedWidth)x\(storedHeight) the file states")
+        // libheif 1.15 cannot convert some gray-and-alpha pictures to gray: those come out in colour.
+        decoded = try (try? decoder.decode(appliesTransforms: libheifTransforms, monochrome: monochrome))
+            ?? decoder.decode(appliesTransforms: libheifTransforms)
+        // A coded picture may be larger than its ispe (codecs code whole blocks): its top-left part
+        // is the picture, as newer libheif crops it.
+        guard decoded.width >= storedWidth, decoded.height >= storedHeight else {
+            throw HEIFError.library(message: "decoded \(decoded.width)x\(decoded.height), less than the \(storedWidth)x\(storedHeight) the file states")
         }
         let whole = PixelBuffer(width: decoded.width, height: decoded.height, channels: decoded.channels,
                                 bytesPerSample: decoded.bytesPerSample, bytes: decoded.bytes)
