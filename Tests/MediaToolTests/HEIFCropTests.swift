@@ -53,6 +53,24 @@ import TestSupport
         #expect(try #require(made.picture).bytes == heic.bytes)
     }
 
+    /// A picture coded without colour (4:0:0) crops to gray, its luma that of the upright picture.
+    @Test func grayStaysGray() throws {
+        let made = try Self.crop("gray.heic", ["--rect", "10,5,50,40"])
+        #expect(made.run.status == 0 && made.run.errorLines == [])
+        let picture = try #require(made.picture)
+        #expect(picture.channels == 1)
+        var worst = 0
+        for y in 0..<40 {
+            for x in 0..<50 {
+                let rgb = Self.upright(x: x + 10, y: y + 5)
+                // BT.601 luma, as ffmpeg made the gray picture from RGB.
+                let luma = (299 * rgb[0] + 587 * rgb[1] + 114 * rgb[2] + 500) / 1000
+                worst = max(worst, abs(Int(picture.pixel(x: x, y: y)[0]) - luma))
+            }
+        }
+        #expect(worst <= 3)
+    }
+
     /// Each fixture carries an EXIF orientation of 6, which is informational: applied, the crops
     /// above would be turned; carried, it says 1, as the pixels are upright.
     @Test func theEXIFOrientationInsideIsCarriedAsOne() throws {
