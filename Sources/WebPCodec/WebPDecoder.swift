@@ -56,10 +56,13 @@ public final class WebPDecoder {
     public func decode(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) throws(WebPError) -> [UInt8] {
         let channels = hasAlpha ? 4 : 3
         if isAnimated { return try firstFrame(x: x, y: y, width: regionWidth, height: regionHeight, channels: channels) }
-        // libwebp starts a crop on even coordinates (for the chroma of lossy pictures): ask for
-        // that, and keep what was asked for.
-        let left = x & ~1, top = y & ~1
-        let cropWidth = x + regionWidth - left, cropHeight = y + regionHeight - top
+        // At a crop's edge libwebp has no neighbours to upsample chroma or filter blocks from: a
+        // crop one macroblock (16 pixels) wider on each side, where the picture has one, gives the
+        // edges as a whole decoding does. libwebp starts a crop on even coordinates; the rect asked
+        // for is kept.
+        let margin = 16
+        let left = max(0, x - margin) & ~1, top = max(0, y - margin) & ~1
+        let cropWidth = min(width, x + regionWidth + margin) - left, cropHeight = min(height, y + regionHeight + margin) - top
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .decodingFailed("libwebp version mismatch") }
         config.options.use_cropping = 1

@@ -15,6 +15,19 @@ import TestSupport
         #expect(picture.bytes == (try Fixture.uprightRect(x: 3, y: 5, width: 40, height: 31)))
     }
 
+    /// Lossy WebP: chroma upsampled and blocks filtered at a crop's edges exactly as in a whole
+    /// decoding (dwebp's, of the same file), odd origins and a 2x2 rect included.
+    @Test(arguments: [(0, 0, 61, 41), (1, 1, 30, 20), (17, 9, 21, 31), (30, 20, 2, 2), (45, 3, 16, 38)])
+    func lossyCropsMatchTheWholeDecoding(x: Int, y: Int, width: Int, height: Int) throws {
+        let scratch = try ScratchOutput("crop.png")
+        let run = try ToolRun.run(["crop", "--rect", "\(x),\(y),\(width),\(height)", Fixture.path("webp/lossy.webp"), "-o", scratch.path])
+        #expect(run.status == 0 && run.errorLines == [])
+        // P6 61 41 255, then the samples.
+        let ppm = [UInt8](try Fixture.data("webp/lossy.expected.ppm"))
+        let samples = Array(ppm.suffix(61 * 41 * 3))
+        #expect(try DecodedPNG(path: scratch.path).bytes == Fixture.rect(of: samples, pictureWidth: 61, bytesPerPixel: 3, x: x, y: y, width: width, height: height))
+    }
+
     @Test func anAnimationGivesItsFirstFrameWithAWarning() throws {
         let scratch = try ScratchOutput("crop.png")
         let source = Fixture.path("webp/animated.webp")
