@@ -36,13 +36,20 @@ struct HEIFPicture: SourcePicture {
         return brands.contains(String(decoding: start[8..<12], as: UTF8.self))
     }
 
+    /// Only what is decoded here reaches libheif's decoding: 1.15 crashes on hostile overlays (iovl).
+    private static func checkDecodable(_ item: HEIFContainer.Item) throws {
+        guard ["hvc1", "av01", "grid"].contains(item.type) else { throw HEIFError.unsupportedImage(type: item.type) }
+    }
+
     init(file: InputFile, maxPixels: Int) throws {
         var container = try HEIFContainer(file: file)
+        // What `pitm` names is checked here first: these errors say more than libheif's.
+        try Self.checkDecodable(container.primary)
+        _ = try HEIFGrid(container: container, file: file)
         decoder = try HEIFDecoder(file: file, maxPixels: maxPixels)
         try container.usePrimary(decoder.primaryID)
         let primary = container.primary
-        // Only what is decoded here reaches libheif: 1.15 crashes on hostile overlays (iovl).
-        guard ["hvc1", "av01", "grid"].contains(primary.type) else { throw HEIFError.unsupportedImage(type: primary.type) }
+        try Self.checkDecodable(primary)
         let grid = try HEIFGrid(container: container, file: file)
         if primary.type == "grid" && grid == nil { throw HEIFError.badGrid("its tiles are neither HEVC nor AV1") }
         let coded = grid.map { ($0.width, $0.height) } ?? container.spatialExtent(of: primary)

@@ -28,6 +28,8 @@ public final class TIFFDecoder {
     private let tileSize: (width: Int, height: Int)?
     private let rowsPerStrip: Int
     private var palette: [[UInt16]] = []
+    /// 1 for interleaved samples; the samples per pixel for colour planes stored apart.
+    private let planes: Int
 
     public init(file: InputFile) throws {
         source = TIFFSource(file: file)
@@ -58,11 +60,12 @@ public final class TIFFDecoder {
         value16 = 1
         _ = mt_tiff_u16(opened, UInt32(TIFFTAG_COMPRESSION), &value16); let compression = Int(value16)
         value16 = UInt16.max
-        guard mt_tiff_u16(opened, UInt32(TIFFTAG_PHOTOMETRIC), &value16) != 0 else {
-            TIFFClose(opened)
-            throw TIFFError.library(message: "no photometric interpretation")
+        if mt_tiff_u16(opened, UInt32(TIFFTAG_PHOTOMETRIC), &value16) != 0 {
+            photometric = Int(value16)
+        } else {
+            // Required, yet missing in some writers' files: what the samples say, as libtiff and Pillow guess.
+            photometric = samplesPerPixel >= 3 ? Int(PHOTOMETRIC_RGB) : Int(PHOTOMETRIC_MINISBLACK)
         }
-        photometric = Int(value16)
         var extraCount: UInt16 = 0
         var extraTypes: UnsafePointer<UInt16>?
         _ = mt_tiff_extra_samples(opened, &extraCount, &extraTypes)
@@ -98,7 +101,8 @@ public final class TIFFDecoder {
             TIFFClose(opened)
             throw TIFFError.unsupportedSamples(bits: bits, format: format)
         }
-        guard planar == 1 || samplesPerPixel == 1 else { TIFFClose(opened); throw TIFFError.separatePlanes }
+        guard planar == 1 || samplesPerPixel == 1 || bits >= 8 else { TIFFClose(opened); throw TIFFError.separatePlanes }
+        planes = planar == 2 ? samplesPerPixel : 1
         guard compression != 6 else { TIFFClose(opened); throw TIFFError.unsupportedCompression("old-style JPEG (compression 6)") }
         let hasAlpha = samplesPerPixel > storedColours && photometric != Int(PHOTOMETRIC_PALETTE)
         associatedAlpha = hasAlpha && firstExtra == Int(EXTRASAMPLE_ASSOCALPHA)
@@ -136,30 +140,48 @@ public final class TIFFDecoder {
         var region = [UInt8](repeating: 0, count: regionWidth * regionHeight * pixelBytes)
         let (blockWidth, blockHeight) = tileSize ?? (width, rowsPerStrip)
         let blockBytes = workingBytes
-        let block = UnsafeMutableRawPointer.allocate(byteCount: max(1, blockBytes), alignment: 16)
-        defer { block.deallocate() }
-        let rowBytes = (blockWidth * samplesPerPixel * bits + 7) / 8
+        // One block per plane: samples stored apart are read apart and interleaved row by row.
+        let blocks = (0..<planes).map { _ in UnsafeMutableRawPointer.allocate(byteCount: max(1, blockBytes), alignment: 16) }
+        defer { blocks.forEach { $0.deallocate() } }
+        let samplesPerBlockPixel = planes == 1 ? samplesPerPixel : 1
+        let rowBytes = (blockWidth * samplesPerBlockPixel * bits + 7) / 8
+        let sampleBytes = bits / 8
+        let interleaved = UnsafeMutableRawPointer.allocate(byteCount: max(1, blockWidth * samplesPerPixel * max(1, sampleBytes)), alignment: 16)
+        defer { interleaved.deallocate() }
         for blockY in stride(from: y / blockHeight * blockHeight, to: y + regionHeight, by: blockHeight) {
             for blockX in stride(from: x / blockWidth * blockWidth, to: x + regionWidth, by: blockWidth) {
-                source.lastError = nil
-                let read: tmsize_t
-                if tileSize != nil {
-                    let index = TIFFComputeTile(tiff, UInt32(blockX), UInt32(blockY), 0, 0)
-                    read = TIFFReadEncodedTile(tiff, index, block, tmsize_t(blockBytes))
-                } else {
-                    read = TIFFReadEncodedStrip(tiff, TIFFComputeStrip(tiff, UInt32(blockY), 0), block, tmsize_t(blockBytes))
-                }
                 let rowsInBlock = min(blockHeight, height - blockY)
-                guard read >= 0, Int(read) >= (rowsInBlock - 1) * rowBytes + min(rowBytes, (min(blockWidth, width - blockX) * samplesPerPixel * bits + 7) / 8) else {
-                    throw TIFFError.library(message: source.lastError ?? "a strip or tile could not be read")
+                let needed = (rowsInBlock - 1) * rowBytes + min(rowBytes, (min(blockWidth, width - blockX) * samplesPerBlockPixel * bits + 7) / 8)
+                for plane in 0..<planes {
+                    source.lastError = nil
+                    let read: tmsize_t
+                    if tileSize != nil {
+                        let index = TIFFComputeTile(tiff, UInt32(blockX), UInt32(blockY), 0, UInt16(plane))
+                        read = TIFFReadEncodedTile(tiff, index, blocks[plane], tmsize_t(blockBytes))
+                    } else {
+                        read = TIFFReadEncodedStrip(tiff, TIFFComputeStrip(tiff, UInt32(blockY), UInt16(plane)), blocks[plane], tmsize_t(blockBytes))
+                    }
+                    guard read >= 0, Int(read) >= needed else {
+                        throw TIFFError.library(message: source.lastError ?? "a strip or tile could not be read")
+                    }
                 }
                 let fromRow = max(y, blockY), toRow = min(y + regionHeight, blockY + rowsInBlock)
                 let fromColumn = max(x, blockX), toColumn = min(x + regionWidth, blockX + blockWidth, width)
+                let count = toColumn - fromColumn
                 region.withUnsafeMutableBytes { target in
                     for row in fromRow..<toRow {
-                        let sourceRow = UnsafeRawPointer(block) + (row - blockY) * rowBytes
                         let targetRow = target.baseAddress! + ((row - y) * regionWidth + (fromColumn - x)) * pixelBytes
-                        convert(row: sourceRow, from: fromColumn - blockX, count: toColumn - fromColumn, into: targetRow)
+                        if planes == 1 {
+                            convert(row: UnsafeRawPointer(blocks[0]) + (row - blockY) * rowBytes, from: fromColumn - blockX, count: count, into: targetRow)
+                            continue
+                        }
+                        for column in 0..<count {
+                            for plane in 0..<planes {
+                                let from = blocks[plane] + (row - blockY) * rowBytes + (fromColumn - blockX + column) * sampleBytes
+                                (interleaved + (column * planes + plane) * sampleBytes).copyMemory(from: from, byteCount: sampleBytes)
+                            }
+                        }
+                        convert(row: UnsafeRawPointer(interleaved), from: 0, count: count, into: targetRow)
                     }
                 }
             }

@@ -18,9 +18,10 @@ import TestSupport
         #expect(try DecodedPNG(path: scratch.path).bytes == (try Fixture.uprightRect(x: 3, y: 5, width: 40, height: 31)))
     }
 
-    /// Strips and tiles, every usual compression, gray, bilevel (min-is-white), palette, alpha:
+    /// Strips and tiles, colour planes stored apart, every usual compression, gray, bilevel
+    /// (min-is-white), palette, alpha:
     /// the crop is the rect of ImageMagick's own decoding of the file.
-    @Test(arguments: [("strips-packbits", 3), ("strips-none", 3), ("tiled-deflate", 3), ("tiled-jpeg", 3), ("gray-lzw", 1),
+    @Test(arguments: [("strips-packbits", 3), ("planar-lzw", 3), ("strips-none", 3), ("tiled-deflate", 3), ("tiled-jpeg", 3), ("gray-lzw", 1),
                       ("bilevel", 1), ("palette", 3), ("rgba-unassociated", 4)])
     func everyLayoutGivesTheSamePixelsAsImageMagick(name: String, channels: Int) throws {
         let (run, scratch) = try Self.crop("\(name).tif")
