@@ -1,7 +1,7 @@
 """scripts/bench crop: a 1500x1000 crop from the middle of a 24-megapixel photo-like JPEG stored
 with orientation 6, and of a 24-megapixel PNG, against vips and ImageMagick; JPEG to JPEG against
 vips, and without loss against jpegtran; HEIC grids of 12 and 100 megapixels against vips.
---only jpeg|png|heic runs one part."""
+--only jpeg|png|heic|webp|tiff runs one part."""
 import os
 import subprocess
 
@@ -58,6 +58,8 @@ def main():
 
     if not options.only or options.only == "heic":
         heic_grids(out, options)
+    if not options.only or options.only in ("webp", "tiff"):
+        webp_and_tiff(png, out, options)
     if options.only and not options.only.startswith("jpeg"):
         return
     # JPEG to JPEG at quality 90, EXIF kept: what a photo crop for the web is.
@@ -84,6 +86,26 @@ def main():
     table(results)
     print(f"mediatool is {results['jpegtran'][0] / results['mediatool'][0]:.2f}x as fast as jpegtran (target >= 1); "
           f"peak {results['mediatool'][1] / 1024:.1f} MiB against jpegtran {results['jpegtran'][1] / 1024:.1f} MiB (target: no more)")
+
+
+def webp_and_tiff(png, out, options):
+    """The 24 MP picture as a lossy WebP (quality 90) and as a striped Deflate TIFF, as vips writes them."""
+    for name, suffix, settings in (("WebP", "webp", "[Q=90]"), ("TIFF", "tif", "[compression=deflate]")):
+        if options.only and options.only != suffix[:4] and options.only != name.lower():
+            continue
+        path = os.path.join(FOLDER, f"photo-24mp.{suffix}")
+        if not os.path.exists(path):
+            subprocess.run(["vips", "copy", png, path + ".part." + suffix + settings], check=True)
+            os.replace(path + ".part." + suffix, path)
+        x, y = (WIDTH - CROP_WIDTH) // 2, (HEIGHT - CROP_HEIGHT) // 2
+        print(f"{name}: {CROP_WIDTH}x{CROP_HEIGHT} at {x},{y} of {WIDTH}x{HEIGHT}, median of {options.runs} runs")
+        results = compare({
+            "mediatool": [MEDIATOOL, "crop", "--overwrite", path, "--rect", f"{x},{y},{CROP_WIDTH},{CROP_HEIGHT}", "-o", f"{out}/m.png"],
+            "vips": ["vips", "crop", path, f"{out}/v.png", str(x), str(y), str(CROP_WIDTH), str(CROP_HEIGHT)],
+        }, options.runs)
+        table(results)
+        print(f"mediatool is {results['vips'][0] / results['mediatool'][0]:.2f}x as fast as vips (target >= 1.5); "
+              f"peak {results['mediatool'][1] / 1024:.1f} MiB against vips {results['vips'][1] / 1024:.1f} MiB (target: no more)")
 
 
 def heic_grids(out, options):
