@@ -53,6 +53,17 @@ import TestSupport
         #expect(try #require(made.picture).bytes == heic.bytes)
     }
 
+    /// A clean aperture: the picture shown is its centred 80x48, and rects are in it.
+    @Test func aCleanApertureIsWhatIsShown() throws {
+        let made = try Self.crop("clap.heic", ["--rect", "0,0,80,48"])
+        #expect(made.run.status == 0 && made.run.errorLines == [])
+        let whole = try #require(try Self.crop("orientation1.heic", ["--rect", "8,8,80,48"]).picture)
+        #expect(try #require(made.picture).bytes == whole.bytes)
+        let outside = try Self.crop("clap.heic", ["--rect", "0,0,81,48"])
+        #expect(outside.run.status == 1)
+        #expect(outside.run.errorLines == ["mediatool: \(Fixture.path("heif/clap.heic")): rect 0,0,81,48 is not inside the picture, 80x48 as displayed (--clamp crops the part inside)"])
+    }
+
     /// A picture coded without colour (4:0:0) crops to gray, its luma that of the upright picture.
     @Test func grayStaysGray() throws {
         let made = try Self.crop("gray.heic", ["--rect", "10,5,50,40"])
