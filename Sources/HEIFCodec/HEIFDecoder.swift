@@ -134,12 +134,7 @@ public final class HEIFDecoder {
         let deep = bitDepth > 8
         let chroma: heif_chroma = hasAlpha ? (deep ? heif_chroma_interleaved_RRGGBBAA_BE : heif_chroma_interleaved_RGBA)
                                            : (deep ? heif_chroma_interleaved_RRGGBB_BE : heif_chroma_interleaved_RGB)
-        guard let options = heif_decoding_options_alloc() else { throw .library(message: "out of memory") }
-        defer { heif_decoding_options_free(options) }
-        options.pointee.ignore_transformations = appliesTransforms ? 0 : 1
-        var image: OpaquePointer?
-        let decoded = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
-        guard decoded.code == heif_error_Ok, let image else { throw .library(message: Self.text(decoded)) }
+        let image = try decodedImage(heif_colorspace_RGB, chroma, appliesTransforms: appliesTransforms)
         defer { heif_image_release(image) }
         let width = Int(heif_image_get_width(image, heif_channel_interleaved))
         let height = Int(heif_image_get_height(image, heif_channel_interleaved))
@@ -174,12 +169,7 @@ public final class HEIFDecoder {
     /// The luma plane (and alpha plane) of a monochrome image, interleaved, 16-bit samples widened
     /// to the full range and big-endian.
     private func decodeGray(appliesTransforms: Bool) throws(HEIFError) -> HEIFPixels {
-        guard let options = heif_decoding_options_alloc() else { throw .library(message: "out of memory") }
-        defer { heif_decoding_options_free(options) }
-        options.pointee.ignore_transformations = appliesTransforms ? 0 : 1
-        var image: OpaquePointer?
-        let decoded = heif_decode_image(handle, &image, heif_colorspace_monochrome, heif_chroma_monochrome, options)
-        guard decoded.code == heif_error_Ok, let image else { throw .library(message: Self.text(decoded)) }
+        let image = try decodedImage(heif_colorspace_monochrome, heif_chroma_monochrome, appliesTransforms: appliesTransforms)
         defer { heif_image_release(image) }
         let width = Int(heif_image_get_width(image, heif_channel_Y))
         let height = Int(heif_image_get_height(image, heif_channel_Y))
@@ -215,6 +205,17 @@ public final class HEIFDecoder {
             }
         }
         return HEIFPixels(width: width, height: height, channels: channels, bytesPerSample: bytesPerSample, bytes: bytes)
+    }
+
+    /// The primary image decoded by libheif in `colorspace` and `chroma`; the caller releases it.
+    private func decodedImage(_ colorspace: heif_colorspace, _ chroma: heif_chroma, appliesTransforms: Bool) throws(HEIFError) -> OpaquePointer {
+        guard let options = heif_decoding_options_alloc() else { throw .library(message: "out of memory") }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.ignore_transformations = appliesTransforms ? 0 : 1
+        var image: OpaquePointer?
+        let decoded = heif_decode_image(handle, &image, colorspace, chroma, options)
+        guard decoded.code == heif_error_Ok, let image else { throw .library(message: Self.text(decoded)) }
+        return image
     }
 
     static func text(_ error: heif_error) -> String {

@@ -97,15 +97,7 @@ def webp_and_tiff(png, out, options):
         if not os.path.exists(path):
             subprocess.run(["vips", "copy", png, path + ".part." + suffix + settings], check=True)
             os.replace(path + ".part." + suffix, path)
-        x, y = (WIDTH - CROP_WIDTH) // 2, (HEIGHT - CROP_HEIGHT) // 2
-        print(f"{name}: {CROP_WIDTH}x{CROP_HEIGHT} at {x},{y} of {WIDTH}x{HEIGHT}, median of {options.runs} runs")
-        results = compare({
-            "mediatool": [MEDIATOOL, "crop", "--overwrite", path, "--rect", f"{x},{y},{CROP_WIDTH},{CROP_HEIGHT}", "-o", f"{out}/m.png"],
-            "vips": ["vips", "crop", path, f"{out}/v.png", str(x), str(y), str(CROP_WIDTH), str(CROP_HEIGHT)],
-        }, options.runs)
-        table(results)
-        print(f"mediatool is {results['vips'][0] / results['mediatool'][0]:.2f}x as fast as vips (target >= 1.5); "
-              f"peak {results['mediatool'][1] / 1024:.1f} MiB against vips {results['vips'][1] / 1024:.1f} MiB (target: no more)")
+        versus_vips(name, path, (WIDTH, HEIGHT), out, options, speed=1.5, memory="no more")
 
 
 def heic_grids(out, options):
@@ -113,18 +105,21 @@ def heic_grids(out, options):
     for label, columns, rows, speed, memory in (("12 MP", 8, 6, 2, 0.5), ("100 MP", 24, 16, 20, 0.1)):
         path = os.path.join(FOLDER, f"grid-{columns}x{rows}.heic")
         heic.make(path, columns, rows, FOLDER)
-        shown = (rows * heic.TILE, columns * heic.TILE)
-        x, y = (shown[0] - CROP_WIDTH) // 2, (shown[1] - CROP_HEIGHT) // 2
-        print(f"HEIC {label}: {CROP_WIDTH}x{CROP_HEIGHT} at {x},{y} of {shown[0]}x{shown[1]} as displayed, "
-              f"median of {options.runs} runs")
-        results = compare({
-            "mediatool": [MEDIATOOL, "crop", "--overwrite", path, "--rect", f"{x},{y},{CROP_WIDTH},{CROP_HEIGHT}", "-o", f"{out}/m.png"],
-            "vips": ["vips", "crop", path, f"{out}/v.png", str(x), str(y), str(CROP_WIDTH), str(CROP_HEIGHT)],
-        }, options.runs)
-        table(results)
-        print(f"mediatool is {results['vips'][0] / results['mediatool'][0]:.2f}x as fast as vips (target >= {speed}); "
-              f"peak {results['mediatool'][1] / 1024:.1f} MiB against vips {results['vips'][1] / 1024:.1f} MiB "
-              f"(target <= {memory:g} of it)")
+        versus_vips(f"HEIC {label}", path, (rows * heic.TILE, columns * heic.TILE), out, options,
+                    speed=speed, memory=f"<= {memory:g} of it")
+
+
+def versus_vips(label, path, shown, out, options, speed, memory):
+    """A 1500x1000 crop from the middle of `path` (shown as `shown`), mediatool against `vips crop`."""
+    x, y = (shown[0] - CROP_WIDTH) // 2, (shown[1] - CROP_HEIGHT) // 2
+    print(f"{label}: {CROP_WIDTH}x{CROP_HEIGHT} at {x},{y} of {shown[0]}x{shown[1]} as displayed, median of {options.runs} runs")
+    results = compare({
+        "mediatool": [MEDIATOOL, "crop", "--overwrite", path, "--rect", f"{x},{y},{CROP_WIDTH},{CROP_HEIGHT}", "-o", f"{out}/m.png"],
+        "vips": ["vips", "crop", path, f"{out}/v.png", str(x), str(y), str(CROP_WIDTH), str(CROP_HEIGHT)],
+    }, options.runs)
+    table(results)
+    print(f"mediatool is {results['vips'][0] / results['mediatool'][0]:.2f}x as fast as vips (target >= {speed}); "
+          f"peak {results['mediatool'][1] / 1024:.1f} MiB against vips {results['vips'][1] / 1024:.1f} MiB (target: {memory})")
 
 
 if __name__ == "__main__":
