@@ -17,17 +17,39 @@ public enum FrameConverter {
         guard let descriptor = av_pix_fmt_desc_get(sourceFormat) else {
             throw FFmpegError("unknown pixel format", code: cffmpeg_averror(EINVAL))
         }
+        if let transfer = hdrTransfer(of: frame), descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 {
+            return try toneMapped(frame, transfer: transfer, width: width, height: height, descriptor: descriptor)
+        }
         if width == frame.width && height == frame.height, let planes = planes420(of: frame, format: sourceFormat) {
             return planes.rgb()
         }
         let hasAlpha = descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
         let channels = hasAlpha ? 4 : 3
+        let targetFormat = hasAlpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24
+        let converted = try scaled(frame, to: targetFormat, width: width, height: height, descriptor: descriptor)
+        let rowBytes = width * channels
+        let stride = Int(converted.pointer.pointee.linesize.0)
+        guard let rows = converted.pointer.pointee.data.0 else {
+            throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))
+        }
+        return PixelBuffer(width: width, height: height, channels: channels) { pixels in
+            for row in 0..<height {
+                pixels.baseAddress!.advanced(by: row * rowBytes).copyMemory(from: rows + row * stride, byteCount: rowBytes)
+            }
+        }
+    }
+
+    /// The frame at `width` x `height` in `targetFormat` through libswscale, read with the frame's
+    /// own matrix and range where it turns YUV into RGB.
+    static func scaled(_ frame: Frame, to targetFormat: AVPixelFormat, width: Int, height: Int,
+                       descriptor: UnsafePointer<AVPixFmtDescriptor>) throws -> Frame {
+        let source = frame.pointer
+        let sourceFormat = AVPixelFormat(rawValue: source.pointee.format)
         let isDownscale = width < frame.width || height < frame.height
         // Area averaging when shrinking, bicubic otherwise; accurate rounding and full chroma
         // interpolation so that colours come out within a level or two (colour bars within 1 level,
         // where swscale's fast path is off by up to 3 for 40 ms less at 1080p).
         let flags = (isDownscale ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP
-        let targetFormat = hasAlpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24
         let scaler = sws_alloc_context()
         guard let context = scaler else { throw FFmpegError("cannot allocate a scaler", code: cffmpeg_averror(ENOMEM)) }
         defer { sws_freeContext(scaler) }
@@ -43,22 +65,68 @@ public enum FrameConverter {
         }
         try FFmpegError.check(sws_init_context(context, nil, nil),
                               "cannot convert \(String(cString: descriptor.pointee.name)) pictures")
-        if descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 && descriptor.pointee.nb_components >= 3 {
+        let toRGB = av_pix_fmt_desc_get(targetFormat).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 } ?? false
+        if toRGB && descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 && descriptor.pointee.nb_components >= 3 {
             let colour = colour(of: frame)
             _ = sws_setColorspaceDetails(context, sws_getCoefficients(swsColorspace(colour.matrix)), colour.isFullRange ? 1 : 0,
                                          sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
         }
         let converted = Frame()
         try FFmpegError.check(sws_scale_frame(context, converted.pointer, source), "cannot convert the picture")
+        return converted
+    }
 
-        let rowBytes = width * channels
-        let stride = Int(converted.pointer.pointee.linesize.0)
-        guard let rows = converted.pointer.pointee.data.0 else {
+    /// PQ or HLG, from the frame's transfer characteristics.
+    static func hdrTransfer(of frame: Frame) -> HDRTransfer? {
+        switch frame.pointer.pointee.color_trc {
+        case AVCOL_TRC_SMPTE2084: return .pq
+        case AVCOL_TRC_ARIB_STD_B67: return .hlg
+        default: return nil
+        }
+    }
+
+    /// The peak the frame's side data states: the content light level's MaxCLL, else the mastering
+    /// display's maximum luminance.
+    static func peakNits(of frame: Frame) -> Double? {
+        if let data = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL),
+           data.pointee.size >= MemoryLayout<AVContentLightMetadata>.size, let bytes = data.pointee.data {
+            let light = UnsafeRawPointer(bytes).loadUnaligned(as: AVContentLightMetadata.self)
+            if light.MaxCLL > 0 { return Double(light.MaxCLL) }
+        }
+        if let data = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA),
+           data.pointee.size >= MemoryLayout<AVMasteringDisplayMetadata>.size, let bytes = data.pointee.data {
+            let mastering = UnsafeRawPointer(bytes).loadUnaligned(as: AVMasteringDisplayMetadata.self)
+            if mastering.has_luminance != 0, mastering.max_luminance.den > 0, mastering.max_luminance.num > 0 {
+                return Double(mastering.max_luminance.num) / Double(mastering.max_luminance.den)
+            }
+        }
+        return nil
+    }
+
+    /// An HDR frame scaled as 16-bit Y'CbCr 4:4:4 (no precision lost, no matrix of libswscale's:
+    /// its 10-bit-to-RGB48 path read BT.2020 frames with BT.601's), then turned into R'G'B' with
+    /// the frame's own matrix and tone mapped to 8-bit sRGB.
+    static func toneMapped(_ frame: Frame, transfer: HDRTransfer, width: Int, height: Int,
+                           descriptor: UnsafePointer<AVPixFmtDescriptor>) throws -> PixelBuffer {
+        let converted = try scaled(frame, to: AV_PIX_FMT_YUV444P16LE, width: width, height: height, descriptor: descriptor)
+        let planes = converted.pointer.pointee
+        guard let luma = planes.data.0, let cb = planes.data.1, let cr = planes.data.2 else {
             throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))
         }
-        return PixelBuffer(width: width, height: height, channels: channels) { pixels in
+        let colour = colour(of: frame)
+        let mapper = HDRToneMapper(transfer: transfer, peakNits: peakNits(of: frame))
+        let matrix = colour.matrix
+        return PixelBuffer(width: width, height: height, channels: 3) { pixels in
+            let output = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var rgb = [UInt16](repeating: 0, count: width * 3)
             for row in 0..<height {
-                pixels.baseAddress!.advanced(by: row * rowBytes).copyMemory(from: rows + row * stride, byteCount: rowBytes)
+                let y = UnsafeRawPointer(luma + row * Int(planes.linesize.0)).assumingMemoryBound(to: UInt16.self)
+                let u = UnsafeRawPointer(cb + row * Int(planes.linesize.1)).assumingMemoryBound(to: UInt16.self)
+                let v = UnsafeRawPointer(cr + row * Int(planes.linesize.2)).assumingMemoryBound(to: UInt16.self)
+                rgb.withUnsafeMutableBufferPointer { signals in
+                    matrix.rgb16(y: y, cb: u, cr: v, count: width, isFullRange: colour.isFullRange, into: signals.baseAddress!)
+                }
+                rgb.withUnsafeBufferPointer { mapper.map($0, count: width, into: output + row * width * 3) }
             }
         }
     }
