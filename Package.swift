@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "CShimSupport"),
         .target(name: "CPNGShim", dependencies: ["CPNG", "CShimSupport"]),
         .target(name: "CJPEGShim", dependencies: ["CJPEG", "CShimSupport"]),
-        .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "FileIO", "Reporting"]),
+        .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "FileIO", "Reporting", "WorkerPool"]),
 
         // The crop job: pictures opened by signature, rects mapped through orientation, regions decoded.
         .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "PNGCodec", "JPEGCodec", "HEIFCodec", "WebPCodec", "TIFFCodec", "FileIO", "WorkerPool"]),

@@ -1,5 +1,6 @@
 import CFFmpeg
 import Imaging
+import WorkerPool
 
 /// Turns a decoded frame into RGB (or RGBA, when the source has alpha) pixels of a given size,
 /// with the frame's own YUV matrix and range: 8-bit 4:2:0 at its own size by `YCbCr420Planes`
@@ -115,18 +116,21 @@ public enum FrameConverter {
         }
         let colour = colour(of: frame)
         let mapper = HDRToneMapper(transfer: transfer, peakNits: peakNits(of: frame))
-        let matrix = colour.matrix
+        let strides = (Int(planes.linesize.0), Int(planes.linesize.1), Int(planes.linesize.2))
         return PixelBuffer(width: width, height: height, channels: 3) { pixels in
-            let output = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var rgb = [UInt16](repeating: 0, count: width * 3)
-            for row in 0..<height {
-                let y = UnsafeRawPointer(luma + row * Int(planes.linesize.0)).assumingMemoryBound(to: UInt16.self)
-                let u = UnsafeRawPointer(cb + row * Int(planes.linesize.1)).assumingMemoryBound(to: UInt16.self)
-                let v = UnsafeRawPointer(cr + row * Int(planes.linesize.2)).assumingMemoryBound(to: UInt16.self)
-                rgb.withUnsafeMutableBufferPointer { signals in
-                    matrix.rgb16(y: y, cb: u, cr: v, count: width, isFullRange: colour.isFullRange, into: signals.baseAddress!)
+            let output = UnsafeSendablePointer(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            let planes = (UnsafeSendablePointer(luma), UnsafeSendablePointer(cb), UnsafeSendablePointer(cr))
+            // Rows in bands, a band to each core: the mapping is per pixel.
+            let workers = max(1, min(WorkerThreads.cores, height))
+            WorkerThreads.run(count: workers) { worker in
+                for row in stride(from: worker, to: height, by: workers) {
+                    func samples(_ plane: UnsafeSendablePointer<UInt8>, _ stride: Int) -> UnsafePointer<UInt16> {
+                        UnsafeRawPointer(plane.pointer + row * stride).assumingMemoryBound(to: UInt16.self)
+                    }
+                    mapper.map(y: samples(planes.0, strides.0), cb: samples(planes.1, strides.1), cr: samples(planes.2, strides.2),
+                               count: width, matrix: colour.matrix, isFullRange: colour.isFullRange,
+                               into: output.pointer + row * width * 3)
                 }
-                rgb.withUnsafeBufferPointer { mapper.map($0, count: width, into: output + row * width * 3) }
             }
         }
     }

@@ -26,11 +26,34 @@ public struct HDRToneMapper: Sendable {
     let transfer: HDRTransfer
     /// The peak relative to reference white, where the shoulder reaches SDR white.
     let peak: Float
-    /// Signal (16-bit, full range) to linear light: relative to reference white for PQ, scene
-    /// light (0...1) for HLG, whose OOTF depends on the pixel's luminance.
-    private let linear: [Float]
-    /// Linear 0...1 in 1/16383 steps to 8-bit sRGB.
-    private let encode: [UInt8]
+    private let tables: Tables
+
+    /// The lookup tables, read by every worker, written only when made.
+    final class Tables: @unchecked Sendable {
+        /// Signal (16-bit, full range) to linear light: relative to reference white for PQ, scene
+        /// light (0...1) for HLG, whose OOTF depends on the pixel's luminance.
+        let linear: UnsafeMutablePointer<Float>
+        /// HLG's OOTF gain for scene luminance 0...1 in 1/65535 steps: 1000 cd/m² · Ys^0.2, in units
+        /// of reference white (a power per pixel cost more than the rest of the mapping).
+        let hlgGain: UnsafeMutablePointer<Float>
+        /// Linear 0...1 in 1/16383 steps to 8-bit sRGB.
+        let encode: UnsafeMutablePointer<UInt8>
+
+        init(linear: [Float], hlgGain: [Float], encode: [UInt8]) {
+            self.linear = .allocate(capacity: linear.count)
+            self.linear.initialize(from: linear, count: linear.count)
+            self.hlgGain = .allocate(capacity: max(1, hlgGain.count))
+            self.hlgGain.initialize(from: hlgGain, count: hlgGain.count)
+            self.encode = .allocate(capacity: encode.count)
+            self.encode.initialize(from: encode, count: encode.count)
+        }
+
+        deinit {
+            linear.deallocate()
+            hlgGain.deallocate()
+            encode.deallocate()
+        }
+    }
 
     /// `peakNits`: the mastering display's or the content's peak, if known.
     public init(transfer: HDRTransfer, peakNits: Double?) {
@@ -38,18 +61,22 @@ public struct HDRToneMapper: Sendable {
         let nominal: Double = transfer == .hlg ? 1000 : 10000
         let nits = max(Double(Self.referenceWhite) * 1.5, min(peakNits ?? nominal, 10000))
         peak = Float(nits) / Self.referenceWhite
-        linear = (0..<65536).map { code in
+        let linear: [Float] = (0..<65536).map { code in
             let signal = Double(code) / 65535
             switch transfer {
             case .pq: return Float(Self.pqToNits(signal)) / Self.referenceWhite
             case .hlg: return Float(Self.hlgToScene(signal))
             }
         }
-        encode = (0..<16384).map { step in
+        let hlgGain: [Float] = transfer == .hlg ? (0..<65536).map { step in
+            step == 0 ? 0 : Float(1000 * pow(Double(step) / 65535, 0.2)) / Self.referenceWhite
+        } : []
+        let encode: [UInt8] = (0..<16384).map { step in
             let value = Double(step) / 16383
             let encoded = value <= 0.0031308 ? 12.92 * value : 1.055 * pow(value, 1 / 2.4) - 0.055
             return UInt8(max(0, min(255, (encoded * 255).rounded())))
         }
+        tables = Tables(linear: linear, hlgGain: hlgGain, encode: encode)
     }
 
     /// SMPTE ST 2084 EOTF: signal 0...1 to cd/m².
@@ -77,15 +104,57 @@ public struct HDRToneMapper: Sendable {
 
     /// 16-bit R'G'B' samples (little-endian, BT.2020, full range), `count` pixels, to 8-bit sRGB RGB.
     public func map(_ samples: UnsafeBufferPointer<UInt16>, count: Int, into output: UnsafeMutablePointer<UInt8>) {
-        // HLG's OOTF for the nominal 1000 cd/m² display: gamma 1.2, in units of reference white.
-        let hlgScale: Float = 1000 / Self.referenceWhite
+        let lookup = Lookup(tables)
         for pixel in 0..<count {
-            var r = linear[Int(UInt16(littleEndian: samples[3 * pixel]))]
-            var g = linear[Int(UInt16(littleEndian: samples[3 * pixel + 1]))]
-            var b = linear[Int(UInt16(littleEndian: samples[3 * pixel + 2]))]
+            mapPixel(Int(UInt16(littleEndian: samples[3 * pixel])), Int(UInt16(littleEndian: samples[3 * pixel + 1])),
+                     Int(UInt16(littleEndian: samples[3 * pixel + 2])), lookup, into: output + 3 * pixel)
+        }
+    }
+
+    /// The tables' pointers, taken once a row: touching the shared tables object for each pixel
+    /// counted references on every core's behalf, and that took most of the time.
+    struct Lookup {
+        let linear: UnsafeMutablePointer<Float>
+        let hlgGain: UnsafeMutablePointer<Float>
+        let encode: UnsafeMutablePointer<UInt8>
+
+        init(_ tables: Tables) {
+            linear = tables.linear
+            hlgGain = tables.hlgGain
+            encode = tables.encode
+        }
+    }
+
+    /// 16-bit Y'CbCr samples (little-endian, 8 to 12-bit codes shifted up, as libswscale widens
+    /// them), `count` pixels, read with `matrix` and range, to 8-bit sRGB RGB.
+    public func map(y: UnsafePointer<UInt16>, cb: UnsafePointer<UInt16>, cr: UnsafePointer<UInt16>, count: Int,
+                    matrix: YCbCrMatrix, isFullRange: Bool, into output: UnsafeMutablePointer<UInt8>) {
+        // To 0...65535 signals: luma from its range, chroma about its middle.
+        let lumaOffset: Float = isFullRange ? 0 : 16 * 256
+        let lumaScale: Float = isFullRange ? 1 : 65535 / (219 * 256), chromaScale: Float = isFullRange ? 1 : 65535 / (224 * 256)
+        let red = Float(matrix.crToRed) * chromaScale, blue = Float(matrix.cbToBlue) * chromaScale
+        let greenCb = Float(matrix.cbToGreen) * chromaScale, greenCr = Float(matrix.crToGreen) * chromaScale
+        let lookup = Lookup(tables)
+        for pixel in 0..<count {
+            let luma = (Float(UInt16(littleEndian: y[pixel])) - lumaOffset) * lumaScale
+            let u = Float(UInt16(littleEndian: cb[pixel])) - 32768, v = Float(UInt16(littleEndian: cr[pixel])) - 32768
+            mapPixel(Self.code(luma + red * v), Self.code(luma - greenCb * u - greenCr * v), Self.code(luma + blue * u),
+                     lookup, into: output + 3 * pixel)
+        }
+    }
+
+    @inline(__always)
+    static func code(_ value: Float) -> Int { Int(min(max(value, 0), 65535) + 0.5) }
+
+    /// One pixel of 16-bit R'G'B' codes to 8-bit sRGB.
+    @inline(__always)
+    private func mapPixel(_ redCode: Int, _ greenCode: Int, _ blueCode: Int, _ lookup: Lookup, into output: UnsafeMutablePointer<UInt8>) {
+        do {
+            let linear = lookup.linear
+            var r = linear[redCode], g = linear[greenCode], b = linear[blueCode]
             if transfer == .hlg {
-                let scene = 0.2627 * r + 0.6780 * g + 0.0593 * b
-                let gain = scene > 0 ? hlgScale * powf(scene, 0.2) : 0
+                let scene = min(0.2627 * r + 0.6780 * g + 0.0593 * b, 1)
+                let gain = lookup.hlgGain[Int(scene * 65535 + 0.5)]
                 r *= gain; g *= gain; b *= gain
             }
             // BT.2020 to BT.709 primaries.
@@ -111,9 +180,10 @@ public struct HDRToneMapper: Sendable {
                 g709 = y + (g709 - y) * keep
                 b709 = y + (b709 - y) * keep
             }
-            output[3 * pixel] = encode[Int(min(max(r709, 0), 1) * 16383 + 0.5)]
-            output[3 * pixel + 1] = encode[Int(min(max(g709, 0), 1) * 16383 + 0.5)]
-            output[3 * pixel + 2] = encode[Int(min(max(b709, 0), 1) * 16383 + 0.5)]
+            let encode = lookup.encode
+            output[0] = encode[Int(min(max(r709, 0), 1) * 16383 + 0.5)]
+            output[1] = encode[Int(min(max(g709, 0), 1) * 16383 + 0.5)]
+            output[2] = encode[Int(min(max(b709, 0), 1) * 16383 + 0.5)]
         }
     }
 }
