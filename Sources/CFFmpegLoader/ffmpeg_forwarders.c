@@ -114,6 +114,7 @@ FORWARD(AVCODEC, int, avcodec_receive_frame, (AVCodecContext *avctx, AVFrame *fr
 FORWARD(AVCODEC, int, avcodec_receive_packet, (AVCodecContext *avctx, AVPacket *avpkt), (avctx, avpkt))
 FORWARD(AVCODEC, int, avcodec_send_frame, (AVCodecContext *avctx, const AVFrame *frame), (avctx, frame))
 FORWARD(AVCODEC, int, avcodec_send_packet, (AVCodecContext *avctx, const AVPacket *avpkt), (avctx, avpkt))
+FORWARD(AVCODEC, int, av_packet_ref, (AVPacket *dst, const AVPacket *src), (dst, src))
 
 FORWARD(AVFORMAT, unsigned, avformat_version, (void), ())
 FORWARD(AVFORMAT, AVFormatContext *, avformat_alloc_context, (void), ())

@@ -1,6 +1,8 @@
 /// Why a video gave no picture, beyond FFmpeg's own return codes.
 public enum VideoError: Error, Equatable, CustomStringConvertible {
     case noVideoStream
+    /// `--cover` asked for cover art, and the file has none.
+    case noCoverArt
     /// Nothing could be decoded; `cause` is the last error FFmpeg gave, if any.
     case noDecodableFrame(cause: String?)
     /// A time given as a share of the duration, for a file that does not state its duration.
@@ -10,6 +12,8 @@ public enum VideoError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .noVideoStream:
             return "no video stream"
+        case .noCoverArt:
+            return "no cover art (an attached picture) in the file"
         case .noDecodableFrame(let cause?):
             return "no decodable video frame (\(cause))"
         case .noDecodableFrame(nil):

@@ -15,6 +15,18 @@ public struct ThumbnailOptions: Sendable {
     public var output = OutputPolicy(overwrite: false)
     /// Decoder threads; 0 for every core.
     public var threads = 0
+    /// Whether the file's cover art is written instead of a frame.
+    public var cover: CoverChoice = .never
 
     public init() {}
+}
+
+/// When a thumbnail is the file's cover art (its attached picture) rather than a frame.
+public enum CoverChoice: String, Sendable {
+    /// Always a frame.
+    case never
+    /// Always the cover art: a file without one is an error.
+    case only
+    /// The cover art when there is one, a frame otherwise (ffmpegthumbnailer's -m).
+    case prefer
 }

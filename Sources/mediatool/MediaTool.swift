@@ -36,11 +36,12 @@ struct MediaTool: ParsableCommand {
         main(spellingOptionalValues(arguments))
     }
 
-    /// `--lossless=expand` as the parser knows it, `--lossless-expand`: ArgumentParser has no flag
-    /// with an optional value. Arguments after `--` are names, left as they are.
+    /// Flags with an optional value, as the parser knows them (ArgumentParser has none): `--lossless=expand`
+    /// is `--lossless-expand`, `--cover=prefer` is `--cover-prefer`. Arguments after `--` are names, left as they are.
     static func spellingOptionalValues(_ arguments: [String]) -> [String] {
+        let spellings = ["--lossless=expand": "--lossless-expand", "--cover=prefer": "--cover-prefer"]
         let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
-        return arguments[..<end].map { $0 == "--lossless=expand" ? "--lossless-expand" : $0 } + arguments[end...]
+        return arguments[..<end].map { spellings[$0] ?? $0 } + arguments[end...]
     }
 
     func run() throws {

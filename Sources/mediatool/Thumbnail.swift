@@ -45,6 +45,13 @@ struct Thumbnail: ParsableCommand {
     @Flag(help: "Keep the coded orientation: ignore the display matrix.")
     var noRotate = false
 
+    @Flag(help: "Write the file's cover art (its attached picture: MP4 covr, MKV attachment, MP3/M4A artwork) instead of a frame; --cover=prefer writes it when there is one and a frame otherwise.")
+    var cover = false
+
+    /// `--cover=prefer`, which `MediaTool.main` spells this way for the parser.
+    @Flag(name: .customLong("cover-prefer"), help: .hidden)
+    var coverPrefer = false
+
     @OptionGroup var encoding: EncodingOptions
 
     @OptionGroup var outputs: OutputOptions
@@ -55,6 +62,8 @@ struct Thumbnail: ParsableCommand {
 
     /// The formats a folder is searched for.
     static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "ts", "mts", "m2ts", "avi", "3gp", "mpg", "mpeg", "wmv", "flv", "ogv"]
+    /// With --cover, audio files with artwork too.
+    static let audioExtensions: Set<String> = ["mp3", "m4a", "flac", "ogg", "opus", "mka"]
 
     func validate() throws {
         guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video.") }
@@ -71,7 +80,8 @@ struct Thumbnail: ParsableCommand {
     }
 
     func run() throws {
-        let (videos, ownOutputs) = try batch.inputs(inputs, extensions: Self.videoExtensions,
+        let extensions = cover || coverPrefer ? Self.videoExtensions.union(Self.audioExtensions) : Self.videoExtensions
+        let (videos, ownOutputs) = try batch.inputs(inputs, extensions: extensions,
                                                    ownOutputPatterns: BatchOptions.outputPatterns(suffix: "thumb", template: outputs.name))
         var options = ThumbnailOptions()
         options.time = TimeSpec(parsing: at)!
@@ -79,6 +89,7 @@ struct Thumbnail: ParsableCommand {
         options.maxWidth = width
         options.maxHeight = height
         options.appliesOrientation = !noRotate
+        options.cover = coverPrefer ? .prefer : cover ? .only : .never
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
         try encoding.check(for: options.format, canKeepJPEGBlocks: false)
         options.encoding = encoding.settings
