@@ -68,6 +68,14 @@ final class FormatContext {
         }
     }
 
+    /// The video streams that are not attached pictures, in file order.
+    func videoStreamIndices() -> [Int] {
+        (0..<streamCount).filter { index in
+            stream(index).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+                && stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+        }
+    }
+
     /// Reads the next packet of any stream. Returns false at the end; a read error also ends the
     /// input (as a truncated file does), and is kept in `readError`.
     func read(into packet: Packet) -> Bool {

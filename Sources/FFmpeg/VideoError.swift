@@ -1,6 +1,8 @@
 /// Why a video gave no picture, beyond FFmpeg's own return codes.
 public enum VideoError: Error, Equatable, CustomStringConvertible {
     case noVideoStream
+    /// `--stream N` past the file's video streams.
+    case noSuchVideoStream(asked: Int, count: Int)
     /// `--cover` asked for cover art, and the file has none.
     case noCoverArt
     /// Nothing could be decoded; `cause` is the last error FFmpeg gave, if any.
@@ -12,6 +14,8 @@ public enum VideoError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .noVideoStream:
             return "no video stream"
+        case .noSuchVideoStream(let asked, let count):
+            return "no video stream \(asked): the file has \(count) (counted from 0)"
         case .noCoverArt:
             return "no cover art (an attached picture) in the file"
         case .noDecodableFrame(let cause?):

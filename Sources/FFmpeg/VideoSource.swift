@@ -42,21 +42,33 @@ public final class VideoSource {
     /// Nothing has been read or sought since the input was opened: its first packet comes next.
     private var isAtStart = true
 
-    /// Reads the main video stream of a regular file the tool has open. `threads` 0 decodes with every core.
-    public convenience init(file: InputFile, threads: Int = 0) throws {
-        try self.init(threads: threads) { try FormatContext(file: file) }
+    /// Reads the main video stream of a regular file the tool has open, or its video stream
+    /// `videoStream` (counted from 0 among the video streams that are not cover art). `threads` 0
+    /// decodes with every core.
+    public convenience init(file: InputFile, threads: Int = 0, videoStream: Int? = nil) throws {
+        try self.init(threads: threads, videoStream: videoStream) { try FormatContext(file: file) }
     }
 
     /// Opens media held in memory, as if it were a file.
     public convenience init(bytes: [UInt8], threads: Int = 0) throws {
-        try self.init(threads: threads) { try FormatContext(bytes: bytes) }
+        try self.init(threads: threads, videoStream: nil) { try FormatContext(bytes: bytes) }
     }
 
-    private init(threads: Int, open: @escaping () throws -> FormatContext) throws {
+    private init(threads: Int, videoStream: Int?, open: @escaping () throws -> FormatContext) throws {
         let format = try open()
         self.format = format
         reopen = open
-        guard let index = format.bestVideoStreamIndex() else { throw VideoError.noVideoStream }
+        let chosen: Int?
+        if let videoStream {
+            let streams = format.videoStreamIndices()
+            guard streams.indices.contains(videoStream) else {
+                throw VideoError.noSuchVideoStream(asked: videoStream, count: streams.count)
+            }
+            chosen = streams[videoStream]
+        } else {
+            chosen = format.bestVideoStreamIndex()
+        }
+        guard let index = chosen else { throw VideoError.noVideoStream }
         streamIndex = index
         stream = format.stream(index)
         decoder = try Decoder(stream: stream, threads: threads)

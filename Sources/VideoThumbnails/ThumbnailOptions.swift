@@ -15,6 +15,8 @@ public struct ThumbnailOptions: Sendable {
     public var output = OutputPolicy(overwrite: false)
     /// Decoder threads; 0 for every core.
     public var threads = 0
+    /// The video stream, counted from 0 among those that are not cover art; nil for the file's main one.
+    public var videoStream: Int?
     /// Whether the file's cover art is written instead of a frame.
     public var cover: CoverChoice = .never
 

@@ -35,7 +35,7 @@ public struct Thumbnailer: Sendable {
         // One keyframe gains nothing from frame threads and pays for starting them (measured: 40 ms
         // against 60 ms at 1080p); a run of frames to decode gains 1.45x from them.
         let threads = options.mode == .keyframe ? 1 : options.threads
-        let video = try VideoSource(file: file, threads: threads)
+        let video = try VideoSource(file: file, threads: threads, videoStream: options.videoStream)
         var warnings: [String] = []
         let seconds: Double
         switch options.time {

@@ -45,6 +45,9 @@ struct Thumbnail: ParsableCommand {
     @Flag(help: "Keep the coded orientation: ignore the display matrix.")
     var noRotate = false
 
+    @Option(name: .customLong("stream"), help: ArgumentHelp("The video stream, counted from 0 among the file's video streams (default: the one FFmpeg takes for the main one).", valueName: "N"))
+    var videoStream: Int?
+
     @Flag(help: "Write the file's cover art (its attached picture: MP4 covr, MKV attachment, MP3/M4A artwork) instead of a frame; --cover=prefer writes it when there is one and a frame otherwise.")
     var cover = false
 
@@ -76,6 +79,7 @@ struct Thumbnail: ParsableCommand {
         }
         if let width, width < 1 { throw ValidationError("--width must be 1 or more.") }
         if let height, height < 1 { throw ValidationError("--height must be 1 or more.") }
+        if let videoStream, videoStream < 0 { throw ValidationError("--stream counts from 0.") }
         if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
     }
 
@@ -90,6 +94,7 @@ struct Thumbnail: ParsableCommand {
         options.maxHeight = height
         options.appliesOrientation = !noRotate
         options.cover = coverPrefer ? .prefer : cover ? .only : .never
+        options.videoStream = videoStream
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
         try encoding.check(for: options.format, canKeepJPEGBlocks: false)
         options.encoding = encoding.settings

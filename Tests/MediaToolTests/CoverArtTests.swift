@@ -44,3 +44,22 @@ import TestSupport
         #expect(try DecodedPNG(path: scratch.path).width == 64)
     }
 }
+
+/// Issue 14: `--stream N` chooses among several video streams.
+@Suite struct VideoStreamChoiceTests {
+    @Test(arguments: [([String](), 64), (["--stream", "0"], 64), (["--stream", "1"], 32)])
+    func theStreamAskedForIsTheOneWritten(options: [String], width: Int) throws {
+        let scratch = try ScratchOutput("frame.png")
+        let run = try ToolRun.run(["thumbnail"] + options + [Fixture.path("video/two-streams.mkv"), "-o", scratch.path])
+        #expect(run.status == 0 && run.errorLines == [])
+        #expect(try DecodedPNG(path: scratch.path).width == width)
+    }
+
+    @Test func aStreamPastTheLastIsAnError() throws {
+        let scratch = try ScratchOutput("frame.png")
+        let source = Fixture.path("video/two-streams.mkv")
+        let run = try ToolRun.run(["thumbnail", "--stream", "2", source, "-o", scratch.path])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: \(source): no video stream 2: the file has 2 (counted from 0)"])
+    }
+}
