@@ -79,6 +79,7 @@ FORWARD(AVUTIL, unsigned, avutil_version, (void), ())
 FORWARD(AVUTIL, AVDictionaryEntry *, av_dict_get,
         (const AVDictionary *m, const char *key, const AVDictionaryEntry *prev, int flags), (m, key, prev, flags))
 FORWARD(AVUTIL, AVFrame *, av_frame_alloc, (void), ())
+FORWARD(AVUTIL, int, av_frame_make_writable, (AVFrame *frame), (frame))
 FORWARD_VOID(AVUTIL, av_frame_free, (AVFrame **frame), (frame))
 FORWARD(AVUTIL, int, av_frame_get_buffer, (AVFrame *frame, int align), (frame, align))
 FORWARD(AVUTIL, AVFrameSideData *, av_frame_get_side_data,

@@ -117,9 +117,11 @@ public final class VideoSource {
         return (Int(ratio.num), Int(ratio.den))
     }
 
-    /// Converts `frame` to RGB or RGBA pixels of the given size, in its own colours.
-    public func pixels(of frame: Frame, width: Int, height: Int) throws -> PixelBuffer {
-        try FrameConverter.pixels(of: frame, width: width, height: height)
+    /// Converts `frame` to RGB or RGBA pixels of the given size, in its own colours; an interlaced
+    /// frame deinterlaced first (`deinterlaces`), before any scaling mixes its fields.
+    public func pixels(of frame: Frame, width: Int, height: Int, deinterlaces: Bool = true) throws -> PixelBuffer {
+        if deinterlaces && Deinterlacer.isInterlaced(frame) { try Deinterlacer.deinterlace(frame) }
+        return try FrameConverter.pixels(of: frame, width: width, height: height)
     }
 
     /// The picture shown at `seconds` after the first frame: the last frame (or keyframe) whose

@@ -17,6 +17,8 @@ public struct ThumbnailOptions: Sendable {
     public var threads = 0
     /// The video stream, counted from 0 among those that are not cover art; nil for the file's main one.
     public var videoStream: Int?
+    /// An interlaced frame is deinterlaced (`--no-deinterlace` keeps its fields woven).
+    public var deinterlaces = true
     /// Whether the file's cover art is written instead of a frame.
     public var cover: CoverChoice = .never
 

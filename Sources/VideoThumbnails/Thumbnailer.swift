@@ -63,7 +63,8 @@ public struct Thumbnailer: Sendable {
         let geometry = DisplayGeometry(codedWidth: located.frame.width, codedHeight: located.frame.height,
                                        pixelAspect: video.pixelAspectRatio(of: located.frame), orientation: orientation,
                                        maxWidth: options.maxWidth, maxHeight: options.maxHeight)
-        let pixels = try video.pixels(of: located.frame, width: geometry.scaledWidth, height: geometry.scaledHeight)
+        let pixels = try video.pixels(of: located.frame, width: geometry.scaledWidth, height: geometry.scaledHeight,
+                                      deinterlaces: options.deinterlaces)
             .oriented(orientation)
         warnings += try ImageEncoders.encoder(for: options.format, settings: options.encoding)
             .write(pixels, metadata: PictureMetadata(), to: target.descriptor)

@@ -45,6 +45,9 @@ struct Thumbnail: ParsableCommand {
     @Flag(help: "Keep the coded orientation: ignore the display matrix.")
     var noRotate = false
 
+    @Flag(help: "Keep an interlaced frame's two fields woven, instead of deinterlacing it.")
+    var noDeinterlace = false
+
     @Option(name: .customLong("stream"), help: ArgumentHelp("The video stream, counted from 0 among the file's video streams (default: the one FFmpeg takes for the main one).", valueName: "N"))
     var videoStream: Int?
 
@@ -95,6 +98,7 @@ struct Thumbnail: ParsableCommand {
         options.appliesOrientation = !noRotate
         options.cover = coverPrefer ? .prefer : cover ? .only : .never
         options.videoStream = videoStream
+        options.deinterlaces = !noDeinterlace
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
         try encoding.check(for: options.format, canKeepJPEGBlocks: false)
         options.encoding = encoding.settings
