@@ -56,6 +56,7 @@ int mt_png_write(int fd,
                   int compression_level, int compression_strategy, int filters,
                   const uint8_t *exif, uint32_t exif_length,
                   const char *xmp,
+                  const uint8_t *cicp,
                   const mt_color_info *color,
                   char warning_message[MT_ERROR_MESSAGE_CAPACITY],
                   char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
@@ -93,6 +94,17 @@ int mt_png_write(int fd,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (exif != NULL && exif_length > 0) {
         png_set_eXIf_1(png, info, exif_length, (png_bytep)exif);
+    }
+    if (cicp != NULL) {
+        // PNG third edition's coding-independent code points; libpng 1.6.39 writes it as an unknown chunk.
+        png_unknown_chunk chunk;
+        memset(&chunk, 0, sizeof chunk);
+        memcpy(chunk.name, "cICP", 5);
+        chunk.data = (png_bytep)cicp;
+        chunk.size = 4;
+        chunk.location = PNG_HAVE_IHDR;
+        png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, (png_const_bytep)"cICP", 1);
+        png_set_unknown_chunks(png, info, &chunk, 1);
     }
     if (xmp != NULL) {
         png_text text = { 0 };

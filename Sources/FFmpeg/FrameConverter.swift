@@ -135,6 +135,57 @@ public enum FrameConverter {
         }
     }
 
+    /// The frame as 16-bit R'G'B' (big-endian, full range), its own transfer and primaries kept:
+    /// 10 and 12-bit pictures keep their precision, HDR stays HDR. Scaled as 16-bit Y'CbCr and turned
+    /// into R'G'B' with the frame's matrix here (libswscale's high-depth RGB path misread BT.2020).
+    static func rgb16(of frame: Frame, width: Int, height: Int) throws -> PixelBuffer {
+        let source = frame.pointer
+        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: source.pointee.format)) else {
+            throw FFmpegError("unknown pixel format", code: cffmpeg_averror(EINVAL))
+        }
+        if descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 {
+            let converted = try scaled(frame, to: AV_PIX_FMT_RGB48BE, width: width, height: height, descriptor: descriptor)
+            return try copyRows(of: converted, width: width, height: height, channels: 3, bytesPerSample: 2)
+        }
+        let converted = try scaled(frame, to: AV_PIX_FMT_YUV444P16LE, width: width, height: height, descriptor: descriptor)
+        let planes = converted.pointer.pointee
+        guard let luma = planes.data.0, let cb = planes.data.1, let cr = planes.data.2 else {
+            throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))
+        }
+        let colour = colour(of: frame)
+        return PixelBuffer(width: width, height: height, channels: 3, bytesPerSample: 2) { pixels in
+            let output = pixels.baseAddress!.assumingMemoryBound(to: UInt16.self)
+            for row in 0..<height {
+                func samples(_ plane: UnsafeMutablePointer<UInt8>, _ stride: Int32) -> UnsafePointer<UInt16> {
+                    UnsafeRawPointer(plane + row * Int(stride)).assumingMemoryBound(to: UInt16.self)
+                }
+                colour.matrix.rgb16(y: samples(luma, planes.linesize.0), cb: samples(cb, planes.linesize.1), cr: samples(cr, planes.linesize.2),
+                                    count: width, isFullRange: colour.isFullRange, into: output + row * width * 3)
+            }
+        }
+    }
+
+    /// The first plane of a packed frame, rows without padding.
+    static func copyRows(of converted: Frame, width: Int, height: Int, channels: Int, bytesPerSample: Int) throws -> PixelBuffer {
+        let rowBytes = width * channels * bytesPerSample
+        let stride = Int(converted.pointer.pointee.linesize.0)
+        guard let rows = converted.pointer.pointee.data.0 else {
+            throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))
+        }
+        return PixelBuffer(width: width, height: height, channels: channels, bytesPerSample: bytesPerSample) { pixels in
+            for row in 0..<height {
+                pixels.baseAddress!.advanced(by: row * rowBytes).copyMemory(from: rows + row * stride, byteCount: rowBytes)
+            }
+        }
+    }
+
+    /// H.273 code points of an HDR frame kept as HDR: its primaries and transfer, RGB, full range.
+    static func codePoints(of frame: Frame) -> [UInt8]? {
+        guard hdrTransfer(of: frame) != nil else { return nil }
+        let primaries = frame.pointer.pointee.color_primaries.rawValue
+        return [UInt8(clamping: primaries == 0 ? 9 : primaries), UInt8(clamping: frame.pointer.pointee.color_trc.rawValue), 0, 1]
+    }
+
     /// The frame's 8-bit 4:2:0 planes, if that is how it is stored.
     static func planes420(of frame: Frame, format: AVPixelFormat) -> YCbCr420Planes? {
         guard format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P, frame.width > 0, frame.height > 0 else {

@@ -119,10 +119,19 @@ public final class VideoSource {
 
     /// Converts `frame` to RGB or RGBA pixels of the given size, in its own colours; an interlaced
     /// frame deinterlaced first (`deinterlaces`), before any scaling mixes its fields.
-    public func pixels(of frame: Frame, width: Int, height: Int, deinterlaces: Bool = true) throws -> PixelBuffer {
+    /// `sixteenBit`: 16-bit R'G'B' with the frame's own transfer and primaries (HDR kept as HDR,
+    /// 10 and 12-bit precision kept); otherwise 8-bit sRGB, HDR tone mapped.
+    public func pixels(of frame: Frame, width: Int, height: Int, deinterlaces: Bool = true, sixteenBit: Bool = false) throws -> PixelBuffer {
         if deinterlaces && Deinterlacer.isInterlaced(frame) { try Deinterlacer.deinterlace(frame) }
+        if sixteenBit { return try FrameConverter.rgb16(of: frame, width: width, height: height) }
         return try FrameConverter.pixels(of: frame, width: width, height: height)
     }
+
+    /// Whether `frame` is HDR (PQ or HLG).
+    public func isHDR(_ frame: Frame) -> Bool { FrameConverter.hdrTransfer(of: frame) != nil }
+
+    /// The cICP code points of `frame` written as 16-bit R'G'B': its primaries and HDR transfer; nil for SDR.
+    public func codePoints(of frame: Frame) -> [UInt8]? { FrameConverter.codePoints(of: frame) }
 
     /// The picture shown at `seconds` after the first frame: the last frame (or keyframe) whose
     /// time is at or before it.

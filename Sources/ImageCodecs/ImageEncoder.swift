@@ -11,11 +11,15 @@ public struct PictureMetadata: Sendable {
     public var exif: [UInt8]?
     /// An XMP packet (UTF-8 XML).
     public var xmp: [UInt8]?
+    /// Coding-independent code points (ITU-T H.273: primaries, transfer, matrix, full range) of
+    /// pixels that are not sRGB, such as HDR kept as HDR: PNG's cICP chunk.
+    public var codePoints: [UInt8]?
 
-    public init(color: PNGColorDescription? = nil, exif: [UInt8]? = nil, xmp: [UInt8]? = nil) {
+    public init(color: PNGColorDescription? = nil, exif: [UInt8]? = nil, xmp: [UInt8]? = nil, codePoints: [UInt8]? = nil) {
         self.color = color
         self.exif = exif
         self.xmp = xmp
+        self.codePoints = codePoints
     }
 }
 

@@ -27,7 +27,7 @@ public struct PNGImageEncoder: ImageEncoder {
             try PNGEncoder(compressionLevel: compressionLevel, strategy: Self.strategy, filters: Self.filters).write(
                 width: pixels.width, height: pixels.height,
                 layout: PNGPixelLayout(channels: channels, bitDepth: pixels.bytesPerSample * 8),
-                pixels: bytes, exif: metadata.exif, xmp: metadata.xmp, color: metadata.color, to: descriptor)
+                pixels: bytes, exif: metadata.exif, xmp: metadata.xmp, cicp: metadata.codePoints, color: metadata.color, to: descriptor)
         }
     }
 }

@@ -24,3 +24,23 @@ public struct YCbCrMatrix: Sendable, Equatable {
     var cbToGreen: Double { 2 * blueWeight * (1 - blueWeight) / greenWeight }
     var crToGreen: Double { 2 * redWeight * (1 - redWeight) / greenWeight }
 }
+
+extension YCbCrMatrix {
+    /// 16-bit Y'CbCr samples (little-endian, 8 to 12-bit codes shifted up, as libswscale widens
+    /// them) to 16-bit R'G'B' (big-endian, as PNG stores them, full range), `count` pixels.
+    public func rgb16(y: UnsafePointer<UInt16>, cb: UnsafePointer<UInt16>, cr: UnsafePointer<UInt16>, count: Int,
+                      isFullRange: Bool, into output: UnsafeMutablePointer<UInt16>) {
+        let lumaOffset: Float = isFullRange ? 0 : 16 * 256
+        let lumaScale: Float = isFullRange ? 1 : 65535 / (219 * 256), chromaScale: Float = isFullRange ? 1 : 65535 / (224 * 256)
+        let red = Float(crToRed) * chromaScale, blue = Float(cbToBlue) * chromaScale
+        let greenCb = Float(cbToGreen) * chromaScale, greenCr = Float(crToGreen) * chromaScale
+        func sample(_ value: Float) -> UInt16 { UInt16(min(max(value, 0), 65535) + 0.5).bigEndian }
+        for pixel in 0..<count {
+            let luma = (Float(UInt16(littleEndian: y[pixel])) - lumaOffset) * lumaScale
+            let u = Float(UInt16(littleEndian: cb[pixel])) - 32768, v = Float(UInt16(littleEndian: cr[pixel])) - 32768
+            output[3 * pixel] = sample(luma + red * v)
+            output[3 * pixel + 1] = sample(luma - greenCb * u - greenCr * v)
+            output[3 * pixel + 2] = sample(luma + blue * u)
+        }
+    }
+}

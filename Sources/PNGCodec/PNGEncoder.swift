@@ -26,7 +26,7 @@ public struct PNGEncoder: Sendable {
     /// was left out of the colour description (a profile libpng finds invalid), one line each.
     @discardableResult
     public func write(width: Int, height: Int, layout: PNGPixelLayout, pixels: UnsafeRawBufferPointer,
-                      exif: [UInt8]? = nil, xmp: [UInt8]? = nil, color: PNGColorDescription? = nil,
+                      exif: [UInt8]? = nil, xmp: [UInt8]? = nil, cicp: [UInt8]? = nil, color: PNGColorDescription? = nil,
                       to descriptor: Int32) throws(PNGError) -> [String] {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw .invalidSize(width: width, height: height)
@@ -53,6 +53,7 @@ public struct PNGEncoder: Sendable {
             (imageData ?? []).withUnsafeBufferPointer { compressed in
                 (exif ?? []).withUnsafeBufferPointer { exifBytes in
                   (packet ?? []).withUnsafeBufferPointer { xmpText in
+                   (cicp ?? []).withUnsafeBufferPointer { codePoints in
                     (color ?? PNGColorDescription()).withCInfo { colorInfo in
                         mt_png_write(descriptor, UInt32(width), UInt32(height), Int32(layout.bitDepth),
                                       layout.channels.colorType, rowPointers.baseAddress,
@@ -60,8 +61,10 @@ public struct PNGEncoder: Sendable {
                                       level, strategy, filters,
                                       exif == nil ? nil : exifBytes.baseAddress, UInt32(exifBytes.count),
                                       packet == nil ? nil : UnsafeRawPointer(xmpText.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                      cicp?.count == 4 ? codePoints.baseAddress : nil,
                                       color == nil ? nil : colorInfo, &warning, &message)
                     }
+                   }
                   }
                 }
             }

@@ -19,6 +19,10 @@ public struct ThumbnailOptions: Sendable {
     public var videoStream: Int?
     /// An interlaced frame is deinterlaced (`--no-deinterlace` keeps its fields woven).
     public var deinterlaces = true
+    /// What becomes of HDR (PQ, HLG) frames.
+    public var hdr: HDRHandling = .toneMap
+    /// 8-bit, or 16-bit PNG samples (10 and 12-bit sources keep their precision).
+    public var sixteenBit = false
     /// Whether the file's cover art is written instead of a frame.
     public var cover: CoverChoice = .never
 
@@ -33,4 +37,13 @@ public enum CoverChoice: String, Sendable {
     case only
     /// The cover art when there is one, a frame otherwise (ffmpegthumbnailer's -m).
     case prefer
+}
+
+/// What a thumbnail does with an HDR frame.
+public enum HDRHandling: String, Sendable, CaseIterable {
+    /// Tone mapped to SDR sRGB, as players show it on an SDR screen.
+    case toneMap = "tonemap"
+    /// Kept: 16-bit PNG with the frame's BT.2020 primaries and PQ or HLG transfer in a cICP chunk,
+    /// which HDR-capable viewers show as HDR.
+    case keep
 }

@@ -63,11 +63,14 @@ public struct Thumbnailer: Sendable {
         let geometry = DisplayGeometry(codedWidth: located.frame.width, codedHeight: located.frame.height,
                                        pixelAspect: video.pixelAspectRatio(of: located.frame), orientation: orientation,
                                        maxWidth: options.maxWidth, maxHeight: options.maxHeight)
+        let keepsHDR = options.hdr == .keep && video.isHDR(located.frame)
         let pixels = try video.pixels(of: located.frame, width: geometry.scaledWidth, height: geometry.scaledHeight,
-                                      deinterlaces: options.deinterlaces)
+                                      deinterlaces: options.deinterlaces, sixteenBit: keepsHDR || options.sixteenBit)
             .oriented(orientation)
+        // Kept as HDR, the pixels are BT.2020 PQ or HLG, which the cICP chunk says; otherwise sRGB.
+        let metadata = PictureMetadata(codePoints: keepsHDR ? video.codePoints(of: located.frame) : nil)
         warnings += try ImageEncoders.encoder(for: options.format, settings: options.encoding)
-            .write(pixels, metadata: PictureMetadata(), to: target.descriptor)
+            .write(pixels, metadata: metadata, to: target.descriptor)
         try target.commit()
         return ThumbnailReport(output: output, seconds: located.seconds, width: pixels.width, height: pixels.height,
                                orientation: orientation, warnings: warnings)

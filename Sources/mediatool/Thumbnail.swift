@@ -4,6 +4,8 @@ import FFmpeg
 import FileIO
 import VideoThumbnails
 
+extension HDRHandling: ExpressibleByArgument {}
+
 struct Thumbnail: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a still image of each video at a time, as a player shows it.",
@@ -45,6 +47,12 @@ struct Thumbnail: ParsableCommand {
     @Flag(help: "Keep the coded orientation: ignore the display matrix.")
     var noRotate = false
 
+    @Option(help: ArgumentHelp("HDR (PQ, HLG) frames: tonemap to SDR, or keep as a 16-bit PNG with a cICP chunk that HDR viewers show as HDR.", valueName: "tonemap|keep"))
+    var hdr: HDRHandling = .toneMap
+
+    @Option(help: ArgumentHelp("PNG sample depth: 8, or 16 to keep 10 and 12-bit precision.", valueName: "8|16"))
+    var depth: Int = 8
+
     @Flag(help: "Keep an interlaced frame's two fields woven, instead of deinterlacing it.")
     var noDeinterlace = false
 
@@ -83,6 +91,7 @@ struct Thumbnail: ParsableCommand {
         if let width, width < 1 { throw ValidationError("--width must be 1 or more.") }
         if let height, height < 1 { throw ValidationError("--height must be 1 or more.") }
         if let videoStream, videoStream < 0 { throw ValidationError("--stream counts from 0.") }
+        guard depth == 8 || depth == 16 else { throw ValidationError("--depth takes 8 or 16.") }
         if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
     }
 
@@ -99,8 +108,13 @@ struct Thumbnail: ParsableCommand {
         options.cover = coverPrefer ? .prefer : cover ? .only : .never
         options.videoStream = videoStream
         options.deinterlaces = !noDeinterlace
+        options.hdr = hdr
+        options.sixteenBit = depth == 16
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
         try encoding.check(for: options.format, canKeepJPEGBlocks: false)
+        if (hdr == .keep || depth == 16) && options.format != .png {
+            throw ValidationError("--hdr keep and --depth 16 write 16-bit PNG: \(options.format.rawValue) holds 8 bits and no cICP chunk.")
+        }
         options.encoding = encoding.settings
         options.output = outputs.policy
         // The cores go to the workers first; a lone worker decodes with all of them.

@@ -115,3 +115,23 @@ import TestSupport
         #expect(XMPOrientation.read(xmp: xmp) == .identity)
     }
 }
+
+extension CropMetadataTests {
+    /// Where a PNG file's chunk `name` starts, if it has one.
+    static func pngChunkOffset(_ name: String, in bytes: [UInt8]) -> Int? {
+        var at = 8
+        while at + 8 <= bytes.count {
+            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            if bytes[(at + 4)..<(at + 8)].elementsEqual(name.utf8) { return at }
+            at += 12 + length
+        }
+        return nil
+    }
+
+    /// The payload of a PNG file's chunk `name`.
+    static func pngChunk(_ name: String, in bytes: [UInt8]) -> [UInt8]? {
+        guard let at = pngChunkOffset(name, in: bytes) else { return nil }
+        let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+        return Array(bytes[(at + 8)..<min(bytes.count, at + 8 + length)])
+    }
+}

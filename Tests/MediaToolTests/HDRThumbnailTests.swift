@@ -1,5 +1,7 @@
 import Foundation
+import FileIO
 import Glibc
+import PNGCodec
 import Testing
 import TestSupport
 
@@ -49,6 +51,44 @@ import TestSupport
         for column in 1..<128 {
             let red = thumbnail.pixel(x: column, y: 12).map(Int.init)
             #expect(red[1] <= 40 && red[2] <= 40 && red[0] >= 3 * max(red[1], red[2]), "column \(column): \(red)")
+        }
+    }
+}
+
+/// Issue 14: `--hdr keep` writes HDR as HDR (16-bit, cICP); `--depth 16` keeps 10-bit precision.
+@Suite struct HDRKeepTests {
+    static func make(_ options: [String], _ fixture: String) throws -> (bytes: [UInt8], samples: [UInt8], width: Int) {
+        let scratch = try ScratchOutput("thumb.png")
+        let run = try ToolRun.run(["thumbnail", "--at", "0"] + options + [Fixture.path(fixture), "-o", scratch.path])
+        #expect(run.status == 0 && run.errorLines == [])
+        let decoder = try PNGDecoder(file: InputFile(path: scratch.path))
+        #expect(decoder.layout.bitDepth == 16)
+        let samples = try decoder.readRegion(x: 0, y: 0, columns: decoder.width, rows: decoder.height)
+        return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: scratch.path))), samples, decoder.width)
+    }
+
+    /// The cICP chunk (BT.2020 primaries, HLG, RGB, full range) stands before the image data, and the
+    /// samples are the HLG signals: the 75% bars' white at 0.75.
+    @Test func hdrKeptIsSixteenBitWithItsCodePoints() throws {
+        let made = try Self.make(["--hdr", "keep"], "hdr/bars-hlg.mp4")
+        let cicp = try #require(CropMetadataTests.pngChunk("cICP", in: made.bytes))
+        #expect(cicp == [9, 18, 0, 1])
+        let idat = try #require(CropMetadataTests.pngChunkOffset("IDAT", in: made.bytes))
+        #expect(try #require(CropMetadataTests.pngChunkOffset("cICP", in: made.bytes)) < idat)
+        let white = (0..<3).map { Int(made.samples[(8 * made.width + 8) * 6 + 2 * $0]) << 8 | Int(made.samples[(8 * made.width + 8) * 6 + 2 * $0 + 1]) }
+        #expect(white.allSatisfy { abs($0 - 49151) <= 200 }, "\(white)")
+    }
+
+    /// An SDR 10-bit picture at 16 bits: no cICP, and its 8-bit rounding is the 8-bit thumbnail.
+    @Test func sixteenBitSDRKeepsPrecision() throws {
+        let made = try Self.make(["--depth", "16"], "video/bars-bt2020-10bit-hevc.mkv")
+        #expect(CropMetadataTests.pngChunk("cICP", in: made.bytes) == nil)
+        let scratch = try ScratchOutput("eight.png")
+        _ = try ToolRun.run(["thumbnail", "--at", "0", Fixture.path("video/bars-bt2020-10bit-hevc.mkv"), "-o", scratch.path])
+        let eight = try DecodedPNG(path: scratch.path)
+        for index in 0..<eight.bytes.count {
+            let wide = Int(made.samples[2 * index]) << 8 | Int(made.samples[2 * index + 1])
+            #expect(abs((wide + 128) / 257 - Int(eight.bytes[index])) <= 1)
         }
     }
 }

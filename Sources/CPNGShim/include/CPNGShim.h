@@ -29,7 +29,8 @@ typedef struct mt_color_info {
 /// `compression_strategy` is zlib's (Z_DEFAULT_STRATEGY 0, Z_FILTERED 1, Z_HUFFMAN_ONLY 2, Z_RLE 3).
 /// `filters` is a mask of PNG_FILTER_* row filters libpng may choose from (0 for libpng's default).
 /// `exif`, when not NULL, is written as an eXIf chunk before IDAT; `xmp` (NUL-terminated), when
-/// not NULL, as an uncompressed iTXt "XML:com.adobe.xmp" chunk; `color`, when not NULL, as
+/// not NULL, as an uncompressed iTXt "XML:com.adobe.xmp" chunk; `cicp` (4 bytes: primaries,
+/// transfer, matrix, full-range flag), when not NULL, as a cICP chunk before PLTE and IDAT; `color`, when not NULL, as
 /// iCCP, sRGB, gAMA and cHRM chunks; one libpng finds invalid is left out, with a message in
 /// `warning_message` (empty when all were written).
 /// Returns 0 on success; otherwise -1 with a message in `error_message`.
@@ -41,6 +42,7 @@ int mt_png_write(int fd,
                   int compression_level, int compression_strategy, int filters,
                   const uint8_t *exif, uint32_t exif_length,
                   const char *xmp,
+                  const uint8_t *cicp,
                   const mt_color_info *color,
                   char warning_message[MT_ERROR_MESSAGE_CAPACITY],
                   char error_message[MT_ERROR_MESSAGE_CAPACITY]);
