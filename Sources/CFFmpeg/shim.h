@@ -6,6 +6,7 @@
 #include <libavutil/avutil.h>
 #include <libavutil/display.h>
 #include <libavutil/mastering_display_metadata.h>
+#include <libavutil/dovi_meta.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/opt.h>

@@ -105,6 +105,16 @@ public final class VideoSource {
         return Orientation.nearest(toDisplayMatrix: matrix)
     }
 
+    /// The stream's Dolby Vision profile and base-layer compatibility (0: none, 1: HDR10, 2: SDR,
+    /// 4: HLG), from its configuration record; nil for a stream without one.
+    public var dolbyVision: (profile: Int, compatibility: Int)? {
+        var size: size_t = 0
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, &size),
+              size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size else { return nil }
+        let record = UnsafeRawPointer(data).loadUnaligned(as: AVDOVIDecoderConfigurationRecord.self)
+        return (Int(record.dv_profile), Int(record.dv_bl_signal_compatibility_id))
+    }
+
     /// The orientation of `frame`: its own display matrix when it has one, else the stream's.
     public func orientation(of frame: Frame) -> (orientation: Orientation, isExact: Bool) {
         frame.displayMatrix.map(Orientation.nearest(toDisplayMatrix:)) ?? streamOrientation

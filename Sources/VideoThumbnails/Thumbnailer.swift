@@ -45,6 +45,11 @@ public struct Thumbnailer: Sendable {
             guard let duration = video.durationSeconds else { throw VideoError.unknownDuration }
             seconds = fraction * duration
         }
+        // Profiles 8.1 and 8.4 have an HDR10 or HLG base layer, which is what is decoded; a base
+        // layer compatible with nothing (profile 5: IPTPQc2) needs the RPU, which FFmpeg 5.1 does not apply.
+        if let dolbyVision = video.dolbyVision, dolbyVision.compatibility == 0 {
+            warnings.append("Dolby Vision profile \(dolbyVision.profile) has no HDR10, HLG or SDR base layer: its colours are approximate")
+        }
         let located = try video.frame(atSeconds: seconds, mode: options.mode)
         if located.hasErrors {
             warnings.append("the frame decoded with errors even from the start of the file: it is damaged, and the picture may show it")

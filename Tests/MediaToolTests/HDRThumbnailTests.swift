@@ -92,3 +92,23 @@ import TestSupport
         }
     }
 }
+
+/// Issue 14: Dolby Vision's base layer is what is decoded; profile 5's is compatible with nothing.
+@Suite struct DolbyVisionTests {
+    @Test func profileFiveWarnsThatColoursAreApproximate() throws {
+        let scratch = try ScratchOutput("thumb.png")
+        let source = Fixture.path("hdr/dolby-vision-5.mp4")
+        let run = try ToolRun.run(["thumbnail", "--at", "0", source, "-o", scratch.path])
+        #expect(run.status == 0)
+        #expect(run.errorLines == ["mediatool: warning: \(source): Dolby Vision profile 5 has no HDR10, HLG or SDR base layer: its colours are approximate"])
+    }
+
+    /// Profile 8.1: the HDR10 base layer, tone mapped like any PQ picture, without a warning.
+    @Test func profileEightIsItsHDR10BaseLayer() throws {
+        let scratch = try ScratchOutput("thumb.png")
+        let run = try ToolRun.run(["thumbnail", "--at", "0", Fixture.path("hdr/dolby-vision-8.mp4"), "-o", scratch.path])
+        #expect(run.status == 0 && run.errorLines == [])
+        let sdr = try DecodedPNG(path: Fixture.path("hdr/photo-sdr.png"))
+        #expect(HDRThumbnailTests.psnr(try DecodedPNG(path: scratch.path).bytes, sdr.bytes) >= 30)
+    }
+}
