@@ -46,8 +46,9 @@ import TestSupport
         } else {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
         }
-        // A hang guard, 20 times what any of these takes, not a speed test (sanitized builds are slower).
-        let limit = ProcessInfo.processInfo.environment["MEDIATOOL_SANITIZED"] == nil ? 2.0 : 10.0
+        // A hang guard, not a speed test: far beyond what any of these takes, even under the
+        // sanitizers on a machine busy with other builds (7.7 s was seen there for a 0.1 s job).
+        let limit = 60.0
         #expect(seconds < limit, "\(testCase.file) took \(seconds) s")
     }
 
