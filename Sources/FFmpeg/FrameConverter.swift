@@ -28,16 +28,7 @@ public enum FrameConverter {
         let channels = hasAlpha ? 4 : 3
         let targetFormat = hasAlpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24
         let converted = try scaled(frame, to: targetFormat, width: width, height: height, descriptor: descriptor)
-        let rowBytes = width * channels
-        let stride = Int(converted.pointer.pointee.linesize.0)
-        guard let rows = converted.pointer.pointee.data.0 else {
-            throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))
-        }
-        return PixelBuffer(width: width, height: height, channels: channels) { pixels in
-            for row in 0..<height {
-                pixels.baseAddress!.advanced(by: row * rowBytes).copyMemory(from: rows + row * stride, byteCount: rowBytes)
-            }
-        }
+        return try copyRows(of: converted, width: width, height: height, channels: channels, bytesPerSample: 1)
     }
 
     /// The frame at `width` x `height` in `targetFormat` through libswscale, read with the frame's
