@@ -4,7 +4,7 @@ import Glibc
 /// Dispatch queue: a queue may run fewer at once than asked when jobs block on I/O or decoding.
 public enum WorkerThreads {
     /// The processors this process may run on.
-    public static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    public static var cores: Int { CoreCount.available }
 
     private final class Work {
         let body: () -> Void

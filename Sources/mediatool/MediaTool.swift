@@ -5,6 +5,7 @@ import HEIFCodec
 import TIFFCodec
 import JPEGCodec
 import WebPCodec
+import WorkerPool
 import FileIO
 import PNGCodec
 
@@ -56,6 +57,7 @@ enum ToolVersion {
     /// The tool's version, then each linked C library's, read from the libraries at run time.
     static var report: String {
         let libraries = FFmpegLibraries.versions + [PNGLibrary.version, JPEGLibrary.version, WebPLibrary.version, HEIFLibrary.version, TIFFLibrary.version]
-        return (["mediatool \(number)"] + libraries.map(\.description)).joined(separator: "\n")
+        // The cores it takes for the default --jobs and its threads: affinity and cgroup quota counted.
+        return (["mediatool \(number)"] + libraries.map(\.description) + ["cores \(WorkerThreads.cores)"]).joined(separator: "\n")
     }
 }

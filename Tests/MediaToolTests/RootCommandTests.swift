@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @Suite struct RootCommandTests {
@@ -7,11 +8,27 @@ import Testing
         #expect(run.status == 0)
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
-            == ["mediatool", "libavformat", "libavcodec", "libavutil", "libswscale", "libpng", "libjpeg-turbo", "libwebp", "libheif", "libtiff"])
-        for line in lines {
+            == ["mediatool", "libavformat", "libavcodec", "libavutil", "libswscale", "libpng", "libjpeg-turbo", "libwebp", "libheif", "libtiff", "cores"])
+        for line in lines.dropLast() {
             let version = line.split(separator: " ").last ?? ""
             #expect(version.split(separator: ".").count == 3 && version.allSatisfy { $0.isNumber || $0 == "." }, "\(line)")
         }
+    }
+
+    /// Issue 15: the cores counted are the ones the process may use: its affinity (taskset, Slurm),
+    /// capped by its cgroup's CPU quota, rounded up (a container limited to 1.5 CPUs gets 2).
+    @Test(arguments: [(["taskset", "-c", "0"], [String: String](), "cores 1"),
+                      ([], ["MEDIATOOL_CGROUP_CPU_MAX": "50000 100000"], "cores 1"),
+                      (["taskset", "-c", "0"], ["MEDIATOOL_CGROUP_CPU_MAX": "max 100000"], "cores 1")])
+    func coresFollowAffinityAndQuota(launcher: [String], quota: [String: String], expected: String) throws {
+        var environment: [String: String] = [:]
+        let scratch = try ScratchOutput("cpu.max")
+        if let text = quota["MEDIATOOL_CGROUP_CPU_MAX"] {
+            try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: scratch.path))
+            environment["MEDIATOOL_CGROUP_CPU_MAX"] = scratch.path
+        }
+        let run = try ToolRun.run(["--version"], launcher: launcher, environment: environment)
+        #expect(run.output.split(separator: "\n").last.map(String.init) == expected)
     }
 
     @Test(arguments: ["dump-doubles", "pack-doubles"])

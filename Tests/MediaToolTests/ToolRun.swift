@@ -15,10 +15,20 @@ struct ToolRun {
         return testBinary.deletingLastPathComponent().appendingPathComponent("mediatool")
     }()
 
-    static func run(_ arguments: [String], input: Data? = nil, in directory: URL? = nil) throws -> ToolRun {
+    /// `launcher`: a command that runs mediatool (`taskset -c 0`); `environment`: variables added.
+    static func run(_ arguments: [String], input: Data? = nil, in directory: URL? = nil,
+                    launcher: [String] = [], environment: [String: String] = [:]) throws -> ToolRun {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if launcher.isEmpty {
+            process.executableURL = executable
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = launcher + [executable.path] + arguments
+        }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let directory { process.currentDirectoryURL = directory }
         let stdout = Pipe()
         let stderr = Pipe()
