@@ -13,7 +13,7 @@ public enum OutputPlanError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .collision(let output, let first, let second):
-            return "\(first) and \(second) would both write \(output)"
+            return "\(first) and \(second) would both write \(output); --name can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. '{dir}-{stem}.{ext}.png')"
         case .outputIsInput(let output, let input):
             return "output \(output) is the input \(input) (inputs are never written to)"
         case .escapes(let output, let folder):

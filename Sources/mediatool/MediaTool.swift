@@ -8,6 +8,7 @@ import WebPCodec
 import WorkerPool
 import FileIO
 import PNGCodec
+import Reporting
 
 @main
 struct MediaTool: ParsableCommand {
@@ -34,15 +35,54 @@ struct MediaTool: ParsableCommand {
             let argument = CommandLine.unsafeArgv[index]!
             return PathBytes.string(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
         }
-        main(spellingOptionalValues(arguments))
+        run(spellingOptionalValues(arguments))
     }
 
-    /// Flags with an optional value, as the parser knows them (ArgumentParser has none): `--lossless=expand`
-    /// is `--lossless-expand`, `--cover=prefer` is `--cover-prefer`. Arguments after `--` are names, left as they are.
+    /// Parses and runs; a usage error is one line, `mediatool: <what> (see 'mediatool <subcommand>
+    /// --help')`, exit status 64, like every other error the tool reports, instead of the parser's
+    /// three (error, usage, where to look).
+    static func run(_ arguments: [String]) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Glibc.exit(0)
+        } catch {
+            let code = exitCode(for: error)
+            guard code == .validationFailure, !(error is CleanExit) else { exit(withError: error) }
+            var text = message(for: error)
+            if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+            let line = text.split(separator: "\n").first.map(String.init) ?? text
+            let names = configuration.subcommands.map { $0._commandName }
+            let subcommand = arguments.prefix { $0 != "--" }.first { names.contains($0) }
+            let help = subcommand.map { "mediatool \($0) --help" } ?? "mediatool --help"
+            Diagnostics.raw("mediatool: \(Diagnostics.printable(line)) (see '\(help)')\n")
+            Glibc.exit(code.rawValue)
+        }
+    }
+
+    /// The arguments as the parser can take them. Flags with an optional value (ArgumentParser has
+    /// none): `--lossless=expand` is `--lossless-expand`, `--cover=prefer` is `--cover-prefer`. A
+    /// negative number after a numeric option is its value (`--width -5` is `--width=-5`, refused by
+    /// the option's own check), not an unknown option. Arguments after `--` are names, left as they are.
     static func spellingOptionalValues(_ arguments: [String]) -> [String] {
         let spellings = ["--lossless=expand": "--lossless-expand", "--cover=prefer": "--cover-prefer"]
+        let numeric: Set<String> = ["--width", "--height", "--quality", "--jobs", "-j", "--png-compression", "--stream",
+                                    "--depth", "--max-pixels", "--offset", "--count"]
         let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
-        return arguments[..<end].map { spellings[$0] ?? $0 } + arguments[end...]
+        var spelled: [String] = []
+        var index = 0
+        while index < end {
+            let argument = arguments[index]
+            if numeric.contains(argument), index + 1 < end, arguments[index + 1].first == "-",
+               Double(arguments[index + 1]) != nil {
+                spelled.append("\(argument)=\(arguments[index + 1])")
+                index += 2
+                continue
+            }
+            spelled.append(spellings[argument] ?? argument)
+            index += 1
+        }
+        return spelled + arguments[end...]
     }
 
     func run() throws {

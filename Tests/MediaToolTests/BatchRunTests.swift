@@ -97,7 +97,7 @@ import TestSupport
         let out = folder.appendingPathComponent("out").path
         let run = try ToolRun.run(["thumbnail", "--out-dir", out, a, b])
         #expect(run.status == 64)
-        #expect(run.errorLines.first == "Error: \(a) and \(b) would both write \(out)/a.thumb.png")
+        #expect(run.errorLines == ["mediatool: \(a) and \(b) would both write \(out)/a.thumb.png; --name can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. '{dir}-{stem}.{ext}.png') (see 'mediatool thumbnail --help')"])
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 

@@ -43,3 +43,18 @@ import Testing
         #expect(try ToolRun.run(["resize", "x.png"]).status == 64)
     }
 }
+
+/// Issue 15: a usage error is one line like every other error, naming where help is, exit 64.
+@Suite struct UsageErrorTests {
+    @Test(arguments: [
+        (["crop", "--rect", "0,0,-1,2", "x.png"], "mediatool: --rect takes X,Y,W,H with W and H above 0, e.g. 100,200,300,400, not '0,0,-1,2'. (see 'mediatool crop --help')"),
+        (["thumbnail", "--width", "-5", "x.mp4"], "mediatool: --width must be 1 or more. (see 'mediatool thumbnail --help')"),
+        (["thumbnail", "--width", "x.mp4"], "mediatool: The value 'x.mp4' is invalid for '--width <width>' (see 'mediatool thumbnail --help')"),
+        (["frobnicate"], "mediatool: Unexpected argument 'frobnicate' (see 'mediatool --help')"),
+    ])
+    func oneLine(arguments: [String], line: String) throws {
+        let run = try ToolRun.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.errorLines == [line])
+    }
+}
