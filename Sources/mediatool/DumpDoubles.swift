@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import Batch
 import BinaryArrays
 import FileIO
@@ -40,11 +41,11 @@ struct DumpDoubles: ParsableCommand {
 
     @OptionGroup var byteOrder: ByteOrderOption
 
-    @Option(help: "Bytes to skip before the first value.")
-    var offset: Int = 0
+    @Option(help: ArgumentHelp("Bytes to skip before the first value (decimal, or hex with 0x).", valueName: "bytes"))
+    var offset = NumberArgument(0)
 
-    @Option(help: "The most values to decode from each file.")
-    var count: Int?
+    @Option(help: ArgumentHelp("The most values to decode from each file (decimal, or hex with 0x).", valueName: "values"))
+    var count: NumberArgument?
 
     @Option(help: "Output format: text, csv or json.")
     var format: DoubleListFormat = .text
@@ -67,11 +68,18 @@ struct DumpDoubles: ParsableCommand {
     @Flag(help: "Decode the whole values of a file whose length is not a multiple of 8, with a warning, instead of failing.")
     var allowTrailing = false
 
+    /// The files given; with none, standard input when it is not a terminal (`cat data.bin | mediatool dump-doubles`, as od reads).
+    private var inputs: [String] {
+        files.isEmpty && batch.filesFrom == nil && isatty(STDIN_FILENO) == 0 ? ["-"] : files
+    }
+
     func validate() throws {
-        guard !files.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one file ('-' for standard input).") }
-        try InputList.validate(files)
-        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more.") }
-        if let count, count < 0 { throw ValidationError("--count must be 0 or more.") }
+        guard !inputs.isEmpty || batch.filesFrom != nil else {
+            throw ValidationError("Give at least one file ('-' for standard input), or pipe one in.")
+        }
+        try InputList.validate(inputs)
+        guard offset.value >= 0 else { throw ValidationError("--offset must be 0 or more.") }
+        if let count, count.value < 0 { throw ValidationError("--count must be 0 or more.") }
         guard columns >= 1 else { throw ValidationError("--columns must be 1 or more.") }
         if index && format == .json { throw ValidationError("--index applies to text and csv output.") }
         if header && format != .csv { throw ValidationError("--header applies to csv output.") }
@@ -84,9 +92,9 @@ struct DumpDoubles: ParsableCommand {
     }
 
     func run() throws {
-        let inputs = try batch.inputs(files, extensions: Self.binaryExtensions).inputs
+        let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions).inputs
         let options = DoubleDumpOptions(
-            selection: DoubleSelection(byteOrder: byteOrder.byteOrder, offset: offset, count: count),
+            selection: DoubleSelection(byteOrder: byteOrder.byteOrder, offset: offset.value, count: count?.value),
             layout: DoubleListLayout(format: format, columns: columns, showsIndex: index,
                                      showsHex: hex, showsHeader: header),
             summarises: stats,

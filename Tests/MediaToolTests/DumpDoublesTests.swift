@@ -164,7 +164,8 @@ import Testing
 
     @Test(arguments: [
         ["--columns", "0"], ["--offset", "-1"], ["--count", "-1"], ["--format", "json", "--index"],
-        ["--header"], ["--stats", "--hex"], ["--stats", "--format", "csv"], ["--format", "xml"], ["-", "-"], [],
+        // No file at all reads standard input when it is not a terminal (here it is /dev/null): not a usage error.
+        ["--header"], ["--stats", "--hex"], ["--stats", "--format", "csv"], ["--format", "xml"], ["-", "-"],
     ])
     func usageErrorsExit64(arguments: [String]) throws {
         let files = arguments.isEmpty || arguments.contains("-") ? [] : [Fixture.path("doubles/known.bin")]
@@ -182,5 +183,29 @@ import Testing
         return stride(from: 0, to: data.count, by: 8).map { offset in
             Double(bitPattern: UInt64(littleEndian: data[offset..<offset + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
         }
+    }
+}
+
+/// Issue 15: dump-doubles reads a pipe when given no file, as od does; offsets and counts in hex.
+@Suite struct DumpDoublesInputTests {
+    static let two: Data = Data([0, 0, 0, 0, 0, 0, 0xF0, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0x40])
+
+    @Test func aPipeIsReadWhenNoFileIsGiven() throws {
+        let run = try ToolRun.run(["dump-doubles"], input: Self.two)
+        #expect(run.status == 0)
+        #expect(run.output == "1.0\n2.0\n")
+    }
+
+    @Test(arguments: [(["--offset", "0x8"], "2.0\n"), (["--offset", "8"], "2.0\n"), (["--count", "0x1"], "1.0\n")])
+    func hexAndDecimalNumbers(options: [String], output: String) throws {
+        let run = try ToolRun.run(["dump-doubles"] + options + ["-"], input: Self.two)
+        #expect(run.status == 0)
+        #expect(run.output == output)
+    }
+
+    @Test func aNegativeOffsetIsAUsageError() throws {
+        let run = try ToolRun.run(["dump-doubles", "--offset", "-8", "-"], input: Self.two)
+        #expect(run.status == 64)
+        #expect(run.errorLines == ["mediatool: --offset must be 0 or more. (see 'mediatool dump-doubles --help')"])
     }
 }
