@@ -47,6 +47,9 @@ struct DumpDoubles: ParsableCommand {
     @Option(help: ArgumentHelp("The most values to decode from each file (decimal, or hex with 0x).", valueName: "values"))
     var count: NumberArgument?
 
+    @Flag(help: "No summary line on standard error after several inputs.")
+    var quiet = false
+
     @Option(help: "Output format: text, csv or json.")
     var format: DoubleListFormat = .text
 
@@ -103,7 +106,9 @@ struct DumpDoubles: ParsableCommand {
         // Unsafe only in name: one worker uses it, one input after another.
         nonisolated(unsafe) let dump = DoubleDump(options: options, output: .standardOutput(), labelsInputs: inputs.count > 1)
         // One worker: the files' outputs follow one another on standard output, in order.
-        let summary = BatchEngine(settings: BatchSettings(jobs: 1)).run(inputs, plan: nil) { input, _ in
+        var settings = BatchSettings(jobs: 1)
+        settings.showsSummary = !quiet
+        let summary = BatchEngine(settings: settings).run(inputs, plan: nil) { input, _ in
             let file = try InputFile(path: input.path)
             let warnings = try dump.dump(file, named: file.displayName)
             return JobReport(warnings: warnings.map(\.warningDescription))

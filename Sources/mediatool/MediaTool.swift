@@ -86,7 +86,8 @@ struct MediaTool: ParsableCommand {
     }
 
     func run() throws {
-        guard version else { throw CleanExit.helpRequest(self) }
+        // Bare `mediatool` did nothing asked of it: a usage error, not success.
+        guard version else { throw ValidationError("give a subcommand: thumbnail, crop, dump-doubles or pack-doubles") }
         print(ToolVersion.report)
     }
 }

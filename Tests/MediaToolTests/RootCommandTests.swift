@@ -58,3 +58,20 @@ import Testing
         #expect(run.errorLines == [line])
     }
 }
+
+/// Issue 15: rough edges a new user hits.
+@Suite struct RoughEdgeTests {
+    @Test func bareMediatoolIsAUsageError() throws {
+        let run = try ToolRun.run([])
+        #expect(run.status == 64)
+        #expect(run.errorLines == ["mediatool: give a subcommand: thumbnail, crop, dump-doubles or pack-doubles (see 'mediatool --help')"])
+    }
+
+    @Test func dumpDoublesQuietLeavesOutTheSummary() throws {
+        let files = [Fixture.path("doubles/known.bin"), Fixture.path("doubles/values.bin")]
+        let loud = try ToolRun.run(["dump-doubles"] + files)
+        #expect(loud.errorLines.count == 1 && loud.errorLines[0].hasPrefix("mediatool: summary: 2 ok"))
+        let quiet = try ToolRun.run(["dump-doubles", "--quiet"] + files)
+        #expect(quiet.status == 0 && quiet.errorLines == [])
+    }
+}
