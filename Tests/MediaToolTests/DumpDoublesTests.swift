@@ -188,7 +188,7 @@ import Testing
 
 /// Issue 15: dump-doubles reads a pipe when given no file, as od does; offsets and counts in hex.
 @Suite struct DumpDoublesInputTests {
-    static let two: Data = Data([0, 0, 0, 0, 0, 0, 0xF0, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0x40])
+    static var two: Data { Data([0, 0, 0, 0, 0, 0, 0xF0, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0x40]) }
 
     @Test func aPipeIsReadWhenNoFileIsGiven() throws {
         let run = try ToolRun.run(["dump-doubles"], input: Self.two)
