@@ -84,6 +84,10 @@ public final class AtomicOutputFile {
                 Self.unfinished.withLock { _ = $0.insert(candidate) }
                 return
             }
+            if errno == ENOENT || errno == ENOTDIR {
+                // The folder is what is missing, not a temporary: say so in the user's terms.
+                throw OutputError.missingFolder(path: destination, folder: directory.isEmpty ? "." : directory)
+            }
             if errno != EEXIST { throw SystemError("cannot create a temporary file in \(directory.isEmpty ? "." : directory)") }
         }
     }

@@ -8,6 +8,8 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
     case notRegular(path: String, kind: String)
     /// The output is a symbolic link to nothing.
     case danglingLink(path: String)
+    /// The folder the output goes in does not exist (it is not made: a typo should not become a folder).
+    case missingFolder(path: String, folder: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
             return "output is \(kind): \(path) (only a regular file is ever replaced)"
         case .danglingLink(let path):
             return "output is a symbolic link to nothing: \(path)"
+        case .missingFolder(let path, let folder):
+            return "cannot write \(path): its folder \(folder) does not exist"
         }
     }
 }

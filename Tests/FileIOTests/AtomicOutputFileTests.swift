@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func aMissingFolderIsAnError() {
-        #expect(throws: SystemError.self) {
+        #expect(throws: OutputError.missingFolder(path: "/nonexistent-mediatool-folder/out.txt", folder: "/nonexistent-mediatool-folder/")) {
             try AtomicOutputFile(path: "/nonexistent-mediatool-folder/out.txt", policy: OutputPolicy(overwrite: false))
         }
     }

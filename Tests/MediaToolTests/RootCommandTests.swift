@@ -67,6 +67,15 @@ import Testing
         #expect(run.errorLines == ["mediatool: give a subcommand: thumbnail, crop, dump-doubles or pack-doubles (see 'mediatool --help')"])
     }
 
+    @Test func aMissingOutputFolderIsSaidAsSuch() throws {
+        let scratch = try ScratchOutput("unused")
+        let source = Fixture.path("pictures/orientation1.png")
+        let output = scratch.folder.appendingPathComponent("nodir/x.png").path
+        let run = try ToolRun.run(["crop", "--rect", "0,0,8,8", source, "-o", output])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: \(source): cannot write \(output): its folder \(scratch.folder.path)/nodir/ does not exist"])
+    }
+
     @Test func dumpDoublesQuietLeavesOutTheSummary() throws {
         let files = [Fixture.path("doubles/known.bin"), Fixture.path("doubles/values.bin")]
         let loud = try ToolRun.run(["dump-doubles"] + files)
