@@ -301,7 +301,7 @@ private final class TIFFSource {
         var message = [CChar](repeating: 0, count: 512)
         if let format, let arguments { _ = vsnprintf(&message, message.count, format, arguments) }
         // libtiff puts the name given to TIFFClientOpenExt before some messages: the file is named already.
-        var text = String(cString: message)
+        var text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if text.hasPrefix("tiff: ") { text.removeFirst(6) }
         if source.lastError == nil { source.lastError = text }
         return 1

@@ -59,6 +59,6 @@ public enum CoreCount {
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 16384)
         let count = fread(&buffer, 1, buffer.count - 1, file)
-        return count > 0 ? String(cString: buffer) : nil
+        return count > 0 ? String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 }
