@@ -12,7 +12,7 @@ struct BatchOptions: ParsableArguments {
     @Option(help: ArgumentHelp("In folders, take the files whose names match this pattern instead of the subcommand's formats.", valueName: "glob"))
     var include: String?
 
-    @Option(help: ArgumentHelp("Also take the paths listed in this file, one a line ('-' for standard input).", valueName: "file"))
+    @Option(help: ArgumentHelp("Also take the paths listed in this file, one a line ('-' for standard input).", valueName: "file"), completion: .file())
     var filesFrom: String?
 
     @Option(help: ArgumentHelp("Take only part K of N (K from 0 to N-1), by a hash of each input's path: N machines given K = 0 ... N-1 share the work.", valueName: "K/N"))

@@ -38,7 +38,7 @@ struct Crop: ParsableCommand {
             """
     )
 
-    @Argument(help: "PNG, JPEG, WebP, HEIC/HEIF, AVIF or TIFF pictures, and folders of them.")
+    @Argument(help: "PNG, JPEG, WebP, HEIC/HEIF, AVIF or TIFF pictures, and folders of them.", completion: .file())
     var inputs: [String] = []
 
     @Option(help: "The rect X,Y,W,H (fractions allowed).")

@@ -31,7 +31,7 @@ struct DumpDoubles: ParsableCommand {
             """
     )
 
-    @Argument(help: "Binary files of doubles, and folders of them; '-' reads standard input.")
+    @Argument(help: "Binary files of doubles, and folders of them; '-' reads standard input.", completion: .file())
     var files: [String] = []
 
     @OptionGroup var batch: BatchOptions

@@ -6,10 +6,10 @@ import Reporting
 
 /// Where outputs go, shared by the subcommands that write one file per input.
 struct OutputOptions: ParsableArguments {
-    @Option(name: [.customShort("o"), .customLong("output")], help: "The output file (one input only).")
+    @Option(name: [.customShort("o"), .customLong("output")], help: "The output file (one input only).", completion: .file())
     var output: String?
 
-    @Option(help: "The folder for the outputs, each at its input's path under the folder it was found in.")
+    @Option(help: "The folder for the outputs, each at its input's path under the folder it was found in.", completion: .directory)
     var outDir: String?
 
     @Option(help: ArgumentHelp("Name outputs by this template: {stem}, {ext} (the input's extension), {dir} (its folder's name).", valueName: "template"))

@@ -22,10 +22,10 @@ struct PackDoubles: ParsableCommand {
             """
     )
 
-    @Argument(help: "Text files of numbers; standard input when none is given or for '-'.")
+    @Argument(help: "Text files of numbers; standard input when none is given or for '-'.", completion: .file())
     var files: [String] = []
 
-    @Option(name: .shortAndLong, help: "The binary file to write.")
+    @Option(name: .shortAndLong, help: "The binary file to write.", completion: .file())
     var output: String
 
     @Flag(help: "Replace OUT if it exists.")

@@ -29,7 +29,7 @@ struct Thumbnail: ParsableCommand {
             """
     )
 
-    @Argument(help: "Video files, and folders of them.")
+    @Argument(help: "Video files, and folders of them.", completion: .file())
     var inputs: [String] = []
 
     @Option(help: "The time: seconds, [[h:]m:]s[.fff] or a percentage of the duration.")

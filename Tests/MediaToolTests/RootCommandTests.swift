@@ -84,3 +84,15 @@ import Testing
         #expect(quiet.status == 0 && quiet.errorLines == [])
     }
 }
+
+/// Issue 15: bash completion offers file names for inputs, -o and --files-from, folders for --out-dir.
+@Suite struct CompletionTests {
+    @Test func bashCompletesFilesAndFolders() throws {
+        let script = try ToolRun.run(["--generate-completion-script", "bash"]).output
+        let crop = try #require(script.components(separatedBy: "_mediatool_crop() {").last?.components(separatedBy: "\n}\n").first)
+        #expect(crop.contains("'-o'|'--output')\n        __mediatool_add_completions -f"))
+        #expect(crop.contains("'--out-dir')\n        __mediatool_add_completions -d"))
+        #expect(crop.contains("'--files-from')\n        __mediatool_add_completions -f"))
+        #expect(crop.contains("case \"${positional_number}\" in\n    *)\n        __mediatool_add_completions -f"))
+    }
+}
