@@ -12,14 +12,15 @@ public enum FrameConverter {
         let isFullRange: Bool
     }
 
-    static func pixels(of frame: Frame, width: Int, height: Int) throws -> PixelBuffer {
+    /// `threads`: the scaler's and the tone mapper's; 0 for every core.
+    static func pixels(of frame: Frame, width: Int, height: Int, threads: Int = 0) throws -> PixelBuffer {
         let source = frame.pointer
         let sourceFormat = AVPixelFormat(rawValue: source.pointee.format)
         guard let descriptor = av_pix_fmt_desc_get(sourceFormat) else {
             throw FFmpegError("unknown pixel format", code: cffmpeg_averror(EINVAL))
         }
         if let transfer = hdrTransfer(of: frame), descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 {
-            return try toneMapped(frame, transfer: transfer, width: width, height: height, descriptor: descriptor)
+            return try toneMapped(frame, transfer: transfer, width: width, height: height, descriptor: descriptor, threads: threads)
         }
         if width == frame.width && height == frame.height, let planes = planes420(of: frame, format: sourceFormat) {
             return planes.rgb()
@@ -27,14 +28,14 @@ public enum FrameConverter {
         let hasAlpha = descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
         let channels = hasAlpha ? 4 : 3
         let targetFormat = hasAlpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24
-        let converted = try scaled(frame, to: targetFormat, width: width, height: height, descriptor: descriptor)
+        let converted = try scaled(frame, to: targetFormat, width: width, height: height, descriptor: descriptor, threads: threads)
         return try copyRows(of: converted, width: width, height: height, channels: channels, bytesPerSample: 1)
     }
 
     /// The frame at `width` x `height` in `targetFormat` through libswscale, read with the frame's
     /// own matrix and range where it turns YUV into RGB.
     static func scaled(_ frame: Frame, to targetFormat: AVPixelFormat, width: Int, height: Int,
-                       descriptor: UnsafePointer<AVPixFmtDescriptor>) throws -> Frame {
+                       descriptor: UnsafePointer<AVPixFmtDescriptor>, threads: Int = 0) throws -> Frame {
         let source = frame.pointer
         let sourceFormat = AVPixelFormat(rawValue: source.pointee.format)
         let isDownscale = width < frame.width || height < frame.height
@@ -49,8 +50,8 @@ public enum FrameConverter {
             ("srcw", Int64(frame.width)), ("srch", Int64(frame.height)), ("src_format", Int64(sourceFormat.rawValue)),
             ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(targetFormat.rawValue)),
             ("sws_flags", Int64(flags)),
-            // Slices on every core: at 1080p, 55 ms on one core, 30 on two.
-            ("threads", 0),
+            // Slices on every core of the budget: at 1080p, 55 ms on one core, 30 on two.
+            ("threads", Int64(threads > 0 ? threads : WorkerThreads.cores)),
         ]
         for (name, value) in settings {
             try FFmpegError.check(av_opt_set_int(UnsafeMutableRawPointer(context), name, value, 0), "cannot set up the scaler")
@@ -99,8 +100,8 @@ public enum FrameConverter {
     /// its 10-bit-to-RGB48 path read BT.2020 frames with BT.601's), then turned into R'G'B' with
     /// the frame's own matrix and tone mapped to 8-bit sRGB.
     static func toneMapped(_ frame: Frame, transfer: HDRTransfer, width: Int, height: Int,
-                           descriptor: UnsafePointer<AVPixFmtDescriptor>) throws -> PixelBuffer {
-        let converted = try scaled(frame, to: AV_PIX_FMT_YUV444P16LE, width: width, height: height, descriptor: descriptor)
+                           descriptor: UnsafePointer<AVPixFmtDescriptor>, threads: Int = 0) throws -> PixelBuffer {
+        let converted = try scaled(frame, to: AV_PIX_FMT_YUV444P16LE, width: width, height: height, descriptor: descriptor, threads: threads)
         let planes = converted.pointer.pointee
         guard let luma = planes.data.0, let cb = planes.data.1, let cr = planes.data.2 else {
             throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))
@@ -112,7 +113,7 @@ public enum FrameConverter {
             let output = UnsafeSendablePointer(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self))
             let planes = (UnsafeSendablePointer(luma), UnsafeSendablePointer(cb), UnsafeSendablePointer(cr))
             // Rows in bands, a band to each core: the mapping is per pixel.
-            let workers = max(1, min(WorkerThreads.cores, height))
+            let workers = max(1, min(threads > 0 ? threads : WorkerThreads.cores, height))
             WorkerThreads.run(count: workers) { worker in
                 for row in stride(from: worker, to: height, by: workers) {
                     func samples(_ plane: UnsafeSendablePointer<UInt8>, _ stride: Int) -> UnsafePointer<UInt16> {
@@ -129,16 +130,16 @@ public enum FrameConverter {
     /// The frame as 16-bit R'G'B' (big-endian, full range), its own transfer and primaries kept:
     /// 10 and 12-bit pictures keep their precision, HDR stays HDR. Scaled as 16-bit Y'CbCr and turned
     /// into R'G'B' with the frame's matrix here (libswscale's high-depth RGB path misread BT.2020).
-    static func rgb16(of frame: Frame, width: Int, height: Int) throws -> PixelBuffer {
+    static func rgb16(of frame: Frame, width: Int, height: Int, threads: Int = 0) throws -> PixelBuffer {
         let source = frame.pointer
         guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: source.pointee.format)) else {
             throw FFmpegError("unknown pixel format", code: cffmpeg_averror(EINVAL))
         }
         if descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 {
-            let converted = try scaled(frame, to: AV_PIX_FMT_RGB48BE, width: width, height: height, descriptor: descriptor)
+            let converted = try scaled(frame, to: AV_PIX_FMT_RGB48BE, width: width, height: height, descriptor: descriptor, threads: threads)
             return try copyRows(of: converted, width: width, height: height, channels: 3, bytesPerSample: 2)
         }
-        let converted = try scaled(frame, to: AV_PIX_FMT_YUV444P16LE, width: width, height: height, descriptor: descriptor)
+        let converted = try scaled(frame, to: AV_PIX_FMT_YUV444P16LE, width: width, height: height, descriptor: descriptor, threads: threads)
         let planes = converted.pointer.pointee
         guard let luma = planes.data.0, let cb = planes.data.1, let cr = planes.data.2 else {
             throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))

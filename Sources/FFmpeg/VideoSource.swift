@@ -131,10 +131,12 @@ public final class VideoSource {
     /// frame deinterlaced first (`deinterlaces`), before any scaling mixes its fields.
     /// `sixteenBit`: 16-bit R'G'B' with the frame's own transfer and primaries (HDR kept as HDR,
     /// 10 and 12-bit precision kept); otherwise 8-bit sRGB, HDR tone mapped.
-    public func pixels(of frame: Frame, width: Int, height: Int, deinterlaces: Bool = true, sixteenBit: Bool = false) throws -> PixelBuffer {
+    /// `threads`: the conversion's; 0 for every core.
+    public func pixels(of frame: Frame, width: Int, height: Int, deinterlaces: Bool = true, sixteenBit: Bool = false,
+                       threads: Int = 0) throws -> PixelBuffer {
         if deinterlaces && Deinterlacer.isInterlaced(frame) { try Deinterlacer.deinterlace(frame) }
-        if sixteenBit { return try FrameConverter.rgb16(of: frame, width: width, height: height) }
-        return try FrameConverter.pixels(of: frame, width: width, height: height)
+        if sixteenBit { return try FrameConverter.rgb16(of: frame, width: width, height: height, threads: threads) }
+        return try FrameConverter.pixels(of: frame, width: width, height: height, threads: threads)
     }
 
     /// Whether `frame` is HDR (PQ or HLG).

@@ -34,6 +34,8 @@ public struct EncodingSettings: Sendable {
     /// JPEG chroma sampling; nil for the job's default (4:2:0, or a JPEG source's own).
     public var jpegSubsampling: ChromaSubsampling?
     public var jpegProgressive = false
+    /// Threads an encoder may use (PNG's bands); 0 for every core. Batches give each worker its share.
+    public var threads = 0
 
     public init() {}
 }
@@ -49,7 +51,7 @@ public protocol ImageEncoder: Sendable {
 public enum ImageEncoders {
     public static func encoder(for format: ImageFormat, settings: EncodingSettings) -> any ImageEncoder {
         switch format {
-        case .png: return PNGImageEncoder(compressionLevel: settings.pngCompressionLevel)
+        case .png: return PNGImageEncoder(compressionLevel: settings.pngCompressionLevel, threads: settings.threads)
         case .jpeg:
             return JPEGImageEncoder(JPEGEncoder(quality: settings.jpegQuality, subsampling: settings.jpegSubsampling ?? .s420,
                                                 progressive: settings.jpegProgressive))

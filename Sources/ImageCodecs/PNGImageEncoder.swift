@@ -16,15 +16,20 @@ public struct PNGImageEncoder: ImageEncoder {
     static let filters = PNGEncoder.filterUp
 
     public var compressionLevel: Int
+    /// Threads compressing bands; 0 for every core.
+    public var threads: Int
 
-    public init(compressionLevel: Int = defaultCompressionLevel) {
+    public init(compressionLevel: Int = defaultCompressionLevel, threads: Int = 0) {
         self.compressionLevel = compressionLevel
+        self.threads = threads
     }
 
     public func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String] {
         let channels: PNGPixelLayout.Channels = [.gray, .grayAlpha, .rgb, .rgba][pixels.channels - 1]
         return try pixels.bytes.withUnsafeBytes { bytes in
-            try PNGEncoder(compressionLevel: compressionLevel, strategy: Self.strategy, filters: Self.filters).write(
+            var encoder = PNGEncoder(compressionLevel: compressionLevel, strategy: Self.strategy, filters: Self.filters)
+            encoder.threads = threads
+            return try encoder.write(
                 width: pixels.width, height: pixels.height,
                 layout: PNGPixelLayout(channels: channels, bitDepth: pixels.bytesPerSample * 8),
                 pixels: bytes, exif: metadata.exif, xmp: metadata.xmp, cicp: metadata.codePoints, color: metadata.color, to: descriptor)

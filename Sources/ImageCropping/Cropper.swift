@@ -29,6 +29,8 @@ public struct CropOptions: Sendable {
     public var encoding = EncodingSettings()
     /// What of the picture's metadata is left out of the crop; the colour description always stays.
     public var strip: MetadataStrip = .none
+    /// Threads of one crop (HEIF tiles; the encoder's are in `encoding`); 0 for every core.
+    public var threads = 0
     /// JPEG output without re-encoding: the source's DCT blocks, cropped on their grid.
     public var losslessJPEG: LosslessAlignment?
 
@@ -69,7 +71,7 @@ public struct Cropper: Sendable {
 
     public func crop(_ input: String, to output: String) throws -> CropReport {
         let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output)
-        let picture = try SourcePictures.open(file: file, maxPixels: options.maxPixels)
+        let picture = try SourcePictures.open(file: file, maxPixels: options.maxPixels, threads: options.threads)
         let orientation = picture.orientation
         let storedRect = try self.storedRect(of: picture)
         if let alignment = options.losslessJPEG {

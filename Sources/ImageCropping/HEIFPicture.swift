@@ -41,7 +41,11 @@ struct HEIFPicture: SourcePicture {
         guard ["hvc1", "av01", "grid"].contains(item.type) else { throw HEIFError.unsupportedImage(type: item.type) }
     }
 
-    init(file: InputFile, maxPixels: Int) throws {
+    /// Threads decoding tiles.
+    private let threads: Int
+
+    init(file: InputFile, maxPixels: Int, threads: Int = 0) throws {
+        self.threads = threads > 0 ? threads : WorkerThreads.cores
         var container = try HEIFContainer(file: file)
         // What `pitm` names is checked here first: these errors say more than libheif's.
         try Self.checkDecodable(container.primary)
@@ -77,7 +81,7 @@ struct HEIFPicture: SourcePicture {
         let bytesPerSample = decoder.bitDepth > 8 ? 2 : 1
         let channels = decoder.hasAlpha ? 4 : 3
         if let usedGrid = self.grid {
-            workingBytes = usedGrid.workingBytes(bytesPerSample: bytesPerSample, workers: WorkerThreads.cores)
+            workingBytes = usedGrid.workingBytes(bytesPerSample: bytesPerSample, workers: self.threads)
         } else {
             // The decoded picture, and libheif's planes of it.
             workingBytes = storedWidth * storedHeight * (channels + 3) * bytesPerSample
@@ -91,7 +95,7 @@ struct HEIFPicture: SourcePicture {
     func pixels(of rect: PixelRect) throws -> PixelBuffer {
         let decoded: HEIFPixels
         if let grid {
-            decoded = try grid.decode(x: rect.x, y: rect.y, width: rect.width, height: rect.height, file: file, workers: WorkerThreads.cores)
+            decoded = try grid.decode(x: rect.x, y: rect.y, width: rect.width, height: rect.height, file: file, workers: threads)
             return PixelBuffer(width: rect.width, height: rect.height, channels: decoded.channels,
                                bytesPerSample: decoded.bytesPerSample, bytes: decoded.bytes)
         }

@@ -31,13 +31,13 @@ protocol SourcePicture {
 
 enum SourcePictures {
     /// Reads a PNG, a JPEG, a HEIF (HEIC, AVIF), a WebP or a TIFF, told apart by their signatures, not by the name, from a regular file.
-    static func open(file: InputFile, maxPixels: Int) throws -> SourcePicture {
+    static func open(file: InputFile, maxPixels: Int, threads: Int = 0) throws -> SourcePicture {
         var start = [UInt8](repeating: 0, count: 12)
         let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
         start = Array(start.prefix(got))
         if PNGChunks.hasSignature(start) { return try PNGPicture(file: file, maxPixels: maxPixels) }
         if start.starts(with: [0xFF, 0xD8, 0xFF]) { return try JPEGPicture(file: file, maxPixels: maxPixels) }
-        if HEIFPicture.isHEIF(start) { return try HEIFPicture(file: file, maxPixels: maxPixels) }
+        if HEIFPicture.isHEIF(start) { return try HEIFPicture(file: file, maxPixels: maxPixels, threads: threads) }
         if WebPDecoder.hasSignature(start) { return try WebPPicture(file: file, maxPixels: maxPixels) }
         if TIFFDecoder.hasSignature(start) { return try TIFFPicture(file: file, maxPixels: maxPixels) }
         throw CropError.notAPicture

@@ -1,5 +1,6 @@
 import CPNGShim
 import CPNG
+import WorkerPool
 
 /// Writes PNG images through libpng. libpng's longjmp stays inside the C shim.
 public struct PNGEncoder: Sendable {
@@ -9,6 +10,8 @@ public struct PNGEncoder: Sendable {
     public var strategy: Int32
     /// The row filters libpng may choose from, as a mask of PNG_FILTER_* values; 0 for libpng's own choice.
     public var filters: Int32
+    /// Threads that filter and compress bands; 0 for every core.
+    public var threads: Int = 0
 
     public static let filterUp = Int32(PNG_FILTER_UP)
     public static let filterNone = Int32(PNG_FILTER_NONE)
@@ -42,7 +45,7 @@ public struct PNGEncoder: Sendable {
         var imageData: [UInt8]?
         if filters == Self.filterUp || filters == Self.filterNone {
             imageData = try PNGImageData(rows: base, rowBytes: rowBytes, height: height, usesUpFilter: filters == Self.filterUp,
-                                         level: level, strategy: strategy).compressed()
+                                         level: level, strategy: strategy).compressed(threads: threads > 0 ? threads : WorkerThreads.cores)
         }
         let rows: [UnsafePointer<UInt8>?] = imageData != nil ? [] : (0..<height).map { base + $0 * rowBytes }
         // iTXt text is UTF-8 without NULs, handed to libpng NUL-terminated.

@@ -13,7 +13,7 @@ public struct ThumbnailOptions: Sendable {
     public var format: ImageFormat = .png
     public var encoding = EncodingSettings()
     public var output = OutputPolicy(overwrite: false)
-    /// Decoder threads; 0 for every core.
+    /// Threads of one thumbnail (decoder, scaler, tone mapping; the encoder's are in `encoding`); 0 for every core.
     public var threads = 0
     /// The video stream, counted from 0 among those that are not cover art; nil for the file's main one.
     public var videoStream: Int?

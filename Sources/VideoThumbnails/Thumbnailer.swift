@@ -70,7 +70,8 @@ public struct Thumbnailer: Sendable {
                                        maxWidth: options.maxWidth, maxHeight: options.maxHeight)
         let keepsHDR = options.hdr == .keep && video.isHDR(located.frame)
         let pixels = try video.pixels(of: located.frame, width: geometry.scaledWidth, height: geometry.scaledHeight,
-                                      deinterlaces: options.deinterlaces, sixteenBit: keepsHDR || options.sixteenBit)
+                                      deinterlaces: options.deinterlaces, sixteenBit: keepsHDR || options.sixteenBit,
+                                      threads: options.threads)
             .oriented(orientation)
         // Kept as HDR, the pixels are BT.2020 PQ or HLG, which the cICP chunk says; otherwise sRGB.
         let metadata = PictureMetadata(codePoints: keepsHDR ? video.codePoints(of: located.frame) : nil)

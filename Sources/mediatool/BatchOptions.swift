@@ -74,6 +74,13 @@ struct JobOptions: ParsableArguments {
 
     var workers: Int { jobs ?? Self.cores }
 
+    /// One thread budget for the process: the cores go to the workers first, each its share for its
+    /// decoder, scaler and encoder; a lone worker takes them all (0).
+    func threadsPerWorker(inputs: Int) -> Int {
+        let running = min(workers, inputs)
+        return running <= 1 ? 0 : max(1, Self.cores / running)
+    }
+
     /// `ownOutputs`: files of the folders passed over as mediatool's own outputs, for the summary.
     func settings(ownOutputs: Int = 0) -> BatchSettings {
         var settings = BatchSettings(jobs: workers)

@@ -106,6 +106,8 @@ struct Crop: ParsableCommand {
         try encoding.check(for: options.format, canKeepJPEGBlocks: true)
         options.encoding = encoding.settings
         options.losslessJPEG = encoding.losslessJPEG(for: options.format)
+        options.threads = jobs.threadsPerWorker(inputs: pictures.count)
+        options.encoding.threads = options.threads
         options.strip = strip
         let plan = try outputs.plan(for: pictures, defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
         let cropper = Cropper(options: options)

@@ -117,9 +117,8 @@ struct Thumbnail: ParsableCommand {
         }
         options.encoding = encoding.settings
         options.output = outputs.policy
-        // The cores go to the workers first; a lone worker decodes with all of them.
-        let workers = min(jobs.workers, videos.count)
-        options.threads = workers <= 1 ? 0 : max(1, JobOptions.cores / workers)
+        options.threads = jobs.threadsPerWorker(inputs: videos.count)
+        options.encoding.threads = options.threads
         let plan = try outputs.plan(for: videos, defaultTemplate: OutputPlan.defaultTemplate(suffix: "thumb", fileExtension: options.format.fileExtension))
         let thumbnailer = Thumbnailer(options: options)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(videos, plan: plan) { video, output in
