@@ -188,20 +188,21 @@ public final class HEIFDecoder {
             return deep ? Int(row.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)) : Int(row.load(fromByteOffset: x, as: UInt8.self))
         }
         var at = 0
+        func put(_ sample: Int) {
+            if deep {
+                let wide = sample << (16 - bits) | sample >> (2 * bits - 16)
+                bytes[at] = UInt8(wide >> 8 & 0xFF)
+                bytes[at + 1] = UInt8(wide & 0xFF)
+                at += 2
+            } else {
+                bytes[at] = UInt8(sample)
+                at += 1
+            }
+        }
         for y in 0..<height {
             for x in 0..<width {
-                for (plane, stride) in [(luma, lumaStride)] + (alpha.map { [($0, alphaStride)] } ?? []) {
-                    let sample = value(plane, stride, x, y)
-                    if deep {
-                        let wide = sample << (16 - bits) | sample >> (2 * bits - 16)
-                        bytes[at] = UInt8(wide >> 8 & 0xFF)
-                        bytes[at + 1] = UInt8(wide & 0xFF)
-                        at += 2
-                    } else {
-                        bytes[at] = UInt8(sample)
-                        at += 1
-                    }
-                }
+                put(value(luma, lumaStride, x, y))
+                if let alpha { put(value(alpha, alphaStride, x, y)) }
             }
         }
         return HEIFPixels(width: width, height: height, channels: channels, bytesPerSample: bytesPerSample, bytes: bytes)

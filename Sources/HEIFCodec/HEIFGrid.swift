@@ -66,9 +66,7 @@ public struct HEIFGrid: Sendable {
         let firstColumn = x / tileWidth, lastColumn = (x + regionWidth - 1) / tileWidth
         let firstRow = y / tileHeight, lastRow = (y + regionHeight - 1) / tileHeight
         let needed = (firstRow...lastRow).flatMap { row in (firstColumn...lastColumn).map { (row, $0) } }
-        let files = try needed.map { row, column in
-            try HEIFTileFile.make(tile: container.items[tiles[row * columns + column]]!, grid: grid, container: container, file: file)
-        }
+        let (tiles, columns, grid, container) = (self.tiles, self.columns, self.grid, self.container)
         let region = Mutex<RegionBuffer?>(nil)
         let failure = Mutex<Error?>(nil)
         let next = Atomic<Int>(0)
@@ -79,10 +77,13 @@ public struct HEIFGrid: Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < needed.count else { return }
                 do {
-                    let pixels = try files[index].withUnsafeBytes { bytes in
+                    let (row, column) = needed[index]
+                    // Made by the worker that decodes it: reading overlaps decoding, and no tile waits in memory.
+                    let tileFile = try HEIFTileFile.make(tile: container.items[tiles[row * columns + column]]!, grid: grid,
+                                                         container: container, file: file)
+                    let pixels = try tileFile.withUnsafeBytes { bytes in
                         try HEIFDecoder(bytes: bytes, maxPixels: tileWidth * tileHeight).decode(appliesTransforms: false, monochrome: monochrome)
                     }
-                    let (row, column) = needed[index]
                     region.withLock { buffer in
                         if buffer == nil {
                             buffer = RegionBuffer(width: regionWidth, height: regionHeight, channels: pixels.channels, bytesPerSample: pixels.bytesPerSample)

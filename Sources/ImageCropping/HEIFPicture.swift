@@ -49,12 +49,14 @@ struct HEIFPicture: SourcePicture {
         var container = try HEIFContainer(file: file)
         // What `pitm` names is checked here first: these errors say more than libheif's.
         try Self.checkDecodable(container.primary)
-        _ = try HEIFGrid(container: container, file: file)
+        let pitmGrid = try HEIFGrid(container: container, file: file)
         decoder = try HEIFDecoder(file: file, maxPixels: maxPixels)
+        let pitm = container.primaryID
         try container.usePrimary(decoder.primaryID)
         let primary = container.primary
         try Self.checkDecodable(primary)
-        let grid = try HEIFGrid(container: container, file: file)
+        // Read again only where libheif took another item (pitm named a thumbnail).
+        let grid = primary.id == pitm ? pitmGrid : try HEIFGrid(container: container, file: file)
         if primary.type == "grid" && grid == nil { throw HEIFError.badGrid("its tiles are neither HEVC nor AV1") }
         let coded = grid.map { ($0.width, $0.height) } ?? container.spatialExtent(of: primary)
         guard let coded else { throw HEIFError.missingBox("ispe") }
