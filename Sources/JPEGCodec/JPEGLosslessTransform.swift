@@ -53,8 +53,12 @@ public enum JPEGLosslessTransform {
         defer { tjFree(output) }
         if status != 0 {
             let message = String(cString: tjGetErrorStr2(handle))
-            // As when decoding: bytes between segments harm no block; any other warning is corrupt data.
-            let harmless = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) && message.contains("extraneous bytes")
+            // Bytes between segments harm no block; any other warning is corrupt data, and so are bytes
+            // skipped before a restart marker (0xd0 to 0xd7), which lie inside the scan. TurboJPEG
+            // keeps only the first warning: found on a real file (Pillow's hopper_bad_exif.jpg),
+            // whose crop came out undecodable.
+            let insideScan = (0...7).contains { message.contains("before marker 0xd\($0)") }
+            let harmless = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) && message.contains("extraneous bytes") && !insideScan
             if !harmless || output == nil { throw .library(message: message.trimmingTrailingNewlines) }
         }
         return Array(UnsafeBufferPointer(start: output, count: Int(outputSize)))

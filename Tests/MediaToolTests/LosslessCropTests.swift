@@ -106,6 +106,17 @@ import TestSupport
         #expect(CropMetadataTests.contains(bytes, "MediatoolCam") && !CropMetadataTests.contains(bytes, "WGS-84"))
     }
 
+    /// Restart intervals: the crop is jpegtran's; bytes inside the scan before a restart marker are
+    /// corrupt data, an error, not the harmless bytes between segments (a real file showed the difference).
+    @Test func restartIntervalsCropAndCorruptionBetweenThemIsRefused() throws {
+        let scratch = try ScratchOutput("crop.jpg")
+        let run = try ToolRun.run(["crop", "--lossless", "--rect", "16,16,30,20", Fixture.path("lossless/restart.jpg"), "-o", scratch.path])
+        #expect(run.status == 0 && run.errorLines == [])
+        #expect(try Self.decoded(scratch.path).pixels == Self.decoded(Fixture.path("lossless/restart.jpegtran.jpg")).pixels)
+        try Self.expectRefusal(["--lossless", "--rect", "16,16,30,20"], of: Fixture.path("lossless/restart-corrupt.jpg"),
+                               message: "Corrupt JPEG data: 40 extraneous bytes before marker 0xd0")
+    }
+
     /// CMYK is never decoded here, so a lossless crop of it is as good as any.
     @Test func aCMYKJPEGCropsWithoutLoss() throws {
         let scratch = try ScratchOutput("crop.jpg")
