@@ -1,120 +1,122 @@
 import FileIO
 
-/// Why a text of numbers could not be read as doubles.
-public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
-    /// The token at `line`, `column` (both from 1; the column counts bytes) is not a number.
-    case invalidNumber(line: Int, column: Int, token: String)
-    /// The token is a number beyond the range of a double (it would become infinity or zero).
-    case outOfRange(line: Int, column: Int, token: String)
-
-    public var description: String {
-        switch self {
-        case .invalidNumber(let line, let column, let token):
-            return "line \(line), column \(column): not a number: \(Self.shown(token))"
-        case .outOfRange(let line, let column, let token):
-            return "line \(line), column \(column): out of the range of a double: \(Self.shown(token))"
-        }
-    }
-
-    private static func shown(_ token: String) -> String {
-        let limit = 40
-        let text = token.count > limit ? String(token.prefix(limit)) + "..." : token
-        return "'\(text)'"
-    }
-}
-
-/// Reads decimal numbers separated by whitespace or commas, and `nan`, `inf`, `-inf`, `infinity`
-/// (any case) and the JSON strings `"NaN"`, `"Infinity"`, `"-Infinity"`, in constant memory.
+/// Reads numbers separated by whitespace or commas (the text and csv that `dump-doubles` writes, and
+/// any such list), in constant memory. Besides the values: `==> NAME <==` lines that label each file
+/// of a dump, and as its `DoubleTextLayout` says, an index starting each line, the hex bytes after
+/// each value, and a header line naming the columns.
 public struct DoubleTextParser<Source: ByteSource> {
-    private var source: Source
-    /// A token cut by the end of a read, kept for the next.
-    private var pending: [UInt8] = []
-    private var line = 1
-    private var column = 1
+    private var cursor: TextCursor<Source>
+    private let layout: DoubleTextLayout
+    private let byteOrder: ByteOrder
+    private var token: [UInt8] = []
     private var tokenLine = 1
     private var tokenColumn = 1
+    private var tokenStartsLine = true
+    /// No token yet since the start or the last line end.
+    private var atLineStart = true
 
     /// Tokens longer than this are not numbers; the limit keeps memory constant on hostile input.
     private static var maxTokenLength: Int { 1024 }
 
-    public init(source: Source) {
-        self.source = source
+    /// `byteOrder` is the order being written: the first one tried for hex bytes.
+    public init(source: Source, layout: DoubleTextLayout = DoubleTextLayout(), byteOrder: ByteOrder = .little) {
+        self.init(cursor: TextCursor(source: source), layout: layout, byteOrder: byteOrder)
+    }
+
+    init(cursor: TextCursor<Source>, layout: DoubleTextLayout, byteOrder: ByteOrder) {
+        self.cursor = cursor
+        self.layout = layout
+        self.byteOrder = byteOrder
     }
 
     /// Calls `body` with each value in order.
     public mutating func forEachValue(_ body: (Double) throws -> Void) throws {
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
-        defer { chunk.deallocate() }
-        while true {
-            let count = try source.read(into: chunk)
-            if count == 0 { break }
-            for byte in UnsafeRawBufferPointer(rebasing: chunk[..<count]) {
-                if isSeparator(byte) {
-                    if !pending.isEmpty { try body(takeToken()) }
-                    if byte == UInt8(ascii: "\n") {
-                        line += 1
-                        column = 1
-                    } else {
-                        column += 1
-                    }
-                    continue
+        var valuesInFile = 0
+        var expectsHeader = layout.hasHeader
+        var awaitingHex: (value: Double, line: Int, column: Int)?
+        while try nextToken() {
+            if tokenStartsLine && token == Array("==>".utf8) {
+                try cursor.skipRestOfLine()
+                valuesInFile = 0
+                expectsHeader = layout.hasHeader
+                continue
+            }
+            if expectsHeader {
+                expectsHeader = false
+                if (try? DoubleToken.value(of: token)) != nil {
+                    throw DoubleTextError.missingHeader(line: tokenLine, column: tokenColumn, token: tokenText)
                 }
-                if pending.isEmpty {
-                    tokenLine = line
-                    tokenColumn = column
+                try cursor.skipRestOfLine()
+                continue
+            }
+            if let pending = awaitingHex {
+                awaitingHex = nil
+                guard let printed = DoubleHex.printedBytes(token) else {
+                    throw DoubleTextError.invalidHex(line: tokenLine, column: tokenColumn, token: tokenText)
                 }
-                if pending.count == Self.maxTokenLength {
-                    throw DoubleTextError.invalidNumber(line: tokenLine, column: tokenColumn,
-                                                        token: String(decoding: pending, as: UTF8.self))
+                guard let exact = DoubleHex.resolve(pending.value, printed: printed, preferred: byteOrder) else {
+                    throw DoubleTextError.hexMismatch(line: tokenLine, column: tokenColumn, hex: tokenText,
+                                                      value: "\(pending.value)")
                 }
-                pending.append(byte)
-                column += 1
+                try body(exact)
+                valuesInFile += 1
+                continue
+            }
+            if tokenStartsLine && layout.hasIndex {
+                let digits = token.last == UInt8(ascii: ":") ? token.dropLast() : token[...]
+                guard Int(String(decoding: digits, as: UTF8.self)) == valuesInFile else {
+                    throw DoubleTextError.unexpectedIndex(line: tokenLine, column: tokenColumn, token: tokenText,
+                                                          expected: valuesInFile)
+                }
+                continue
+            }
+            let value = try tokenValue()
+            if layout.hasHex {
+                awaitingHex = (value, tokenLine, tokenColumn)
+            } else {
+                try body(value)
+                valuesInFile += 1
             }
         }
-        if !pending.isEmpty { try body(takeToken()) }
+        if let pending = awaitingHex { throw DoubleTextError.missingHex(line: pending.line, column: pending.column) }
     }
 
-    private mutating func takeToken() throws -> Double {
-        defer { pending.removeAll(keepingCapacity: true) }
-        let text = String(decoding: pending, as: UTF8.self)
-        if let special = Self.specialValue(text) { return special }
-        guard pending.allSatisfy(isNumberCharacter),
-              pending.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let value = Double(text)
-        else {
-            throw DoubleTextError.invalidNumber(line: tokenLine, column: tokenColumn, token: text)
+    private var tokenText: String { String(decoding: token, as: UTF8.self) }
+
+    private func tokenValue() throws -> Double {
+        do {
+            return try DoubleToken.value(of: token)
+        } catch .notANumber {
+            throw DoubleTextError.invalidNumber(line: tokenLine, column: tokenColumn, token: tokenText)
+        } catch .outOfRange {
+            throw DoubleTextError.outOfRange(line: tokenLine, column: tokenColumn, token: tokenText)
         }
-        // Zero from a non-zero significand is an underflow, as infinity from digits is an overflow.
-        let significandIsNonZero = pending.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
-            .contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
-        if value.isInfinite || (value == 0 && significandIsNonZero) {
-            throw DoubleTextError.outOfRange(line: tokenLine, column: tokenColumn, token: text)
-        }
-        return value
     }
 
-    private static func specialValue(_ text: String) -> Double? {
-        switch text.lowercased() {
-        case "nan", "+nan", "-nan", "\"nan\"": return .nan
-        case "inf", "+inf", "infinity", "+infinity", "\"infinity\"": return .infinity
-        case "-inf", "-infinity", "\"-infinity\"": return -.infinity
-        default: return nil
+    /// Reads the next token into `token`; false at the end of the text.
+    private mutating func nextToken() throws -> Bool {
+        while let byte = try cursor.peek(), isSeparator(byte) {
+            if byte == UInt8(ascii: "\n") { atLineStart = true }
+            cursor.advance()
         }
+        guard try cursor.peek() != nil else { return false }
+        token.removeAll(keepingCapacity: true)
+        tokenLine = cursor.line
+        tokenColumn = cursor.column
+        tokenStartsLine = atLineStart
+        atLineStart = false
+        while let byte = try cursor.peek(), !isSeparator(byte) {
+            if token.count == Self.maxTokenLength {
+                throw DoubleTextError.invalidNumber(line: tokenLine, column: tokenColumn, token: tokenText)
+            }
+            token.append(byte)
+            cursor.advance()
+        }
+        return true
     }
 }
 
 @inline(__always)
 private func isSeparator(_ byte: UInt8) -> Bool {
     byte == UInt8(ascii: " ") || byte == UInt8(ascii: ",") || (byte >= 0x09 && byte <= 0x0D)
-}
-
-@inline(__always)
-private func isNumberCharacter(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"),
-         UInt8(ascii: "e"), UInt8(ascii: "E"):
-        return true
-    default:
-        return false
-    }
 }

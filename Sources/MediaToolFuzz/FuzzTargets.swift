@@ -90,8 +90,11 @@ enum FuzzTargets {
         let output = BufferedOutput(descriptor: ScratchFile.nullDevice, displayName: "/dev/null")
         let dump = DoubleDump(options: options, output: output, labelsInputs: flags & 8 != 0)
         _ = try? dump.dump(MemoryByteSource(data), named: "fuzz")
-        var parser = DoubleTextParser(source: MemoryByteSource(data))
+        let layout = DoubleTextLayout(hasIndex: flags & 0x20 != 0, hasHex: flags & 0x40 != 0, hasHeader: flags & 0x80 != 0)
+        var parser = DoubleTextParser(source: MemoryByteSource(data), layout: layout)
         try? parser.forEachValue { _ in }
+        var jsonParser = DoubleJSONParser(source: MemoryByteSource(data))
+        try? jsonParser.forEachValue { _ in }
         for value in data.count >= 8 ? [Double(bitPattern: data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })] : [] {
             let text = ShortestDecimal.string(value)
             precondition(value.isNaN || Double(text)?.bitPattern == value.bitPattern, "\(text) does not read back")

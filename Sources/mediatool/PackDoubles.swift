@@ -13,10 +13,18 @@ struct PackDoubles: ParsableCommand {
             written one after another into OUT. A token that is not a number, or a number beyond the \
             range of a double, is an error naming its line and column, and nothing is written.
 
+            Everything dump-doubles writes reads back: its '==> NAME <==' labels are skipped, JSON \
+            (arrays, rows, {"value": V, "hex": H} objects, one {"file": ..., "values": [...]} a line) \
+            is known by its first character, and the --index, --hex and --header given to \
+            dump-doubles are given here too. With --hex the bytes are checked against the value \
+            beside them and written exactly, NaN payloads included.
+
             Examples:
               mediatool pack-doubles values.txt -o values.bin
               printf '1.5 -0.0 inf\\n' | mediatool pack-doubles -o values.bin
               mediatool dump-doubles a.bin | mediatool pack-doubles --endian big -o a-big.bin
+              mediatool dump-doubles --format csv --header --index a.bin > a.csv
+              mediatool pack-doubles --header --index a.csv -o a.bin
 
             Exit status: 0 when OUT was written, 1 when any input failed, 64 for usage errors.
             """
@@ -32,6 +40,15 @@ struct PackDoubles: ParsableCommand {
     var overwrite = false
 
     @OptionGroup var byteOrder: ByteOrderOption
+
+    @Flag(help: "Each line starts with the index of its first value, as dump-doubles --index writes.")
+    var index = false
+
+    @Flag(help: "Each value is followed by its 8 bytes in hex, as dump-doubles --hex writes.")
+    var hex = false
+
+    @Flag(help: "The first line of each file names the columns, as dump-doubles --header writes.")
+    var header = false
 
     private var inputs: [String] { files.isEmpty ? ["-"] : files }
 
@@ -52,7 +69,8 @@ struct PackDoubles: ParsableCommand {
         }
         guard opened, let target else { throw ExitCode.failure }
         let buffer = BufferedOutput(descriptor: target.descriptor, displayName: output)
-        var packing = DoublePacking(byteOrder: byteOrder.byteOrder, output: buffer)
+        let layout = DoubleTextLayout(hasIndex: index, hasHex: hex, hasHeader: header)
+        var packing = DoublePacking(byteOrder: byteOrder.byteOrder, layout: layout, output: buffer)
         // Every input is tried, so that one run names every bad one; then nothing is written.
         let packed = inputs.map { file in succeeds(file) { try packing.pack(InputFile(path: file)) } }
         guard !packed.contains(false) else { throw ExitCode.failure }

@@ -104,4 +104,91 @@ import TestSupport
         #expect(run.errorLines == ["mediatool: ./values.txt: output is an input: ./values.txt (inputs are never written to)"])
         #expect(try Data(contentsOf: input) == Data("1 2 3".utf8))
     }
+
+    /// Every layout dump-doubles writes, one file and two, read back with the same layout options:
+    /// the bytes come back, and exactly (NaN payloads too) where the hex is there to say them.
+    static let layouts: [[String]] = {
+        var layouts: [[String]] = []
+        for columns in ["1", "3"] {
+            for index in [false, true] {
+                for hex in [false, true] {
+                    var text = ["--columns", columns]
+                    if index { text.append("--index") }
+                    if hex { text.append("--hex") }
+                    layouts.append(text)
+                    layouts.append(["--format", "csv"] + text)
+                    layouts.append(["--format", "csv", "--header"] + text)
+                    if !index { layouts.append(["--format", "json"] + text) }
+                }
+            }
+        }
+        return layouts
+    }()
+
+    @Test(arguments: layouts)
+    func everyDumpLayoutReadsBack(layout: [String]) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Every class, a NaN with a payload and a negative NaN, and a count that ends inside a row.
+        let patterns: [UInt64] = [0x3FF8_0000_0000_0000, 0x8000_0000_0000_0000, 0x7FF0_0000_0000_0000,
+                                  0xFFF0_0000_0000_0000, 1, 0x7FEF_FFFF_FFFF_FFFF, 0x3FB9_9999_9999_999A,
+                                  0x7FF8_0000_0000_0123, 0xFFF0_0000_0000_0001, 0]
+        var bytes = Data()
+        for bits in patterns { withUnsafeBytes(of: bits.littleEndian) { bytes.append(contentsOf: $0) } }
+        let first = folder.appendingPathComponent("a.bin")
+        let second = folder.appendingPathComponent("b.bin")
+        try bytes.write(to: first)
+        try bytes.prefix(16).write(to: second)
+        let readOptions = layout.filter { ["--index", "--hex", "--header"].contains($0) }
+        let exact = layout.contains("--hex")
+
+        for inputs in [[first.path], [first.path, second.path]] {
+            let dump = try ToolRun.run(["dump-doubles", "--quiet"] + layout + inputs)
+            #expect(dump.status == 0)
+            let packed = folder.appendingPathComponent("packed.bin")
+            let pack = try ToolRun.run(["pack-doubles", "--overwrite", "-o", packed.path] + readOptions, input: dump.standardOutput)
+            #expect(pack.status == 0, "\(layout) \(inputs.count): \(pack.standardError)")
+            let expected = inputs.count == 1 ? bytes : bytes + bytes.prefix(16)
+            let result = try Data(contentsOf: packed)
+            try #require(result.count == expected.count)
+            for offset in stride(from: 0, to: expected.count, by: 8) {
+                let want = expected[offset..<(offset + 8)].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                let got = result[offset..<(offset + 8)].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                let same = !exact && Double(bitPattern: want).isNaN ? Double(bitPattern: got).isNaN : want == got
+                #expect(same, "\(layout) value \(offset / 8): \(String(want, radix: 16)) came back as \(String(got, radix: 16))")
+            }
+        }
+    }
+
+    /// What a dump holds besides values and was not announced is an error with a hint, not a value.
+    @Test(arguments: [
+        (["--index"], [String](), "line 1, column 1: not a number: '0:' (an index? add --index)"),
+        (["--hex"], [String](), "line 1, column 5: not a number: '000000000000F83F' (hex bytes? add --hex)"),
+        (["--format", "csv", "--header"], [String](), "line 1, column 1: not a number: 'c0' (a csv header? add --header)"),
+        ([String](), ["--header"], "line 1, column 1: expected a line naming the columns (--header), found '1.5'"),
+        ([String](), ["--index"], "line 1, column 1: expected the index 0 (--index), found '1.5'"),
+        ([String](), ["--hex"], "line 2, column 1: expected 16 hex digits after the value (--hex), found '-0.0'"),
+    ])
+    func aLayoutMismatchIsNamed(dumpOptions: [String], packOptions: [String], message: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("a.bin")
+        try Data([0, 0, 0, 0, 0, 0, 0xF8, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0x80]).write(to: source)
+        let dump = try ToolRun.run(["dump-doubles"] + dumpOptions + [source.path])
+        let packed = folder.appendingPathComponent("packed.bin")
+        let pack = try ToolRun.run(["pack-doubles", "-o", packed.path] + packOptions, input: dump.standardOutput)
+        #expect(pack.status == 1)
+        #expect(pack.errorLines == ["mediatool: <stdin>: \(message)"])
+        #expect(!FileManager.default.fileExists(atPath: packed.path))
+    }
+
+    @Test func hexThatContradictsItsValueIsRefused() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let packed = folder.appendingPathComponent("packed.bin")
+        let text = "1.5 000000000000F03F\n"
+        let pack = try ToolRun.run(["pack-doubles", "--hex", "-o", packed.path], input: Data(text.utf8))
+        #expect(pack.status == 1)
+        #expect(pack.errorLines == ["mediatool: <stdin>: line 1, column 5: the bytes 000000000000F03F are not those of the value 1.5 beside them"])
+    }
 }

@@ -1,0 +1,64 @@
+/// Why a text of numbers could not be read as doubles. Every case names where, lines and columns
+/// counted from 1 (the column in bytes).
+public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
+    /// The token is not a number.
+    case invalidNumber(line: Int, column: Int, token: String)
+    /// The token is a number beyond the range of a double (it would become infinity or zero).
+    case outOfRange(line: Int, column: Int, token: String)
+    /// `--index`: a line does not start with the index of its first value.
+    case unexpectedIndex(line: Int, column: Int, token: String, expected: Int)
+    /// `--hex`: the token after a value is not 16 hex digits.
+    case invalidHex(line: Int, column: Int, token: String)
+    /// `--hex`: the bytes are not those of the value printed before them, in either byte order.
+    case hexMismatch(line: Int, column: Int, hex: String, value: String)
+    /// `--hex`: the text ends after a value, without its bytes.
+    case missingHex(line: Int, column: Int)
+    /// `--header`: the first line of a file is a value, not the names of the columns.
+    case missingHeader(line: Int, column: Int, token: String)
+    /// JSON: something else than the grammar allows here.
+    case unexpected(line: Int, column: Int, expected: String, found: String)
+    /// JSON: an object member that `dump-doubles` does not write.
+    case unexpectedMember(line: Int, column: Int, name: String)
+    /// JSON: arrays and objects nested deeper than any dump.
+    case tooDeep(line: Int, column: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidNumber(let line, let column, let token):
+            return "line \(line), column \(column): not a number: \(Self.shown(token))\(Self.hint(token))"
+        case .outOfRange(let line, let column, let token):
+            return "line \(line), column \(column): out of the range of a double: \(Self.shown(token))"
+        case .unexpectedIndex(let line, let column, let token, let expected):
+            return "line \(line), column \(column): expected the index \(expected) (--index), found \(Self.shown(token))"
+        case .invalidHex(let line, let column, let token):
+            return "line \(line), column \(column): expected 16 hex digits after the value (--hex), found \(Self.shown(token))"
+        case .hexMismatch(let line, let column, let hex, let value):
+            return "line \(line), column \(column): the bytes \(hex) are not those of the value \(value) beside them"
+        case .missingHex(let line, let column):
+            return "line \(line), column \(column): the value has no hex bytes after it (--hex)"
+        case .missingHeader(let line, let column, let token):
+            return "line \(line), column \(column): expected a line naming the columns (--header), found \(Self.shown(token))"
+        case .unexpected(let line, let column, let expected, let found):
+            return "line \(line), column \(column): expected \(expected), found \(found)"
+        case .unexpectedMember(let line, let column, let name):
+            return "line \(line), column \(column): unexpected member \(Self.shown(name)) (dump-doubles writes file, values, value and hex)"
+        case .tooDeep(let line, let column):
+            return "line \(line), column \(column): arrays nested too deep"
+        }
+    }
+
+    private static func shown(_ token: String) -> String {
+        let limit = 40
+        let text = token.count > limit ? String(token.prefix(limit)) + "..." : token
+        return "'\(text)'"
+    }
+
+    /// The layout option a token suggests was given to `dump-doubles` but not here.
+    private static func hint(_ token: String) -> String {
+        if token.hasSuffix(":"), Int(token.dropLast()) != nil { return " (an index? add --index)" }
+        if DoubleHex.printedBytes(Array(token.utf8)) != nil { return " (hex bytes? add --hex)" }
+        if token == "index" || token.hasPrefix("index,") || token.hasPrefix("c0") { return " (a csv header? add --header)" }
+        if token == "==>" { return " (a file label must start its line)" }
+        return ""
+    }
+}
