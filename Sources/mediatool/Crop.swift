@@ -30,7 +30,7 @@ struct Crop: ParsableCommand {
 
             Examples:
               mediatool crop photo.jpg --rect 100,200,300,400
-              mediatool crop photo.jpg --view 400x1000 --content-mode fit --rect 10,20,100.5,80
+              mediatool crop a.jpg --view 400x1000 --content-mode fit --rect 10,20,100,80
               mediatool crop --keep-orientation --out-dir crops/ --rect 0,0,512,512 *.jpg
               mediatool crop --lossless=expand photo.jpg --rect 100,200,300,400 -o part.jpg
 

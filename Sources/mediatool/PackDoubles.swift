@@ -22,7 +22,7 @@ struct PackDoubles: ParsableCommand {
             Examples:
               mediatool pack-doubles values.txt -o values.bin
               printf '1.5 -0.0 inf\\n' | mediatool pack-doubles -o values.bin
-              mediatool dump-doubles a.bin | mediatool pack-doubles --endian big -o a-big.bin
+              mediatool dump-doubles a.bin | mediatool pack-doubles --endian big -o b.bin
               mediatool dump-doubles --format csv --header --index a.bin > a.csv
               mediatool pack-doubles --header --index a.csv -o a.bin
 

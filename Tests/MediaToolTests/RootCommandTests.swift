@@ -39,6 +39,17 @@ import Testing
         #expect(run.output.contains("Exit status: 0"))
     }
 
+    /// In an 80-column terminal no example is cut in the middle of its command.
+    @Test(arguments: ["thumbnail", "crop", "dump-doubles", "pack-doubles"])
+    func examplesFitEightyColumns(subcommand: String) throws {
+        let run = try ToolRun.run([subcommand, "--help"], environment: ["COLUMNS": "80"])
+        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex(of: "Examples:"))
+        let examples = lines[(start + 1)...].prefix { !$0.isEmpty }
+        #expect(examples.count >= 2)
+        for line in examples { #expect(line.hasPrefix("  "), "'\(line)' continues the line before it") }
+    }
+
     @Test func anUnknownSubcommandIsAUsageError() throws {
         #expect(try ToolRun.run(["resize", "x.png"]).status == 64)
     }
