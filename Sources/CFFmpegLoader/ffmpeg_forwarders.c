@@ -140,6 +140,8 @@ FORWARD(AVFORMAT, int, avformat_find_stream_info, (AVFormatContext *ic, AVDictio
 FORWARD(AVFORMAT, int, avformat_open_input,
         (AVFormatContext **ps, const char *url, const AVInputFormat *fmt, AVDictionary **options),
         (ps, url, fmt, options))
+FORWARD(AVFORMAT, const AVIndexEntry *, avformat_index_get_entry_from_timestamp, (AVStream *st, int64_t wanted_timestamp, int flags),
+        (st, wanted_timestamp, flags))
 FORWARD(AVFORMAT, int, avformat_seek_file,
         (AVFormatContext *s, int stream_index, int64_t min_ts, int64_t ts, int64_t max_ts, int flags),
         (s, stream_index, min_ts, ts, max_ts, flags))

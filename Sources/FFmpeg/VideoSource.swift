@@ -24,23 +24,26 @@ public final class VideoSource {
     }
 
     /// Read again from the start when a seek fails (see `startOver`), so not constant.
-    private var format: FormatContext
+    var format: FormatContext
     private let reopen: () throws -> FormatContext
-    private let streamIndex: Int
-    private var stream: UnsafeMutablePointer<AVStream>
-    private let decoder: Decoder
+    let streamIndex: Int
+    var stream: UnsafeMutablePointer<AVStream>
+    let decoder: Decoder
     private let timeBase: AVRational
     /// The first frame's timestamp: times count from it. Learnt by decoding the first frame where
     /// the container's own start cannot be trusted (`startNeedsDecoding`).
-    private var startTimestamp: Int64
-    private var startNeedsDecoding: Bool
+    var startTimestamp: Int64
+    var startNeedsDecoding: Bool
     /// Packets are timed in decoding order (AVI, raw streams), not when their frames show: they say
     /// nothing of which frame is on screen, so no frame is skipped or drained by their times.
-    private let packetTimesAreDecodingOrder: Bool
+    let packetTimesAreDecodingOrder: Bool
     /// One frame's duration in the stream's time base, when the frame rate is known.
-    private let frameDuration: Int64?
+    let frameDuration: Int64?
     /// Nothing has been read or sought since the input was opened: its first packet comes next.
-    private var isAtStart = true
+    var isAtStart = true
+    /// The keyframe the last keyframe search chose, to the next keyframe after it (the end of the
+    /// stream for the last): every time in this span shows that keyframe in keyframe mode.
+    var lastKeyframeSpan: Range<Int64>?
 
     /// Reads the main video stream of a regular file the tool has open, or its video stream
     /// `videoStream` (counted from 0 among the video streams that are not cover art). `threads` 0
@@ -209,7 +212,7 @@ public final class VideoSource {
     }
 
     /// The first frame's own timestamp, decoded from the start.
-    private func learnStart() throws {
+    func learnStart() throws {
         startNeedsDecoding = false
         try startOver()
         let packet = Packet()
@@ -234,7 +237,7 @@ public final class VideoSource {
     /// Moves to the keyframe at or before `timestamp`. When the demuxer cannot (its result is
     /// checked: a failed seek may leave the position anywhere), the input is read again from its
     /// start and this returns false.
-    private func seek(to timestamp: Int64) throws -> Bool {
+    func seek(to timestamp: Int64) throws -> Bool {
         decoder.flush()
         do {
             try format.seek(stream: streamIndex, to: timestamp)
@@ -248,14 +251,14 @@ public final class VideoSource {
 
     /// Goes back to the first packet: nothing to do right after opening; else a seek before the
     /// first frame, or, where the demuxer cannot seek, the input opened again.
-    private func startOver() throws {
+    func startOver() throws {
         decoder.flush()
         if isAtStart { return }
         if (try? format.seek(stream: streamIndex, to: beforeStart)) != nil { return }
         try reopenAtStart()
     }
 
-    private func reopenAtStart() throws {
+    func reopenAtStart() throws {
         format = try reopen()
         stream = format.stream(streamIndex)
         isAtStart = true
@@ -270,6 +273,7 @@ public final class VideoSource {
         let packet = Packet()
         let chosen = Packet()
         var chosenTime: Int64?
+        var nextKeyframeTime: Int64?
         var streamEnd: Int64?
         var reachedEnd = true
         while format.read(into: packet) {
@@ -290,7 +294,11 @@ public final class VideoSource {
                 guard acceptsLateFirstKeyframe else { return .landedLate }
                 chosen.take(from: packet)
                 chosenTime = time
+                // The next keyframe is still to come: this one's span is unknown.
+                reachedEnd = false
+                break
             }
+            nextKeyframeTime = time
             reachedEnd = false
             break
         }
@@ -310,6 +318,7 @@ public final class VideoSource {
             case .frame:
                 // A keyframe that does not decode on its own is no sync point: decode the way there.
                 if frame.hasErrors || !frame.isKeyframe { return .needsDecoding }
+                lastKeyframeSpan = nextKeyframeTime.map { chosenTime..<$0 } ?? (reachedEnd ? chosenTime..<Int64.max : nil)
                 let isPastEnd = reachedEnd && streamEnd.map { target >= $0 } == true
                 return .found(LocatedFrame(frame: frame, seconds: seconds(ticks: chosenTime - startTimestamp), isPastEnd: isPastEnd))
             case .needsInput, .finished:
@@ -449,7 +458,7 @@ public final class VideoSource {
     }
 
     /// Frames that end before the target are never shown: those nothing refers to need no decoding.
-    private func skipLevel(for packet: Packet, target: Int64) -> AVDiscard {
+    func skipLevel(for packet: Packet, target: Int64) -> AVDiscard {
         guard let shown = screenTime(of: packet) else { return AVDISCARD_DEFAULT }
         return shown.upperBound <= target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
     }
@@ -458,7 +467,7 @@ public final class VideoSource {
     /// (rounding to the nearest tick gave the next frame where a tick is a frame: AVI, 3GP, Ogg).
     /// A product a hair below a whole tick (0.29 s at 1/100) is that tick. Held within ±2^62, so
     /// that no time, however far, traps on the way to an integer.
-    private func ticks(atOrBefore seconds: Double) -> Int64 {
+    func ticks(atOrBefore seconds: Double) -> Int64 {
         let exact = seconds * Double(timeBase.den) / Double(timeBase.num)
         let nearest = exact.rounded()
         let ticks = abs(exact - nearest) < 1e-6 * max(1, abs(exact)) ? nearest : exact.rounded(.down)
@@ -466,7 +475,7 @@ public final class VideoSource {
         return Int64(max(-4.6e18, min(4.6e18, ticks)))
     }
 
-    private func seconds(ticks: Int64) -> Double {
+    func seconds(ticks: Int64) -> Double {
         Double(ticks) * Double(timeBase.num) / Double(timeBase.den)
     }
 }

@@ -97,10 +97,17 @@ public final class AtomicOutputFile {
         if !isCommitted, let temporaryPath { Self.discard(temporaryPath) }
     }
 
-    /// Moves the finished file into place. Without `overwrite`, an output that appeared meanwhile is kept.
-    public func commit() throws {
+    /// Closes the complete file ahead of `commit`, so that many outputs waiting to be committed
+    /// together hold no descriptors (close reports the last write errors of some file systems).
+    public func finishWriting() throws {
+        guard isOpen else { return }
         isOpen = false
         guard close(descriptor) == 0 else { throw SystemError("cannot write \(path)") }
+    }
+
+    /// Moves the finished file into place. Without `overwrite`, an output that appeared meanwhile is kept.
+    public func commit() throws {
+        try finishWriting()
         guard let temporaryPath else {
             isCommitted = true
             return

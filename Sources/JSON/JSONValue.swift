@@ -5,6 +5,8 @@ public enum JSONValue: Sendable, Equatable {
     case double(Double)
     case null
     case array([JSONValue])
+    /// Members in order (a report's order is part of its readability).
+    case object([JSONMember])
 
     public var text: String {
         switch self {
@@ -13,6 +15,19 @@ public enum JSONValue: Sendable, Equatable {
         case .double(let value): return value.isFinite ? JSONNumber.text(value) : "null"
         case .null: return "null"
         case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.map { JSONString.quoted($0.name) + ":" + $0.value.text }.joined(separator: ",") + "}"
         }
+    }
+}
+
+/// One member of a JSON object.
+public struct JSONMember: Sendable, Equatable {
+    public let name: String
+    public let value: JSONValue
+
+    public init(_ name: String, _ value: JSONValue) {
+        self.name = name
+        self.value = value
     }
 }

@@ -8,12 +8,17 @@ public enum TimeSpec: Sendable, Equatable, CustomStringConvertible {
     /// integer timestamps it becomes.
     public static let maxSeconds = 1e9
 
-    /// Reads `35`, `35.2`, `1:02.5`, `00:01:02.500` or `10%`; nil for anything else, and for times
+    /// Reads `35`, `35.2`, `35s`, `1:02.5`, `00:01:02.500` or `10%`; nil for anything else, and for times
     /// past `maxSeconds` (found by fuzzing: 365 digits read as infinity, which trapped).
     public init?(parsing text: String) {
         if text.hasSuffix("%") {
             guard let percent = Self.number(text.dropLast()), percent <= 100 else { return nil }
             self = .fraction(percent / 100)
+            return
+        }
+        if text.hasSuffix("s") {
+            guard let seconds = Self.number(text.dropLast()), seconds <= Self.maxSeconds else { return nil }
+            self = .seconds(seconds)
             return
         }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)

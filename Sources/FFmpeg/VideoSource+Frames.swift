@@ -1,0 +1,161 @@
+import CFFmpeg
+
+extension VideoSource {
+    /// A frame found for one of many times.
+    public struct FrameForTime {
+        /// The index of the time in the list asked for.
+        public let index: Int
+        public let located: LocatedFrame
+        /// The same picture as the time before: nothing was decoded for this one.
+        public let repeatsPrevious: Bool
+    }
+
+    /// The pictures shown at many times (ascending), each handed to `body` in order.
+    ///
+    /// Keyframe mode: the keyframe at or before each time, each decoded once; times that fall
+    /// before the next keyframe repeat it, and the packets between keyframes are read, never decoded.
+    /// Exact mode: one forward pass that never seeks back and never decodes a frame twice; where the
+    /// container has an index, it seeks forward over every stretch that holds no time asked for,
+    /// and frames no time shows and no frame refers to are not decoded.
+    public func frames(atSeconds times: [Double], mode: SeekMode, _ body: (FrameForTime) throws -> Void) throws {
+        precondition(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "times ascend")
+        switch mode {
+        case .keyframe: try keyframes(atSeconds: times, body)
+        case .exact: try exactFrames(atSeconds: times, body)
+        }
+    }
+
+    private func keyframes(atSeconds times: [Double], _ body: (FrameForTime) throws -> Void) throws {
+        var previous: (located: LocatedFrame, span: Range<Int64>)?
+        for (index, seconds) in times.enumerated() {
+            if startNeedsDecoding { try learnStart() }
+            let target = startTimestamp + ticks(atOrBefore: max(0, seconds))
+            if let previous, previous.span.contains(target) {
+                try body(FrameForTime(index: index, located: previous.located, repeatsPrevious: true))
+                continue
+            }
+            lastKeyframeSpan = nil
+            let located = try frame(atSeconds: seconds, mode: .keyframe)
+            previous = lastKeyframeSpan.map { (located, $0) }
+            try body(FrameForTime(index: index, located: located, repeatsPrevious: false))
+        }
+    }
+
+    private func exactFrames(atSeconds times: [Double], _ body: (FrameForTime) throws -> Void) throws {
+        guard !times.isEmpty else { return }
+        if startNeedsDecoding { try learnStart() }
+        try startOver()
+        let targets = times.map { startTimestamp + ticks(atOrBefore: max(0, $0)) }
+        var next = 0
+        let packet = Packet()
+        var incoming = Frame()
+        var held = Frame()
+        var heldTimestamp: Int64?
+        var previousTimestamp: Int64?
+        var emittedTimestamp: Int64?
+        var latestPacket = Int64.min
+        // Packets timed in decoding order (AVI, raw streams) say nothing of which frame shows when,
+        // nor do their frames after a seek: those files are read through.
+        var seeksForward = !packetTimesAreDecodingOrder
+        /// Where frames without a timestamp count from: the start, or the keyframe sought to.
+        var countingFrom = startTimestamp
+        var lastError: String?
+        var rejected = 0
+
+        func emit(_ frame: Frame, at timestamp: Int64, isPastEnd: Bool) throws {
+            let located = LocatedFrame(frame: frame, seconds: self.seconds(ticks: timestamp - startTimestamp), isPastEnd: isPastEnd)
+            try body(FrameForTime(index: next, located: located, repeatsPrevious: emittedTimestamp == timestamp))
+            emittedTimestamp = timestamp
+            next += 1
+        }
+
+        /// Hands out every time before `timestamp`: they show the frame held.
+        func frameArrived(_ frame: Frame, at timestamp: Int64) throws {
+            while next < targets.count && targets[next] < timestamp {
+                if let heldTimestamp {
+                    try emit(held, at: heldTimestamp, isPastEnd: false)
+                } else {
+                    // Times before the first frame show the first frame.
+                    try emit(frame, at: timestamp, isPastEnd: false)
+                }
+            }
+        }
+
+        var isDraining = false
+        while next < targets.count {
+            if !isDraining {
+                if seeksForward, let keyframe = indexedKeyframe(atOrBefore: targets[next]), keyframe > latestPacket,
+                   heldTimestamp.map({ keyframe > $0 }) ?? (latestPacket > Int64.min) {
+                    // Nothing read so far reaches the keyframe before the next time: jump there.
+                    if (try? format.seek(stream: streamIndex, to: targets[next])) != nil {
+                        decoder.flush()
+                        latestPacket = keyframe
+                        previousTimestamp = nil
+                        countingFrom = keyframe
+                    } else {
+                        // The position is unknown after a failed seek: read on from the start,
+                        // passing over what was shown already.
+                        try reopenAtStart()
+                        decoder.flush()
+                        seeksForward = false
+                    }
+                }
+                if format.read(into: packet) {
+                    isAtStart = false
+                    guard packet.streamIndex == streamIndex else { continue }
+                    if let time = packet.decodingTimestamp ?? packet.presentationTimestamp { latestPacket = max(latestPacket, time) }
+                    decoder.skipFrame = skipLevel(for: packet, target: targets[next])
+                    let code = decoder.send(packet)
+                    if code < 0 && code != FFmpegError.tryAgain {
+                        lastError = FFmpegError("cannot decode", code: code).message
+                        rejected += 1
+                        if rejected > 1000 { break }
+                    }
+                } else {
+                    if let readError = format.readError { lastError = readError.message }
+                    decoder.sendEndOfStream()
+                    isDraining = true
+                }
+            }
+            receiving: while true {
+                let received: Decoder.Received
+                do {
+                    received = try decoder.receive(into: incoming)
+                } catch {
+                    lastError = error.message
+                    rejected += 1
+                    if rejected > 1000 { break }
+                    continue
+                }
+                switch received {
+                case .needsInput:
+                    break receiving
+                case .finished:
+                    guard let heldTimestamp else { throw VideoError.noDecodableFrame(cause: lastError) }
+                    while next < targets.count {
+                        let isPastEnd = targets[next] >= heldTimestamp + (frameDuration ?? 1)
+                        try emit(held, at: heldTimestamp, isPastEnd: isPastEnd)
+                    }
+                    return
+                case .frame:
+                    let timestamp = incoming.timestamp ?? previousTimestamp.map { $0 + (frameDuration ?? 1) } ?? countingFrom
+                    previousTimestamp = timestamp
+                    // After a failed seek, frames already passed come again: they are not new.
+                    if let heldTimestamp, timestamp <= heldTimestamp { continue }
+                    try frameArrived(incoming, at: timestamp)
+                    swap(&held, &incoming)
+                    heldTimestamp = timestamp
+                    if next == targets.count { return }
+                }
+            }
+            if rejected > 1000 { break }
+        }
+        if next < targets.count { throw VideoError.noDecodableFrame(cause: lastError) }
+    }
+
+    /// The timestamp of the keyframe at or before `target` in the container's index; nil without one.
+    private func indexedKeyframe(atOrBefore target: Int64) -> Int64? {
+        guard let entry = avformat_index_get_entry_from_timestamp(stream, target, AVSEEK_FLAG_BACKWARD) else { return nil }
+        return entry.pointee.timestamp
+    }
+}

@@ -1,0 +1,48 @@
+import FFmpeg
+import FileIO
+import ImageCodecs
+import VideoThumbnails
+
+/// Which frames a storyboard shows.
+public enum FrameSelection: Sendable, Equatable {
+    /// This many, evenly spaced: each at the middle of one of as many equal intervals.
+    case count(Int)
+    /// One every this many seconds, from the start of the range.
+    case every(Double)
+}
+
+/// How frames are laid out in files.
+public enum Tiling: Sendable, Equatable {
+    /// Sprite sheets of `columns` x `rows` cells, filled row by row; more sheets when more frames.
+    case sheets(columns: Int, rows: Int)
+    /// One file a frame.
+    case none
+}
+
+public struct StoryboardOptions: Sendable {
+    public var selection: FrameSelection = .count(100)
+    /// The range the frames are chosen in; nil for the start and the end of the video.
+    public var from: TimeSpec?
+    public var to: TimeSpec?
+    /// Keyframe mode by default: a storyboard is a preview, and a keyframe costs one decode.
+    public var mode: VideoSource.SeekMode = .keyframe
+    public var tiling: Tiling = .sheets(columns: 10, rows: 10)
+    /// Each cell fits inside this width and/or height, display aspect kept; width 160 when neither is given.
+    public var maxWidth: Int?
+    public var maxHeight: Int?
+    public var appliesOrientation = true
+    public var deinterlaces = true
+    public var videoStream: Int?
+    public var format: ImageFormat = .jpeg
+    public var encoding = EncodingSettings()
+    public var output = OutputPolicy(overwrite: false)
+    /// Put before each picture's name in the WebVTT file; nil for names relative to it.
+    public var urlBase: String?
+    /// Threads of one storyboard (decoder, scaler); 0 for every core.
+    public var threads = 0
+
+    /// The width a cell fits in when no size is given: what players' scrub previews show.
+    public static let defaultCellWidth = 160
+
+    public init() {}
+}

@@ -1,0 +1,157 @@
+import FFmpeg
+import FileIO
+import ImageCodecs
+import Imaging
+import VideoThumbnails
+
+/// Makes the storyboard of a video: its frames at many times from one pass over it, in sprite
+/// sheets (or one picture a frame) and a WebVTT file that says which picture previews which time.
+public struct Storyboarder: Sendable {
+    public let options: StoryboardOptions
+
+    public init(options: StoryboardOptions) {
+        self.options = options
+    }
+
+    /// Writes the storyboard of `input`: the WebVTT file at `vtt`, its pictures beside it. They
+    /// appear together or not at all: each is written to a temporary file, and all are moved into
+    /// place once every one is complete, the WebVTT file last.
+    public func makeStoryboard(of input: String, vtt: String) throws -> StoryboardReport {
+        let file = try InputFile(path: input).randomAccess()
+        // One keyframe gains nothing from frame threads (see Thumbnailer); a run of frames does.
+        let video = try VideoSource(file: file, threads: options.mode == .keyframe ? 1 : options.threads,
+                                    videoStream: options.videoStream)
+        let duration = video.durationSeconds
+        let from = try options.from.map { try Self.seconds($0, duration: duration) } ?? 0
+        guard let to = try options.to.map({ try Self.seconds($0, duration: duration) }).map({ min($0, duration ?? $0) }) ?? duration else {
+            throw StoryboardError.unknownDuration
+        }
+        let schedule = try FrameSchedule(selection: options.selection, from: from, to: to)
+        let names = StoryboardNames(vtt: vtt, fileExtension: options.format.fileExtension, tiling: options.tiling,
+                                    frameCount: schedule.entries.count)
+        let paths = [vtt] + (0..<names.fileCount).map(names.path)
+        try refuseBeforeWork(paths, input: file)
+
+        var warnings: [String] = []
+        if let dolbyVision = video.dolbyVision, dolbyVision.compatibility == 0 {
+            warnings.append("Dolby Vision profile \(dolbyVision.profile) has no HDR10, HLG or SDR base layer: its colours are approximate")
+        }
+        var written: [AtomicOutputFile] = []
+        var frames: [StoryboardReport.Frame] = []
+        var sheet: (index: Int, pixels: SpriteSheet)?
+        var cellSize: (geometry: DisplayGeometry, orientation: Orientation)?
+        var lastCell: PixelBuffer?
+        var pastEnd = 0
+        let encoder = ImageEncoders.encoder(for: options.format, settings: options.encoding)
+
+        func finishSheet() throws {
+            guard let current = sheet else { return }
+            let output = try AtomicOutputFile(path: names.path(current.index), policy: options.output)
+            warnings += try encoder.write(current.pixels.pixels, metadata: PictureMetadata(), to: output.descriptor)
+            try output.finishWriting()
+            written.append(output)
+            sheet = nil
+        }
+
+        try video.frames(atSeconds: schedule.entries.map(\.time), mode: options.mode) { found in
+            let frame = found.located.frame
+            if found.located.isPastEnd { pastEnd += 1 }
+            if cellSize == nil {
+                var orientation = Orientation.identity
+                if options.appliesOrientation {
+                    let turned = video.orientation(of: frame)
+                    orientation = turned.orientation
+                    if !turned.isExact {
+                        warnings.append("the display matrix turns by other than a multiple of 90 degrees: applied \(orientation)")
+                    }
+                }
+                let width = options.maxWidth ?? (options.maxHeight == nil ? StoryboardOptions.defaultCellWidth : nil)
+                let geometry = DisplayGeometry(codedWidth: frame.width, codedHeight: frame.height,
+                                               pixelAspect: video.pixelAspectRatio(of: frame), orientation: orientation,
+                                               maxWidth: width, maxHeight: options.maxHeight)
+                cellSize = (geometry, orientation)
+            }
+            let (geometry, orientation) = cellSize!
+            let cell: PixelBuffer
+            if found.repeatsPrevious, let lastCell {
+                cell = lastCell
+            } else {
+                // Every cell the size of the first, whatever size later frames are coded at.
+                cell = try video.pixels(of: frame, width: geometry.scaledWidth, height: geometry.scaledHeight,
+                                        deinterlaces: options.deinterlaces, threads: options.threads)
+                    .oriented(orientation)
+            }
+            lastCell = cell
+            let (fileIndex, cellIndex) = names.place(ofFrame: found.index)
+            if sheet?.index != fileIndex {
+                try finishSheet()
+                let columns: Int, rows: Int
+                switch options.tiling {
+                case .sheets(let c, let r): (columns, rows) = (c, r)
+                case .none: (columns, rows) = (1, 1)
+                }
+                let channels = options.format == .jpeg ? 3 : max(3, cell.channels)
+                sheet = (fileIndex, SpriteSheet(cellWidth: cell.width, cellHeight: cell.height, columns: columns, rows: rows,
+                                                cells: names.frameCount(inFile: fileIndex), channels: channels))
+            }
+            sheet!.pixels.place(cell, at: cellIndex)
+            let rect = sheet!.pixels.rect(ofCell: cellIndex)
+            frames.append(StoryboardReport.Frame(time: schedule.entries[found.index].time, shown: found.located.seconds,
+                                                 file: names.path(fileIndex), x: rect.x, y: rect.y,
+                                                 width: rect.width, height: rect.height))
+        }
+        try finishSheet()
+        if pastEnd > 0 {
+            warnings.append("\(pastEnd) of the times lie past the last frame, which they show")
+        }
+
+        var track = WebVTT()
+        for (entry, frame) in zip(schedule.entries, frames) {
+            let name = WebVTT.urlPath(String(frame.file.split(separator: "/").last ?? Substring(frame.file)))
+            let isSheet = options.tiling != .none
+            track.cues.append(WebVTT.Cue(start: entry.start, end: entry.end, url: Self.url(name, base: options.urlBase),
+                                         rect: isSheet ? (frame.x, frame.y, frame.width, frame.height) : nil))
+        }
+        let index = try AtomicOutputFile(path: vtt, policy: options.output)
+        try FileSystem.writeAll(Array(track.text.utf8), to: index.descriptor, target: vtt)
+        try Self.commitTogether(written + [index])
+        return StoryboardReport(vtt: vtt, files: written.map(\.path), frames: frames, warnings: warnings)
+    }
+
+    /// Refuses, before anything is decoded, outputs that exist (without `--overwrite`) and an
+    /// output that is the input.
+    private func refuseBeforeWork(_ paths: [String], input: InputFile) throws {
+        for path in paths {
+            if FileIdentity(path: path) == input.identity { throw OutputError.wouldOverwriteInput(path: path) }
+            if !options.output.overwrite, FileSystem.linkStatus(path) != nil { throw OutputError.exists(path: path) }
+        }
+    }
+
+    /// Moves every file into place; when one cannot be, those already moved are removed again.
+    private static func commitTogether(_ outputs: [AtomicOutputFile]) throws {
+        var committed: [String] = []
+        do {
+            for output in outputs {
+                try output.commit()
+                committed.append(output.path)
+            }
+        } catch {
+            for path in committed { _ = FileSystem.unlink(path) }
+            throw error
+        }
+    }
+
+    private static func url(_ name: String, base: String?) -> String {
+        guard let base, !base.isEmpty else { return name }
+        return base.hasSuffix("/") ? base + name : base + "/" + name
+    }
+
+    private static func seconds(_ time: TimeSpec, duration: Double?) throws -> Double {
+        switch time {
+        case .seconds(let value): return value
+        case .fraction(let fraction):
+            guard let duration else { throw StoryboardError.unknownDuration }
+            return fraction * duration
+        }
+    }
+}

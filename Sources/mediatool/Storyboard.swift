@@ -1,0 +1,166 @@
+import ArgumentParser
+import Batch
+import FileIO
+import ImageCodecs
+import Storyboards
+import VideoThumbnails
+
+/// `--tile CxR` or `--tile none`.
+struct TileArgument: ExpressibleByArgument {
+    let tiling: Tiling
+
+    init?(argument: String) {
+        if argument == "none" {
+            tiling = .none
+            return
+        }
+        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
+              (1...1000).contains(columns), (1...1000).contains(rows) else { return nil }
+        tiling = .sheets(columns: columns, rows: rows)
+    }
+}
+
+struct Storyboard: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write many frames of each video from one pass: sprite sheets and a WebVTT index for scrub previews.",
+        discussion: """
+            The frames are evenly spaced (--count, centred in equal intervals) or one every TIME \
+            (--every), within --from and --to; by default the keyframe at or before each time, each \
+            decoded once (--exact for the exact frames, in one forward pass). Each frame fits a cell \
+            of --width (160 by default) and --height, upright, at display aspect, HDR tone mapped; \
+            cells fill --tile sheets row by row (10x10 by default; 'none' for one picture a frame).
+
+            CLIP.mp4 gives CLIP.vtt beside it (or --vtt FILE for one input, or under --out-dir), and \
+            beside that CLIP.sheet-1.jpg, CLIP.sheet-2.jpg... (or CLIP.001.jpg... with --tile none). \
+            Each WebVTT cue names the cell that previews its time: CLIP.sheet-1.jpg#xywh=160,0,160,90, \
+            relative to the WebVTT file, or after --vtt-base URL. The pictures and the WebVTT file \
+            appear together or not at all.
+
+            Examples:
+              mediatool storyboard clip.mp4
+              mediatool storyboard --every 10s --tile 5x5 --format webp clip.mp4
+              mediatool storyboard --out-dir previews/ --vtt-base /media/previews *.mp4
+
+            Exit status: 0 when every input gave a storyboard, 1 when any failed, 64 for usage errors.
+            """
+    )
+
+    @Argument(help: "Video files, and folders of them.", completion: .file())
+    var inputs: [String] = []
+
+    @Option(help: "Frames evenly spaced over the range (default 100).")
+    var count: Int?
+
+    @Option(help: ArgumentHelp("One frame every TIME instead: seconds (10, 10s) or [[h:]m:]s.", valueName: "time"))
+    var every: String?
+
+    @Option(help: ArgumentHelp("The start of the range: seconds, [[h:]m:]s or a percentage (default: the start).", valueName: "time"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("The end of the range (default: the end).", valueName: "time"))
+    var to: String?
+
+    @Flag(help: "The exact frame at each time instead of the keyframe before it (slower).")
+    var exact = false
+
+    @Option(help: ArgumentHelp("Cells a sheet, columns x rows, or 'none' for one picture a frame (default 10x10).", valueName: "CxR|none"))
+    var tile: TileArgument = TileArgument(argument: "10x10")!
+
+    @Option(help: "Fit each cell inside this width (default 160 when no --height is given).")
+    var width: Int?
+
+    @Option(help: "Fit each cell inside this height.")
+    var height: Int?
+
+    @Flag(help: "Keep the coded orientation: ignore the display matrix.")
+    var noRotate = false
+
+    @Flag(help: "Keep interlaced frames' fields woven, instead of deinterlacing them.")
+    var noDeinterlace = false
+
+    @Option(name: .customLong("stream"), help: ArgumentHelp("The video stream, counted from 0 among the file's video streams.", valueName: "N"))
+    var videoStream: Int?
+
+    @Option(help: ArgumentHelp("The WebVTT file to write (one input only); the pictures go beside it.", valueName: "file"), completion: .file())
+    var vtt: String?
+
+    @Option(help: ArgumentHelp("Put this before each picture's name in the WebVTT file (default: names relative to it).", valueName: "url"))
+    var vttBase: String?
+
+    @Option(help: "The folder for the outputs, each at its input's path under the folder it was found in.", completion: .directory)
+    var outDir: String?
+
+    @Flag(help: "Replace outputs that exist.")
+    var overwrite = false
+
+    @OptionGroup var encoding: EncodingOptions
+
+    @OptionGroup var batch: BatchOptions
+
+    @OptionGroup var jobs: JobOptions
+
+    func validate() throws {
+        guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video.") }
+        try InputList.validate(inputs)
+        if inputs.contains("-") { throw ValidationError("A storyboard reads its video more than once: give a file, not standard input.") }
+        if count != nil && every != nil { throw ValidationError("Give --count or --every, not both.") }
+        if let count, count < 1 { throw ValidationError("--count must be 1 or more.") }
+        if let every {
+            guard case .seconds(let step)? = TimeSpec(parsing: every), step > 0 else {
+                throw ValidationError("--every takes a time above 0: seconds (10, 10s) or [[h:]m:]s, not '\(every)'.")
+            }
+        }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, TimeSpec(parsing: value) == nil {
+                throw ValidationError("\(name) takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not '\(value)'.")
+            }
+        }
+        if let width, width < 1 { throw ValidationError("--width must be 1 or more.") }
+        if let height, height < 1 { throw ValidationError("--height must be 1 or more.") }
+        if let videoStream, videoStream < 0 { throw ValidationError("--stream counts from 0.") }
+        if vtt != nil && outDir != nil { throw ValidationError("Give --vtt or --out-dir, not both.") }
+        if let vtt, vtt == "-" { throw ValidationError("--vtt takes a file: the pictures are written beside it.") }
+    }
+
+    func run() throws {
+        let (videos, _) = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
+        var options = StoryboardOptions()
+        if let every, case .seconds(let step)? = TimeSpec(parsing: every) {
+            options.selection = .every(step)
+        } else {
+            options.selection = .count(count ?? 100)
+        }
+        options.from = from.flatMap(TimeSpec.init(parsing:))
+        options.to = to.flatMap(TimeSpec.init(parsing:))
+        options.mode = exact ? .exact : .keyframe
+        options.tiling = tile.tiling
+        options.maxWidth = width
+        options.maxHeight = height
+        options.appliesOrientation = !noRotate
+        options.deinterlaces = !noDeinterlace
+        options.videoStream = videoStream
+        options.format = encoding.format ?? .jpeg
+        try encoding.check(for: options.format, canKeepJPEGBlocks: false)
+        options.encoding = encoding.settings
+        options.output = OutputPolicy(overwrite: overwrite, isNamedByUser: vtt != nil)
+        options.urlBase = vttBase
+        options.threads = jobs.threadsPerWorker(inputs: videos.count)
+        options.encoding.threads = options.threads
+        if vtt != nil && videos.count != 1 {
+            throw ValidationError("--vtt names one storyboard: use --out-dir for \(videos.count) inputs.")
+        }
+        let plan = OutputPlan(explicitPath: vtt, directory: outDir, template: "{stem}.vtt")
+        do {
+            try plan.check(videos)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let storyboarder = Storyboarder(options: options)
+        let summary = BatchEngine(settings: jobs.settings()).run(videos, plan: plan) { video, output in
+            let report = try storyboarder.makeStoryboard(of: video.path, vtt: output!)
+            return JobReport(fields: report.fields, warnings: report.warnings)
+        }
+        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+    }
+}
