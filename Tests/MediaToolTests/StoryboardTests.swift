@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 16: many frames of a video from one pass, in sprite sheets with a WebVTT index.
+@Suite struct StoryboardTests {
+    /// The frame number in cell `cell` of a sheet of 128x16 counter cells, `columns` a row.
+    static func frameNumber(in sheet: DecodedPNG, cell: Int, columns: Int) -> Int {
+        let (x, y) = ((cell % columns) * 128, (cell / columns) * 16)
+        return (0..<8).reduce(0) { number, bit in
+            sheet.pixel(x: x + bit * 16 + 8, y: y + 8)[0] > 128 ? number | (1 << bit) : number
+        }
+    }
+
+    /// The counter's 60 frames at 25 fps, keyframes every 12: ten times at the middles of ten
+    /// equal intervals (0.12 s, 0.36 s, ...) show frames 3, 9, 15..., or the keyframes before them.
+    /// (AVI's packed B-frames put the last keyframe's span in doubt, as for `thumbnail --keyframe`:
+    /// it is checked in exact mode only.)
+    @Test(arguments: [("mp4", false), ("mkv", false), ("ts", false), ("flv", false), ("ogv", false),
+                      ("mp4", true), ("mkv", true), ("ts", true), ("avi", true), ("flv", true), ("ogv", true)])
+    func tenFramesAreTheExpectedOnes(container: String, exact: Bool) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vtt = folder.appendingPathComponent("board.vtt").path
+        let run = try ToolRun.run(["storyboard", "--count", "10", "--width", "128", "--tile", "5x2", "--format", "png",
+                                   "--vtt", vtt, Fixture.path("video/counter.\(container)")] + (exact ? ["--exact"] : []))
+        #expect(run.status == 0 && run.standardError == "", "\(run.standardError)")
+        let sheet = try DecodedPNG(path: folder.appendingPathComponent("board.sheet-1.png").path)
+        #expect((sheet.width, sheet.height) == (640, 32))
+        let numbers = (0..<10).map { Self.frameNumber(in: sheet, cell: $0, columns: 5) }
+        if exact {
+            #expect(numbers == [3, 9, 15, 21, 27, 33, 39, 45, 51, 57])
+        } else {
+            // FLV and Theora encoders place some keyframes of their own.
+            let keyframes: [String: [Int]] = ["flv": [0, 0, 12, 12, 24, 32, 32, 44, 44, 56], "ogv": [0, 0, 12, 16, 16, 32, 32, 44, 48, 48]]
+            #expect(numbers == keyframes[container] ?? [0, 0, 12, 12, 24, 24, 36, 36, 48, 48])
+        }
+    }
+
+    /// A cell holds exactly what a thumbnail of that time holds.
+    @Test(arguments: [false, true])
+    func cellsAreTheThumbnailsOfTheirTimes(exact: Bool) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = Fixture.path("video/quadrants-orientation6.mp4")
+        let vtt = folder.appendingPathComponent("q.vtt").path
+        let run = try ToolRun.run(["storyboard", "--count", "3", "--width", "48", "--tile", "2x2", "--format", "png", "--vtt", vtt, video]
+                                  + (exact ? ["--exact"] : []))
+        #expect(run.status == 0, "\(run.standardError)")
+        let sheet = try DecodedPNG(path: folder.appendingPathComponent("q.sheet-1.png").path)
+        // Stored turned: cells of 48x32 upright, three in a 2x2 sheet of two rows.
+        #expect((sheet.width, sheet.height) == (96, 64))
+        let cues = try Self.cues(vtt)
+        for (index, cue) in cues.enumerated() {
+            let thumbnail = folder.appendingPathComponent("t\(index).png").path
+            let time = String((cue.start + cue.end) / 2)
+            let single = try ToolRun.run(["thumbnail", "--at", time, "--width", "48", "-o", thumbnail, video] + (exact ? [] : ["--keyframe"]))
+            #expect(single.status == 0)
+            let picture = try DecodedPNG(path: thumbnail)
+            #expect((picture.width, picture.height) == (cue.rect.width, cue.rect.height))
+            var same = true
+            for y in 0..<picture.height {
+                for x in 0..<picture.width where picture.pixel(x: x, y: y) != sheet.pixel(x: cue.rect.x + x, y: cue.rect.y + y) {
+                    same = false
+                }
+            }
+            #expect(same, "cell \(index) differs from the thumbnail at \(time) s")
+        }
+    }
+
+    struct Cue {
+        let start: Double
+        let end: Double
+        let file: String
+        let rect: (x: Int, y: Int, width: Int, height: Int)
+    }
+
+    /// The cues of a WebVTT file as a WebVTT parser reads them (Debian's python3-webvtt).
+    static func cues(_ path: String) throws -> [Cue] {
+        let script = """
+            import sys, webvtt
+            for cue in webvtt.read(sys.argv[1]):
+                print(cue.start_in_seconds, cue.end_in_seconds, cue.text.replace(' ', '%20'))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "python3-webvtt could not read \(path)")
+        return try String(decoding: output, as: UTF8.self).split(separator: "\n").map { line in
+            let parts = line.split(separator: " ")
+            let target = parts[2].split(separator: "#xywh=")
+            let numbers = target[1].split(separator: ",").compactMap { Int($0) }
+            try #require(numbers.count == 4)
+            return Cue(start: Double(parts[0])!, end: Double(parts[1])!, file: String(target[0]),
+                       rect: (numbers[0], numbers[1], numbers[2], numbers[3]))
+        }
+    }
+
+    /// 25 frames over 5 sheets of 2x3: the cues follow one another without gaps, each names its
+    /// sheet, and every rect lies inside its sheet.
+    @Test func theWebVTTIndexCoversTheVideoAndEveryRectLiesInItsSheet() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("my clip.mp4")
+        try FileManager.default.copyItem(atPath: Fixture.path("video/counter.mp4"), toPath: video.path)
+        let run = try ToolRun.run(["storyboard", "--count", "25", "--tile", "2x3", "--format", "png", "--json", video.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        let cues = try Self.cues(folder.appendingPathComponent("my clip.vtt").path)
+        #expect(cues.count == 25)
+        #expect(cues.first?.start == 0)
+        #expect(abs((cues.last?.end ?? 0) - 2.4) < 0.001)
+        for (cue, next) in zip(cues, cues.dropFirst()) { #expect(cue.end == next.start) }
+        var sizes: [String: (Int, Int)] = [:]
+        for (index, cue) in cues.enumerated() {
+            #expect(cue.file == "my%20clip.sheet-\(index / 6 + 1).png")
+            let name = cue.file.replacingOccurrences(of: "%20", with: " ")
+            if sizes[name] == nil {
+                let sheet = try DecodedPNG(path: folder.appendingPathComponent(name).path)
+                sizes[name] = (sheet.width, sheet.height)
+            }
+            let (width, height) = sizes[name]!
+            #expect(cue.rect.x >= 0 && cue.rect.y >= 0 && cue.rect.x + cue.rect.width <= width && cue.rect.y + cue.rect.height <= height)
+            #expect((cue.rect.width, cue.rect.height) == (160, 20))
+        }
+        // The last sheet holds one frame: one cell, no empty rows.
+        #expect(sizes["my clip.sheet-5.png"].map { [$0.0, $0.1] } == [160, 20])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect((report["files"] as? [String])?.count == 5)
+        #expect((report["frames"] as? [[String: Any]])?.count == 25)
+    }
+
+    @Test func oneFileAFrameAndAURLBase() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["storyboard", "--every", "1s", "--tile", "none", "--vtt-base", "https://cdn.example/p",
+                                   "--out-dir", folder.path, Fixture.path("video/counter.mkv")])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+                == ["counter.1.jpg", "counter.2.jpg", "counter.3.jpg", "counter.vtt"])
+        let text = try String(contentsOfFile: folder.appendingPathComponent("counter.vtt").path, encoding: .utf8)
+        #expect(text == """
+            WEBVTT
+
+            00:00:00.000 --> 00:00:01.000
+            https://cdn.example/p/counter.1.jpg
+
+            00:00:01.000 --> 00:00:02.000
+            https://cdn.example/p/counter.2.jpg
+
+            00:00:02.000 --> 00:00:02.400
+            https://cdn.example/p/counter.3.jpg
+
+            """)
+    }
+
+    /// Sheets and their index appear together or not at all: a sheet in the way stops the run
+    /// before anything is written.
+    @Test func anExistingSheetStopsTheRunBeforeAnythingIsWritten() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vtt = folder.appendingPathComponent("b.vtt").path
+        try Data("keep".utf8).write(to: folder.appendingPathComponent("b.sheet-2.jpg"))
+        let run = try ToolRun.run(["storyboard", "--count", "8", "--tile", "2x2", "--vtt", vtt, Fixture.path("video/counter.mp4")])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: \(Fixture.path("video/counter.mp4")): output exists: \(folder.path)/b.sheet-2.jpg (use --overwrite to replace it)"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["b.sheet-2.jpg"])
+        let again = try ToolRun.run(["storyboard", "--count", "8", "--tile", "2x2", "--overwrite", "--vtt", vtt, Fixture.path("video/counter.mp4")])
+        #expect(again.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["b.sheet-1.jpg", "b.sheet-2.jpg", "b.vtt"])
+    }
+
+    @Test(arguments: [
+        (["--count", "0"], "mediatool: --count must be 1 or more. (see 'mediatool storyboard --help')"),
+        (["--every", "0"], "mediatool: --every takes a time above 0: seconds (10, 10s) or [[h:]m:]s, not '0'. (see 'mediatool storyboard --help')"),
+        (["--count", "3", "--every", "1"], "mediatool: Give --count or --every, not both. (see 'mediatool storyboard --help')"),
+        (["--tile", "0x3"], "mediatool: The value '0x3' is invalid for '--tile <CxR|none>' (see 'mediatool storyboard --help')"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let run = try ToolRun.run(["storyboard"] + arguments + [Fixture.path("video/counter.mp4")])
+        #expect(run.status == 64)
+        #expect(run.errorLines == [message])
+    }
+
+    @Test func aBadVideoFailsAloneInABatch() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["storyboard", "--count", "4", "--out-dir", folder.path,
+                                   Fixture.path("video/not-media.mp4"), Fixture.path("video/counter.mov")])
+        #expect(run.status == 1)
+        #expect(run.errorLines.first?.hasPrefix("mediatool: \(Fixture.path("video/not-media.mp4")): not a media file") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["counter.sheet-1.jpg", "counter.vtt"])
+    }
+}
