@@ -18,7 +18,7 @@ struct Thumbnail: ParsableCommand {
 
             Times: seconds (35, 35.2), a timestamp (1:02.5, 00:01:02.500) or a percentage of the \
             duration (10%), counted from the first frame. A time past the end gives the last frame \
-            and a warning.
+            and a warning. --at auto picks a poster frame worth showing (see --at).
 
             Examples:
               mediatool thumbnail clip.mov
@@ -32,7 +32,7 @@ struct Thumbnail: ParsableCommand {
     @Argument(help: "Video files, and folders of them.", completion: .file())
     var inputs: [String] = []
 
-    @Option(help: "The time: seconds, [[h:]m:]s[.fff] or a percentage of the duration.")
+    @Option(help: "The time: seconds, [[h:]m:]s[.fff], a percentage of the duration, or auto: a keyframe from 5% to 30% of the duration that is not black, white or flat, and closest to the average colours of the others.")
     var at: String = "10%"
 
     @Flag(help: "The keyframe at or before the time instead of the exact frame (faster).")
@@ -85,8 +85,8 @@ struct Thumbnail: ParsableCommand {
         if inputs.contains("-") && outputs.output == nil {
             throw ValidationError("Standard input has no name to make an output's from: give -o FILE (or -o -).")
         }
-        guard TimeSpec(parsing: at) != nil else {
-            throw ValidationError("--at takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not '\(at)'.")
+        guard at == "auto" || TimeSpec(parsing: at) != nil else {
+            throw ValidationError("--at takes seconds (35.2), a timestamp (1:02.5), a percentage (10%) or auto, not '\(at)'.")
         }
         if let width, width < 1 { throw ValidationError("--width must be 1 or more.") }
         if let height, height < 1 { throw ValidationError("--height must be 1 or more.") }
@@ -100,7 +100,8 @@ struct Thumbnail: ParsableCommand {
         let (videos, ownOutputs) = try batch.inputs(inputs, extensions: extensions,
                                                    ownOutputPatterns: BatchOptions.outputPatterns(suffix: "thumb", template: outputs.name))
         var options = ThumbnailOptions()
-        options.time = TimeSpec(parsing: at)!
+        options.picksPosterFrame = at == "auto"
+        options.time = TimeSpec(parsing: at) ?? .fraction(0.1)
         options.mode = keyframe ? .keyframe : .exact
         options.maxWidth = width
         options.maxHeight = height

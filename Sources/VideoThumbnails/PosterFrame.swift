@@ -1,0 +1,87 @@
+import FFmpeg
+import Imaging
+
+/// Chooses a frame worth showing as a video's poster (`--at auto`): among the keyframes of a window
+/// early in the video, not one that is almost black, almost white or almost flat (a fade, a flash,
+/// a title card's background), and among the rest the one whose colours are closest to the
+/// window's average, the method of ffmpeg's `thumbnail` filter and ffmpegthumbnailer's smart mode.
+/// The same input always gives the same frame.
+public enum PosterFrame {
+    /// The share of the duration the window spans: past an opening fade, before the story moves on.
+    public static let window = 0.05...0.30
+    /// Times sampled in the window; each keyframe found is decoded once, however many share it.
+    static let samples = 12
+
+    /// What is measured of a frame, on a small copy of it.
+    struct Measure {
+        let seconds: Double
+        /// 16 levels of each of R, G and B, as shares of the pixels.
+        let histogram: [Double]
+        let meanLuma: Double
+        /// The share of pixels in the most common of 16 luma levels.
+        let largestLumaShare: Double
+        let lumaDeviation: Double
+
+        var isAlmostBlack: Bool { meanLuma < 24 }
+        var isAlmostWhite: Bool { meanLuma > 232 }
+        var isAlmostFlat: Bool { largestLumaShare > 0.9 || lumaDeviation < 6 }
+        var isRejected: Bool { isAlmostBlack || isAlmostWhite || isAlmostFlat }
+    }
+
+    /// The time of the chosen keyframe, in seconds from the first frame.
+    public static func seconds(in video: VideoSource) throws -> Double {
+        guard let duration = video.durationSeconds else { throw VideoError.unknownDuration }
+        let start = window.lowerBound * duration
+        let step = (window.upperBound - window.lowerBound) * duration / Double(samples)
+        let times = (0..<samples).map { start + (Double($0) + 0.5) * step }
+        var measures: [Measure] = []
+        try video.frames(atSeconds: times, mode: .keyframe) { found in
+            guard !found.repeatsPrevious else { return }
+            let small = try video.pixels(of: found.located.frame, width: 64, height: 36, threads: 1)
+            measures.append(measure(small, seconds: found.located.seconds))
+        }
+        let kept = measures.filter { !$0.isRejected }
+        // Nothing worth showing in the window: the frame with the most detail.
+        guard !kept.isEmpty else {
+            return measures.max { $0.lumaDeviation < $1.lumaDeviation }?.seconds ?? start
+        }
+        var average = [Double](repeating: 0, count: 48)
+        for measure in kept {
+            for (index, share) in measure.histogram.enumerated() { average[index] += share / Double(kept.count) }
+        }
+        func distance(_ measure: Measure) -> Double {
+            zip(measure.histogram, average).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }
+        }
+        // The earliest of equals, so that the choice never depends on more than the frames.
+        var best = kept[0]
+        for candidate in kept.dropFirst() where distance(candidate) < distance(best) { best = candidate }
+        return best.seconds
+    }
+
+    static func measure(_ pixels: PixelBuffer, seconds: Double) -> Measure {
+        var histogram = [Double](repeating: 0, count: 48)
+        var lumaLevels = [Int](repeating: 0, count: 16)
+        var sum = 0.0
+        var sumOfSquares = 0.0
+        let count = pixels.width * pixels.height
+        let step = pixels.bytesPerPixel
+        pixels.bytes.withUnsafeBufferPointer { bytes in
+            for pixel in 0..<count {
+                let red = Int(bytes[pixel * step]), green = Int(bytes[pixel * step + 1]), blue = Int(bytes[pixel * step + 2])
+                histogram[red >> 4] += 1
+                histogram[16 + (green >> 4)] += 1
+                histogram[32 + (blue >> 4)] += 1
+                // BT.709 luma, in whole levels.
+                let luma = (54 * red + 183 * green + 19 * blue + 128) >> 8
+                lumaLevels[luma >> 4] += 1
+                sum += Double(luma)
+                sumOfSquares += Double(luma * luma)
+            }
+        }
+        let mean = sum / Double(max(1, count))
+        let variance = max(0, sumOfSquares / Double(max(1, count)) - mean * mean)
+        return Measure(seconds: seconds, histogram: histogram.map { $0 / Double(max(1, count)) }, meanLuma: mean,
+                       largestLumaShare: Double(lumaLevels.max() ?? 0) / Double(max(1, count)),
+                       lumaDeviation: variance.squareRoot())
+    }
+}
