@@ -16,7 +16,8 @@ public struct Storyboarder: Sendable {
     /// Writes the storyboard of `input`: the WebVTT file at `vtt`, its pictures beside it. They
     /// appear together or not at all: each is written to a temporary file, and all are moved into
     /// place once every one is complete, the WebVTT file last.
-    public func makeStoryboard(of input: String, vtt: String) throws -> StoryboardReport {
+    /// `html`: also a page that shows the storyboard at work (see `StoryboardPage`).
+    public func makeStoryboard(of input: String, vtt: String, html: String? = nil) throws -> StoryboardReport {
         let file = try InputFile(path: input).randomAccess()
         // One keyframe gains nothing from frame threads (see Thumbnailer); a run of frames does.
         let video = try VideoSource(file: file, threads: options.mode == .keyframe ? 1 : options.threads,
@@ -29,7 +30,7 @@ public struct Storyboarder: Sendable {
         let schedule = try FrameSchedule(selection: options.selection, from: from, to: to)
         let names = StoryboardNames(vtt: vtt, fileExtension: options.format.fileExtension, tiling: options.tiling,
                                     frameCount: schedule.entries.count)
-        let paths = [vtt] + (0..<names.fileCount).map(names.path)
+        let paths = [vtt] + (html.map { [$0] } ?? []) + (0..<names.fileCount).map(names.path)
         try refuseBeforeWork(paths, input: file)
 
         var warnings: [String] = []
@@ -114,8 +115,49 @@ public struct Storyboarder: Sendable {
         }
         let index = try AtomicOutputFile(path: vtt, policy: options.output)
         try FileSystem.writeAll(Array(track.text.utf8), to: index.descriptor, target: vtt)
-        try Self.commitTogether(written + [index])
+        var page: [AtomicOutputFile] = []
+        if let html {
+            let output = try AtomicOutputFile(path: html, policy: options.output)
+            let text = try pageText(input: input, vtt: vtt, html: html, track: track, duration: duration ?? to)
+            try FileSystem.writeAll(Array(text.utf8), to: output.descriptor, target: html)
+            page.append(output)
+        }
+        try Self.commitTogether(written + page + [index])
         return StoryboardReport(vtt: vtt, files: written.map(\.path), frames: frames, warnings: warnings)
+    }
+
+    /// The page's text: every URL relative to the page's folder (or under `--vtt-base`).
+    private func pageText(input: String, vtt: String, html: String, track: WebVTT, duration: Double) throws -> String {
+        let folder = html.lastIndex(of: "/").map { $0 == html.startIndex ? "/" : String(html[..<$0]) } ?? "."
+        func relative(_ path: String) throws -> String {
+            guard let url = StoryboardPage.relativeURL(of: path, from: folder) else { throw OutputError.missingFolder(path: html, folder: folder) }
+            return url
+        }
+        let vttFolder = vtt.lastIndex(of: "/").map { String(vtt[...$0]) } ?? ""
+        let pageCues = try track.cues.map { cue in
+            // Names relative to the WebVTT file become relative to the page; absolute URLs stay.
+            let url = options.urlBase == nil ? try relative(vttFolder + Self.percentDecoded(cue.url)) : cue.url
+            return WebVTT.Cue(start: cue.start, end: cue.end, url: url, rect: cue.rect)
+        }
+        let name = String(input.split(separator: "/").last ?? Substring(input))
+        return StoryboardPage(title: "Storyboard of \(name)", videoURL: try relative(input), vttURL: try relative(vtt),
+                              vttText: track.text, cues: pageCues, duration: duration).html
+    }
+
+    private static func percentDecoded(_ url: String) -> String {
+        var bytes: [UInt8] = []
+        var rest = Array(url.utf8)[...]
+        while let byte = rest.first {
+            if byte == UInt8(ascii: "%"), rest.count >= 3,
+               let value = UInt8(String(decoding: rest.dropFirst().prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                rest = rest.dropFirst(3)
+            } else {
+                bytes.append(byte)
+                rest = rest.dropFirst()
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Refuses, before anything is decoded, outputs that exist (without `--overwrite`) and an

@@ -41,6 +41,7 @@ struct Storyboard: ParsableCommand {
               mediatool storyboard clip.mp4
               mediatool storyboard --every 10s --tile 5x5 --format webp clip.mp4
               mediatool storyboard --out-dir previews/ --vtt-base /media/previews *.mp4
+              mediatool storyboard --html clip.html clip.mp4
 
             Exit status: 0 when every input gave a storyboard, 1 when any failed, 64 for usage errors.
             """
@@ -85,6 +86,9 @@ struct Storyboard: ParsableCommand {
     @Option(help: ArgumentHelp("The WebVTT file to write (one input only); the pictures go beside it.", valueName: "file"), completion: .file())
     var vtt: String?
 
+    @Option(help: ArgumentHelp("Also write a page that shows the storyboard at work: the video, and a seek bar that previews the time under the pointer (one input only; FILE?t=12.5 shows 12.5 s).", valueName: "file"), completion: .file())
+    var html: String?
+
     @Option(help: ArgumentHelp("Put this before each picture's name in the WebVTT file (default: names relative to it).", valueName: "url"))
     var vttBase: String?
 
@@ -120,6 +124,7 @@ struct Storyboard: ParsableCommand {
         if let height, height < 1 { throw ValidationError("--height must be 1 or more.") }
         if let videoStream, videoStream < 0 { throw ValidationError("--stream counts from 0.") }
         if vtt != nil && outDir != nil { throw ValidationError("Give --vtt or --out-dir, not both.") }
+        if let html, html == "-" { throw ValidationError("--html takes a file.") }
         if let vtt, vtt == "-" { throw ValidationError("--vtt takes a file: the pictures are written beside it.") }
     }
 
@@ -150,6 +155,9 @@ struct Storyboard: ParsableCommand {
         if vtt != nil && videos.count != 1 {
             throw ValidationError("--vtt names one storyboard: use --out-dir for \(videos.count) inputs.")
         }
+        if html != nil && videos.count != 1 {
+            throw ValidationError("--html shows one storyboard: give one input.")
+        }
         let plan = OutputPlan(explicitPath: vtt, directory: outDir, template: "{stem}.vtt")
         do {
             try plan.check(videos)
@@ -158,7 +166,7 @@ struct Storyboard: ParsableCommand {
         }
         let storyboarder = Storyboarder(options: options)
         let summary = BatchEngine(settings: jobs.settings()).run(videos, plan: plan) { video, output in
-            let report = try storyboarder.makeStoryboard(of: video.path, vtt: output!)
+            let report = try storyboarder.makeStoryboard(of: video.path, vtt: output!, html: html)
             return JobReport(fields: report.fields, warnings: report.warnings)
         }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }

@@ -195,4 +195,59 @@ import TestSupport
         #expect(run.errorLines.first?.hasPrefix("mediatool: \(Fixture.path("video/not-media.mp4")): not a media file") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["counter.sheet-1.jpg", "counter.vtt"])
     }
+
+    static let chromium = "/usr/bin/chromium"
+
+    /// Runs headless Chromium on a page; its standard output, and its log lines.
+    static func chromium(_ arguments: [String]) throws -> (output: String, log: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chromium)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--force-color-profile=srgb", "--hide-scrollbars",
+                             "--enable-logging=stderr", "--v=0"] + arguments
+        let output = Pipe(), log = Pipe()
+        process.standardOutput = output
+        process.standardError = log
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let logData = log.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: outputData, as: UTF8.self), String(decoding: logData, as: UTF8.self))
+    }
+
+    /// The page in a real browser: it loads without a console message, its track holds every cue,
+    /// and a screenshot of page.html?t=T shows, in the preview box, the cell the WebVTT file names for T.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: chromium), "Chromium is not installed (scripts/bootstrap test installs it)"))
+    func thePageShowsTheCellOfTheTimeAskedFor() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("clip.mp4")
+        try FileManager.default.copyItem(atPath: Fixture.path("video/counter.mp4"), toPath: video.path)
+        let page = folder.appendingPathComponent("pages/clip page.html")
+        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let run = try ToolRun.run(["storyboard", "--count", "10", "--width", "128", "--tile", "3x2", "--format", "png",
+                                   "--html", page.path, video.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        let cues = try Self.cues(folder.appendingPathComponent("clip.vtt").path)
+        let url = "file://" + page.path.replacingOccurrences(of: " ", with: "%20")
+
+        let dom = try Self.chromium(["--virtual-time-budget=3000", "--dump-dom", url])
+        #expect(dom.output.contains("<body data-track-cues=\"10\">"))
+        #expect(!dom.log.contains("CONSOLE"), "\(dom.log)")
+
+        for time in [0.3, 1.0, 2.3] {
+            let shot = folder.appendingPathComponent("shot-\(time).png").path
+            let capture = try Self.chromium(["--window-size=640,480", "--screenshot=\(shot)", url + "?t=\(time)"])
+            #expect(!capture.log.contains("CONSOLE"), "\(capture.log)")
+            let screen = try DecodedPNG(path: shot)
+            let cue = try #require(cues.first { $0.start <= time && time < $0.end })
+            let sheet = try DecodedPNG(path: folder.appendingPathComponent(cue.file).path)
+            var differing = 0
+            for y in 0..<cue.rect.height {
+                for x in 0..<cue.rect.width where Array(screen.pixel(x: x, y: y).prefix(3)) != Array(sheet.pixel(x: cue.rect.x + x, y: cue.rect.y + y).prefix(3)) {
+                    differing += 1
+                }
+            }
+            #expect(differing == 0, "at \(time) s, \(differing) pixels of the preview differ from the cell \(cue.rect) of \(cue.file)")
+        }
+    }
 }
