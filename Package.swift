@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "MediaToolSoak", dependencies: ["ImageCodecs", "ImageCropping", "Imaging", "FileIO", "Reporting", "VideoThumbnails"]),
 
         // Pure Swift: decoding, formatting, statistics and encoding of binary arrays of doubles.
-        .target(name: "BinaryArrays", dependencies: ["FileIO", "JSON"]),
+        .target(name: "BinaryArrays", dependencies: ["FileIO", "JSON", "WorkerPool"]),
 
         // Files in and out, safely: inputs opened once, atomic outputs, paths as bytes, system calls.
         .target(name: "FileIO"),

@@ -9,6 +9,9 @@ public struct DoubleDumpOptions: Sendable {
     public var summarises: Bool
     /// Trailing bytes that do not make a whole value are a warning, not an error.
     public var allowsTrailingBytes: Bool
+    /// Threads that format (or summarise) blocks of values beside the one that reads and writes;
+    /// 1 does it all on the calling thread. The output is the same whatever the number.
+    public var workers = 1
 
     public init(selection: DoubleSelection = DoubleSelection(), layout: DoubleListLayout = DoubleListLayout(),
                 summarises: Bool = false, allowsTrailingBytes: Bool = false) {
@@ -43,7 +46,17 @@ public struct DoubleDump {
         let trailing: DoubleDecodingError?
         if options.summarises {
             var statistics = DoubleStatistics()
-            trailing = try reader.forEachBlock { statistics.add($0) }
+            // Blocks of a fixed size, summarised apart and merged in order, on any number of cores:
+            // the same bits everywhere (see `DoubleStatistics.merge`).
+            let pipeline = OrderedBlockPipeline<DoubleStatistics>(
+                workers: options.workers > 1 ? options.workers : 0, makeResult: { DoubleStatistics() },
+                work: { values, _, result in
+                    result = DoubleStatistics()
+                    result.add(values)
+                },
+                consume: { statistics.merge($0) })
+            trailing = try reader.forEachBlock { try pipeline.append($0) }
+            try pipeline.finish()
             // Statistics are printed last, so a stream's trailing bytes still leave nothing printed.
             if let trailing, !options.allowsTrailingBytes { throw trailing }
             try writeStatistics(statistics, name: name, jsonName: jsonName)
@@ -57,9 +70,26 @@ public struct DoubleDump {
                 try writer.begin(to: output)
                 started = true
             }
-            trailing = try reader.forEachBlock { values in
-                if !started { try start() }
-                try writer.write(values, to: output)
+            if options.workers > 1 && (reader.remainingLength ?? Int.max) >= Self.parallelThreshold {
+                let template = writer
+                let output = output
+                let pipeline = OrderedBlockPipeline<FormattedBlock>(
+                    workers: options.workers, makeResult: { FormattedBlock() },
+                    work: { values, first, result in result.count = template.format(values, first: first, into: result.bytes) },
+                    consume: { try output.write(UnsafeRawBufferPointer(start: $0.bytes, count: $0.count)) })
+                var formatted = 0
+                trailing = try reader.forEachBlock { values in
+                    if !started { try start() }
+                    try pipeline.append(values)
+                    formatted += values.count
+                }
+                try pipeline.finish()
+                writer.advance(by: formatted)
+            } else {
+                trailing = try reader.forEachBlock { values in
+                    if !started { try start() }
+                    try writer.write(values, to: output)
+                }
             }
             if !started { try start() }
             try writer.finish(to: output)
@@ -69,6 +99,16 @@ public struct DoubleDump {
         // Only a stream of unknown length gets here with an error: its values are already out.
         if !options.allowsTrailingBytes { throw trailing }
         return [trailing]
+    }
+
+    /// Inputs shorter than this are formatted on the calling thread: starting workers costs more.
+    static var parallelThreshold: Int { 1 << 20 }
+
+    /// One block's text, formatted by a worker.
+    final class FormattedBlock {
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: DoubleListWriter.maxBytes(forValues: OrderedBlockPipeline<FormattedBlock>.blockCapacity))
+        var count = 0
+        deinit { bytes.deallocate() }
     }
 
     private func writeStatistics(_ statistics: DoubleStatistics, name: String, jsonName: String?) throws {

@@ -2,7 +2,7 @@ import FileIO
 import JSON
 
 /// Writes decoded doubles in a `DoubleListLayout`, block by block, straight into an output buffer.
-public struct DoubleListWriter {
+public struct DoubleListWriter: Sendable {
     private let layout: DoubleListLayout
     private let byteOrder: ByteOrder
     /// For JSON Lines: the name of the input this line is about; nil for a lone JSON array.
@@ -49,6 +49,28 @@ public struct DoubleListWriter {
             written &+= 1
         }
         output.commit(upTo: cursor)
+    }
+
+    /// The most bytes `count` values take once formatted.
+    static func maxBytes(forValues count: Int) -> Int { count * maxBytesPerValue }
+
+    /// Formats `values`, those at `first` and after in the list, into `buffer` (room for
+    /// `maxBytes(forValues:)`), exactly as `write` would at that point of the list; returns the
+    /// bytes written. Blocks formatted apart and put one after another give `write`'s bytes.
+    func format(_ values: UnsafeBufferPointer<Double>, first: Int, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        var writer = self
+        writer.written = first
+        var cursor = buffer
+        for value in values {
+            cursor = layout.format == .json ? writer.writeJSON(value, at: cursor) : writer.writeDelimited(value, at: cursor)
+            writer.written &+= 1
+        }
+        return cursor - buffer
+    }
+
+    /// Counts values formatted elsewhere (`format`), so that `finish` closes the list right.
+    mutating func advance(by count: Int) {
+        written &+= count
     }
 
     public func finish(to output: BufferedOutput) throws {

@@ -28,6 +28,9 @@ public struct DoubleReader<Source: ByteSource> {
         self.selection = selection
     }
 
+    /// The bytes left in the source, when known up front.
+    public var remainingLength: Int? { source.remainingLength }
+
     /// The trailing bytes the selection would meet, when the source's length is known up front:
     /// lets a caller refuse an input before printing anything for it.
     public func precheck() throws(DoubleDecodingError) -> DoubleDecodingError? {

@@ -70,6 +70,40 @@ public struct DoubleStatistics: Equatable, Sendable {
         scaledSquaredDeviations += delta * (scaled - scaledMean)
     }
 
+    /// Adds the values `other` summarised, as if they followed these (Chan, Golub and LeVeque's
+    /// pairwise update of the mean and squared deviations, at the larger of the two scales). The
+    /// result depends on how values were grouped, not only on the values: `DoubleDump` groups them
+    /// in blocks of a fixed size whatever the number of cores, so that it is the same everywhere.
+    public mutating func merge(_ other: DoubleStatistics) {
+        count += other.count
+        nanCount += other.nanCount
+        positiveInfinityCount += other.positiveInfinityCount
+        negativeInfinityCount += other.negativeInfinityCount
+        zeroCount += other.zeroCount
+        subnormalCount += other.subnormalCount
+        guard other.finiteCount > 0 else { return }
+        if let low = other.minimum { minimum = min(minimum ?? low, low) }
+        if let high = other.maximum { maximum = max(maximum ?? high, high) }
+        guard finiteCount > 0 else {
+            finiteCount = other.finiteCount
+            (scaledMean, scaledSquaredDeviations, scale, hasScale) = (other.scaledMean, other.scaledSquaredDeviations, other.scale, other.hasScale)
+            return
+        }
+        var theirs = other
+        if other.hasScale && (!hasScale || other.scale > scale) {
+            rescale(to: other.scale)
+            hasScale = true
+        } else if hasScale && (!other.hasScale || scale > other.scale) {
+            theirs.rescale(to: scale)
+        }
+        let mine = Double(finiteCount), their = Double(theirs.finiteCount)
+        let total = mine + their
+        let delta = theirs.scaledMean - scaledMean
+        scaledMean += delta * (their / total)
+        scaledSquaredDeviations += theirs.scaledSquaredDeviations + delta * delta * (mine * their / total)
+        finiteCount += theirs.finiteCount
+    }
+
     /// The power of two at or just below |value|, so scaled values lie in (-2, 2).
     private static func scale(for value: Double) -> Double {
         Double(sign: .plus, exponent: value.exponent, significand: 1)

@@ -12,6 +12,26 @@ public enum WorkerThreads {
     }
 
     public static func run(count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        start(count: count, runsRefusedWorkersHere: true, body).join()
+    }
+
+    /// Threads started by `start`, to be joined.
+    public struct Group: ~Copyable {
+        fileprivate let threads: [pthread_t]
+
+        /// The threads that could be started.
+        public var count: Int { threads.count }
+
+        /// Waits for every thread of the group to end.
+        public consuming func join() {
+            for thread in threads { pthread_join(thread, nil) }
+        }
+    }
+
+    /// Starts `body(worker)` on `count` threads of their own and returns at once; `join` waits for them.
+    /// A worker whose thread the system refuses is run here first when `runsRefusedWorkersHere`, and
+    /// otherwise left out (the group's `count` says how many run).
+    public static func start(count: Int, runsRefusedWorkersHere: Bool = false, _ body: @escaping @Sendable (Int) -> Void) -> Group {
         var threads: [pthread_t] = []
         for worker in 0..<count {
             let work = Unmanaged.passRetained(Work { body(worker) }).toOpaque()
@@ -23,11 +43,13 @@ public enum WorkerThreads {
             }, work)
             if created == 0 {
                 threads.append(thread)
-            } else {
+            } else if runsRefusedWorkersHere {
                 // No thread to be had: do this worker's share here.
                 Unmanaged<Work>.fromOpaque(work).takeRetainedValue().body()
+            } else {
+                Unmanaged<Work>.fromOpaque(work).release()
             }
         }
-        for thread in threads { pthread_join(thread, nil) }
+        return Group(threads: threads)
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 import Batch
 import BinaryArrays
 import FileIO
+import WorkerPool
 
 extension DoubleListFormat: ExpressibleByArgument {}
 
@@ -96,13 +97,15 @@ struct DumpDoubles: ParsableCommand {
 
     func run() throws {
         let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions).inputs
-        let options = DoubleDumpOptions(
+        var options = DoubleDumpOptions(
             selection: DoubleSelection(byteOrder: byteOrder.byteOrder, offset: offset.value, count: count?.value),
             layout: DoubleListLayout(format: format, columns: columns, showsIndex: index,
                                      showsHex: hex, showsHeader: header),
             summarises: stats,
             allowsTrailingBytes: allowTrailing
         )
+        // Formatting and summaries on every core the process may use; the output is the same.
+        options.workers = WorkerThreads.cores
         // Unsafe only in name: one worker uses it, one input after another.
         nonisolated(unsafe) let dump = DoubleDump(options: options, output: .standardOutput(), labelsInputs: inputs.count > 1)
         // One worker: the files' outputs follow one another on standard output, in order.

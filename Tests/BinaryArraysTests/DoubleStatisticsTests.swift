@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import BinaryArrays
 
 @Suite struct DoubleStatisticsTests {
@@ -42,5 +43,52 @@ import Testing
         let s = Self.statistics([.nan, .infinity])
         #expect(s.mean == nil && s.standardDeviation == nil && s.minimum == nil)
         #expect(DoubleStatisticsReport.json(s).contains("\"mean\":null"))
+    }
+}
+
+/// Statistics merged block by block agree with those of one pass (to rounding), and the counts,
+/// the minimum and the maximum exactly.
+@Suite struct DoubleStatisticsMergeTests {
+    @Test(arguments: [1, 7, 1000, 4096])
+    func mergedBlocksAgreeWithOnePass(blockSize: Int) {
+        var generator = SplitMix64(seed: UInt64(blockSize))
+        let values: [Double] = (0..<10_000).map { index in
+            switch index % 500 {
+            case 3: return .nan
+            case 5: return -.infinity
+            case 8: return 0
+            default: return Double(Int64(bitPattern: generator.next() >> 12)) * 1e-6 + (index < 5000 ? 1e9 : -3)
+            }
+        }
+        var whole = DoubleStatistics()
+        values.withUnsafeBufferPointer { whole.add($0) }
+        var merged = DoubleStatistics()
+        for start in stride(from: 0, to: values.count, by: blockSize) {
+            var block = DoubleStatistics()
+            values[start..<min(values.count, start + blockSize)].withUnsafeBufferPointer { block.add($0) }
+            merged.merge(block)
+        }
+        #expect(merged.count == whole.count && merged.finiteCount == whole.finiteCount)
+        #expect(merged.nanCount == whole.nanCount && merged.negativeInfinityCount == whole.negativeInfinityCount)
+        #expect(merged.zeroCount == whole.zeroCount)
+        #expect(merged.minimum == whole.minimum && merged.maximum == whole.maximum)
+        #expect(abs(merged.mean! - whole.mean!) <= 1e-9 * abs(whole.mean!))
+        #expect(abs(merged.standardDeviation! - whole.standardDeviation!) <= 1e-9 * whole.standardDeviation!)
+    }
+
+    /// Scales far apart (1e-300 and 1e300) meet without overflow or underflow.
+    @Test func blocksOfFarApartScalesMerge() {
+        var small = DoubleStatistics()
+        [1e-300, 3e-300].withUnsafeBufferPointer { small.add($0) }
+        var large = DoubleStatistics()
+        [1e300, 3e300].withUnsafeBufferPointer { large.add($0) }
+        var merged = small
+        merged.merge(large)
+        #expect(merged.mean == 1e300)
+        #expect(merged.standardDeviation!.isFinite && abs(merged.standardDeviation! - 1.224744871391589e300) < 1e285)
+        var zeros = DoubleStatistics()
+        [0.0, 0.0].withUnsafeBufferPointer { zeros.add($0) }
+        zeros.merge(large)
+        #expect(zeros.mean == 1e300)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct DumpDoublesTests {
     @Test(arguments: [
@@ -207,5 +208,44 @@ import Testing
         let run = try ToolRun.run(["dump-doubles", "--offset", "-8", "-"], input: Self.two)
         #expect(run.status == 64)
         #expect(run.errorLines == ["mediatool: --offset must be 0 or more. (see 'mediatool dump-doubles --help')"])
+    }
+}
+
+/// Issue 17: dump-doubles formats and summarises on every core, and its output is the same byte
+/// for byte as on one.
+@Suite struct ParallelDumpTests {
+    /// 2 MiB of doubles of every class and magnitude: eight blocks, more than one worker's share.
+    static func input() throws -> URL {
+        let folder = try Fixture.scratchFolder()
+        var generator = SplitMix64(seed: 17)
+        var bytes = Data(capacity: 1 << 21)
+        for index in 0..<(1 << 18) {
+            var bits = generator.next()
+            if index % 1000 == 7 { bits = 0x7FF8_0000_0000_0000 }
+            if index % 1000 == 9 { bits = 0xFFF0_0000_0000_0000 }
+            if index % 4 == 0 { bits = (Double(bitPattern: bits & 0x3FFF_FFFF_FFFF_FFFF) * 1e-3).bitPattern }
+            withUnsafeBytes(of: bits.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        let file = folder.appendingPathComponent("values.bin")
+        try bytes.write(to: file)
+        return file
+    }
+
+    @Test(arguments: [
+        [], ["--columns", "3", "--index", "--hex"], ["--format", "csv", "--header", "--index", "--columns", "7"],
+        ["--format", "json"], ["--format", "json", "--hex", "--columns", "2"], ["--endian", "big", "--offset", "3", "--count", "200001"],
+        ["--stats"], ["--stats", "--format", "json"],
+    ])
+    func everyCoreWritesWhatOneWrites(options: [String]) throws {
+        let file = try Self.input()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let many = try ToolRun.run(["dump-doubles"] + options + [file.path])
+        let one = try ToolRun.run(["dump-doubles"] + options + [file.path], launcher: ["taskset", "-c", "0"])
+        #expect(many.status == 0 && one.status == 0)
+        #expect(many.standardOutput.count > (options.contains("--stats") ? 100 : 1000))
+        #expect(many.standardOutput == one.standardOutput)
+        // A stream of unknown length goes the same way.
+        let piped = try ToolRun.run(["dump-doubles"] + options + ["-"], input: try Data(contentsOf: file))
+        #expect(piped.standardOutput == one.standardOutput)
     }
 }

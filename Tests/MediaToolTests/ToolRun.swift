@@ -42,9 +42,11 @@ struct ToolRun {
         let errorReader = Thread { errorData = stderr.fileHandleForReading.readDataToEndOfFile() }
         errorReader.start()
         if let input {
+            // A tool that stops reading early (--count) closes the pipe: a write error, not the end of the tests.
+            signal(SIGPIPE, SIG_IGN)
             let writer = stdin.fileHandleForWriting
             Thread {
-                writer.write(input)
+                try? writer.write(contentsOf: input)
                 try? writer.close()
             }.start()
         }
