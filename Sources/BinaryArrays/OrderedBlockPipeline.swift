@@ -61,7 +61,7 @@ final class OrderedBlockPipeline<Result>: @unchecked Sendable {
         while !rest.isEmpty {
             let slot = try claim(current)
             let taken = min(rest.count, Self.blockCapacity - slot.count)
-            UnsafeMutableBufferPointer(rebasing: slot.values[slot.count..<(slot.count + taken)])
+            _ = UnsafeMutableBufferPointer(rebasing: slot.values[slot.count..<(slot.count + taken)])
                 .initialize(fromContentsOf: UnsafeBufferPointer(rebasing: rest.prefix(taken)))
             slot.count += taken
             rest = rest.dropFirst(taken)
