@@ -95,7 +95,9 @@ let package = Package(
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
 
         // Pixel buffers and orientation, shared by thumbnail and crop: no codec here.
-        .target(name: "Imaging", dependencies: ["FileIO"]),
+        .target(name: "Imaging", dependencies: ["FileIO", "CToneMap"]),
+        // HDRToneMapper's per-pixel loop, four pixels at a time in SSE2 registers.
+        .target(name: "CToneMap"),
 
         // The one codec layer for outputs: formats, their names and extensions, one encoder each.
         .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "FileIO"]),

@@ -101,6 +101,9 @@ public enum FrameConverter {
     /// the frame's own matrix and tone mapped to 8-bit sRGB.
     static func toneMapped(_ frame: Frame, transfer: HDRTransfer, width: Int, height: Int,
                            descriptor: UnsafePointer<AVPixFmtDescriptor>, threads: Int = 0) throws -> PixelBuffer {
+        if width == frame.width && height == frame.height, let mapped = toneMappedAtOwnSize(frame, transfer: transfer, threads: threads) {
+            return mapped
+        }
         let converted = try scaled(frame, to: AV_PIX_FMT_YUV444P16LE, width: width, height: height, descriptor: descriptor, threads: threads)
         let planes = converted.pointer.pointee
         guard let luma = planes.data.0, let cb = planes.data.1, let cr = planes.data.2 else {
@@ -121,6 +124,65 @@ public enum FrameConverter {
                     }
                     mapper.map(y: samples(planes.0, strides.0), cb: samples(planes.1, strides.1), cr: samples(planes.2, strides.2),
                                count: width, matrix: colour.matrix, isFullRange: colour.isFullRange,
+                               into: output.pointer + row * width * 3)
+                }
+            }
+        }
+    }
+
+    /// A 10 or 12-bit 4:2:0 frame tone mapped at its own size straight from its planes, chroma
+    /// brought to every pixel by `ChromaUpsampler`: no 16-bit 4:4:4 copy of the picture (50 MB at
+    /// 4K) and no pass of libswscale. Nil for other layouts.
+    static func toneMappedAtOwnSize(_ frame: Frame, transfer: HDRTransfer, threads: Int) -> PixelBuffer? {
+        let source = frame.pointer.pointee
+        let format = AVPixelFormat(rawValue: source.format)
+        let depth: Int
+        switch format {
+        case AV_PIX_FMT_YUV420P10LE: depth = 10
+        case AV_PIX_FMT_YUV420P12LE: depth = 12
+        default: return nil
+        }
+        guard let lumaPlane = source.data.0, let cbPlane = source.data.1, let crPlane = source.data.2,
+              frame.width > 0, frame.height > 0 else { return nil }
+        let width = frame.width, height = frame.height
+        let colour = colour(of: frame)
+        let mapper = HDRToneMapper(transfer: transfer, peakNits: peakNits(of: frame))
+        let upsampler = ChromaUpsampler(width: width, height: height,
+                                        siting: source.chroma_location == AVCHROMA_LOC_CENTER ? .center : .left)
+        func samples(_ plane: UnsafeMutablePointer<UInt8>) -> UnsafeSendablePointer<UInt16> {
+            UnsafeSendablePointer(UnsafeMutableRawPointer(plane).assumingMemoryBound(to: UInt16.self))
+        }
+        let planes = (samples(lumaPlane), samples(cbPlane), samples(crPlane))
+        let strides = (Int(source.linesize.0) / 2, Int(source.linesize.1) / 2, Int(source.linesize.2) / 2)
+        // Codes widened to 16 bits as libswscale widens them (10-bit black 64 is 16-bit 4096);
+        // the upsampled chroma comes ×16.
+        let lumaShift = UInt16(16 - depth), chromaShift = Int32(12 - depth)
+        return PixelBuffer(width: width, height: height, channels: 3) { pixels in
+            let output = UnsafeSendablePointer(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            let workers = max(1, min(threads > 0 ? threads : WorkerThreads.cores, height))
+            WorkerThreads.run(count: workers) { worker in
+                let blend = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * upsampler.chromaWidth + 2 * width)
+                let wide = UnsafeMutablePointer<UInt16>.allocate(capacity: 3 * width)
+                defer {
+                    blend.deallocate()
+                    wide.deallocate()
+                }
+                let cbBlend = blend, crBlend = blend + upsampler.chromaWidth
+                let cbRow = blend + 2 * upsampler.chromaWidth, crRow = cbRow + width
+                let y16 = wide, cb16 = wide + width, cr16 = wide + 2 * width
+                for row in stride(from: worker, to: height, by: workers) {
+                    upsampler.blendRows(of: planes.1.pointer, stride: strides.1, forLumaRow: row, into: cbBlend)
+                    upsampler.blendRows(of: planes.2.pointer, stride: strides.2, forLumaRow: row, into: crBlend)
+                    upsampler.spread(cbBlend, into: cbRow)
+                    upsampler.spread(crBlend, into: crRow)
+                    let luma = planes.0.pointer + row * strides.0
+                    for column in 0..<width {
+                        y16[column] = UInt16(littleEndian: luma[column]) &<< lumaShift
+                        cb16[column] = UInt16(truncatingIfNeeded: cbRow[column] &<< chromaShift).littleEndian
+                        cr16[column] = UInt16(truncatingIfNeeded: crRow[column] &<< chromaShift).littleEndian
+                        y16[column] = y16[column].littleEndian
+                    }
+                    mapper.map(y: y16, cb: cb16, cr: cr16, count: width, matrix: colour.matrix, isFullRange: colour.isFullRange,
                                into: output.pointer + row * width * 3)
                 }
             }

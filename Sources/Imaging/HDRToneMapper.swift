@@ -1,3 +1,4 @@
+import CToneMap
 import Glibc
 
 /// The HDR transfer functions of BT.2100.
@@ -93,36 +94,19 @@ public struct HDRToneMapper: Sendable {
         return signal <= 0.5 ? signal * signal / 3 : (exp((signal - c) / a) + b) / 12
     }
 
-    /// The curve, relative to reference white: identity to the knee, then the shoulder.
-    func toneMap(_ luminance: Float) -> Float {
-        let knee = Self.knee
-        if luminance <= knee { return luminance }
-        let x = (luminance - knee) / (1 - knee), white = (peak - knee) / (1 - knee)
-        let y = x * (1 + x / (white * white)) / (1 + x)
-        return knee + (1 - knee) * min(y, 1)
-    }
-
     /// 16-bit R'G'B' samples (little-endian, BT.2020, full range), `count` pixels, to 8-bit sRGB RGB.
     public func map(_ samples: UnsafeBufferPointer<UInt16>, count: Int, into output: UnsafeMutablePointer<UInt8>) {
-        let lookup = Lookup(tables)
-        for pixel in 0..<count {
-            mapPixel(Int(UInt16(littleEndian: samples[3 * pixel])), Int(UInt16(littleEndian: samples[3 * pixel + 1])),
-                     Int(UInt16(littleEndian: samples[3 * pixel + 2])), lookup, into: output + 3 * pixel)
+        var kernel = kernel(luma: (0, 1), chroma: (0, 0, 0, 0))
+        withExtendedLifetime(tables) {
+            mt_tone_map_rgb(&kernel, samples.baseAddress, Int32(count), output)
         }
     }
 
-    /// The tables' pointers, taken once a row: touching the shared tables object for each pixel
-    /// counted references on every core's behalf, and that took most of the time.
-    struct Lookup {
-        let linear: UnsafeMutablePointer<Float>
-        let hlgGain: UnsafeMutablePointer<Float>
-        let encode: UnsafeMutablePointer<UInt8>
-
-        init(_ tables: Tables) {
-            linear = tables.linear
-            hlgGain = tables.hlgGain
-            encode = tables.encode
-        }
+    /// The per-pixel loop's settings (CToneMap): these tables and curve, and how Y'CbCr becomes R'G'B'.
+    private func kernel(luma: (offset: Float, scale: Float), chroma: (red: Float, greenCb: Float, greenCr: Float, blue: Float)) -> mt_tone_map {
+        mt_tone_map(linear: tables.linear, hlg_gain: transfer == .hlg ? UnsafePointer(tables.hlgGain) : nil,
+                    encode: tables.encode, knee: Self.knee, peak: peak, luma_offset: luma.offset, luma_scale: luma.scale,
+                    cr_to_red: chroma.red, cb_to_green: chroma.greenCb, cr_to_green: chroma.greenCr, cb_to_blue: chroma.blue)
     }
 
     /// 16-bit Y'CbCr samples (little-endian, 8 to 12-bit codes shifted up, as libswscale widens
@@ -134,56 +118,10 @@ public struct HDRToneMapper: Sendable {
         let lumaScale: Float = isFullRange ? 1 : 65535 / (219 * 256), chromaScale: Float = isFullRange ? 1 : 65535 / (224 * 256)
         let red = Float(matrix.crToRed) * chromaScale, blue = Float(matrix.cbToBlue) * chromaScale
         let greenCb = Float(matrix.cbToGreen) * chromaScale, greenCr = Float(matrix.crToGreen) * chromaScale
-        let lookup = Lookup(tables)
-        for pixel in 0..<count {
-            let luma = (Float(UInt16(littleEndian: y[pixel])) - lumaOffset) * lumaScale
-            let u = Float(UInt16(littleEndian: cb[pixel])) - 32768, v = Float(UInt16(littleEndian: cr[pixel])) - 32768
-            mapPixel(Self.code(luma + red * v), Self.code(luma - greenCb * u - greenCr * v), Self.code(luma + blue * u),
-                     lookup, into: output + 3 * pixel)
-        }
-    }
-
-    @inline(__always)
-    static func code(_ value: Float) -> Int { Int(min(max(value, 0), 65535) + 0.5) }
-
-    /// One pixel of 16-bit R'G'B' codes to 8-bit sRGB.
-    @inline(__always)
-    private func mapPixel(_ redCode: Int, _ greenCode: Int, _ blueCode: Int, _ lookup: Lookup, into output: UnsafeMutablePointer<UInt8>) {
-        do {
-            let linear = lookup.linear
-            var r = linear[redCode], g = linear[greenCode], b = linear[blueCode]
-            if transfer == .hlg {
-                let scene = min(0.2627 * r + 0.6780 * g + 0.0593 * b, 1)
-                let gain = lookup.hlgGain[Int(scene * 65535 + 0.5)]
-                r *= gain; g *= gain; b *= gain
-            }
-            // BT.2020 to BT.709 primaries.
-            var r709 = 1.6605 * r - 0.5876 * g - 0.0728 * b
-            var g709 = -0.1246 * r + 1.1329 * g - 0.0083 * b
-            var b709 = -0.0182 * r - 0.1006 * g + 1.1187 * b
-            // Tone map the largest channel and scale the others with it: the hue and saturation
-            // are kept, and nothing is left above 1 (a red ramp stays red up to SDR red).
-            let high = max(r709, g709, b709)
-            if high > Self.knee {
-                let scale = toneMap(high) / high
-                r709 *= scale; g709 *= scale; b709 *= scale
-            }
-            // Outside BT.709 (a negative channel): toward the luminance, as little as brings the channel
-            // to within a noise margin of 0, then clipped. Desaturating all the way for coding noise
-            // would lift the other channels that should be 0 (green's blue in 75% bars).
-            let low = min(r709, g709, b709)
-            let margin: Float = 0.02
-            if low < -margin {
-                let y = min(max(0.2126 * r709 + 0.7152 * g709 + 0.0722 * b709, 0), 1)
-                let keep = (y + margin) / (y - low)
-                r709 = y + (r709 - y) * keep
-                g709 = y + (g709 - y) * keep
-                b709 = y + (b709 - y) * keep
-            }
-            let encode = lookup.encode
-            output[0] = encode[Int(min(max(r709, 0), 1) * 16383 + 0.5)]
-            output[1] = encode[Int(min(max(g709, 0), 1) * 16383 + 0.5)]
-            output[2] = encode[Int(min(max(b709, 0), 1) * 16383 + 0.5)]
+        var kernel = kernel(luma: (lumaOffset, lumaScale), chroma: (red, greenCb, greenCr, blue))
+        // The tables are the mapper's, alive for as long as it is.
+        withExtendedLifetime(tables) {
+            mt_tone_map_ycbcr(&kernel, y, cb, cr, Int32(count), output)
         }
     }
 }

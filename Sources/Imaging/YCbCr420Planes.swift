@@ -17,12 +17,7 @@ public struct YCbCr420Planes {
         }
     }
 
-    /// Where a chroma sample sits across: on the even luma column (MPEG-2, H.264, HEVC) or between
-    /// two columns (JPEG, MPEG-1).
-    public enum ChromaSiting: Sendable {
-        case left
-        case center
-    }
+    public typealias ChromaSiting = ChromaUpsampler.Siting
 
     public let width: Int
     public let height: Int
@@ -48,11 +43,11 @@ public struct YCbCr420Planes {
     }
 
     var chromaWidth: Int { (width + 1) / 2 }
-    var chromaHeight: Int { (height + 1) / 2 }
 
     /// The picture as 8-bit RGB.
     public func rgb() -> PixelBuffer {
         let coefficients = Coefficients(matrix: matrix, isFullRange: isFullRange)
+        let upsampler = ChromaUpsampler(width: width, height: height, siting: siting)
         // Blended chroma, ×4, one row per plane; then ×16 for every luma column of the row.
         let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * chromaWidth + 2 * width)
         defer { scratch.deallocate() }
@@ -61,49 +56,13 @@ public struct YCbCr420Planes {
         return PixelBuffer(width: width, height: height, channels: 3) { destination in
             let output = destination.baseAddress!.assumingMemoryBound(to: UInt8.self)
             for y in 0..<height {
-                blendRows(of: cb, forLumaRow: y, into: cbBlend)
-                blendRows(of: cr, forLumaRow: y, into: crBlend)
-                spread(cbBlend, into: cbRow)
-                spread(crBlend, into: crRow)
+                upsampler.blendRows(of: cb.start, stride: cb.stride, forLumaRow: y, into: cbBlend)
+                upsampler.blendRows(of: cr.start, stride: cr.stride, forLumaRow: y, into: crBlend)
+                upsampler.spread(cbBlend, into: cbRow)
+                upsampler.spread(crBlend, into: crRow)
                 Self.convertRow(luma: luma.start + y * luma.stride, cb: cbRow, cr: crRow, count: width,
                                 into: output + y * width * 3, coefficients)
             }
-        }
-    }
-
-    /// The chroma row for luma row `y`, ×4: three parts the row it belongs to, one part the
-    /// nearer neighbour (chroma sits between luma rows 2j and 2j+1).
-    private func blendRows(of plane: Plane, forLumaRow y: Int, into blend: UnsafeMutablePointer<Int32>) {
-        let own = y / 2
-        let neighbour = y % 2 == 0 ? max(own - 1, 0) : min(own + 1, chromaHeight - 1)
-        let near = plane.start + own * plane.stride
-        let far = plane.start + neighbour * plane.stride
-        for i in 0..<chromaWidth {
-            blend[i] = 3 &* Int32(near[i]) &+ Int32(far[i])
-        }
-    }
-
-    /// Blended chroma (×4) to one value a luma column (×16).
-    private func spread(_ blend: UnsafeMutablePointer<Int32>, into row: UnsafeMutablePointer<Int32>) {
-        let pairs = width / 2
-        let last = chromaWidth - 1
-        switch siting {
-        case .left:
-            for i in 0..<pairs {
-                let here = blend[i]
-                row[i &* 2] = 4 &* here
-                row[i &* 2 &+ 1] = 2 &* (here &+ blend[min(i &+ 1, last)])
-            }
-        case .center:
-            for i in 0..<pairs {
-                let here = blend[i]
-                row[i &* 2] = 3 &* here &+ blend[max(i &- 1, 0)]
-                row[i &* 2 &+ 1] = 3 &* here &+ blend[min(i &+ 1, last)]
-            }
-        }
-        if width % 2 == 1 {
-            // The odd last column has its own chroma sample and none to its right.
-            row[width - 1] = siting == .left ? 4 &* blend[last] : 3 &* blend[last] &+ blend[max(last - 1, 0)]
         }
     }
 
