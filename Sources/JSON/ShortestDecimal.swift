@@ -41,6 +41,43 @@ public enum ShortestDecimal {
         return cursor - buffer
     }
 
+    /// Writes `value` as `Float.description` does (exponential above 2^24 and below 1e-4), the
+    /// shortest digits that read back as the same `Float`; at most `maxLength` bytes.
+    @inlinable
+    public static func write(_ value: Float, to buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        let bits = value.bitPattern
+        let isNegative = bits >> 31 != 0
+        let biasedExponent = Int((bits >> 23) & 0xFF)
+        let fraction = UInt64(bits & ((1 << 23) - 1))
+        var cursor = buffer
+        if biasedExponent == 0xFF {
+            return writeNonFinite(isNaN: fraction != 0, isNegative: isNegative, to: buffer)
+        }
+        if isNegative {
+            cursor.pointee = UInt8(ascii: "-")
+            cursor += 1
+        }
+        if biasedExponent == 0 && fraction == 0 {
+            cursor[0] = UInt8(ascii: "0")
+            cursor[1] = UInt8(ascii: ".")
+            cursor[2] = UInt8(ascii: "0")
+            return cursor + 3 - buffer
+        }
+        let (m2, e2) = biasedExponent != 0 ? ((1 << 23) | fraction, biasedExponent - 150) : (fraction, -149)
+        var decimal = shortestDecimal(m2: m2, e2: e2, precision: 24, lowerBoundaryIsCloser: fraction == 0 && biasedExponent > 1)
+        decimal.trimTrailingZeros()
+        let useExponential = (bits & 0x7FFF_FFFF) > 0x4B80_0000 || decimal.leadingExponent < -4
+        cursor = useExponential ? writeExponential(decimal, to: cursor) : writePositional(decimal, to: cursor)
+        return cursor - buffer
+    }
+
+    public static func string(_ value: Float) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxLength) { buffer in
+            let length = write(value, to: buffer.baseAddress!)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<length]), as: UTF8.self)
+        }
+    }
+
     /// Convenience for tests and diagnostics; the hot path writes bytes.
     public static func string(_ value: Double) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxLength) { buffer in
@@ -81,40 +118,45 @@ extension ShortestDecimal {
 
         /// The power of ten of the first digit: the `E` of `d.ddd × 10^E`.
         @usableFromInline var leadingExponent: Int { exponent + digitCount - 1 }
+
+        @usableFromInline
+        mutating func trimTrailingZeros() {
+            while significand % 10 == 0 {
+                significand /= 10
+                exponent += 1
+                digitCount -= 1
+            }
+        }
     }
 
     @usableFromInline
     static func shortestDecimal(biasedExponent: Int, fraction: UInt64) -> Decimal {
-        var (significand, exponent) = schubfach(biasedExponent: biasedExponent, fraction: fraction)
-        while significand % 10 == 0 {
-            significand /= 10
-            exponent += 1
-        }
+        let (m2, e2) = biasedExponent != 0 ? ((1 << 52) | fraction, biasedExponent - 1075) : (fraction, -1074)
+        var decimal = shortestDecimal(m2: m2, e2: e2, precision: 53, lowerBoundaryIsCloser: fraction == 0 && biasedExponent > 1)
+        decimal.trimTrailingZeros()
+        return decimal
+    }
+
+    /// The shortest digits of m2 × 2^e2 among those that read back to it in a binary format of
+    /// `precision` significand bits (53 for `Double`, 24 for `Float`), trailing zeros left in.
+    @usableFromInline
+    static func shortestDecimal(m2: UInt64, e2: Int, precision: Int, lowerBoundaryIsCloser: Bool) -> Decimal {
+        let (significand, exponent) = schubfach(m2: m2, e2: e2, precision: precision, lowerBoundaryIsCloser: lowerBoundaryIsCloser)
         return Decimal(significand: significand, exponent: exponent, digitCount: digitCount(significand))
     }
 
-    /// The Schubfach digits of a finite, non-zero double.
+    /// The Schubfach digits of a finite, non-zero m2 × 2^e2 (m2 below 2^precision).
     @usableFromInline
-    static func schubfach(biasedExponent: Int, fraction: UInt64) -> (UInt64, Int) {
-        let m2: UInt64
-        let e2: Int
-        if biasedExponent != 0 {
-            m2 = (1 << 52) | fraction
-            e2 = biasedExponent - 1075
-            // Integers below 2^53 are their own shortest form.
-            if e2 <= 0 && e2 > -53 {
-                let shift = UInt64(-e2)
-                if m2 & ((1 << shift) &- 1) == 0 {
-                    return (m2 >> shift, 0)
-                }
+    static func schubfach(m2: UInt64, e2: Int, precision: Int, lowerBoundaryIsCloser: Bool) -> (UInt64, Int) {
+        // Integers below 2^precision are their own shortest form.
+        if e2 <= 0 && e2 > -precision && m2 >> UInt64(precision - 1) != 0 {
+            let shift = UInt64(-e2)
+            if m2 & ((1 << shift) &- 1) == 0 {
+                return (m2 >> shift, 0)
             }
-        } else {
-            m2 = fraction
-            e2 = -1074
         }
 
         let isEven = m2 & 1 == 0
-        let lowerBoundaryIsCloser = fraction == 0 && biasedExponent > 1
         let cbl = 4 &* m2 &- 2 &+ (lowerBoundaryIsCloser ? 1 : 0)
         let cb = 4 &* m2
         let cbr = 4 &* m2 &+ 2

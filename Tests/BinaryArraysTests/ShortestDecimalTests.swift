@@ -91,3 +91,24 @@ import TestSupport
         }
     }
 }
+
+/// Issue 18: `Float`'s shortest text, as `Float.description` prints it.
+@Suite struct ShortestFloatTests {
+    @Test func randomBitPatternsPrintAsFloatDescription() {
+        var generator = SplitMix64(seed: 32)
+        var mismatches: [String] = []
+        var patterns: [UInt32] = (0..<300_000).map { _ in UInt32(truncatingIfNeeded: generator.next()) }
+        // Every exponent's edges, subnormals, powers of two, the integer and exponential thresholds.
+        for exponent: UInt32 in 0...254 {
+            patterns += [exponent << 23, exponent << 23 | 1, exponent << 23 | 0x7F_FFFF]
+        }
+        patterns += [0x4B80_0000, 0x4B80_0001, 0x4B7F_FFFF, 0x38D1_B717, 0x38D1_B716, 1, 0x7F7F_FFFF, 0x8000_0001]
+        for bits in patterns {
+            let value = Float(bitPattern: bits)
+            guard value.isFinite else { continue }
+            let ours = ShortestDecimal.string(value)
+            if ours != value.description && mismatches.count < 5 { mismatches.append("\(value.description) printed \(ours)") }
+        }
+        #expect(mismatches.isEmpty)
+    }
+}
