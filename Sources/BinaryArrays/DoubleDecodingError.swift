@@ -2,15 +2,15 @@
 public enum DoubleDecodingError: Error, Equatable, CustomStringConvertible {
     /// `--offset` lies beyond the input's `length` bytes.
     case offsetPastEnd(offset: Int, length: Int)
-    /// `count` bytes (1 to 7) at byte `offset` of the input do not make a whole value.
-    case trailingBytes(count: Int, offset: Int, wholeValues: Int)
+    /// `count` bytes at byte `offset` of the input do not make a whole value (or record) of `size` bytes.
+    case trailingBytes(count: Int, offset: Int, wholeValues: Int, size: Int = 8)
 
     public var description: String {
         switch self {
         case .offsetPastEnd(let offset, let length):
             return "offset \(offset) is past the end (the input has \(length) bytes)"
-        case .trailingBytes(let count, let offset, let wholeValues):
-            return "\(Self.bytes(count)) at offset \(offset) do not make a whole 8-byte value "
+        case .trailingBytes(let count, let offset, let wholeValues, let size):
+            return "\(Self.bytes(count)) at offset \(offset) do not make a whole \(size)-byte value "
                 + "(--allow-trailing decodes the \(Self.values(wholeValues)) before them)"
         }
     }
@@ -20,7 +20,7 @@ public enum DoubleDecodingError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .offsetPastEnd:
             return description
-        case .trailingBytes(let count, let offset, let wholeValues):
+        case .trailingBytes(let count, let offset, let wholeValues, _):
             return "ignored \(Self.bytes(count)) at offset \(offset) after \(Self.values(wholeValues))"
         }
     }
