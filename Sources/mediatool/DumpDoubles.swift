@@ -5,7 +5,6 @@ import BinaryArrays
 import FileIO
 import WorkerPool
 
-extension DoubleListFormat: ExpressibleByArgument {}
 
 struct DumpDoubles: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,23 +50,7 @@ struct DumpDoubles: ParsableCommand {
     @Flag(help: "No summary line on standard error after several inputs.")
     var quiet = false
 
-    @Option(help: "Output format: text, csv or json.")
-    var format: DoubleListFormat = .text
-
-    @Option(help: "Values a line (a row in json).")
-    var columns: Int = 1
-
-    @Flag(help: "Start each line with the index of its first value (text, csv).")
-    var index = false
-
-    @Flag(help: "Follow each value with its 8 bytes as they are in the file, in hex.")
-    var hex = false
-
-    @Flag(help: "Start csv output with a line naming the columns.")
-    var header = false
-
-    @Flag(help: "Print count, min, max, mean, stddev and the counts of NaN, infinities, zeros and subnormals instead of the values (text or json).")
-    var stats = false
+    @OptionGroup var list: ListLayoutOptions
 
     @Flag(help: "Decode the whole values of a file whose length is not a multiple of 8, with a warning, instead of failing.")
     var allowTrailing = false
@@ -84,24 +67,15 @@ struct DumpDoubles: ParsableCommand {
         try InputList.validate(inputs)
         guard offset.value >= 0 else { throw ValidationError("--offset must be 0 or more.") }
         if let count, count.value < 0 { throw ValidationError("--count must be 0 or more.") }
-        guard columns >= 1 else { throw ValidationError("--columns must be 1 or more.") }
-        if index && format == .json { throw ValidationError("--index applies to text and csv output.") }
-        if header && format != .csv { throw ValidationError("--header applies to csv output.") }
-        if stats {
-            if format == .csv { throw ValidationError("--stats prints text or json.") }
-            if hex || index || header || columns != 1 {
-                throw ValidationError("--stats prints a summary: --hex, --index, --header and --columns do not apply.")
-            }
-        }
+
     }
 
     func run() throws {
         let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions).inputs
         var options = DoubleDumpOptions(
             selection: DoubleSelection(byteOrder: byteOrder.byteOrder, offset: offset.value, count: count?.value),
-            layout: DoubleListLayout(format: format, columns: columns, showsIndex: index,
-                                     showsHex: hex, showsHeader: header),
-            summarises: stats,
+            layout: list.layout,
+            summarises: list.stats,
             allowsTrailingBytes: allowTrailing
         )
         // Formatting and summaries on every core the process may use; the output is the same.

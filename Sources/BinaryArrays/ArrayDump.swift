@@ -1,0 +1,141 @@
+import FileIO
+import JSON
+
+/// What `dump-array` does with an input: which records, and whether to list or summarise them.
+public struct ArrayDumpOptions: Sendable {
+    public var record: RecordLayout
+    /// Bytes to pass over first, and the most records to take.
+    public var offset: Int
+    public var count: Int?
+    public var layout: DoubleListLayout
+    /// Summary statistics of each field instead of the values.
+    public var summarises: Bool
+    /// Trailing bytes that do not make a whole record are a warning, not an error.
+    public var allowsTrailingBytes: Bool
+    /// `count` records must be there (a `.npy` file's shape says so): fewer is an error.
+    public var requiresCount = false
+
+    public init(record: RecordLayout, offset: Int = 0, count: Int? = nil, layout: DoubleListLayout = DoubleListLayout(),
+                summarises: Bool = false, allowsTrailingBytes: Bool = false) {
+        self.record = record
+        self.offset = offset
+        self.count = count
+        self.layout = layout
+        self.summarises = summarises
+        self.allowsTrailingBytes = allowsTrailingBytes
+    }
+}
+
+/// Dumps arrays of any element type, or of records, inputs one after another into one output,
+/// labelling each when there are several (as `DoubleDump` does for doubles).
+public struct ArrayDump {
+    private let output: BufferedOutput
+    private let labelsInputs: Bool
+
+    public init(output: BufferedOutput, labelsInputs: Bool) {
+        self.output = output
+        self.labelsInputs = labelsInputs
+    }
+
+    /// Dumps one input. A problem found before any output throws with nothing written for the
+    /// input. Returns the warnings to show.
+    public func dump<Source: ByteSource>(_ source: Source, named name: String, options: ArrayDumpOptions) throws -> [DoubleDecodingError] {
+        let record = options.record
+        var reader = RecordReader(source: source, stride: record.stride, offset: options.offset, count: options.count)
+        if let problem = try reader.precheck(), !options.allowsTrailingBytes { throw problem }
+        let jsonName = labelsInputs ? name : nil
+        let trailing: DoubleDecodingError?
+        if options.summarises {
+            var statistics = [DoubleStatistics](repeating: DoubleStatistics(), count: record.fields.count)
+            trailing = try reader.forEachBlock { bytes, count in
+                for (index, field) in record.fields.enumerated() {
+                    var block = DoubleStatistics()
+                    for item in 0..<count {
+                        block.add(FieldText.double(of: field, in: bytes.baseAddress! + item * record.stride))
+                    }
+                    statistics[index].merge(block)
+                }
+            }
+            if let trailing, !options.allowsTrailingBytes { throw trailing }
+            try writeStatistics(statistics, record: record, format: options.layout.format, name: name, jsonName: jsonName)
+        } else {
+            var writer = RecordListWriter(layout: options.layout, record: record, jsonFileName: jsonName)
+            var started = false
+            func start() throws {
+                if labelsInputs && options.layout.format != .json { try output.write("==> \(name) <==\n") }
+                try writer.begin(to: output)
+                started = true
+            }
+            var records = 0
+            trailing = try reader.forEachBlock { bytes, count in
+                if !started { try start() }
+                try writer.write(bytes, count: count, to: output)
+                records += count
+            }
+            if !started { try start() }
+            try writer.finish(to: output)
+            if options.requiresCount, let expected = options.count, records < expected {
+                try output.flush()
+                throw NPYError.dataTooShort(needed: expected * record.stride, available: records * record.stride)
+            }
+        }
+        try output.flush()
+        guard let trailing else { return [] }
+        if !options.allowsTrailingBytes { throw trailing }
+        return [trailing]
+    }
+
+    /// One summary a field: as `dump-doubles --stats` for a lone field; for records, a titled
+    /// block a field (text) or an object of the fields' summaries by name (json).
+    private func writeStatistics(_ statistics: [DoubleStatistics], record: RecordLayout, format: DoubleListFormat,
+                                 name: String, jsonName: String?) throws {
+        let isScalar = statistics.count == 1
+        switch format {
+        case .json:
+            let object = isScalar ? DoubleStatisticsReport.json(statistics[0])
+                : "{" + zip(record.fields, statistics).map { JSONString.quoted($0.name) + ":" + DoubleStatisticsReport.json($1) }
+                    .joined(separator: ",") + "}"
+            if let jsonName {
+                try output.write("{\"file\":\(JSONString.quoted(jsonName)),\"stats\":\(object)}\n")
+            } else {
+                try output.write(object + "\n")
+            }
+        case .text, .csv:
+            if labelsInputs { try output.write("==> \(name) <==\n") }
+            if isScalar {
+                try output.write(DoubleStatisticsReport.text(statistics[0]))
+            } else {
+                for (field, summary) in zip(record.fields, statistics) {
+                    try output.write("field \(field.name) (\(field.type.rawValue))\n" + DoubleStatisticsReport.text(summary))
+                }
+            }
+        }
+    }
+}
+
+extension ArrayDump {
+    /// Dumps `file`: a `.npy` file by its header when `isNPY` (type, byte order, shape and order
+    /// from it; `options.count` still caps the records), else raw records as `options` say.
+    public func dump(_ file: InputFile, named name: String, options: ArrayDumpOptions, isNPY: Bool) throws -> [DoubleDecodingError] {
+        guard isNPY else { return try dump(file, named: name, options: options) }
+        var source = file
+        let header = try NPYHeader.read(from: &source)
+        var options = options
+        options.record = header.record
+        options.offset = 0
+        options.count = min(header.count, options.count ?? Int.max)
+        options.requiresCount = true
+        if options.layout.columns == 1 { options.layout.columns = header.columns }
+        let needed = header.count * header.record.stride
+        if let size = file.size, size - header.dataOffset < needed {
+            throw NPYError.dataTooShort(needed: needed, available: size - header.dataOffset)
+        }
+        if header.isFortranOrder && header.shape.count == 2 {
+            guard file.isRegular else { throw NPYError.malformedHeader("a Fortran-order array is read from a file, not a stream") }
+            let columns = FortranOrderSource(file: file, dataOffset: header.dataOffset, rows: header.shape[0],
+                                             columns: header.shape[1], elementSize: header.record.stride)
+            return try dump(columns, named: name, options: options)
+        }
+        return try dump(file, named: name, options: options)
+    }
+}

@@ -1,0 +1,152 @@
+import FileIO
+import JSON
+
+/// Writes records in a `DoubleListLayout`, block by block, straight into an output buffer: each
+/// record's fields in order, `columns` records a line (one, for records of several fields).
+/// For f64 scalars it writes what `DoubleListWriter` writes, byte for byte.
+public struct RecordListWriter {
+    private let layout: DoubleListLayout
+    private let record: RecordLayout
+    /// For JSON Lines: the name of the input this line is about; nil for a lone JSON array.
+    private let jsonFileName: String?
+    private var written = 0
+    /// Records a line (text, csv) or a row (json).
+    private let perLine: Int
+    private let maxBytesPerRecord: Int
+
+    public init(layout: DoubleListLayout, record: RecordLayout, jsonFileName: String? = nil) {
+        self.layout = layout
+        self.record = record
+        self.jsonFileName = jsonFileName
+        perLine = record.fields.count == 1 ? layout.columns : 1
+        // An index, and per field a value, its hex, separators and JSON's object around them.
+        maxBytesPerRecord = 32 + record.fields.reduce(0) { $0 + FieldText.maxLength + 2 * $1.type.size + 24 }
+    }
+
+    /// Several fields make a row of their own in JSON.
+    private var rowsAreRecords: Bool { record.fields.count > 1 }
+
+    public func begin(to output: BufferedOutput) throws {
+        switch layout.format {
+        case .json:
+            if let name = jsonFileName {
+                try output.write("{\"file\":\(JSONString.quoted(name)),\"values\":[")
+            } else {
+                try output.write("[")
+            }
+        case .csv where layout.showsHeader:
+            var names: [String] = layout.showsIndex ? ["index"] : []
+            let columns = rowsAreRecords ? record.fields.map(\.name) : (0..<layout.columns).map { "c\($0)" }
+            for column in columns {
+                names.append(column)
+                if layout.showsHex { names.append("\(column)_hex") }
+            }
+            try output.write(names.joined(separator: ",") + "\n")
+        case .text, .csv:
+            break
+        }
+    }
+
+    /// Writes `count` records laid end to end `record.stride` bytes apart at `bytes`.
+    public mutating func write(_ bytes: UnsafeRawBufferPointer, count: Int, to output: BufferedOutput) throws {
+        var (cursor, end) = try output.reserve(maxBytesPerRecord)
+        for index in 0..<count {
+            if end - cursor < maxBytesPerRecord {
+                output.commit(upTo: cursor)
+                (cursor, end) = try output.reserve(maxBytesPerRecord)
+            }
+            let start = bytes.baseAddress! + index * record.stride
+            cursor = layout.format == .json ? writeJSON(start, at: cursor) : writeDelimited(start, at: cursor)
+            written &+= 1
+        }
+        output.commit(upTo: cursor)
+    }
+
+    public func finish(to output: BufferedOutput) throws {
+        let endsInsideRow = written % perLine != 0
+        switch layout.format {
+        case .json:
+            var closing = endsInsideRow && perLine > 1 ? "]]" : "]"
+            if jsonFileName != nil { closing += "}" }
+            try output.write(closing + "\n")
+        case .text, .csv:
+            if endsInsideRow { try output.write("\n") }
+        }
+    }
+
+    private func writeDelimited(_ start: UnsafeRawPointer, at begin: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var cursor = begin
+        let separator = layout.format == .csv ? UInt8(ascii: ",") : UInt8(ascii: " ")
+        let column = perLine == 1 ? 0 : written % perLine
+        if column == 0 {
+            if layout.showsIndex {
+                cursor += FieldText.writeUnsigned(UInt64(written), to: cursor)
+                if layout.format == .text {
+                    cursor.pointee = UInt8(ascii: ":")
+                    cursor += 1
+                }
+                cursor.pointee = separator
+                cursor += 1
+            }
+        } else {
+            cursor.pointee = separator
+            cursor += 1
+        }
+        for (index, field) in record.fields.enumerated() {
+            if index > 0 {
+                cursor.pointee = separator
+                cursor += 1
+            }
+            cursor += FieldText.write(field, in: start, json: false, to: cursor)
+            if layout.showsHex {
+                cursor.pointee = separator
+                cursor += 1 + FieldText.writeHex(field, in: start, to: cursor + 1)
+            }
+        }
+        if column == perLine - 1 {
+            cursor.pointee = UInt8(ascii: "\n")
+            cursor += 1
+        }
+        return cursor
+    }
+
+    private func writeJSON(_ start: UnsafeRawPointer, at begin: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var cursor = begin
+        let column = perLine == 1 ? 0 : written % perLine
+        if written > 0 {
+            cursor.pointee = UInt8(ascii: ",")
+            cursor += 1
+        }
+        let opensRow = rowsAreRecords || (column == 0 && perLine > 1)
+        if opensRow {
+            cursor.pointee = UInt8(ascii: "[")
+            cursor += 1
+        }
+        for (index, field) in record.fields.enumerated() {
+            if index > 0 {
+                cursor.pointee = UInt8(ascii: ",")
+                cursor += 1
+            }
+            if layout.showsHex {
+                cursor = append("{\"value\":", at: cursor)
+                cursor += FieldText.write(field, in: start, json: true, to: cursor)
+                cursor = append(",\"hex\":\"", at: cursor)
+                cursor += FieldText.writeHex(field, in: start, to: cursor)
+                cursor = append("\"}", at: cursor)
+            } else {
+                cursor += FieldText.write(field, in: start, json: true, to: cursor)
+            }
+        }
+        if rowsAreRecords || (column == perLine - 1 && perLine > 1) {
+            cursor.pointee = UInt8(ascii: "]")
+            cursor += 1
+        }
+        return cursor
+    }
+
+    @inline(__always)
+    private func append(_ text: StaticString, at cursor: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        cursor.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        return cursor + text.utf8CodeUnitCount
+    }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Glibc
+import Batch
+import BinaryArrays
+import FileIO
+import WorkerPool
+
+extension RecordLayout.Alignment: ExpressibleByArgument {}
+
+struct DumpArray: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump-array",
+        abstract: "Print binary arrays of any numeric type, of records, and NumPy .npy files.",
+        discussion: """
+            --type is one of f64 f32 f16 bf16 i8 i16 i32 i64 u8 u16 u32 u64, or a record of them \
+            ('f64,i32,u16'): one record a line, one column a field, packed or at --align natural, \
+            --stride bytes apart. Floating-point values print as the shortest decimal that reads \
+            back to the same bits (f16 and bf16 through the f32 they widen to), integers exactly. \
+            A .npy file (or any input with --npy) is read by its header: dtype, byte order, \
+            shape (the last dimension as columns) and Fortran order; --type is not needed.
+
+            Examples:
+              mediatool dump-array --type f32 samples.f32
+              mediatool dump-array --type i16 --endian big --columns 2 stereo.pcm
+              mediatool dump-array --type 'f64,i32,u16' --names t,x,flag --format csv --header log.bin
+              mediatool dump-array weights.npy
+
+            Exit status: 0 when every input was dumped, 1 when any failed, 64 for usage errors.
+            """
+    )
+
+    @Argument(help: "Binary files and .npy files, and folders of them; '-' reads standard input.", completion: .file())
+    var files: [String] = []
+
+    @OptionGroup var batch: BatchOptions
+
+    @Option(help: ArgumentHelp("The element type, or a record of types separated by commas.", valueName: "type"))
+    var type: String?
+
+    @OptionGroup var byteOrder: ByteOrderOption
+
+    @Option(help: ArgumentHelp("Bytes a record, when it is more than its fields take.", valueName: "bytes"))
+    var stride: Int?
+
+    @Option(help: "Where a record's fields lie: packed, or natural (each at a multiple of its size, as C lays out a struct).")
+    var align: RecordLayout.Alignment = .packed
+
+    @Option(help: ArgumentHelp("Names of the record's fields, for --header and --stats.", valueName: "a,b,..."))
+    var names: String?
+
+    @Flag(help: "Read every input as a .npy file (files named .npy always are).")
+    var npy = false
+
+    @Option(help: ArgumentHelp("Bytes to skip before the first record (decimal, or hex with 0x).", valueName: "bytes"))
+    var offset = NumberArgument(0)
+
+    @Option(help: ArgumentHelp("The most records to decode from each file (decimal, or hex with 0x).", valueName: "records"))
+    var count: NumberArgument?
+
+    @Flag(help: "No summary line on standard error after several inputs.")
+    var quiet = false
+
+    @OptionGroup var list: ListLayoutOptions
+
+    @Flag(help: "Decode the whole records of a file whose length is not a multiple of the record's size, with a warning, instead of failing.")
+    var allowTrailing = false
+
+    /// The names a folder is searched for.
+    static let binaryExtensions: Set<String> = DumpDoubles.binaryExtensions.union(["npy", "f32", "f16", "i16", "i32", "u8", "u16", "pcm"])
+
+    private var inputs: [String] {
+        files.isEmpty && batch.filesFrom == nil && isatty(STDIN_FILENO) == 0 ? ["-"] : files
+    }
+
+    private var fieldNames: [String]? { names.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } }
+
+    func validate() throws {
+        guard !inputs.isEmpty || batch.filesFrom != nil else {
+            throw ValidationError("Give at least one file ('-' for standard input), or pipe one in.")
+        }
+        try InputList.validate(inputs)
+        guard offset.value >= 0 else { throw ValidationError("--offset must be 0 or more.") }
+        if let count, count.value < 0 { throw ValidationError("--count must be 0 or more.") }
+        if let stride, stride < 1 { throw ValidationError("--stride must be 1 or more.") }
+        if let type {
+            let record = try recordLayout(type)
+            if !record.isScalar && list.columns != 1 { throw ValidationError("--columns applies to one type; a record is one line.") }
+        } else if !npy && !inputs.allSatisfy({ $0.lowercased().hasSuffix(".npy") }) && batch.filesFrom == nil {
+            throw ValidationError("Give --type (\(ElementType.list), or a record such as 'f64,i32'), or .npy files.")
+        }
+    }
+
+    private func recordLayout(_ type: String) throws -> RecordLayout {
+        do {
+            return try RecordLayout(parsing: type, byteOrder: byteOrder.byteOrder, alignment: align, stride: stride, names: fieldNames)
+        } catch {
+            throw ValidationError("--type: \(error)")
+        }
+    }
+
+    func run() throws {
+        let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions).inputs
+        let record = try type.map(recordLayout) ?? RecordLayout(scalar: .f64, byteOrder: byteOrder.byteOrder)
+        let options = ArrayDumpOptions(record: record, offset: offset.value, count: count?.value, layout: list.layout,
+                                       summarises: list.stats, allowsTrailingBytes: allowTrailing)
+        let output = BufferedOutput.standardOutput()
+        // Unsafe only in name: one worker uses them, one input after another.
+        nonisolated(unsafe) let dump = ArrayDump(output: output, labelsInputs: inputs.count > 1)
+        // Doubles as dump-doubles writes them, on every core.
+        var doubleOptions = DoubleDumpOptions(
+            selection: DoubleSelection(byteOrder: byteOrder.byteOrder, offset: offset.value, count: count?.value),
+            layout: list.layout, summarises: list.stats, allowsTrailingBytes: allowTrailing)
+        doubleOptions.workers = WorkerThreads.cores
+        nonisolated(unsafe) let doubles = DoubleDump(options: doubleOptions, output: output, labelsInputs: inputs.count > 1)
+        let readsDoubles = record.isScalar && record.fields[0].type == .f64 && fieldNames == nil
+        let npy = self.npy
+        var settings = BatchSettings(jobs: 1)
+        settings.showsSummary = !quiet
+        let summary = BatchEngine(settings: settings).run(inputs, plan: nil) { input, _ in
+            let file = try InputFile(path: input.path)
+            let isNPY = npy || input.path.lowercased().hasSuffix(".npy")
+            let warnings = !isNPY && readsDoubles
+                ? try doubles.dump(file, named: file.displayName)
+                : try dump.dump(file, named: file.displayName, options: options, isNPY: isNPY)
+            return JobReport(warnings: warnings.map(\.warningDescription))
+        }
+        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+    }
+}
