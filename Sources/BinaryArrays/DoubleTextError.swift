@@ -21,6 +21,10 @@ public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
     case unexpectedMember(line: Int, column: Int, name: String)
     /// JSON: arrays and objects nested deeper than any dump.
     case tooDeep(line: Int, column: Int)
+    /// The token is not a value of `type` (a fraction for an integer type, a word).
+    case invalidValue(line: Int, column: Int, token: String, type: String)
+    /// The token is a number `type` cannot hold.
+    case outOfTypeRange(line: Int, column: Int, token: String, type: String)
 
     public var description: String {
         switch self {
@@ -44,6 +48,10 @@ public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
             return "line \(line), column \(column): unexpected member \(Self.shown(name)) (dump-doubles writes file, values, value and hex)"
         case .tooDeep(let line, let column):
             return "line \(line), column \(column): arrays nested too deep"
+        case .invalidValue(let line, let column, let token, let type):
+            return "line \(line), column \(column): not a value of type \(type): \(Self.shown(token))\(Self.hint(token))"
+        case .outOfTypeRange(let line, let column, let token, let type):
+            return "line \(line), column \(column): out of the range of \(type): \(Self.shown(token))"
         }
     }
 
@@ -56,7 +64,10 @@ public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
     /// The layout option a token suggests was given to `dump-doubles` but not here.
     private static func hint(_ token: String) -> String {
         if token.hasSuffix(":"), Int(token.dropLast()) != nil { return " (an index? add --index)" }
-        if DoubleHex.printedBytes(Array(token.utf8)) != nil { return " (hex bytes? add --hex)" }
+        if DoubleHex.printedBytes(Array(token.utf8)) != nil || (token.count >= 4 && token.count % 2 == 0
+            && token.allSatisfy(\.isHexDigit) && token.contains(where: \.isLetter) && token == token.uppercased()) {
+            return " (hex bytes? add --hex)"
+        }
         if token == "index" || token.hasPrefix("index,") || token.hasPrefix("c0") { return " (a csv header? add --header)" }
         if token == "==>" { return " (a file label must start its line)" }
         return ""

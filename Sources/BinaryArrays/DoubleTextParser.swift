@@ -29,11 +29,38 @@ public struct DoubleTextParser<Source: ByteSource> {
         self.byteOrder = byteOrder
     }
 
+    /// A value's text where it stands, and with `--hex`, the hex text after it.
+    public struct ValueToken {
+        public let text: [UInt8]
+        public let line: Int
+        public let column: Int
+        public let hex: (text: [UInt8], line: Int, column: Int)?
+    }
+
     /// Calls `body` with each value in order.
     public mutating func forEachValue(_ body: (Double) throws -> Void) throws {
+        let byteOrder = byteOrder
+        try forEachToken { token in
+            let value = try DoubleToken.value(of: token.text, line: token.line, column: token.column)
+            guard let hex = token.hex else { return try body(value) }
+            let text = String(decoding: hex.text, as: UTF8.self)
+            guard let printed = DoubleHex.printedBytes(hex.text) else {
+                throw DoubleTextError.invalidHex(line: hex.line, column: hex.column, token: text)
+            }
+            guard let exact = DoubleHex.resolve(value, printed: printed, preferred: byteOrder) else {
+                throw DoubleTextError.hexMismatch(line: hex.line, column: hex.column, hex: text, value: "\(value)")
+            }
+            try body(exact)
+        }
+    }
+
+    /// Calls `body` with each value's token in order: file labels, header lines and indexes (each
+    /// line's first token, checked against the records so far, `valuesPerRecord` values a record)
+    /// taken out, the hex after each value paired with it.
+    public mutating func forEachToken(valuesPerRecord: Int = 1, _ body: (ValueToken) throws -> Void) throws {
         var valuesInFile = 0
         var expectsHeader = layout.hasHeader
-        var awaitingHex: (value: Double, line: Int, column: Int)?
+        var awaitingHex: (text: [UInt8], line: Int, column: Int)?
         while try nextToken() {
             if tokenStartsLine && token == Array("==>".utf8) {
                 try cursor.skipRestOfLine()
@@ -51,30 +78,23 @@ public struct DoubleTextParser<Source: ByteSource> {
             }
             if let pending = awaitingHex {
                 awaitingHex = nil
-                guard let printed = DoubleHex.printedBytes(token) else {
-                    throw DoubleTextError.invalidHex(line: tokenLine, column: tokenColumn, token: tokenText)
-                }
-                guard let exact = DoubleHex.resolve(pending.value, printed: printed, preferred: byteOrder) else {
-                    throw DoubleTextError.hexMismatch(line: tokenLine, column: tokenColumn, hex: tokenText,
-                                                      value: "\(pending.value)")
-                }
-                try body(exact)
+                try body(ValueToken(text: pending.text, line: pending.line, column: pending.column,
+                                    hex: (token, tokenLine, tokenColumn)))
                 valuesInFile += 1
                 continue
             }
             if tokenStartsLine && layout.hasIndex {
                 let digits = token.last == UInt8(ascii: ":") ? token.dropLast() : token[...]
-                guard Int(String(decoding: digits, as: UTF8.self)) == valuesInFile else {
-                    throw DoubleTextError.unexpectedIndex(line: tokenLine, column: tokenColumn, token: tokenText,
-                                                          expected: valuesInFile)
+                let expected = valuesInFile / valuesPerRecord
+                guard Int(String(decoding: digits, as: UTF8.self)) == expected else {
+                    throw DoubleTextError.unexpectedIndex(line: tokenLine, column: tokenColumn, token: tokenText, expected: expected)
                 }
                 continue
             }
-            let value = try tokenValue()
             if layout.hasHex {
-                awaitingHex = (value, tokenLine, tokenColumn)
+                awaitingHex = (token, tokenLine, tokenColumn)
             } else {
-                try body(value)
+                try body(ValueToken(text: token, line: tokenLine, column: tokenColumn, hex: nil))
                 valuesInFile += 1
             }
         }
@@ -82,16 +102,6 @@ public struct DoubleTextParser<Source: ByteSource> {
     }
 
     private var tokenText: String { String(decoding: token, as: UTF8.self) }
-
-    private func tokenValue() throws -> Double {
-        do {
-            return try DoubleToken.value(of: token)
-        } catch .notANumber {
-            throw DoubleTextError.invalidNumber(line: tokenLine, column: tokenColumn, token: tokenText)
-        } catch .outOfRange {
-            throw DoubleTextError.outOfRange(line: tokenLine, column: tokenColumn, token: tokenText)
-        }
-    }
 
     /// Reads the next token into `token`; false at the end of the text.
     private mutating func nextToken() throws -> Bool {

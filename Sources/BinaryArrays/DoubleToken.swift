@@ -21,6 +21,17 @@ enum DoubleToken {
         return value
     }
 
+    /// `value(of:)`, its problems put as errors naming where the token stands.
+    static func value(of token: [UInt8], line: Int, column: Int) throws -> Double {
+        do {
+            return try value(of: token)
+        } catch .notANumber {
+            throw DoubleTextError.invalidNumber(line: line, column: column, token: String(decoding: token, as: UTF8.self))
+        } catch .outOfRange {
+            throw DoubleTextError.outOfRange(line: line, column: column, token: String(decoding: token, as: UTF8.self))
+        }
+    }
+
     static func specialValue(_ text: String) -> Double? {
         switch text.lowercased() {
         case "nan", "+nan", "-nan", "\"nan\"": return .nan

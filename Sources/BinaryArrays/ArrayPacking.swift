@@ -1,0 +1,80 @@
+import FileIO
+import JSON
+
+/// Reads values as text and writes them as binary records of a layout: `pack-array`. Reads back
+/// whatever `dump-array` writes in the same layout (labels, indexes, hex, headers; JSON).
+public struct ArrayPacking {
+    private let record: RecordLayout
+    private let layout: DoubleTextLayout
+    private let output: BufferedOutput
+    public private(set) var recordCount = 0
+    /// The record being filled, padding zero, and how many of its fields are in.
+    private var pending: [UInt8]
+    private var fieldsIn = 0
+
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        /// An input ends with part of a record.
+        case partialRecord(fields: Int, of: Int)
+        /// JSON holds an integer a double cannot hold exactly.
+        case inexactJSONInteger(String)
+
+        public var description: String {
+            switch self {
+            case .partialRecord(let fields, let total): return "the text ends inside a record: \(fields) of its \(total) fields"
+            case .inexactJSONInteger(let text): return "\(text) in JSON is past 2^53, where JSON numbers lose digits: give it as text"
+            }
+        }
+    }
+
+    public init(record: RecordLayout, layout: DoubleTextLayout = DoubleTextLayout(), output: BufferedOutput) {
+        self.record = record
+        self.layout = layout
+        self.output = output
+        pending = [UInt8](repeating: 0, count: record.stride)
+    }
+
+    /// Appends the records of one text source. Stops at the first token that is not a value of its field's type.
+    public mutating func pack<Source: ByteSource>(_ source: Source) throws {
+        var cursor = TextCursor(source: source)
+        while let byte = try cursor.peek(), byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A {
+            cursor.advance()
+        }
+        if try cursor.peek().map({ $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }) ?? false {
+            var parser = DoubleJSONParser(cursor: cursor, byteOrder: record.fields[0].byteOrder)
+            try parser.forEachValue { value in
+                let text = try Self.text(of: value, for: record.fields[fieldsIn].type)
+                try add(Array(text.utf8), hex: nil, line: 0, column: 0)
+            }
+        } else {
+            var parser = DoubleTextParser(cursor: cursor, layout: layout, byteOrder: record.fields[0].byteOrder)
+            try parser.forEachToken(valuesPerRecord: record.fields.count) { token in
+                try add(token.text, hex: token.hex?.text, line: token.line, column: token.column)
+            }
+        }
+        if fieldsIn != 0 { throw Problem.partialRecord(fields: fieldsIn, of: record.fields.count) }
+    }
+
+    private mutating func add(_ token: [UInt8], hex: [UInt8]?, line: Int, column: Int) throws {
+        let field = record.fields[fieldsIn]
+        let bits = try FieldValueParser.bits(of: token, hex: hex, field: field, line: line, column: column)
+        let size = field.type.size
+        for index in 0..<size {
+            // The value's bytes from its most significant, placed in the field's byte order.
+            let byte = UInt8(truncatingIfNeeded: bits >> UInt64(8 * (size - 1 - index)))
+            pending[field.offset + (field.byteOrder == .big ? index : size - 1 - index)] = byte
+        }
+        fieldsIn += 1
+        if fieldsIn == record.fields.count {
+            try output.write(pending)
+            recordCount += 1
+            fieldsIn = 0
+        }
+    }
+
+    /// A JSON number's text for a field: an integer type's as a whole number, exact or refused.
+    private static func text(of value: Double, for type: ElementType) throws -> String {
+        if type.isFloatingPoint || !value.isFinite || value != value.rounded() { return ShortestDecimal.string(value) }
+        guard value.magnitude <= 9_007_199_254_740_992 else { throw Problem.inexactJSONInteger(ShortestDecimal.string(value)) }
+        return String(Int64(value))
+    }
+}

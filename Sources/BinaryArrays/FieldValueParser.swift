@@ -1,0 +1,110 @@
+/// A value's text made into the bits of a field's type: exactly for integers (with their range
+/// checked), correctly rounded for floating point (f16 through `Float16`, bf16 rounded to nearest
+/// even from the `Float`), and with `--hex`, the bytes the hex gives once checked against the value.
+enum FieldValueParser {
+    /// The value's bits, host order, in the low `field.type.size` bytes.
+    static func bits(of token: [UInt8], hex: [UInt8]?, field: RecordLayout.Field, line: Int, column: Int) throws -> UInt64 {
+        let text = String(decoding: token, as: UTF8.self)
+        let type = field.type
+        let bits: UInt64
+        switch type {
+        case .f64:
+            bits = try DoubleToken.value(of: token, line: line, column: column).bitPattern
+        case .f32, .f16, .bf16:
+            let wide = try DoubleToken.value(of: token, line: line, column: column)
+            let special = DoubleToken.specialValue(text)
+            guard let value = special.map(Float.init) ?? Float(text) else {
+                throw DoubleTextError.invalidValue(line: line, column: column, token: text, type: type.rawValue)
+            }
+            switch type {
+            case .f32:
+                guard (value.isFinite || !wide.isFinite) && (value != 0 || wide == 0) else {
+                    throw DoubleTextError.outOfTypeRange(line: line, column: column, token: text, type: type.rawValue)
+                }
+                bits = UInt64(value.bitPattern)
+            case .f16:
+                let half = special.map(Float16.init) ?? Float16(text) ?? Float16(value)
+                guard (half.isFinite || !wide.isFinite) && (half != 0 || wide == 0) else {
+                    throw DoubleTextError.outOfTypeRange(line: line, column: column, token: text, type: type.rawValue)
+                }
+                bits = UInt64(half.bitPattern)
+            default:
+                let rounded = Self.bfloat16(value)
+                let widened = Float(bitPattern: UInt32(rounded) << 16)
+                guard (widened.isFinite || !wide.isFinite) && (widened != 0 || wide == 0) else {
+                    throw DoubleTextError.outOfTypeRange(line: line, column: column, token: text, type: type.rawValue)
+                }
+                bits = UInt64(rounded)
+            }
+        case .i8, .i16, .i32, .i64:
+            guard let value = Int64(text) else {
+                throw Self.integerProblem(text, type: type, line: line, column: column)
+            }
+            let limit = Int64(1) << (type.size * 8 - 1) - 1
+            guard type == .i64 || (value >= -limit - 1 && value <= limit) else {
+                throw DoubleTextError.outOfTypeRange(line: line, column: column, token: text, type: type.rawValue)
+            }
+            bits = UInt64(bitPattern: value) & Self.mask(type)
+        case .u8, .u16, .u32, .u64:
+            guard let value = UInt64(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
+                throw Self.integerProblem(text, type: type, line: line, column: column)
+            }
+            guard type == .u64 || value <= Self.mask(type) else {
+                throw DoubleTextError.outOfTypeRange(line: line, column: column, token: text, type: type.rawValue)
+            }
+            bits = value
+        }
+        guard let hex else { return bits }
+        return try Self.exact(bits, hex: hex, field: field, value: text, line: line, column: column)
+    }
+
+    private static func mask(_ type: ElementType) -> UInt64 {
+        type.size == 8 ? UInt64.max : (UInt64(1) << (type.size * 8)) - 1
+    }
+
+    /// A number too big for the type, or not a whole number at all.
+    private static func integerProblem(_ text: String, type: ElementType, line: Int, column: Int) -> DoubleTextError {
+        let digits = text.drop { $0 == "-" || $0 == "+" }
+        if !digits.isEmpty && digits.allSatisfy(\.isWholeNumber) && !(text.hasPrefix("-") && !type.isSigned) {
+            return .outOfTypeRange(line: line, column: column, token: text, type: type.rawValue)
+        }
+        if text.hasPrefix("-") && !type.isSigned && digits.allSatisfy(\.isWholeNumber) && !digits.isEmpty {
+            return .outOfTypeRange(line: line, column: column, token: text, type: type.rawValue)
+        }
+        return .invalidValue(line: line, column: column, token: text, type: type.rawValue)
+    }
+
+    /// bfloat16: the top half of the Float, rounded to nearest even; NaN kept a NaN.
+    static func bfloat16(_ value: Float) -> UInt16 {
+        let bits = value.bitPattern
+        if value.isNaN { return UInt16(bits >> 16) | 0x40 }
+        let rounding = UInt32(0x7FFF) + (bits >> 16 & 1)
+        return UInt16((bits &+ rounding) >> 16)
+    }
+
+    /// The bytes the hex gives (in file order), once they are the value's in either byte order:
+    /// NaN payloads come back exactly.
+    private static func exact(_ bits: UInt64, hex: [UInt8], field: RecordLayout.Field, value: String, line: Int, column: Int) throws -> UInt64 {
+        let size = field.type.size
+        let hexText = String(decoding: hex, as: UTF8.self)
+        guard hex.count == 2 * size, let printed = UInt64(hexText, radix: 16) else {
+            throw DoubleTextError.invalidHex(line: line, column: column, token: hexText)
+        }
+        let reversed = size == 1 ? printed : printed.byteSwapped >> UInt64(64 - 8 * size)
+        let orders = field.byteOrder == .big ? [printed, reversed] : [reversed, printed]
+        for candidate in orders {
+            let matches: Bool
+            switch field.type {
+            case .f64: matches = Double(bitPattern: bits).isNaN ? Double(bitPattern: candidate).isNaN : candidate == bits
+            case .f32: matches = Float(bitPattern: UInt32(bits)).isNaN ? Float(bitPattern: UInt32(candidate)).isNaN : candidate == bits
+            case .f16, .bf16:
+                let isNaN = { (raw: UInt64) in field.type == .f16 ? raw & 0x7C00 == 0x7C00 && raw & 0x3FF != 0
+                    : raw & 0x7F80 == 0x7F80 && raw & 0x7F != 0 }
+                matches = isNaN(bits) ? isNaN(candidate) : candidate == bits
+            default: matches = candidate == bits
+            }
+            if matches { return candidate }
+        }
+        throw DoubleTextError.hexMismatch(line: line, column: column, hex: hexText, value: value)
+    }
+}
