@@ -40,8 +40,9 @@ enum FieldValueParser {
             guard let value = Int64(text) else {
                 throw Self.integerProblem(text, type: type, line: line, column: column)
             }
-            let limit = Int64(1) << (type.size * 8 - 1) - 1
-            guard type == .i64 || (value >= -limit - 1 && value <= limit) else {
+            // i64 holds every Int64; the others up to 2^(bits-1) - 1.
+            let limit = type == .i64 ? Int64.max : Int64(1) << (type.size * 8 - 1) - 1
+            guard value >= -limit - 1 || type == .i64, value <= limit else {
                 throw DoubleTextError.outOfTypeRange(line: line, column: column, token: text, type: type.rawValue)
             }
             bits = UInt64(bitPattern: value) & Self.mask(type)

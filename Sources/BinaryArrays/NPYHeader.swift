@@ -126,8 +126,8 @@ public struct NPYHeader: Equatable, Sendable {
     /// `<f8`, `>i2`, `|u1`: the type and its byte order; nil for one this tool does not read.
     static func field(_ text: String) throws -> (ElementType, ByteOrder)? {
         let characters = Array(text)
+        if characters.count >= 2 && characters[1] == "O" { throw NPYError.objectArray }
         guard characters.count >= 3 else { return nil }
-        if characters[1] == "O" { throw NPYError.objectArray }
         let order: ByteOrder
         switch characters[0] {
         case "<", "|": order = .little

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 18: binary arrays of every numeric type, records and .npy files.
+@Suite struct ArrayTests {
+    /// NumPy is the reference: every type in both byte orders, records packed and aligned, .npy
+    /// files (C and Fortran order), and pack-array --npy read back by np.load (see the script).
+    @Test func numpyReadsBackWhatDumpArrayPrintsAndPackArrayWrites() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/numpy_reference.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script.path, ToolRun.executable.path, folder.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+    }
+
+    @Test func dumpArrayOfF64IsDumpDoublesByteForByte() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for options in [[], ["--columns", "3", "--index", "--hex"], ["--format", "json"], ["--stats"]] {
+            let doubles = try ToolRun.run(["dump-doubles"] + options + [Fixture.path("doubles/values.bin")])
+            let array = try ToolRun.run(["dump-array", "--type", "f64"] + options + [Fixture.path("doubles/values.bin")])
+            #expect(array.status == 0 && array.standardOutput == doubles.standardOutput)
+        }
+    }
+
+    @Test(arguments: [
+        (["--type", "u8"], "1 300\n", "line 1, column 3: out of the range of u8: '300'"),
+        (["--type", "u16"], "-1\n", "line 1, column 1: out of the range of u16: '-1'"),
+        (["--type", "i32"], "1.5\n", "line 1, column 1: not a value of type i32: '1.5'"),
+        (["--type", "f32"], "1e39\n", "line 1, column 1: out of the range of f32: '1e39'"),
+        (["--type", "f16"], "1e-9\n", "line 1, column 1: out of the range of f16: '1e-9'"),
+        (["--type", "f64,i32"], "1 2 3\n", "the text ends inside a record: 1 of its 2 fields"),
+    ])
+    func packArrayRefusesWhatTheTypeCannotHold(options: [String], text: String, message: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out.bin").path
+        let run = try ToolRun.run(["pack-array", "-o", out] + options, input: Data(text.utf8))
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: <stdin>: \(message)"])
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// A header that lies is one line, nothing printed.
+    @Test func npyHeadersThatLieAreRefused() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func npy(_ header: String, data: Int) -> Data {
+            var text = Array(header.utf8)
+            text += [UInt8](repeating: 0x20, count: (64 - (10 + text.count + 1) % 64) % 64) + [0x0A]
+            return Data([0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(text.count & 0xFF), UInt8(text.count >> 8)] + text
+                        + [UInt8](repeating: 0, count: data))
+        }
+        let cases: [(String, Data, String)] = [
+            ("short", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (100,), }", data: 80),
+             ".npy shape needs 800 bytes of data, the file has 80"),
+            ("object", npy("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", data: 8),
+             ".npy holds Python objects (dtype 'O'), not numbers"),
+            ("string", npy("{'descr': '<U4', 'fortran_order': False, 'shape': (1,), }", data: 16),
+             ".npy dtype '<U4' is not one of f8 f4 f2 i1 i2 i4 i8 u1 u2 u4 u8 b1 (or a struct of them)"),
+            ("huge", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", data: 8),
+             ".npy shape is larger than any file"),
+            ("code", npy("{'descr': __import__('os').system('true'), 'fortran_order': False, 'shape': (1,), }", data: 8),
+             ".npy header: unexpected '_'"),
+        ]
+        for (name, bytes, message) in cases {
+            let file = folder.appendingPathComponent("\(name).npy")
+            try bytes.write(to: file)
+            let run = try ToolRun.run(["dump-array", file.path])
+            #expect(run.status == 1)
+            #expect(run.errorLines == ["mediatool: \(file.path): \(message)"])
+            #expect(run.standardOutput.isEmpty)
+        }
+    }
+}
