@@ -95,6 +95,18 @@ enum FuzzTargets {
         try? parser.forEachValue { _ in }
         var jsonParser = DoubleJSONParser(source: MemoryByteSource(data))
         try? jsonParser.forEachValue { _ in }
+        // Every element type and a record, over the same bytes; a .npy header read from them.
+        let type = ElementType.allCases[Int(bytes[3]) % ElementType.allCases.count]
+        let record = flags & 4 == 0 ? RecordLayout(scalar: type, byteOrder: flags & 1 == 0 ? .little : .big)
+            : (try? RecordLayout(parsing: "f64,\(type.rawValue),u8", byteOrder: .big, alignment: flags & 2 == 0 ? .packed : .natural))
+        if let record {
+            let arrays = ArrayDump(output: output, labelsInputs: flags & 8 != 0)
+            _ = try? arrays.dump(MemoryByteSource(data), named: "fuzz",
+                                 options: ArrayDumpOptions(record: record, layout: options.layout, summarises: options.summarises,
+                                                           allowsTrailingBytes: true))
+        }
+        var npy = MemoryByteSource([0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(data.count & 0xFF), 0] + data)
+        _ = try? NPYHeader.read(from: &npy)
         for value in data.count >= 8 ? [Double(bitPattern: data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })] : [] {
             let text = ShortestDecimal.string(value)
             precondition(value.isNaN || Double(text)?.bitPattern == value.bitPattern, "\(text) does not read back")
