@@ -1,5 +1,7 @@
 """scripts/bench doubles: text output of 16 MB of random doubles, against od and numpy; and peak
-memory on a 1 GB input against a 1 KB one."""
+memory on a 1 GB input against a 1 KB one. Then dump-array: 16 MB of float32 against numpy's repr
+of each element and od -t f4, 16 MB of int16 against od -t d2, and peak memory on a 1 GiB .npy.
+--only doubles|arrays runs one part."""
 import os
 import random
 import shutil
@@ -39,8 +41,62 @@ def python_with_numpy():
     raise SystemExit("bench: no python3 with numpy (scripts/bootstrap bench installs python3-numpy)")
 
 
+NUMPY_DUMP_F32 = (
+    "import sys, numpy as np\n"
+    "a = np.fromfile(sys.argv[1], dtype='<f4')\n"
+    "sys.stdout.write('\\n'.join(map(repr, a)))\n"
+    "sys.stdout.write('\\n')\n"
+)
+
+
+def arrays(options):
+    data = os.path.join(FOLDER, "floats-16M.f32")
+    if not os.path.exists(data):
+        generator = random.Random(32)
+        count = 4 * 1024 * 1024
+        values = [generator.gauss(0, 1) * 10.0 ** generator.uniform(-30, 30) for _ in range(count)]
+        with open(data + ".part", "wb") as out:
+            out.write(struct.pack(f"<{count}f", *values))
+        os.replace(data + ".part", data)
+    print(f"16 MiB of random float32, text to /dev/null, median of {options.runs} runs")
+    results = compare({
+        "mediatool": [MEDIATOOL, "dump-array", "--type", "f32", data],
+        "od": ["od", "-A", "n", "-v", "-t", "f4", "--endian=little", data],
+        "numpy": [python_with_numpy(), "-c", NUMPY_DUMP_F32, data],
+    }, options.runs)
+    report(results, "mediatool")
+    print("targets: at least 10x numpy, 15x od")
+    shorts = os.path.join(FOLDER, "shorts-16M.i16")
+    if not os.path.exists(shorts):
+        with open(shorts, "wb") as out:
+            out.write(random.Random(16).randbytes(16 * 1024 * 1024))
+    print(f"16 MiB of random int16, median of {options.runs} runs")
+    results = compare({
+        "mediatool": [MEDIATOOL, "dump-array", "--type", "i16", shorts],
+        "od": ["od", "-A", "n", "-v", "-t", "d2", "--endian=little", shorts],
+    }, options.runs)
+    report(results, "mediatool")
+    small = os.path.join(FOLDER, "small.npy")
+    large = os.path.join(FOLDER, "large.npy")
+    numpy = python_with_numpy()
+    subprocess.run([numpy, "-c", f"import numpy as np; np.save('{small}', np.zeros(128))"], check=True)
+    subprocess.run([numpy, "-c", f"import numpy as np; np.lib.format.open_memmap('{large}', mode='w+', dtype='<f8', shape=(1 << 27,))"], check=True)
+    _, small_peak = run_once([MEDIATOOL, "dump-array", small])
+    seconds, large_peak = run_once([MEDIATOOL, "dump-array", large])
+    os.remove(large)
+    print(f"peak memory: 1 KiB .npy {small_peak / 1024:.1f} MiB, 1 GiB .npy {large_peak / 1024:.1f} MiB "
+          f"({seconds:.1f} s), difference {(large_peak - small_peak) / 1024:.1f} MiB (target: within 8 MiB)")
+
+
 def main():
     options = arguments(__doc__)
+    if options.only != "arrays":
+        doubles(options)
+    if options.only in (None, "arrays"):
+        arrays(options)
+
+
+def doubles(options):
     data = os.path.join(FOLDER, "doubles-16M.bin")
     random_doubles(data)
     print(f"16 MiB of random doubles, text to /dev/null, median of {options.runs} runs")
