@@ -1,4 +1,5 @@
 #include "idat_stream.h"
+#include "CPNGShim.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ mt_idat_stream *mt_idat_open(FILE *file, uint32_t first_length, size_t row_bytes
     stream->file = file;
     stream->chunk_left = first_length;
     stream->verify_crc = verify_crc;
-    stream->crc = (uint32_t)crc32(0, (const Bytef *)"IDAT", 4);
+    stream->crc = mt_crc32(0, (const uint8_t *)"IDAT", 4);
     stream->row_bytes = row_bytes;
     stream->bytes_per_pixel = bytes_per_pixel;
     stream->current = malloc(row_bytes + 1);
@@ -101,7 +102,7 @@ static int refill(mt_idat_stream *stream, size_t *count, char *message, size_t c
             snprintf(message, capacity, "IDAT: invalid chunk length");
             return -1;
         }
-        stream->crc = (uint32_t)crc32(0, (const Bytef *)"IDAT", 4);
+        stream->crc = mt_crc32(0, (const uint8_t *)"IDAT", 4);
     }
     size_t wanted = stream->chunk_left < INPUT_CAPACITY ? stream->chunk_left : INPUT_CAPACITY;
     size_t read = fread(stream->input, 1, wanted, stream->file);
@@ -109,7 +110,7 @@ static int refill(mt_idat_stream *stream, size_t *count, char *message, size_t c
         snprintf(message, capacity, "Not enough image data");
         return -1;
     }
-    if (stream->verify_crc) stream->crc = (uint32_t)crc32(stream->crc, stream->input, (uInt)read);
+    if (stream->verify_crc) stream->crc = mt_crc32(stream->crc, stream->input, read);
     stream->chunk_left -= (uint32_t)read;
     *count = read;
     return 1;

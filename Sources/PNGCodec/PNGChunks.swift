@@ -1,3 +1,4 @@
+import CPNGShim
 import CZlib
 import Glibc
 import FileIO
@@ -89,12 +90,12 @@ public struct PNGChunks: Sendable, Equatable {
         }
     }
 
-    /// zlib's CRC-32 of `count` bytes from `offset`, read a block at a time; nil past the end.
+    /// The CRC-32 of `count` bytes from `offset`, read a block at a time; nil past the end.
     private static func checksum(of file: InputFile, from offset: Int, count: Int) throws(PNGError) -> UInt32? {
         let blockSize = 1 << 20
         let block = UnsafeMutableRawPointer.allocate(byteCount: min(count, blockSize), alignment: 16)
         defer { block.deallocate() }
-        var crc = crc32(0, nil, 0)
+        var crc: UInt32 = 0
         var done = 0
         while done < count {
             let wanted = min(blockSize, count - done)
@@ -102,10 +103,10 @@ public struct PNGChunks: Sendable, Equatable {
                 try file.read(at: offset + done, into: UnsafeMutableRawBufferPointer(start: block, count: wanted))
             }
             guard got == wanted else { return nil }
-            crc = crc32(crc, block.assumingMemoryBound(to: Bytef.self), uInt(wanted))
+            crc = mt_crc32(crc, block.assumingMemoryBound(to: UInt8.self), wanted)
             done += wanted
         }
-        return UInt32(truncatingIfNeeded: crc)
+        return crc
     }
 
     /// A read of the file, its system error told as a PNG error.

@@ -70,6 +70,10 @@ long mt_deflater_compress(mt_deflater *deflater, const uint8_t *input, size_t le
 
 void mt_deflater_free(mt_deflater *deflater);
 
+/// The CRC-32 of PNG chunks (and gzip, zlib) of `bytes`, continuing from `crc` (0 to start):
+/// ISA-L's where built with it, zlib's otherwise.
+uint32_t mt_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
+
 // MARK: PNG reading
 
 typedef struct mt_png_reader mt_png_reader;
