@@ -92,8 +92,10 @@ public struct ArrayDump {
         let isScalar = statistics.count == 1
         switch format {
         case .json:
-            let object = isScalar ? DoubleStatisticsReport.json(statistics[0])
-                : "{" + zip(record.fields, statistics).map { JSONString.quoted($0.name) + ":" + DoubleStatisticsReport.json($1) }
+            let object = isScalar ? DoubleStatisticsReport.json(statistics[0], integral: !record.fields[0].type.isFloatingPoint)
+                : "{" + zip(record.fields, statistics).map {
+                    JSONString.quoted($0.name) + ":" + DoubleStatisticsReport.json($1, integral: !$0.type.isFloatingPoint)
+                }
                     .joined(separator: ",") + "}"
             if let jsonName {
                 try output.write("{\"file\":\(JSONString.quoted(jsonName)),\"stats\":\(object)}\n")
@@ -103,10 +105,11 @@ public struct ArrayDump {
         case .text, .csv:
             if labelsInputs { try output.write("==> \(name) <==\n") }
             if isScalar {
-                try output.write(DoubleStatisticsReport.text(statistics[0]))
+                try output.write(DoubleStatisticsReport.text(statistics[0], integral: !record.fields[0].type.isFloatingPoint))
             } else {
                 for (field, summary) in zip(record.fields, statistics) {
-                    try output.write("field \(field.name) (\(field.type.rawValue))\n" + DoubleStatisticsReport.text(summary))
+                    try output.write("field \(field.name) (\(field.type.rawValue))\n"
+                                     + DoubleStatisticsReport.text(summary, integral: !field.type.isFloatingPoint))
                 }
             }
         }

@@ -1,11 +1,13 @@
 import JSON
-/// `DoubleStatistics` as text (a `name value` line each) or as one JSON object.
+/// `DoubleStatistics` as text (a `name value` line each) or as one JSON object. `integral`: the
+/// values were integers, so the minimum and maximum print as integers (`-3`, not `-3.0`).
 public enum DoubleStatisticsReport {
-    public static func text(_ statistics: DoubleStatistics) -> String {
-        fields(statistics).map { name, value in
+    public static func text(_ statistics: DoubleStatistics, integral: Bool = false) -> String {
+        fields(statistics, integral: integral).map { name, value in
             let shown: String
             switch value {
             case .count(let count): shown = String(count)
+            case .integer(let value): shown = String(value)
             case .value(let value?): shown = ShortestDecimal.string(value)
             case .value(nil): shown = "-"
             }
@@ -13,11 +15,12 @@ public enum DoubleStatisticsReport {
         }.joined(separator: "\n") + "\n"
     }
 
-    public static func json(_ statistics: DoubleStatistics) -> String {
-        let members = fields(statistics).map { name, value in
+    public static func json(_ statistics: DoubleStatistics, integral: Bool = false) -> String {
+        let members = fields(statistics, integral: integral).map { name, value in
             let shown: String
             switch value {
             case .count(let count): shown = String(count)
+            case .integer(let value): shown = String(value)
             case .value(let value?): shown = JSONNumber.text(value)
             case .value(nil): shown = "null"
             }
@@ -28,16 +31,22 @@ public enum DoubleStatisticsReport {
 
     private enum Field {
         case count(Int)
+        case integer(Int64)
         /// nil when there is no finite value to describe.
         case value(Double?)
     }
 
-    private static func fields(_ statistics: DoubleStatistics) -> [(String, Field)] {
-        [
+    private static func fields(_ statistics: DoubleStatistics, integral: Bool) -> [(String, Field)] {
+        // Exact below 2^53, where every integer is a double; past it, the double's digits.
+        func extreme(_ value: Double?) -> Field {
+            guard integral, let value, value.magnitude <= 9_007_199_254_740_992 else { return .value(value) }
+            return .integer(Int64(value))
+        }
+        return [
             ("count", .count(statistics.count)),
             ("finite", .count(statistics.finiteCount)),
-            ("min", .value(statistics.minimum)),
-            ("max", .value(statistics.maximum)),
+            ("min", extreme(statistics.minimum)),
+            ("max", extreme(statistics.maximum)),
             ("mean", .value(statistics.mean)),
             ("stddev", .value(statistics.standardDeviation)),
             ("nan", .count(statistics.nanCount)),

@@ -82,3 +82,20 @@ import TestSupport
         }
     }
 }
+
+@Suite struct ArrayStatisticsTests {
+    /// A summary a field, integers' extremes as integers.
+    @Test func recordsAreSummarisedFieldByField() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("r.bin")
+        // (f32 1.5, i16 -3), (f32 -2.5, i16 7)
+        try Data([0, 0, 0xC0, 0x3F, 0xFD, 0xFF, 0, 0, 0x20, 0xC0, 7, 0]).write(to: file)
+        let run = try ToolRun.run(["dump-array", "--type", "f32,i16", "--names", "level,step", "--stats", "--format", "json", file.path])
+        #expect(run.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: [String: Any]])
+        #expect(report["level"]?["min"] as? Double == -2.5 && report["level"]?["max"] as? Double == 1.5)
+        #expect(report["step"]?["min"] as? Int == -3 && report["step"]?["max"] as? Int == 7)
+        #expect(run.output.contains("\"min\":-3,"))
+    }
+}
