@@ -1,3 +1,4 @@
+import Glibc
 import FFmpeg
 import FileIO
 import ImageCodecs
@@ -31,7 +32,7 @@ public struct Storyboarder: Sendable {
         let names = StoryboardNames(vtt: vtt, fileExtension: options.format.fileExtension, tiling: options.tiling,
                                     frameCount: schedule.entries.count)
         let paths = [vtt] + (html.map { [$0] } ?? []) + (0..<names.fileCount).map(names.path)
-        try refuseBeforeWork(paths, input: file)
+        try refuseBeforeWork(paths, input: file, vtt: vtt, html: html)
 
         var warnings: [String] = []
         if let dolbyVision = video.dolbyVision, dolbyVision.compatibility == 0 {
@@ -47,7 +48,9 @@ public struct Storyboarder: Sendable {
 
         func finishSheet() throws {
             guard let current = sheet else { return }
-            let output = try AtomicOutputFile(path: names.path(current.index), policy: options.output)
+            // Named after the WebVTT file, not by the user: a link in their place is never followed.
+            let output = try AtomicOutputFile(path: names.path(current.index),
+                                              policy: OutputPolicy(overwrite: options.output.overwrite, isNamedByUser: false))
             warnings += try encoder.write(current.pixels.pixels, metadata: PictureMetadata(), to: output.descriptor)
             try output.finishWriting()
             written.append(output)
@@ -162,10 +165,15 @@ public struct Storyboarder: Sendable {
 
     /// Refuses, before anything is decoded, outputs that exist (without `--overwrite`) and an
     /// output that is the input.
-    private func refuseBeforeWork(_ paths: [String], input: InputFile) throws {
+    private func refuseBeforeWork(_ paths: [String], input: InputFile, vtt: String, html: String?) throws {
         for path in paths {
             if FileIdentity(path: path) == input.identity { throw OutputError.wouldOverwriteInput(path: path) }
-            if !options.output.overwrite, FileSystem.linkStatus(path) != nil { throw OutputError.exists(path: path) }
+            guard let status = FileSystem.linkStatus(path) else { continue }
+            if !options.output.overwrite { throw OutputError.exists(path: path) }
+            // Only what the user named may be a link to follow; a picture's name is made here.
+            if path != vtt && path != html && status.st_mode & S_IFMT == S_IFLNK {
+                throw OutputError.notRegular(path: path, kind: "a symbolic link")
+            }
         }
     }
 

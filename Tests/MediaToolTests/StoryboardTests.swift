@@ -196,6 +196,22 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["counter.sheet-1.jpg", "counter.vtt"])
     }
 
+    /// A link where a sheet goes (a name mediatool makes, not one the user gave) is never followed,
+    /// even with --overwrite: what it points at is left alone, and nothing is written.
+    @Test func aLinkInASheetsPlaceIsNotFollowed() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let victim = folder.appendingPathComponent("victim.txt")
+        try Data("keep".utf8).write(to: victim)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("b.sheet-1.jpg").path, withDestinationPath: victim.path)
+        let vtt = folder.appendingPathComponent("b.vtt").path
+        let run = try ToolRun.run(["storyboard", "--count", "2", "--overwrite", "--vtt", vtt, Fixture.path("video/counter.mp4")])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: \(Fixture.path("video/counter.mp4")): output is a symbolic link: \(folder.path)/b.sheet-1.jpg (only a regular file is ever replaced)"])
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "keep")
+        #expect(!FileManager.default.fileExists(atPath: vtt))
+    }
+
     static let chromium = "/usr/bin/chromium"
 
     /// Runs headless Chromium on a page; its standard output, and its log lines.
