@@ -135,6 +135,10 @@ extension ArrayDump {
         }
         if header.isFortranOrder && header.shape.count == 2 {
             guard file.isRegular else { throw NPYError.malformedHeader("a Fortran-order array is read from a file, not a stream") }
+            // A block holds at least one whole row: memory stays bounded only if rows are.
+            guard header.shape[1] * header.record.stride <= 1 << 26 else {
+                throw NPYError.malformedHeader("Fortran-order rows of more than 64 MiB are not read")
+            }
             let columns = FortranOrderSource(file: file, dataOffset: header.dataOffset, rows: header.shape[0],
                                              columns: header.shape[1], elementSize: header.record.stride)
             return try dump(columns, named: name, options: options)

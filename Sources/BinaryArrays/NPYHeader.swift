@@ -108,7 +108,7 @@ public struct NPYHeader: Equatable, Sendable {
                       case .string(let text) = parts[1] else {
                     throw NPYError.unsupportedType("\(item)")
                 }
-                if text.hasPrefix("|V"), let size = Int(text.dropFirst(2)), size > 0 {
+                if text.hasPrefix("|V"), let size = Int(text.dropFirst(2)), size > 0, size <= RecordLayout.maxStride {
                     offset += size
                     continue
                 }
@@ -117,6 +117,7 @@ public struct NPYHeader: Equatable, Sendable {
                 offset += type.size
             }
             guard !fields.isEmpty, offset > 0 else { throw NPYError.unsupportedType("an empty struct") }
+            guard offset <= RecordLayout.maxStride else { throw NPYError.unsupportedType("a struct of \(offset) bytes") }
             return RecordLayout(fields: fields, stride: offset)
         default:
             throw NPYError.unsupportedType("\(descr)")

@@ -29,6 +29,7 @@ public struct RecordLayout: Sendable, Equatable {
         case strideTooSmall(stride: Int, needed: Int)
         case namesDoNotMatch(names: Int, fields: Int)
         case emptyName
+        case recordTooLarge(Int)
 
         public var description: String {
             switch self {
@@ -36,6 +37,7 @@ public struct RecordLayout: Sendable, Equatable {
             case .strideTooSmall(let stride, let needed): return "--stride \(stride) is less than the \(needed) bytes the fields take"
             case .namesDoNotMatch(let names, let fields): return "\(names) names for \(fields) fields"
             case .emptyName: return "a field name is empty"
+            case .recordTooLarge(let stride): return "records of \(stride) bytes are larger than the \(RecordLayout.maxStride) read at a time"
             }
         }
     }
@@ -43,6 +45,9 @@ public struct RecordLayout: Sendable, Equatable {
     public let fields: [Field]
     /// Bytes from one record to the next.
     public let stride: Int
+
+    /// The largest record read: a block holds at least one, so this bounds memory whatever a header says.
+    public static let maxStride = 1 << 20
 
     public init(fields: [Field], stride: Int) {
         precondition(!fields.isEmpty && stride > 0)
@@ -82,6 +87,7 @@ public struct RecordLayout: Sendable, Equatable {
             guard stride >= offset else { throw .strideTooSmall(stride: stride, needed: offset) }
             offset = stride
         }
+        guard offset <= Self.maxStride else { throw .recordTooLarge(offset) }
         self.init(fields: fields, stride: offset)
     }
 
