@@ -212,6 +212,18 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: vtt))
     }
 
+    /// A tile asking for a sheet larger than the format or memory allows is refused before any allocation.
+    @Test func aSheetPastTheFormatsLimitIsRefused() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vtt = folder.appendingPathComponent("big.vtt").path
+        let run = try ToolRun.run(["storyboard", "--count", "10000", "--tile", "1000x1000", "--format", "webp", "--vtt", vtt,
+                                   Fixture.path("video/counter.mp4")])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: \(Fixture.path("video/counter.mp4")): a sheet would be 160000x200 pixels, past the 16383 a side (or 100 million pixels) the format and memory allow: give a smaller --tile or --width"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+
     static let chromium = "/usr/bin/chromium"
 
     /// Runs headless Chromium on a page; its standard output, and its log lines.
