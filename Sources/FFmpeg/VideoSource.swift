@@ -37,6 +37,8 @@ public final class VideoSource {
     /// Packets are timed in decoding order (AVI, raw streams), not when their frames show: they say
     /// nothing of which frame is on screen, so no frame is skipped or drained by their times.
     let packetTimesAreDecodingOrder: Bool
+    /// Raw streams (MPEG-2 elementary streams and the like) time nothing at all.
+    private let hasNoTimestamps: Bool
     /// One frame's duration in the stream's time base, when the frame rate is known.
     let frameDuration: Int64?
     /// Nothing has been read or sought since the input was opened: its first packet comes next.
@@ -81,7 +83,8 @@ public final class VideoSource {
         // AVI and raw streams time packets in decoding order, and the first frame shows after the
         // reordering delay (one frame with B-frames): the container says 0, the first frame says 1.
         let demuxer = format.pointer.pointee.iformat.pointee
-        packetTimesAreDecodingOrder = String(cString: demuxer.name) == "avi" || demuxer.flags & AVFMT_NOTIMESTAMPS != 0
+        hasNoTimestamps = demuxer.flags & AVFMT_NOTIMESTAMPS != 0
+        packetTimesAreDecodingOrder = String(cString: demuxer.name) == "avi" || hasNoTimestamps
         startNeedsDecoding = start == cffmpeg_nopts_value() || packetTimesAreDecodingOrder
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         if rate.num > 0 && rate.den > 0 && timeBase.num > 0 {
@@ -407,7 +410,14 @@ public final class VideoSource {
                     return .found(located)
                 case .frame:
                     // A frame without a timestamp follows the one before; the first, read from the
-                    // start, is the first frame (raw streams have none at all).
+                    // start, is the first frame; the first after a seek in a raw stream (which has
+                    // none at all) is taken for the target. In AVI, whose other frames have times,
+                    // one without says nothing of when it shows (the last keyframe, stored before
+                    // the B-frames it ends, showed as the frame asked for): search from earlier.
+                    if incoming.timestamp == nil && previousTimestamp == nil && !acceptsLateFirstFrame
+                        && packetTimesAreDecodingOrder && !hasNoTimestamps {
+                        return .landedLate
+                    }
                     let timestamp = incoming.timestamp ?? previousTimestamp.map { $0 + (frameDuration ?? 1) }
                         ?? (acceptsLateFirstFrame ? startTimestamp : target)
                     previousTimestamp = timestamp

@@ -65,4 +65,17 @@ import TestSupport
         #expect(picture.pixel(x: 0, y: 8)[1] > 128)
         #expect(ThumbnailTests.frameNumber(picture) == 5)
     }
+
+    /// AVI's last keyframe is stored before the B-frames it ends and has no time of its own: a seek
+    /// that lands on it says nothing of when it shows (it was taken for the frame asked for, and
+    /// frame 59 came out at 2.28 s), so the search starts from the keyframe before.
+    @Test(arguments: [("2.2", 55, 48), ("2.28", 57, 48), ("2.35", 58, 48)])
+    func theEndOfAnAVIIsTimedRight(time: String, frame: Int, keyframe: Int) throws {
+        let (exact, exactImage) = try ThumbnailTests.thumbnail("counter.avi", ["--at", time])
+        #expect(exact.status == 0 && exact.standardError == "")
+        #expect(ThumbnailTests.frameNumber(try #require(exactImage)) == frame)
+        let (fast, fastImage) = try ThumbnailTests.thumbnail("counter.avi", ["--keyframe", "--at", time])
+        #expect(fast.status == 0)
+        #expect(ThumbnailTests.frameNumber(try #require(fastImage)) == keyframe)
+    }
 }
