@@ -14,6 +14,9 @@ public struct ArrayDumpOptions: Sendable {
     public var allowsTrailingBytes: Bool
     /// `count` records must be there (a `.npy` file's shape says so): fewer is an error.
     public var requiresCount = false
+    /// Threads that format blocks of records beside the one that reads and writes; 1 does it all
+    /// on the calling thread. The output is the same whatever the number.
+    public var workers = 1
 
     public init(record: RecordLayout, offset: Int = 0, count: Int? = nil, layout: DoubleListLayout = DoubleListLayout(),
                 summarises: Bool = false, allowsTrailingBytes: Bool = false) {
@@ -67,10 +70,27 @@ public struct ArrayDump {
                 started = true
             }
             var records = 0
-            trailing = try reader.forEachBlock { bytes, count in
-                if !started { try start() }
-                try writer.write(bytes, count: count, to: output)
-                records += count
+            if options.workers > 1 && (reader.remainingLength ?? Int.max) >= DoubleDump.parallelThreshold {
+                let template = writer
+                let output = output
+                let pipeline = OrderedBlockPipeline<DoubleDump.FormattedBlock>(
+                    workers: options.workers, elementSize: record.stride,
+                    makeResult: { DoubleDump.FormattedBlock(capacity: template.maxBytes(forRecords: max(1, OrderedBlockPipeline<DoubleDump.FormattedBlock>.blockBytes / record.stride))) },
+                    work: { bytes, count, first, result in result.count = template.format(bytes, count: count, first: first, into: result.bytes) },
+                    consume: { try output.write(UnsafeRawBufferPointer(start: $0.bytes, count: $0.count)) })
+                trailing = try reader.forEachBlock { bytes, count in
+                    if !started { try start() }
+                    try pipeline.append(bytes, count: count)
+                    records += count
+                }
+                try pipeline.finish()
+                writer.advance(by: records)
+            } else {
+                trailing = try reader.forEachBlock { bytes, count in
+                    if !started { try start() }
+                    try writer.write(bytes, count: count, to: output)
+                    records += count
+                }
             }
             if !started { try start() }
             try writer.finish(to: output)

@@ -49,10 +49,10 @@ public struct DoubleDump {
             // Blocks of a fixed size, summarised apart and merged in order, on any number of cores:
             // the same bits everywhere (see `DoubleStatistics.merge`).
             let pipeline = OrderedBlockPipeline<DoubleStatistics>(
-                workers: options.workers > 1 ? options.workers : 0, makeResult: { DoubleStatistics() },
-                work: { values, _, result in
+                workers: options.workers > 1 ? options.workers : 0, elementSize: 8, makeResult: { DoubleStatistics() },
+                work: { bytes, count, _, result in
                     result = DoubleStatistics()
-                    result.add(values)
+                    result.add(bytes.bindMemory(to: Double.self))
                 },
                 consume: { statistics.merge($0) })
             trailing = try reader.forEachBlock { try pipeline.append($0) }
@@ -74,8 +74,11 @@ public struct DoubleDump {
                 let template = writer
                 let output = output
                 let pipeline = OrderedBlockPipeline<FormattedBlock>(
-                    workers: options.workers, makeResult: { FormattedBlock() },
-                    work: { values, first, result in result.count = template.format(values, first: first, into: result.bytes) },
+                    workers: options.workers, elementSize: 8,
+                    makeResult: { FormattedBlock(capacity: DoubleListWriter.maxBytes(forValues: OrderedBlockPipeline<FormattedBlock>.blockBytes / 8)) },
+                    work: { bytes, _, first, result in
+                        result.count = template.format(bytes.bindMemory(to: Double.self), first: first, into: result.bytes)
+                    },
                     consume: { try output.write(UnsafeRawBufferPointer(start: $0.bytes, count: $0.count)) })
                 var formatted = 0
                 trailing = try reader.forEachBlock { values in
@@ -106,8 +109,9 @@ public struct DoubleDump {
 
     /// One block's text, formatted by a worker.
     final class FormattedBlock {
-        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: DoubleListWriter.maxBytes(forValues: OrderedBlockPipeline<FormattedBlock>.blockCapacity))
+        let bytes: UnsafeMutablePointer<UInt8>
         var count = 0
+        init(capacity: Int) { bytes = .allocate(capacity: capacity) }
         deinit { bytes.deallocate() }
     }
 

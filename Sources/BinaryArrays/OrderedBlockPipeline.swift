@@ -2,20 +2,23 @@ import Dispatch
 import Synchronization
 import WorkerPool
 
-/// Values cut into blocks of a fixed size (whatever sizes they arrive in), each worked on by one of
-/// several workers into a result of its own, the results consumed in the order of the blocks. At most
-/// `slotCount` blocks are in flight, so memory is bounded however long the input.
+/// Elements (doubles, or records of any size) cut into blocks of a fixed size (whatever sizes they
+/// arrive in), each worked on by one of several workers into a result of its own, the results
+/// consumed in the order of the blocks. At most two blocks a worker are in flight, so memory is
+/// bounded however long the input.
 ///
 /// The blocks do not depend on the number of workers or on how the input was read: a result that
 /// depends on the blocking (statistics merged block by block) is the same on one core as on many.
 final class OrderedBlockPipeline<Result>: @unchecked Sendable {
-    /// Values a block: enough that handing a block over costs little against formatting it.
-    static var blockCapacity: Int { 1 << 15 }
+    /// Bytes of elements a block: enough that handing a block over costs little against formatting
+    /// it (32,768 doubles).
+    static var blockBytes: Int { 1 << 18 }
 
     /// Written by the submitting thread while the slot is free, by one worker while it is queued,
     /// read by the submitting thread once `finished` is signalled: the semaphores order every access.
     private final class Slot: @unchecked Sendable {
-        let values = UnsafeMutableBufferPointer<Double>.allocate(capacity: OrderedBlockPipeline.blockCapacity)
+        let bytes: UnsafeMutableRawBufferPointer
+        /// Elements in the block.
         var count = 0
         /// The index of the block's first value in the input.
         var first = 0
@@ -23,12 +26,18 @@ final class OrderedBlockPipeline<Result>: @unchecked Sendable {
         var isBusy = false
         let finished = DispatchSemaphore(value: 0)
 
-        init(result: Result) { self.result = result }
-        deinit { values.deallocate() }
+        init(result: Result, byteCount: Int) {
+            self.result = result
+            bytes = .allocate(byteCount: byteCount, alignment: 16)
+        }
+        deinit { bytes.deallocate() }
     }
 
     private let slots: [Slot]
-    private let work: @Sendable (UnsafeBufferPointer<Double>, Int, inout Result) -> Void
+    private let elementSize: Int
+    /// Elements a block.
+    let blockCapacity: Int
+    private let work: @Sendable (UnsafeRawBufferPointer, Int, Int, inout Result) -> Void
     private let consume: (inout Result) throws -> Void
     private let queue = Mutex<[Int]>([])
     private let queued = DispatchSemaphore(value: 0)
@@ -38,12 +47,17 @@ final class OrderedBlockPipeline<Result>: @unchecked Sendable {
     private var current = 0
     private var valuesBefore = 0
 
-    /// `work(values, first, &result)` runs on a worker thread; `consume(&result)` on the thread that
-    /// calls `append` and `finish`, block after block in order.
-    init(workers: Int, makeResult: () -> Result,
-         work: @escaping @Sendable (UnsafeBufferPointer<Double>, Int, inout Result) -> Void,
+    /// `work(bytes, count, first, &result)` runs on a worker thread with `count` elements of
+    /// `elementSize` bytes, the first of them element `first` of the input; `consume(&result)` on the
+    /// thread that calls `append` and `finish`, block after block in order.
+    init(workers: Int, elementSize: Int, makeResult: () -> Result,
+         work: @escaping @Sendable (UnsafeRawBufferPointer, Int, Int, inout Result) -> Void,
          consume: @escaping (inout Result) throws -> Void) {
-        slots = (0..<(2 * max(1, workers))).map { _ in Slot(result: makeResult()) }
+        precondition(elementSize > 0)
+        self.elementSize = elementSize
+        blockCapacity = max(1, Self.blockBytes / elementSize)
+        let byteCount = blockCapacity * elementSize
+        slots = (0..<(2 * max(1, workers))).map { _ in Slot(result: makeResult(), byteCount: byteCount) }
         self.work = work
         self.consume = consume
         let group = WorkerThreads.start(count: workers) { [unowned self] _ in self.serve() }
@@ -55,18 +69,23 @@ final class OrderedBlockPipeline<Result>: @unchecked Sendable {
         stopWorkers()
     }
 
-    /// Adds values after those given before.
-    func append(_ values: UnsafeBufferPointer<Double>) throws {
-        var rest = values[...]
-        while !rest.isEmpty {
+    /// Adds elements after those given before: `count` of them at `bytes`.
+    func append(_ bytes: UnsafeRawBufferPointer, count: Int) throws {
+        var done = 0
+        while done < count {
             let slot = try claim(current)
-            let taken = min(rest.count, Self.blockCapacity - slot.count)
-            _ = UnsafeMutableBufferPointer(rebasing: slot.values[slot.count..<(slot.count + taken)])
-                .initialize(fromContentsOf: UnsafeBufferPointer(rebasing: rest.prefix(taken)))
+            let taken = min(count - done, blockCapacity - slot.count)
+            UnsafeMutableRawBufferPointer(rebasing: slot.bytes[(slot.count * elementSize)...])
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[(done * elementSize)..<((done + taken) * elementSize)]))
             slot.count += taken
-            rest = rest.dropFirst(taken)
-            if slot.count == Self.blockCapacity { submit() }
+            done += taken
+            if slot.count == blockCapacity { submit() }
         }
+    }
+
+    /// Adds doubles after those given before.
+    func append(_ values: UnsafeBufferPointer<Double>) throws {
+        try append(UnsafeRawBufferPointer(values), count: values.count)
     }
 
     /// Works on the last, partial block and consumes every result left, in order.
@@ -101,7 +120,7 @@ final class OrderedBlockPipeline<Result>: @unchecked Sendable {
         slot.isBusy = true
         valuesBefore += slot.count
         if workerCount == 0 {
-            work(UnsafeBufferPointer(rebasing: slot.values.prefix(slot.count)), slot.first, &slot.result)
+            work(UnsafeRawBufferPointer(rebasing: slot.bytes[..<(slot.count * elementSize)]), slot.count, slot.first, &slot.result)
             slot.finished.signal()
         } else {
             let index = current
@@ -117,7 +136,7 @@ final class OrderedBlockPipeline<Result>: @unchecked Sendable {
             queued.wait()
             guard let index = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }), index >= 0 else { return }
             let slot = slots[index]
-            work(UnsafeBufferPointer(rebasing: slot.values.prefix(slot.count)), slot.first, &slot.result)
+            work(UnsafeRawBufferPointer(rebasing: slot.bytes[..<(slot.count * elementSize)]), slot.count, slot.first, &slot.result)
             slot.finished.signal()
         }
     }

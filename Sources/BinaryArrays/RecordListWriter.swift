@@ -4,7 +4,7 @@ import JSON
 /// Writes records in a `DoubleListLayout`, block by block, straight into an output buffer: each
 /// record's fields in order, `columns` records a line (one, for records of several fields).
 /// For f64 scalars it writes what `DoubleListWriter` writes, byte for byte.
-public struct RecordListWriter {
+public struct RecordListWriter: Sendable {
     private let layout: DoubleListLayout
     private let record: RecordLayout
     /// For JSON Lines: the name of the input this line is about; nil for a lone JSON array.
@@ -60,6 +60,29 @@ public struct RecordListWriter {
             written &+= 1
         }
         output.commit(upTo: cursor)
+    }
+
+    /// The most bytes `count` records take once formatted.
+    func maxBytes(forRecords count: Int) -> Int { count * maxBytesPerRecord }
+
+    /// Formats `count` records, those at `first` and after in the list, into `buffer` (room for
+    /// `maxBytes(forRecords:)`), exactly as `write` would at that point of the list; returns the bytes
+    /// written. Blocks formatted apart and put one after another give `write`'s bytes.
+    func format(_ bytes: UnsafeRawBufferPointer, count: Int, first: Int, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        var writer = self
+        writer.written = first
+        var cursor = buffer
+        for index in 0..<count {
+            let start = bytes.baseAddress! + index * record.stride
+            cursor = layout.format == .json ? writer.writeJSON(start, at: cursor) : writer.writeDelimited(start, at: cursor)
+            writer.written &+= 1
+        }
+        return cursor - buffer
+    }
+
+    /// Counts records formatted elsewhere (`format`), so that `finish` closes the list right.
+    mutating func advance(by count: Int) {
+        written &+= count
     }
 
     public func finish(to output: BufferedOutput) throws {

@@ -101,8 +101,11 @@ struct DumpArray: ParsableCommand {
     func run() throws {
         let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions).inputs
         let record = try type.map(recordLayout) ?? RecordLayout(scalar: .f64, byteOrder: byteOrder.byteOrder)
-        let options = ArrayDumpOptions(record: record, offset: offset.value, count: count?.value, layout: list.layout,
-                                       summarises: list.stats, allowsTrailingBytes: allowTrailing)
+        var arrayOptions = ArrayDumpOptions(record: record, offset: offset.value, count: count?.value, layout: list.layout,
+                                            summarises: list.stats, allowsTrailingBytes: allowTrailing)
+        // Formatting on every core the process may use; the output is the same.
+        arrayOptions.workers = WorkerThreads.cores
+        let options = arrayOptions
         let output = BufferedOutput.standardOutput()
         // Unsafe only in name: one worker uses them, one input after another.
         nonisolated(unsafe) let dump = ArrayDump(output: output, labelsInputs: inputs.count > 1)

@@ -248,4 +248,21 @@ import TestSupport
         let piped = try ToolRun.run(["dump-doubles"] + options + ["-"], input: try Data(contentsOf: file))
         #expect(piped.standardOutput == one.standardOutput)
     }
+
+    /// dump-array formats records and every element type on every core too, the same bytes as one core.
+    @Test(arguments: [
+        ["--type", "i16"], ["--type", "f32", "--columns", "3", "--index", "--hex"], ["--type", "u8", "--format", "json"],
+        ["--type", "f64,i32,u16", "--format", "csv", "--header"], ["--type", "f16,i8", "--align", "natural", "--format", "json", "--hex"],
+    ])
+    func dumpArrayOnEveryCoreWritesWhatOneWrites(options: [String]) throws {
+        let file = try Self.input()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let many = try ToolRun.run(["dump-array", "--allow-trailing"] + options + [file.path])
+        let one = try ToolRun.run(["dump-array", "--allow-trailing"] + options + [file.path], launcher: ["taskset", "-c", "0"])
+        #expect(many.status == 0 && one.status == 0)
+        #expect(many.standardOutput.count > 1000)
+        #expect(many.standardOutput == one.standardOutput)
+        let piped = try ToolRun.run(["dump-array", "--allow-trailing"] + options + ["-"], input: try Data(contentsOf: file))
+        #expect(piped.standardOutput == one.standardOutput)
+    }
 }
