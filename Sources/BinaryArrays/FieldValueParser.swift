@@ -63,13 +63,11 @@ enum FieldValueParser {
         type.size == 8 ? UInt64.max : (UInt64(1) << (type.size * 8)) - 1
     }
 
-    /// A number too big for the type, or not a whole number at all.
+    /// A whole number the type cannot hold (too big, or negative for an unsigned type), or not a
+    /// whole number at all.
     private static func integerProblem(_ text: String, type: ElementType, line: Int, column: Int) -> DoubleTextError {
-        let digits = text.drop { $0 == "-" || $0 == "+" }
-        if !digits.isEmpty && digits.allSatisfy(\.isWholeNumber) && !(text.hasPrefix("-") && !type.isSigned) {
-            return .outOfTypeRange(line: line, column: column, token: text, type: type.rawValue)
-        }
-        if text.hasPrefix("-") && !type.isSigned && digits.allSatisfy(\.isWholeNumber) && !digits.isEmpty {
+        let digits = text.utf8.drop { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
+        if !digits.isEmpty && digits.allSatisfy(DoubleToken.isDigit) {
             return .outOfTypeRange(line: line, column: column, token: text, type: type.rawValue)
         }
         return .invalidValue(line: line, column: column, token: text, type: type.rawValue)

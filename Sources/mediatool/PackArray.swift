@@ -91,34 +91,23 @@ struct PackArray: ParsableCommand {
         defer { interrupts.stop() }
         TemporaryFiles.removeLeftovers(besides: output)
         var target: AtomicOutputFile?
-        let opened = succeeds(output) {
+        let opened = ReportedStep.succeeds(output) {
             try OutputGuard.refuseInputs(inputs, asOutput: output)
             target = try AtomicOutputFile(path: output, policy: OutputPolicy(overwrite: overwrite, isNamedByUser: true))
         }
         guard opened, let target else { throw ExitCode.failure }
         let buffer = BufferedOutput(descriptor: target.descriptor, displayName: output)
         let writer = npy ? try NPYWriter(record: record, columns: columns) : nil
-        if let writer { guard succeeds(output, { try buffer.write(try writer.header(count: 0)) }) else { throw ExitCode.failure } }
+        if let writer { guard ReportedStep.succeeds(output, { try buffer.write(try writer.header(count: 0)) }) else { throw ExitCode.failure } }
         var packing = ArrayPacking(record: record, layout: DoubleTextLayout(hasIndex: index, hasHex: hex, hasHeader: header), output: buffer)
         // Every input is tried, so that one run names every bad one; then nothing is written.
-        let packed = inputs.map { file in succeeds(file) { try packing.pack(InputFile(path: file)) } }
+        let packed = inputs.map { file in ReportedStep.succeeds(file) { try packing.pack(InputFile(path: file)) } }
         guard !packed.contains(false) else { throw ExitCode.failure }
         if let status = interrupts.exitStatus { throw ExitCode(status) }
-        guard succeeds(output, {
+        guard ReportedStep.succeeds(output, {
             try buffer.flush()
             try writer?.rewrite(count: packing.recordCount, descriptor: target.descriptor, name: output)
             try target.commit()
         }) else { throw ExitCode.failure }
-    }
-
-    /// Runs `step`; a failure is one line on standard error naming `name`, and false.
-    private func succeeds(_ name: String, _ step: () throws -> Void) -> Bool {
-        do {
-            try step()
-            return true
-        } catch {
-            Diagnostics.error(name == "-" ? InputFile.standardInputName : name, "\(error)")
-            return false
-        }
     }
 }

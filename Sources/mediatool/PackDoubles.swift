@@ -63,7 +63,7 @@ struct PackDoubles: ParsableCommand {
         defer { interrupts.stop() }
         TemporaryFiles.removeLeftovers(besides: output)
         var target: AtomicOutputFile?
-        let opened = succeeds(output) {
+        let opened = ReportedStep.succeeds(output) {
             try OutputGuard.refuseInputs(inputs, asOutput: output)
             target = try AtomicOutputFile(path: output, policy: OutputPolicy(overwrite: overwrite, isNamedByUser: true))
         }
@@ -72,21 +72,10 @@ struct PackDoubles: ParsableCommand {
         let layout = DoubleTextLayout(hasIndex: index, hasHex: hex, hasHeader: header)
         var packing = DoublePacking(byteOrder: byteOrder.byteOrder, layout: layout, output: buffer)
         // Every input is tried, so that one run names every bad one; then nothing is written.
-        let packed = inputs.map { file in succeeds(file) { try packing.pack(InputFile(path: file)) } }
+        let packed = inputs.map { file in ReportedStep.succeeds(file) { try packing.pack(InputFile(path: file)) } }
         guard !packed.contains(false) else { throw ExitCode.failure }
         // A stream that ended because Ctrl-C stopped its writer is not a whole input.
         if let status = interrupts.exitStatus { throw ExitCode(status) }
-        guard succeeds(output, { try buffer.flush(); try target.commit() }) else { throw ExitCode.failure }
-    }
-
-    /// Runs `step`; a failure is one line on standard error naming `name`, and false.
-    private func succeeds(_ name: String, _ step: () throws -> Void) -> Bool {
-        do {
-            try step()
-            return true
-        } catch {
-            Diagnostics.error(name == "-" ? InputFile.standardInputName : name, "\(error)")
-            return false
-        }
+        guard ReportedStep.succeeds(output, { try buffer.flush(); try target.commit() }) else { throw ExitCode.failure }
     }
 }
