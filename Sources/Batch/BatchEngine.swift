@@ -60,7 +60,8 @@ public final class BatchEngine: Sendable {
         if let plan { removeLeftovers(for: inputs, plan: plan) }
         let state = Mutex(Progress(total: inputs.count, showsBar: settings.showsProgress))
         let next = Atomic<Int>(0)
-        let interrupts = Interrupts()
+        let interrupts = Interrupts.shared
+        interrupts.begin(grace: 1)
         let settings = self.settings
         let started = Clock.seconds()
         WorkerThreads.run(count: max(1, min(settings.jobs, inputs.count))) { _ in
@@ -73,7 +74,7 @@ public final class BatchEngine: Sendable {
                 state.withLock { $0.record(outcome, index: index, input: input, output: output, reportsJSON: settings.reportsJSON) }
             }
         }
-        interrupts.stop()
+        interrupts.end()
         var summary = state.withLock { progress -> BatchSummary in
             progress.finish()
             return progress.summary

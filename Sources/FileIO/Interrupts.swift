@@ -1,35 +1,57 @@
-import Dispatch
 import Glibc
 import Synchronization
 
-/// Turns the first Ctrl-C (SIGINT) or SIGTERM into a request to stop taking new work, and makes
-/// sure the process ends soon after all the same: once `grace` seconds have passed, or at a second
-/// signal, the temporaries of unfinished outputs are removed and the process exits with 128 + the
-/// signal's number (130, 143), even while a long input is still being read. (Unchecked: the sources
-/// are set once, in init, and only cancelled.)
-public final class Interrupts: @unchecked Sendable {
-    private let received = Atomic<Int32>(0)
-    private let sources: [any DispatchSourceSignal]
+/// Ctrl-C (SIGINT) and SIGTERM, taken in one place so that none is ever lost.
+///
+/// `install()`, the first thing `main` does, blocks both signals before any other thread exists, so
+/// every thread inherits the block and the kernel keeps a signal pending until the one thread made
+/// for them takes it with `sigwait`: however early a signal comes, and whatever the other threads
+/// are blocked in (a `read` on a silent FIFO, `pthread_join`), it is seen. Nothing relies on a
+/// `read` returning EINTR.
+///
+/// Outside a graceful section a signal ends the process at once. Inside one (`begin(grace:)`, a
+/// batch), the first signal asks the work to stop taking new inputs; once `grace` seconds have
+/// passed, or at a second signal, the temporaries of unfinished outputs are removed and the process
+/// exits with 128 + the signal's number (130, 143), even while a long input is still being read.
+///
+/// A child process inherits the blocked mask: whoever starts one must unblock both in it
+/// (`posix_spawnattr_setsigmask`).
+public final class Interrupts: Sendable {
+    public static let shared = Interrupts()
 
-    /// `grace`: how long work in progress may go on after the first signal.
-    public init(grace: Double = 1) {
-        var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            sources.append(DispatchSource.makeSignalSource(signal: signalNumber, queue: .global()))
-        }
-        self.sources = sources
-        for (source, signalNumber) in zip(sources, [SIGINT, SIGTERM]) {
-            source.setEventHandler { [self] in
-                let (first, _) = self.received.compareExchange(expected: 0, desired: signalNumber, ordering: .relaxed)
-                guard first else { Self.end(status: Self.exitStatus(for: self.received.load(ordering: .relaxed))) }
-                if grace <= 0 { Self.end(status: Self.exitStatus(for: signalNumber)) }
-                DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
-                    Self.end(status: Self.exitStatus(for: signalNumber))
-                }
-            }
-            source.resume()
-        }
+    /// The signals taken here.
+    public static let signals: [Int32] = [SIGINT, SIGTERM]
+
+    private let received = Atomic<Int32>(0)
+    /// How long work may go on after the first signal, in milliseconds; -1 outside a graceful section.
+    private let graceMilliseconds = Atomic<Int64>(-1)
+    private let isInstalled = Atomic<Bool>(false)
+
+    private init() {}
+
+    /// Blocks SIGINT and SIGTERM in the calling thread (and so in every thread it starts after) and
+    /// starts the thread that takes them. Call it before any other thread starts; later calls do nothing.
+    public static func install() {
+        guard shared.isInstalled.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+        var set = signalSet()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { _ in
+            Interrupts.shared.takeSignals()
+        }, nil)
+        precondition(created == 0, "cannot start the thread that takes signals")
+        pthread_detach(thread)
+    }
+
+    /// Work from here on may finish what is under way for `grace` seconds after a first signal.
+    public func begin(grace: Double) {
+        Self.install()
+        graceMilliseconds.store(Int64((max(0, grace) * 1000).rounded()), ordering: .relaxed)
+    }
+
+    /// The graceful section is over: a signal from now on ends the process at once.
+    public func end() {
+        graceMilliseconds.store(-1, ordering: .relaxed)
     }
 
     /// True once a signal asked to stop.
@@ -43,11 +65,26 @@ public final class Interrupts: @unchecked Sendable {
 
     public static func exitStatus(for signalNumber: Int32) -> Int32 { 128 + signalNumber }
 
-    /// Stops listening: the signals have their default effect again.
-    public func stop() {
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+    private static func signalSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signalNumber in signals { sigaddset(&set, signalNumber) }
+        return set
+    }
+
+    /// The thread that takes the signals: it never returns.
+    private func takeSignals() -> Never {
+        var set = Self.signalSet()
+        var first: Int32 = 0
+        while sigwait(&set, &first) != 0 {}
+        received.store(first, ordering: .relaxed)
+        let grace = graceMilliseconds.load(ordering: .relaxed)
+        if grace > 0 {
+            // Until the grace is over, or a second signal ends it sooner.
+            var timeout = timespec(tv_sec: Int(grace / 1000), tv_nsec: Int(grace % 1000) * 1_000_000)
+            _ = sigtimedwait(&set, nil, &timeout)
+        }
+        Self.end(status: Self.exitStatus(for: first))
     }
 
     private static func end(status: Int32) -> Never {

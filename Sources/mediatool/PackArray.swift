@@ -87,8 +87,6 @@ struct PackArray: ParsableCommand {
 
     func run() throws {
         let record = try recordLayout()
-        let interrupts = Interrupts(grace: 0)
-        defer { interrupts.stop() }
         TemporaryFiles.removeLeftovers(besides: output)
         var target: AtomicOutputFile?
         let opened = ReportedStep.succeeds(output) {
@@ -103,7 +101,6 @@ struct PackArray: ParsableCommand {
         // Every input is tried, so that one run names every bad one; then nothing is written.
         let packed = inputs.map { file in ReportedStep.succeeds(file) { try packing.pack(InputFile(path: file)) } }
         guard !packed.contains(false) else { throw ExitCode.failure }
-        if let status = interrupts.exitStatus { throw ExitCode(status) }
         guard ReportedStep.succeeds(output, {
             try buffer.flush()
             try writer?.rewrite(count: packing.recordCount, descriptor: target.descriptor, name: output)

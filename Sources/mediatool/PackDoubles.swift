@@ -59,8 +59,6 @@ struct PackDoubles: ParsableCommand {
 
     func run() throws {
         // Nothing to finish on a signal: the temporary is removed and the run ends at once, 130 or 143.
-        let interrupts = Interrupts(grace: 0)
-        defer { interrupts.stop() }
         TemporaryFiles.removeLeftovers(besides: output)
         var target: AtomicOutputFile?
         let opened = ReportedStep.succeeds(output) {
@@ -75,7 +73,6 @@ struct PackDoubles: ParsableCommand {
         let packed = inputs.map { file in ReportedStep.succeeds(file) { try packing.pack(InputFile(path: file)) } }
         guard !packed.contains(false) else { throw ExitCode.failure }
         // A stream that ended because Ctrl-C stopped its writer is not a whole input.
-        if let status = interrupts.exitStatus { throw ExitCode(status) }
         guard ReportedStep.succeeds(output, { try buffer.flush(); try target.commit() }) else { throw ExitCode.failure }
     }
 }

@@ -10,16 +10,8 @@ import TestSupport
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/numpy_reference.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path, ToolRun.executable.path, folder.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let run = try ChildProcess.run("/usr/bin/python3", [script.path, ToolRun.executable.path, folder.path])
+        #expect(run.status == 0, "\(String(decoding: run.standardOutput + run.standardError, as: UTF8.self))")
     }
 
     @Test func dumpArrayOfF64IsDumpDoublesByteForByte() throws {

@@ -122,19 +122,16 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
         let arguments = ["thumbnail", "--quiet", "--at", "2", "--out-dir", out.path, folder.appendingPathComponent("in").path]
-        let process = Process()
-        process.executableURL = ToolRun.executable
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait for the first outputs, then kill in the middle.
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, ((try? Self.files(in: out))?.filter { $0.hasSuffix(".png") }.count ?? 0) < 3 {
-            Thread.sleep(forTimeInterval: 0.005)
+        let killed = try ChildProcess.run(ToolRun.executable.path, arguments, standardOutput: FileHandle.nullDevice,
+                                          standardError: FileHandle.nullDevice) { process in
+            // Killed while an output is being written: a temporary is there, beside finished outputs.
+            try ChildProcess.waitUntil("a thumbnail being written after the first three") {
+                let names = (try? Self.files(in: out)) ?? []
+                return names.filter { $0.hasSuffix(".png") }.count >= 3 && names.contains { $0.contains(".mediatool-tmp-") }
+            }
+            kill(process.processIdentifier, SIGKILL)
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        #expect(killed.wasSignalled && killed.status == SIGKILL, "the run ended before the kill")
 
         let finished = try Self.files(in: out).filter { !$0.hasPrefix(".") }
         #expect(!finished.isEmpty)
@@ -153,21 +150,14 @@ import TestSupport
         let folder = try Self.clips(60)
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
-        let process = Process()
-        process.executableURL = ToolRun.executable
-        process.arguments = ["thumbnail", "--jobs", "1", "--at", "2", "--out-dir", out.path, folder.appendingPathComponent("in").path]
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, ((try? Self.files(in: out))?.count ?? 0) < 2 {
-            Thread.sleep(forTimeInterval: 0.005)
+        let run = try ChildProcess.run(ToolRun.executable.path,
+                                       ["thumbnail", "--jobs", "1", "--at", "2", "--out-dir", out.path, folder.appendingPathComponent("in").path],
+                                       standardOutput: FileHandle.nullDevice) { process in
+            try ChildProcess.waitUntil("two thumbnails") { ((try? Self.files(in: out))?.count ?? 0) >= 2 }
+            kill(process.processIdentifier, SIGINT)
         }
-        kill(process.processIdentifier, SIGINT)
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        let text = String(decoding: run.standardError, as: UTF8.self)
+        #expect(run.status == 130)
         #expect(text.contains("mediatool: summary: ") && text.contains(", interrupted"))
         let left = try Self.files(in: out)
         #expect(left.count < 60)
@@ -183,15 +173,11 @@ import TestSupport
     func memoryStaysFlat() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = ToolRun.executable.deletingLastPathComponent().appendingPathComponent("MediaToolSoak")
-        process.arguments = [Fixture.path("video/quadrants-orientation6.mp4"), Fixture.path("pictures/orientation6.jpg"), folder.path, "1000"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let soak = ToolRun.executable.deletingLastPathComponent().appendingPathComponent("MediaToolSoak").path
+        let run = try ChildProcess.run(soak, [Fixture.path("video/quadrants-orientation6.mp4"), Fixture.path("pictures/orientation6.jpg"),
+                                              folder.path, "1000"], deadline: 600)
+        #expect(run.status == 0)
+        let text = String(decoding: run.standardOutput, as: UTF8.self)
         let values = Dictionary(uniqueKeysWithValues: text.split(separator: "\n").compactMap { line -> (String, Int)? in
             let parts = line.split(separator: " ")
             return parts.count == 2 ? (String(parts[0]), Int(parts[1]) ?? -1) : nil

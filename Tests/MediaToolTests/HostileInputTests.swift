@@ -143,9 +143,7 @@ import TestSupport
         let folder = try Self.folder(with: ["a.png"])
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(mkfifo(folder.appendingPathComponent("b.png").path, 0o600) == 0)
-        let started = Date()
-        let run = try ToolRun.run(["crop", "--rect", "0,0,2,2", "."], in: folder)
-        #expect(Date().timeIntervalSince(started) < 10)
+        let run = try ToolRun.run(["crop", "--rect", "0,0,2,2", "."], in: folder, deadline: 60)
         #expect(run.status == 1)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("a.crop.png").path))
         #expect(run.errorLines.first == "mediatool: ./b.png: not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file")
@@ -178,11 +176,10 @@ import TestSupport
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
-    func aSignalEndsALongReadWithinASecond(signal: Int32) throws {
-        // An endless input: the run can only end by the signal.
-        let run = try SignalledRun(["dump-doubles", "/dev/zero"], signal: signal, after: 0.5)
+    func aSignalEndsALongRead(signal: Int32) throws {
+        // An endless input: the run can only end by the signal, once it is reading.
+        let run = try SignalledRun(["dump-doubles", "/dev/zero"], signal: signal) { pid in SignalledRun.bytesRead(by: pid) > 1 << 20 }
         #expect(run.status == 128 + signal)
-        #expect(run.secondsAfterSignal < 1.8, "ended \(run.secondsAfterSignal) s after the signal")
     }
 
     @Test func aSignalEndsACropWaitingOnASilentWriter() throws {
@@ -194,10 +191,45 @@ import TestSupport
         let holder = Glibc.open(fifo, O_RDWR)
         defer { close(holder) }
         let run = try SignalledRun(["crop", "--rect", "0,0,2,2", fifo, "-o", folder.appendingPathComponent("out.png").path],
-                                   signal: SIGTERM, after: 0.5)
+                                   signal: SIGTERM, when: ChildProcess.isBlockedReading)
         #expect(run.status == 143)
-        #expect(run.secondsAfterSignal < 1.8)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["silent"])
+    }
+
+    /// Issue 23: a signal sent 0 to 30 ms after the start, while the threads start, was lost about
+    /// once in 70 runs and the run waited forever on its FIFO. Each run here must end by the signal.
+    @Test func aSignalAsEarlyAsTheStartIsNeverLost() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("silent").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let holder = Glibc.open(fifo, O_RDWR)
+        defer { close(holder) }
+        for attempt in 0..<60 {
+            // The point is an arbitrary early moment, not synchronisation: 0 to 30 ms, spread evenly.
+            let delay = UInt32(attempt % 31) * 1000
+            let run = try SignalledRun(["crop", "--jobs", "2", "--rect", "0,0,2,2", fifo, "-o", folder.appendingPathComponent("out.png").path],
+                                       signal: SIGTERM, deadline: 30) { _ in
+                usleep(delay)
+                return true
+            }
+            // Before main blocks the signal its default action ends the process; after, the tool does.
+            #expect(run.status == 143 || (run.wasSignalled && run.status == SIGTERM), "attempt \(attempt): \(run.status)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["silent"])
+    }
+
+    @Test func aSecondSignalEndsTheGraceAtOnce() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("silent").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let holder = Glibc.open(fifo, O_RDWR)
+        defer { close(holder) }
+        // A batch's first signal leaves the work under way its grace; the second ends it.
+        let run = try SignalledRun(["crop", "--rect", "0,0,2,2", fifo, "-o", folder.appendingPathComponent("out.png").path],
+                                   signal: SIGINT, then: SIGTERM, when: ChildProcess.isBlockedReading)
+        #expect(run.status == 130)
     }
 
     // MARK: 5. No partial output after a signal
@@ -207,7 +239,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out.bin").path
         // Standard input stays open: the values so far are not the whole input.
-        let run = try SignalledRun(["pack-doubles", "-o", out], signal: SIGINT, after: 0.5, input: "1 2 3\n")
+        let run = try SignalledRun(["pack-doubles", "-o", out], signal: SIGINT, input: "1 2 3\n", when: ChildProcess.isBlockedReading)
         #expect(run.status == 130)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
@@ -271,17 +303,10 @@ import TestSupport
     @Test func aReportThatCannotBeWrittenIsAnError() throws {
         let folder = try Self.folder(with: ["a.png"])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = ToolRun.executable
-        process.arguments = ["crop", "--json", "--rect", "0,0,2,2", "a.png"]
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let run = try ChildProcess.run(ToolRun.executable.path, ["crop", "--json", "--rect", "0,0,2,2", "a.png"],
+                                       standardOutput: FileHandle(forWritingAtPath: "/dev/full"), directory: folder)
+        let text = String(decoding: run.standardError, as: UTF8.self)
+        #expect(run.status == 1)
         #expect(text.contains("mediatool: the JSON report is incomplete: cannot write to standard output: No space left on device"))
     }
 
@@ -319,44 +344,44 @@ import TestSupport
             print("skipped: running as root without setpriv, so no folder is unreadable")
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: prefix.first ?? ToolRun.executable.path)
-        process.arguments = Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [ToolRun.executable.path])
-            + ["crop", "--recursive", "--rect", "0,0,2,2", "."]
-        process.currentDirectoryURL = folder
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(text)")
+        let run = try ChildProcess.run(prefix.first ?? ToolRun.executable.path,
+                                       Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [ToolRun.executable.path])
+                                           + ["crop", "--recursive", "--rect", "0,0,2,2", "."],
+                                       standardOutput: FileHandle.nullDevice, directory: folder)
+        let text = String(decoding: run.standardError, as: UTF8.self)
+        #expect(run.status == 1, "\(text)")
         #expect(text.contains("mediatool: ./b: cannot read the folder: Permission denied"))
         #expect(text.contains("mediatool: summary: 2 ok, 1 failed, 0 skipped of 3"))
     }
 }
 
-/// A run of mediatool sent a signal after a delay: its exit status and how long it took to end.
+/// A run of mediatool sent a signal once `ready` says it is in the state to test (never after a
+/// fixed sleep), and optionally a second one; it must then end by its deadline.
 struct SignalledRun {
     let status: Int32
-    let secondsAfterSignal: Double
+    let wasSignalled: Bool
 
-    init(_ arguments: [String], signal: Int32, after delay: Double, input: String? = nil) throws {
-        let process = Process()
-        process.executableURL = ToolRun.executable
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+    init(_ arguments: [String], signal: Int32, then second: Int32? = nil, input: String? = nil, deadline: Double = 60,
+         when ready: @escaping (Int32) throws -> Bool) throws {
+        // Standard input stays open while the test runs: the values written are not the whole input.
         let stdin = Pipe()
-        process.standardInput = stdin
-        try process.run()
         if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        Thread.sleep(forTimeInterval: delay)
-        kill(process.processIdentifier, signal)
-        let sent = Date()
-        process.waitUntilExit()
-        secondsAfterSignal = Date().timeIntervalSince(sent)
-        status = process.terminationStatus
-        try? stdin.fileHandleForWriting.close()
+        defer { try? stdin.fileHandleForWriting.close() }
+        let run = try ChildProcess.run(ToolRun.executable.path, arguments, standardInput: stdin.fileHandleForReading,
+                                       standardOutput: FileHandle.nullDevice, deadline: deadline) { process in
+            let pid = process.processIdentifier
+            try ChildProcess.waitUntil("mediatool \(arguments.first ?? "") to be ready for the signal", deadline: deadline) { try ready(pid) }
+            kill(pid, signal)
+            if let second { kill(pid, second) }
+        }
+        status = run.status
+        wasSignalled = run.wasSignalled
+    }
+
+    /// What the process has read so far (/proc's count).
+    static func bytesRead(by pid: Int32) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return 0 }
+        let line = text.split(separator: "\n").first { $0.hasPrefix("rchar:") }
+        return line.flatMap { Int($0.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
     }
 }

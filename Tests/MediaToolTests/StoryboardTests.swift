@@ -80,15 +80,9 @@ import TestSupport
             for cue in webvtt.read(sys.argv[1]):
                 print(cue.start_in_seconds, cue.end_in_seconds, cue.text.replace(' ', '%20'))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3-webvtt could not read \(path)")
+        let run = try ChildProcess.run("/usr/bin/python3", ["-c", script, path])
+        try #require(run.status == 0, "python3-webvtt could not read \(path)")
+        let output = run.standardOutput
         return try String(decoding: output, as: UTF8.self).split(separator: "\n").map { line in
             let parts = line.split(separator: " ")
             let target = parts[2].split(separator: "#xywh=")
@@ -226,18 +220,9 @@ import TestSupport
 
     /// Runs headless Chromium on a page; its standard output, and its log lines.
     static func chromium(_ arguments: [String]) throws -> (output: String, log: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--force-color-profile=srgb", "--hide-scrollbars",
-                             "--enable-logging=stderr", "--v=0"] + arguments
-        let output = Pipe(), log = Pipe()
-        process.standardOutput = output
-        process.standardError = log
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let logData = log.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: outputData, as: UTF8.self), String(decoding: logData, as: UTF8.self))
+        let run = try ChildProcess.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--force-color-profile=srgb",
+                                                  "--hide-scrollbars", "--enable-logging=stderr", "--v=0"] + arguments)
+        return (String(decoding: run.standardOutput, as: UTF8.self), String(decoding: run.standardError, as: UTF8.self))
     }
 
     /// The page in a real browser: it loads without a console message, its track holds every cue,

@@ -16,45 +16,15 @@ struct ToolRun {
     }()
 
     /// `launcher`: a command that runs mediatool (`taskset -c 0`); `environment`: variables added.
+    /// Past `deadline` seconds the run is killed and the test fails (`ChildProcess`).
     static func run(_ arguments: [String], input: Data? = nil, in directory: URL? = nil,
-                    launcher: [String] = [], environment: [String: String] = [:]) throws -> ToolRun {
-        let process = Process()
-        if launcher.isEmpty {
-            process.executableURL = executable
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = launcher + [executable.path] + arguments
-        }
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        if let directory { process.currentDirectoryURL = directory }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        try process.run()
-        // Read both pipes while the process runs, so that neither fills and blocks it.
-        nonisolated(unsafe) var errorData = Data()
-        let errorReader = Thread { errorData = stderr.fileHandleForReading.readDataToEndOfFile() }
-        errorReader.start()
-        if let input {
-            // A tool that stops reading early (--count) closes the pipe: a write error, not the end of the tests.
-            signal(SIGPIPE, SIG_IGN)
-            let writer = stdin.fileHandleForWriting
-            Thread {
-                try? writer.write(contentsOf: input)
-                try? writer.close()
-            }.start()
-        }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !errorReader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
-        return ToolRun(status: process.terminationStatus, standardOutput: outputData,
-                       standardError: String(decoding: errorData, as: UTF8.self))
+                    launcher: [String] = [], environment: [String: String] = [:],
+                    deadline: Double = ChildProcess.defaultDeadline) throws -> ToolRun {
+        let command = launcher.isEmpty ? [executable.path] + arguments : ["/usr/bin/env"] + launcher + [executable.path] + arguments
+        let run = try ChildProcess.run(command[0], Array(command.dropFirst()), input: input, directory: directory,
+                                       environment: environment, deadline: deadline)
+        return ToolRun(status: run.status, standardOutput: run.standardOutput,
+                       standardError: String(decoding: run.standardError, as: UTF8.self))
     }
 }
 
