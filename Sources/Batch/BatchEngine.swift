@@ -57,6 +57,8 @@ public final class BatchEngine: Sendable {
     /// Runs `job` for every input. `plan` names each output (nil for jobs that write to standard
     /// output); leftover temporaries in the output folders are removed first.
     public func run(_ inputs: [BatchInput], plan: OutputPlan?, job: @escaping Job) -> BatchSummary {
+        // Every output of every job is checked against every input, not just its own.
+        RunInputs.register(paths: inputs.lazy.filter { $0.problem == nil }.map(\.path))
         if let plan { removeLeftovers(for: inputs, plan: plan) }
         let state = Mutex(Progress(total: inputs.count, showsBar: settings.showsProgress))
         let next = Atomic<Int>(0)

@@ -90,8 +90,9 @@ public struct OutputPlan: Sendable, Equatable {
         var owners: [String: String] = [:]
         for input in listed {
             let output = output(for: input)
-            if let first = owners[output] { throw .collision(output: output, first: first, second: input.path) }
-            owners[output] = input.path
+            let place = Self.place(of: output)
+            if let first = owners[place] { throw .collision(output: output, first: first, second: input.path) }
+            owners[place] = input.path
             if output != AtomicOutputFile.standardOutputName || explicitPath == nil,
                let identity = FileIdentity(path: output), let owner = inputIdentities[identity] {
                 throw .outputIsInput(output: output, input: owner)
@@ -103,6 +104,17 @@ public struct OutputPlan: Sendable, Equatable {
                 }
             }
         }
+    }
+
+    /// Where an output lands, however it is spelled (`d/a.png`, `./d/a.png`, `d//a.png`, or through a
+    /// link to `d`): its folder's device and inode and its name; a folder not made yet, by its
+    /// path without `.` components and repeated slashes.
+    static func place(of output: String) -> String {
+        let name = InputCollector.fileName(of: output)
+        let folder = folder(of: output) ?? "."
+        if let identity = FileIdentity(path: folder) { return "\(identity.device):\(identity.inode)/\(name)" }
+        let components = folder.split(separator: "/").filter { $0 != "." }
+        return (folder.hasPrefix("/") ? "/" : "") + components.joined(separator: "/") + "/" + name
     }
 
     /// True when `relative` names a file under `folder`: no `..` and no absolute path, and no link

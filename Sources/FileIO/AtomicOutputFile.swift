@@ -61,6 +61,7 @@ public final class AtomicOutputFile {
                 temporaryPath = nil
                 return
             case S_IFREG:
+                if RunInputs.contains(FileIdentity(status)) { throw OutputError.wouldOverwriteInput(path: path) }
                 guard policy.overwrite else { throw OutputError.exists(path: path) }
             // (`where` binds to the last pattern only: each kind states it.)
             case S_IFCHR where policy.isNamedByUser, S_IFIFO where policy.isNamedByUser:

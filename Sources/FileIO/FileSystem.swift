@@ -43,6 +43,12 @@ public enum FileSystem {
         }
     }
 
+    /// The status of an open descriptor; nil (errno set) when it has none.
+    public static func status(ofDescriptor descriptor: Int32) -> stat? {
+        var found = Glibc.stat()
+        return fstat(descriptor, &found) == 0 ? found : nil
+    }
+
     /// The status of the file `path` names, links followed; nil (errno set) when there is none.
     public static func status(_ path: String) -> stat? {
         var found = Glibc.stat()

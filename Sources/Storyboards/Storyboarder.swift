@@ -174,7 +174,7 @@ public struct Storyboarder: Sendable {
     /// output that is the input.
     private func refuseBeforeWork(_ paths: [String], input: InputFile, vtt: String, html: String?) throws {
         for path in paths {
-            if FileIdentity(path: path) == input.identity { throw OutputError.wouldOverwriteInput(path: path) }
+            if RunInputs.contains(path: path) { throw OutputError.wouldOverwriteInput(path: path) }
             guard let status = FileSystem.linkStatus(path) else { continue }
             if !options.output.overwrite { throw OutputError.exists(path: path) }
             // Only what the user named may be a link to follow; a picture's name is made here.

@@ -89,8 +89,9 @@ struct PackArray: ParsableCommand {
         let record = try recordLayout()
         TemporaryFiles.removeLeftovers(besides: output)
         var target: AtomicOutputFile?
+        // Before anything is read: the output may be what standard input reads (`-o a.txt <a.txt`).
+        do { try OutputGuard.refuseInputs(inputs, asOutput: output) } catch { throw ValidationError("\(error)") }
         let opened = ReportedStep.succeeds(output) {
-            try OutputGuard.refuseInputs(inputs, asOutput: output)
             target = try AtomicOutputFile(path: output, policy: OutputPolicy(overwrite: overwrite, isNamedByUser: true))
         }
         guard opened, let target else { throw ExitCode.failure }

@@ -61,8 +61,9 @@ struct PackDoubles: ParsableCommand {
         // Nothing to finish on a signal: the temporary is removed and the run ends at once, 130 or 143.
         TemporaryFiles.removeLeftovers(besides: output)
         var target: AtomicOutputFile?
+        // Before anything is read: the output may be what standard input reads (`-o a.txt <a.txt`).
+        do { try OutputGuard.refuseInputs(inputs, asOutput: output) } catch { throw ValidationError("\(error)") }
         let opened = ReportedStep.succeeds(output) {
-            try OutputGuard.refuseInputs(inputs, asOutput: output)
             target = try AtomicOutputFile(path: output, policy: OutputPolicy(overwrite: overwrite, isNamedByUser: true))
         }
         guard opened, let target else { throw ExitCode.failure }

@@ -164,6 +164,9 @@ struct Storyboard: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        // The page is named by the user, so it can be checked against every input before any work.
+        RunInputs.register(paths: videos.map(\.path))
+        if let html, RunInputs.contains(path: html) { throw ValidationError("\(OutputError.wouldOverwriteInput(path: html))") }
         let storyboarder = Storyboarder(options: options)
         let summary = BatchEngine(settings: jobs.settings()).run(videos, plan: plan) { video, output in
             let report = try storyboarder.makeStoryboard(of: video.path, vtt: output!, html: html)
