@@ -78,6 +78,8 @@ static void *resolve(enum library library, const char *name) {
 FORWARD(AVUTIL, unsigned, avutil_version, (void), ())
 FORWARD(AVUTIL, AVDictionaryEntry *, av_dict_get,
         (const AVDictionary *m, const char *key, const AVDictionaryEntry *prev, int flags), (m, key, prev, flags))
+FORWARD(AVUTIL, int, av_dict_set, (AVDictionary **pm, const char *key, const char *value, int flags), (pm, key, value, flags))
+FORWARD_VOID(AVUTIL, av_dict_free, (AVDictionary **m), (m))
 FORWARD(AVUTIL, AVFrame *, av_frame_alloc, (void), ())
 FORWARD(AVUTIL, int, av_frame_make_writable, (AVFrame *frame), (frame))
 FORWARD_VOID(AVUTIL, av_frame_free, (AVFrame **frame), (frame))

@@ -7,15 +7,18 @@ import Imaging
 public final class CoverArt {
     private let frame: Frame
 
-    /// The first attached picture of `file`; nil when it has none.
-    public static func picture(in file: InputFile) throws -> CoverArt? {
-        let format = try FormatContext(file: file)
+    /// The first attached picture of `file`; nil when it has none. One over `limits` is refused
+    /// before it is decoded.
+    public static func picture(in file: InputFile, limits: DecodeLimits = DecodeLimits()) throws -> CoverArt? {
+        let format = try FormatContext(file: file, maxPixels: limits.videoPixels)
         guard let index = (0..<format.streamCount).first(where: { format.stream($0).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }) else {
             return nil
         }
         let stream = format.stream(index)
         guard stream.pointee.attached_pic.size > 0 else { return nil }
-        let decoder = try Decoder(stream: stream, threads: 1)
+        let size = format.frameSize(ofStream: index)
+        try limits.checkVideoFrame(width: size.width, height: size.height)
+        let decoder = try Decoder(stream: stream, threads: 1, maxPixels: limits.videoPixels)
         let packet = Packet()
         try FFmpegError.check(av_packet_ref(packet.pointer, &stream.pointee.attached_pic), "cannot read the cover art")
         try FFmpegError.check(decoder.send(packet), "cannot decode the cover art")

@@ -11,7 +11,9 @@ final class Decoder {
     }
 
     /// `threads` 0 lets FFmpeg use every core.
-    init(stream: UnsafeMutablePointer<AVStream>, threads: Int) throws(FFmpegError) {
+    /// `maxPixels`: the largest frame it may allocate; a larger one is a decoding error, whatever
+    /// the container said.
+    init(stream: UnsafeMutablePointer<AVStream>, threads: Int, maxPixels: Int) throws(FFmpegError) {
         let parameters = stream.pointee.codecpar!
         guard let codec = Self.decoder(for: stream) else {
             let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
@@ -23,6 +25,7 @@ final class Decoder {
         context = allocated
         try FFmpegError.check(avcodec_parameters_to_context(context, parameters), "cannot set up the decoder")
         context.pointee.pkt_timebase = stream.pointee.time_base
+        context.pointee.max_pixels = Int64(max(1, maxPixels))
         context.pointee.thread_count = Int32(threads)
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
         // A picture cropped inside its coded size (Theora's offsets, H.264's crop rectangle) is cut

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Imaging
 import FileIO
 
 /// An opened media file: owns an AVFormatContext.
@@ -9,16 +10,17 @@ final class FormatContext {
     private let input: CustomInput
 
     /// Reads an input the tool has open (a regular file); its name helps FFmpeg guess the format.
-    convenience init(file: InputFile) throws(FFmpegError) {
-        try self.init(name: file.displayName, input: try CustomInput(.file(file)))
+    /// `maxPixels`: what any decoder that probing starts may allocate a frame for.
+    convenience init(file: InputFile, maxPixels: Int = DecodeLimits().videoPixels) throws(FFmpegError) {
+        try self.init(name: file.displayName, input: try CustomInput(.file(file)), maxPixels: maxPixels)
     }
 
     /// Reads media held in memory, as if it were a file.
     convenience init(bytes: [UInt8]) throws(FFmpegError) {
-        try self.init(name: "", input: try CustomInput(.memory(bytes)))
+        try self.init(name: "", input: try CustomInput(.memory(bytes)), maxPixels: DecodeLimits().videoPixels)
     }
 
-    private init(name: String, input: CustomInput) throws(FFmpegError) {
+    private init(name: String, input: CustomInput, maxPixels: Int) throws(FFmpegError) {
         FFmpegLibraries.silenceLogs()
         var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
         context?.pointee.pb = input.io
@@ -28,13 +30,30 @@ final class FormatContext {
         let opening = PathBytes.withCString(name) { avformat_open_input(&context, $0, nil, nil) }
         try FFmpegError.check(opening, "not a media file FFmpeg can open")
         guard let opened = context else { throw FFmpegError("cannot open", code: cffmpeg_averror(ENOMEM)) }
-        let code = Self.headerDescribesEveryStream(opened) ? 0 : avformat_find_stream_info(opened, nil)
+        // Before probing: a decoder that refuses a frame over the limit leaves its stream 0x0.
+        statedSizes = (0..<Int(opened.pointee.nb_streams)).map { index in
+            let parameters = opened.pointee.streams[index]!.pointee.codecpar.pointee
+            return (Int(parameters.width), Int(parameters.height))
+        }
+        let code = Self.headerDescribesEveryStream(opened) ? 0 : Self.findStreamInfo(opened, maxPixels: maxPixels)
         if code < 0 {
             avformat_close_input(&context)
             throw FFmpegError("cannot read the streams", code: code)
         }
         pointer = opened
         self.input = input
+    }
+
+    /// Probes the streams by decoding their first frames, each decoder told the largest frame it may
+    /// allocate: a 16000x16000 PNG frame in a Matroska file, or a cover picture of that size, is
+    /// refused by the decoder (av_image_check_size2) instead of taking gigabytes.
+    private static func findStreamInfo(_ context: UnsafeMutablePointer<AVFormatContext>, maxPixels: Int) -> Int32 {
+        let count = Int(context.pointee.nb_streams)
+        var options = [OpaquePointer?](repeating: nil, count: count)
+        for index in options.indices { av_dict_set(&options[index], "max_pixels", String(max(1, maxPixels)), 0) }
+        let code = options.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
+        for index in options.indices { av_dict_free(&options[index]) }
+        return code
     }
 
     /// QuickTime and MP4 headers state each stream's codec, size, timing and display matrix, so
@@ -55,6 +74,16 @@ final class FormatContext {
     }
 
     var streamCount: Int { Int(pointer.pointee.nb_streams) }
+
+    /// Each stream's frame size as the container's header states it (0x0 where it states none).
+    private let statedSizes: [(width: Int, height: Int)]
+
+    /// The frame size of stream `index`: the header's, else what probing found.
+    func frameSize(ofStream index: Int) -> (width: Int, height: Int) {
+        if index < statedSizes.count, statedSizes[index].width > 0, statedSizes[index].height > 0 { return statedSizes[index] }
+        let parameters = stream(index).pointee.codecpar.pointee
+        return (Int(parameters.width), Int(parameters.height))
+    }
 
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { pointer.pointee.streams[index]! }
 

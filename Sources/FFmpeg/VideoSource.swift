@@ -49,17 +49,18 @@ public final class VideoSource {
 
     /// Reads the main video stream of a regular file the tool has open, or its video stream
     /// `videoStream` (counted from 0 among the video streams that are not cover art). `threads` 0
-    /// decodes with every core.
-    public convenience init(file: InputFile, threads: Int = 0, videoStream: Int? = nil) throws {
-        try self.init(threads: threads, videoStream: videoStream) { try FormatContext(file: file) }
+    /// decodes with every core. A frame over `limits` is refused before any decoder allocates it:
+    /// by the stream's parameters, and by the decoders themselves for a size no header states.
+    public convenience init(file: InputFile, threads: Int = 0, videoStream: Int? = nil, limits: DecodeLimits = DecodeLimits()) throws {
+        try self.init(threads: threads, videoStream: videoStream, limits: limits) { try FormatContext(file: file, maxPixels: limits.videoPixels) }
     }
 
     /// Opens media held in memory, as if it were a file.
     public convenience init(bytes: [UInt8], threads: Int = 0) throws {
-        try self.init(threads: threads, videoStream: nil) { try FormatContext(bytes: bytes) }
+        try self.init(threads: threads, videoStream: nil, limits: DecodeLimits()) { try FormatContext(bytes: bytes) }
     }
 
-    private init(threads: Int, videoStream: Int?, open: @escaping () throws -> FormatContext) throws {
+    private init(threads: Int, videoStream: Int?, limits: DecodeLimits, open: @escaping () throws -> FormatContext) throws {
         let format = try open()
         self.format = format
         reopen = open
@@ -76,7 +77,9 @@ public final class VideoSource {
         guard let index = chosen else { throw VideoError.noVideoStream }
         streamIndex = index
         stream = format.stream(index)
-        decoder = try Decoder(stream: stream, threads: threads)
+        let size = format.frameSize(ofStream: index)
+        try limits.checkVideoFrame(width: size.width, height: size.height)
+        decoder = try Decoder(stream: stream, threads: threads, maxPixels: limits.videoPixels)
         timeBase = stream.pointee.time_base
         let start = stream.pointee.start_time
         startTimestamp = start == cffmpeg_nopts_value() ? 0 : start

@@ -43,7 +43,5 @@ public enum CropError: Error, Equatable, CustomStringConvertible {
     }
 
     /// Bytes in MiB, rounded up: a need is never understated.
-    static func mebibytes(_ bytes: Int) -> String {
-        "\((bytes + (1 << 20) - 1) >> 20) MiB"
-    }
+    static func mebibytes(_ bytes: Int) -> String { DecodeLimitError.mebibytes(bytes) }
 }

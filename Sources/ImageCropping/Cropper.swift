@@ -34,8 +34,8 @@ public struct CropOptions: Sendable {
     /// JPEG output without re-encoding: the source's DCT blocks, cropped on their grid.
     public var losslessJPEG: LosslessAlignment?
 
-    public static let defaultMaxPixels = 268_000_000
-    public static let defaultMaxMemory = 1 << 30
+    public static let defaultMaxPixels = DecodeLimits.defaultMaxPixels
+    public static let defaultMaxMemory = DecodeLimits.defaultMaxMemory
 
     public init(rect: CropRect) {
         self.rect = rect
@@ -71,7 +71,7 @@ public struct Cropper: Sendable {
 
     public func crop(_ input: String, to output: String) throws -> CropReport {
         let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output)
-        let picture = try SourcePictures.open(file: file, maxPixels: options.maxPixels, threads: options.threads)
+        let picture = try SourcePictures.open(file: file, maxPixels: options.maxPixels, maxMemory: options.maxMemory, threads: options.threads)
         let orientation = picture.orientation
         let storedRect = try self.storedRect(of: picture)
         if let alignment = options.losslessJPEG {
@@ -105,7 +105,7 @@ public struct Cropper: Sendable {
         let requested = lossless.transform.displayedRect(forStored: storedRect, storedWidth: picture.storedWidth,
                                                          storedHeight: picture.storedHeight)
         let rect = try lossless.alignedRect(requested, alignment: alignment)
-        let blocks = try lossless.crop(rect, file: file, progressive: options.encoding.jpegProgressive)
+        let blocks = try lossless.crop(rect, file: file, progressive: options.encoding.jpegProgressive, maxMemory: options.maxMemory)
         let shown = options.keepsOrientation ? orientation : .identity
         let carried = metadata(of: picture, orientation: shown, width: rect.width, height: rect.height)
         let segments = JPEGSegments.metadata(exif: carried.exif, xmp: carried.xmp, iccProfile: carried.color?.iccProfile)

@@ -75,6 +75,20 @@ struct LosslessJPEGCrop {
         }
     }
 
+    private func checkMemory(fileSize: Int, rows: Int, crop: PixelRect, limit: Int) throws {
+        let decoder = picture.decoder
+        let paddedWidth = (picture.storedWidth + decoder.mcuWidth - 1) / decoder.mcuWidth * decoder.mcuWidth
+        let perPixel = 2 * max(1, decoder.components)
+        let source = paddedWidth.multipliedReportingOverflow(by: rows)
+        let sourceBytes = source.partialValue.multipliedReportingOverflow(by: perPixel)
+        let cropBytes = (crop.width + decoder.mcuWidth) * (crop.height + decoder.mcuHeight) * perPixel
+        let total = sourceBytes.partialValue.addingReportingOverflow(cropBytes + fileSize)
+        if source.overflow || sourceBytes.overflow || total.overflow || total.partialValue > limit {
+            let needed = source.overflow || sourceBytes.overflow || total.overflow ? Int.max : total.partialValue
+            throw CropError.tooMuchMemory(needed: needed, limit: limit, width: picture.storedWidth, height: picture.storedHeight)
+        }
+    }
+
     /// The cropped JPEG's bytes, no marker of the source in them. `rect` is on the grid.
     ///
     /// The stored rows below the crop are never needed, but jpegtran decodes and keeps every
@@ -82,14 +96,19 @@ struct LosslessJPEGCrop {
     /// header is told the picture ends at the MCU row after the crop, so libjpeg neither decodes
     /// nor keeps the rest (it skips those bytes as data after the scan). The blocks it gives are
     /// the same; the rect moves only where a mirror counts rows from the bottom.
-    func crop(_ rect: PixelRect, file: InputFile, progressive: Bool) throws -> [UInt8] {
-        var source = try file.contents()
-        var reader = self
+    ///
+    /// TurboJPEG holds the file and every coefficient of the rows it reads (two bytes a sample of
+    /// every component, chroma counted at full size), and the crop's own: over `maxMemory`, the
+    /// crop is refused before either is allocated.
+    func crop(_ rect: PixelRect, file: InputFile, progressive: Bool, maxMemory: Int) throws -> [UInt8] {
         let stored = transform.storedRect(forDisplayed: rect, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
         let mcuHeight = picture.decoder.mcuHeight
         let rowsNeeded = (stored.y + stored.height + mcuHeight - 1) / mcuHeight * mcuHeight
-        if rowsNeeded < picture.storedHeight, !picture.decoder.keepsWholeImage,
-           JPEGFrameHeader.cutHeight(of: &source, to: rowsNeeded) {
+        let canCut = rowsNeeded < picture.storedHeight && !picture.decoder.keepsWholeImage
+        try checkMemory(fileSize: file.size ?? 0, rows: canCut ? rowsNeeded : picture.storedHeight, crop: rect, limit: maxMemory)
+        var source = try file.contents()
+        var reader = self
+        if canCut, JPEGFrameHeader.cutHeight(of: &source, to: rowsNeeded) {
             reader.storedHeight = rowsNeeded
         }
         let cutRect = transform.displayedRect(forStored: stored, storedWidth: picture.storedWidth, storedHeight: reader.storedHeight)

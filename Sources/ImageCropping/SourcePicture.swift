@@ -31,11 +31,11 @@ protocol SourcePicture {
 
 enum SourcePictures {
     /// Reads a PNG, a JPEG, a HEIF (HEIC, AVIF), a WebP or a TIFF, told apart by their signatures, not by the name, from a regular file.
-    static func open(file: InputFile, maxPixels: Int, threads: Int = 0) throws -> SourcePicture {
+    static func open(file: InputFile, maxPixels: Int, maxMemory: Int = DecodeLimits.defaultMaxMemory, threads: Int = 0) throws -> SourcePicture {
         var start = [UInt8](repeating: 0, count: 12)
         let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
         start = Array(start.prefix(got))
-        if PNGChunks.hasSignature(start) { return try PNGPicture(file: file, maxPixels: maxPixels) }
+        if PNGChunks.hasSignature(start) { return try PNGPicture(file: file, maxPixels: maxPixels, maxMemory: maxMemory) }
         if start.starts(with: [0xFF, 0xD8, 0xFF]) { return try JPEGPicture(file: file, maxPixels: maxPixels) }
         if HEIFPicture.isHEIF(start) { return try HEIFPicture(file: file, maxPixels: maxPixels, threads: threads) }
         if WebPDecoder.hasSignature(start) { return try WebPPicture(file: file, maxPixels: maxPixels) }
@@ -79,10 +79,13 @@ struct PNGPicture: SourcePicture {
     var subsampling: ChromaSubsampling? { nil }
     var keepsStoredPixels: Bool { true }
 
-    init(file: InputFile, maxPixels: Int) throws {
+    init(file: InputFile, maxPixels: Int, maxMemory: Int) throws {
         // The chunk walk finds the size and an eXIf chunk after the image data before anything is decoded.
         let chunks = try PNGChunks.scan(file: file)
         try SourcePictures.checkPixelLimit(width: chunks.width, height: chunks.height, maxPixels: maxPixels)
+        if chunks.workingBytes > maxMemory {
+            throw CropError.tooMuchMemory(needed: chunks.workingBytes, limit: maxMemory, width: chunks.width, height: chunks.height)
+        }
         var warnings: [String] = []
         // eXIf first; else what ImageMagick and XMP write in text chunks, as Pillow reads them.
         exif = chunks.exif ?? chunks.rawProfileExif

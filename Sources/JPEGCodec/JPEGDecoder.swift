@@ -30,6 +30,8 @@ public final class JPEGDecoder {
     public let isCMYK: Bool
     /// Progressive or multi-scan: libjpeg keeps every coefficient of the picture to decode it.
     public let keepsWholeImage: Bool
+    /// Colour components in the file (1 gray, 3 YCbCr, 4 CMYK or YCCK).
+    public let components: Int
 
     public init(file: InputFile) throws(JPEGError) {
         var header = mt_jpeg_header()
@@ -51,6 +53,7 @@ public final class JPEGDecoder {
         xmp = header.xmp.map { Array(UnsafeBufferPointer(start: $0, count: Int(header.xmp_length))) }
         isCMYK = header.is_cmyk != 0
         keepsWholeImage = header.whole_image_bytes > 0
+        components = Int(header.components)
     }
 
     deinit {

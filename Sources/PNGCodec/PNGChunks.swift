@@ -10,6 +10,10 @@ import FileIO
 public struct PNGChunks: Sendable, Equatable {
     public let width: Int
     public let height: Int
+    /// What decoding needs beside the region (see `PNGDecoder.workingBytes`), from IHDR alone,
+    /// so that a picture too large for the memory limit is refused before libpng allocates its
+    /// rows (it clears one of the whole width: 1.5 GB for a 200000000x1 16-bit RGBA picture).
+    public let workingBytes: Int
     /// The payload of the first eXIf chunk.
     public let exif: [UInt8]?
     /// The EXIF block of an ImageMagick "Raw profile type exif" text chunk, for a file without eXIf.
@@ -40,7 +44,7 @@ public struct PNGChunks: Sendable, Equatable {
         guard let signature = read(8, at: 0), hasSignature(signature) else { throw .notPNG }
         let fileSize = file.size ?? 0
         var offset = 8
-        var width = 0, height = 0
+        var width = 0, height = 0, workingBytes = 0
         var exif: [UInt8]?
         var texts = PNGTextMetadata()
         var sawHeader = false
@@ -60,6 +64,11 @@ public struct PNGChunks: Sendable, Equatable {
                 }
                 width = Int(data[0]) << 24 | Int(data[1]) << 16 | Int(data[2]) << 8 | Int(data[3])
                 height = Int(data[4]) << 24 | Int(data[5]) << 16 | Int(data[6]) << 8 | Int(data[7])
+                // Rows as decoded: a palette expands to RGBA at most, low depths to a byte a sample.
+                let channels = [0: 1, 2: 3, 3: 4, 4: 2, 6: 4][Int(data[9])] ?? 4
+                let bytesPerPixel = channels * (data[8] == 16 ? 2 : 1)
+                workingBytes = PNGDecoder.workingBytes(width: width, height: height, bytesPerPixel: bytesPerPixel,
+                                                       isInterlaced: data[12] != 0)
                 sawHeader = true
             } else if type == "eXIf" && exif == nil {
                 exif = read(length, at: offset + 8)
@@ -72,7 +81,7 @@ public struct PNGChunks: Sendable, Equatable {
             offset += 12 + length
         }
         guard sawHeader else { throw .library(message: "no IHDR chunk") }
-        return PNGChunks(width: width, height: height, exif: exif, rawProfileExif: texts.rawProfileExif,
+        return PNGChunks(width: width, height: height, workingBytes: workingBytes, exif: exif, rawProfileExif: texts.rawProfileExif,
                          xmp: texts.xmp, spans: spans)
     }
 

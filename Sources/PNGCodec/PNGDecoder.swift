@@ -36,8 +36,13 @@ public final class PNGDecoder {
     /// Bytes of memory decoding needs beyond the region itself: libpng's rows and ours, and for an
     /// interlaced picture the whole picture (every pass covers all of it).
     public var workingBytes: Int {
-        let rowBytes = width * layout.bytesPerPixel
-        return isInterlaced ? rowBytes * (height + 3) : rowBytes * 4
+        Self.workingBytes(width: width, height: height, bytesPerPixel: layout.bytesPerPixel, isInterlaced: isInterlaced)
+    }
+
+    static func workingBytes(width: Int, height: Int, bytesPerPixel: Int, isInterlaced: Bool) -> Int {
+        let rowBytes = width * bytesPerPixel
+        let (bytes, overflow) = rowBytes.multipliedReportingOverflow(by: isInterlaced ? height + 3 : 4)
+        return overflow ? Int.max : bytes
     }
 
     /// The pixels of columns `x ..< x + columns`, rows `y ..< y + rows`, packed. Rows above are

@@ -1,6 +1,7 @@
 import FFmpeg
 import FileIO
 import ImageCodecs
+import Imaging
 import VideoThumbnails
 
 /// Which frames a storyboard shows.
@@ -36,6 +37,8 @@ public struct StoryboardOptions: Sendable {
     public var format: ImageFormat = .jpeg
     public var encoding = EncodingSettings()
     public var output = OutputPolicy(overwrite: false)
+    /// The largest frame decoded, by pixels and by the memory it would take.
+    public var limits = DecodeLimits()
     /// Put before each picture's name in the WebVTT file; nil for names relative to it.
     public var urlBase: String?
     /// Threads of one storyboard (decoder, scaler); 0 for every core.

@@ -22,7 +22,7 @@ public struct Storyboarder: Sendable {
         let file = try InputFile(path: input).randomAccess()
         // One keyframe gains nothing from frame threads (see Thumbnailer); a run of frames does.
         let video = try VideoSource(file: file, threads: options.mode == .keyframe ? 1 : options.threads,
-                                    videoStream: options.videoStream)
+                                    videoStream: options.videoStream, limits: options.limits)
         let duration = video.durationSeconds
         let from = try options.from.map { try Self.seconds($0, duration: duration) } ?? 0
         guard let to = try options.to.map({ try Self.seconds($0, duration: duration) }).map({ min($0, duration ?? $0) }) ?? duration else {

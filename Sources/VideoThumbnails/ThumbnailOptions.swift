@@ -1,3 +1,4 @@
+import Imaging
 import FFmpeg
 import ImageCodecs
 import FileIO
@@ -27,6 +28,8 @@ public struct ThumbnailOptions: Sendable {
     public var sixteenBit = false
     /// Whether the file's cover art is written instead of a frame.
     public var cover: CoverChoice = .never
+    /// The largest frame (or cover picture) decoded, by pixels and by the memory it would take.
+    public var limits = DecodeLimits()
 
     public init() {}
 }

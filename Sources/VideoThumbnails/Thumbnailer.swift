@@ -27,7 +27,7 @@ public struct Thumbnailer: Sendable {
     public func makeThumbnail(of input: String, to output: String) throws -> ThumbnailReport {
         let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output)
         if options.cover != .never {
-            if let cover = try CoverArt.picture(in: file) {
+            if let cover = try CoverArt.picture(in: file, limits: options.limits) {
                 return try write(cover, to: target, output: output)
             }
             if options.cover == .only { throw VideoError.noCoverArt }
@@ -35,7 +35,7 @@ public struct Thumbnailer: Sendable {
         // One keyframe gains nothing from frame threads and pays for starting them (measured: 40 ms
         // against 60 ms at 1080p); a run of frames to decode gains 1.45x from them.
         let threads = options.mode == .keyframe ? 1 : options.threads
-        let video = try VideoSource(file: file, threads: threads, videoStream: options.videoStream)
+        let video = try VideoSource(file: file, threads: threads, videoStream: options.videoStream, limits: options.limits)
         var warnings: [String] = []
         let seconds: Double
         switch options.time {

@@ -59,11 +59,7 @@ struct Crop: ParsableCommand {
     @Flag(help: "Write the stored pixels with the orientation in an eXIf chunk, instead of upright pixels.")
     var keepOrientation = false
 
-    @Option(help: "Refuse pictures with more pixels than this, from their header.")
-    var maxPixels: Int = CropOptions.defaultMaxPixels
-
-    @Option(help: ArgumentHelp("Refuse crops whose decoding would take more memory than this (e.g. 512M, 2G), known before any allocation.", valueName: "size"))
-    var maxMemory = ByteCount(CropOptions.defaultMaxMemory)
+    @OptionGroup var limits: LimitOptions
 
     @Option(help: ArgumentHelp("Leave metadata out: all (everything but the colour profile) or gps (the position only). By default EXIF is kept, its orientation and size made the crop's.", valueName: "all|gps"))
     var strip: MetadataStrip = .none
@@ -89,7 +85,6 @@ struct Crop: ParsableCommand {
         if view != nil && stored { throw ValidationError("--view and --stored exclude each other.") }
         if view == nil && contentMode != .stretch { throw ValidationError("--content-mode goes with --view.") }
         _ = try parsedView()
-        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be 1 or more.") }
         if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
     }
 
@@ -99,8 +94,8 @@ struct Crop: ParsableCommand {
         var options = CropOptions(rect: try cropRect())
         options.clamps = clamp
         options.keepsOrientation = keepOrientation
-        options.maxPixels = maxPixels
-        options.maxMemory = maxMemory.bytes
+        options.maxPixels = limits.maxPixels
+        options.maxMemory = limits.maxMemory.bytes
         options.output = outputs.policy
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
         try encoding.check(for: options.format, canKeepJPEGBlocks: true)

@@ -102,6 +102,8 @@ struct Storyboard: ParsableCommand {
 
     @OptionGroup var batch: BatchOptions
 
+    @OptionGroup var limits: LimitOptions
+
     @OptionGroup var jobs: JobOptions
 
     func validate() throws {
@@ -149,6 +151,7 @@ struct Storyboard: ParsableCommand {
         try encoding.check(for: options.format, canKeepJPEGBlocks: false)
         options.encoding = encoding.settings
         options.output = OutputPolicy(overwrite: overwrite, isNamedByUser: vtt != nil)
+        options.limits = limits.limits
         options.urlBase = vttBase
         options.threads = jobs.threadsPerWorker(inputs: videos.count)
         options.encoding.threads = options.threads

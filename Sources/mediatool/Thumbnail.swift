@@ -72,6 +72,8 @@ struct Thumbnail: ParsableCommand {
 
     @OptionGroup var batch: BatchOptions
 
+    @OptionGroup var limits: LimitOptions
+
     @OptionGroup var jobs: JobOptions
 
     /// The formats a folder is searched for.
@@ -118,6 +120,7 @@ struct Thumbnail: ParsableCommand {
         }
         options.encoding = encoding.settings
         options.output = outputs.policy
+        options.limits = limits.limits
         options.threads = jobs.threadsPerWorker(inputs: videos.count)
         options.encoding.threads = options.threads
         let plan = try outputs.plan(for: videos, defaultTemplate: OutputPlan.defaultTemplate(suffix: "thumb", fileExtension: options.format.fileExtension))

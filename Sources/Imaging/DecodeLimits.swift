@@ -1,0 +1,53 @@
+/// How large a picture or video frame a run decodes: known from headers and stream parameters,
+/// refused before any decoder allocates for it.
+public struct DecodeLimits: Sendable, Equatable {
+    public var maxPixels: Int
+    public var maxMemory: Int
+
+    public static let defaultMaxPixels = 268_000_000
+    public static let defaultMaxMemory = 1 << 30
+
+    /// What decoding one video pixel may cost at most: the decoder's reference frames and its
+    /// threads' frames (10-bit 4:2:0 is 3 bytes a pixel), a 16-bit RGBA copy (8) and its upright
+    /// copy. 16000x16000 PNG frames took 3 GB before this limit (12 bytes a pixel).
+    public static let videoBytesPerPixel = 16
+
+    public init(maxPixels: Int = defaultMaxPixels, maxMemory: Int = defaultMaxMemory) {
+        self.maxPixels = maxPixels
+        self.maxMemory = maxMemory
+    }
+
+    /// The largest video frame, in pixels, that both limits allow: what FFmpeg's decoders are told
+    /// (`max_pixels`), so that even a frame whose size no header states is refused before allocation.
+    public var videoPixels: Int { min(maxPixels, maxMemory / Self.videoBytesPerPixel) }
+
+    /// Throws when a `width` x `height` video frame is over either limit.
+    public func checkVideoFrame(width: Int, height: Int) throws(DecodeLimitError) {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > maxPixels { throw .tooManyPixels(width: width, height: height, limit: maxPixels) }
+        let (needed, tooMuch) = pixels.multipliedReportingOverflow(by: Self.videoBytesPerPixel)
+        if tooMuch || needed > maxMemory {
+            throw .tooMuchMemory(needed: tooMuch ? Int.max : needed, limit: maxMemory, width: width, height: height)
+        }
+    }
+}
+
+/// A picture or frame over `DecodeLimits`.
+public enum DecodeLimitError: Error, Equatable, CustomStringConvertible {
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    case tooMuchMemory(needed: Int, limit: Int, width: Int, height: Int)
+
+    public var description: String {
+        switch self {
+        case .tooManyPixels(let width, let height, let limit):
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            return "\(width)x\(height) is \(overflow ? "too many" : String(pixels)) pixels, over the limit of \(limit) (--max-pixels)"
+        case .tooMuchMemory(let needed, let limit, let width, let height):
+            return "decoding this \(width)x\(height) picture needs \(Self.mebibytes(needed)) of memory, over the limit of \(Self.mebibytes(limit)) (--max-memory)"
+        }
+    }
+
+    public static func mebibytes(_ bytes: Int) -> String {
+        bytes == Int.max ? "more than any machine has" : "\((bytes + (1 << 20) - 1) >> 20) MiB"
+    }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+import Imaging
+
+/// How large an input a run decodes: crop, thumbnail and storyboard share these.
+struct LimitOptions: ParsableArguments {
+    @Option(help: "Refuse pictures and video frames (cover art included) with more pixels than this, from their header.")
+    var maxPixels: Int = DecodeLimits.defaultMaxPixels
+
+    @Option(help: ArgumentHelp("Refuse inputs whose decoding would take more memory than this (e.g. 512M, 2G), known before any allocation.", valueName: "size"))
+    var maxMemory = ByteCount(DecodeLimits.defaultMaxMemory)
+
+    func validate() throws {
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be 1 or more.") }
+    }
+
+    var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory.bytes) }
+}
