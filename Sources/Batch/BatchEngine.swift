@@ -60,6 +60,10 @@ public final class BatchEngine: Sendable {
         // Every output of every job is checked against every input, not just its own.
         RunInputs.register(paths: inputs.lazy.filter { $0.problem == nil }.map(\.path))
         if let plan { removeLeftovers(for: inputs, plan: plan) }
+        // The output folder is held open from the start: every output below it is created by
+        // walking down from it, so no folder swapped for a link mid-run can send one elsewhere.
+        let confined = plan?.directory.flatMap { try? ConfinedFolders.hold($0) }
+        defer { confined.map(ConfinedFolders.release) }
         let state = Mutex(Progress(total: inputs.count, showsBar: settings.showsProgress))
         let next = Atomic<Int>(0)
         let interrupts = Interrupts.shared
@@ -72,7 +76,8 @@ public final class BatchEngine: Sendable {
                 guard index < inputs.count else { return }
                 let input = inputs[index]
                 let output = input.problem == nil ? plan?.output(for: input) : nil
-                let outcome = Self.perform(job, input: input, output: output, plan: plan, skipsExisting: settings.skipsExisting)
+                let outcome = Self.perform(job, input: input, output: output, plan: plan, isConfined: confined != nil,
+                                           skipsExisting: settings.skipsExisting)
                 state.withLock { $0.record(outcome, index: index, input: input, output: output, reportsJSON: settings.reportsJSON) }
             }
         }
@@ -98,13 +103,15 @@ public final class BatchEngine: Sendable {
         case skipped
     }
 
-    private static func perform(_ job: Job, input: BatchInput, output: String?, plan: OutputPlan?, skipsExisting: Bool) -> Outcome {
+    private static func perform(_ job: Job, input: BatchInput, output: String?, plan: OutputPlan?, isConfined: Bool,
+                                skipsExisting: Bool) -> Outcome {
         if let problem = input.problem { return .failed(ListingProblem(text: problem), milliseconds: 0) }
         if skipsExisting, let output, output != AtomicOutputFile.standardOutputName, FileIdentity(path: output) != nil { return .skipped }
         let started = Clock.seconds()
         do {
-            // Under --out-dir, the folders of the inputs' relative paths are made as needed.
-            if let output, plan?.directory != nil, let folder = OutputPlan.folder(of: output) {
+            // Under --out-dir, the folders of the inputs' relative paths are made as needed (by the
+            // output itself, walking down from the folder held open, when it could be opened).
+            if !isConfined, let output, plan?.directory != nil, let folder = OutputPlan.folder(of: output) {
                 try Folders.create(folder)
             }
             let report = try job(input, output)

@@ -4,14 +4,19 @@ import Synchronization
 /// An output written to a temporary file beside its destination and moved into place only when
 /// complete, so that no reader, crash or `kill -9` ever sees a partial or empty file under its name.
 ///
-/// The temporary is named `.mediatool-tmp-<pid>-<random>-<host>` (a short name, so that an output
-/// name of up to 255 bytes still has room beside it), so that a later run can tell the leftovers of
-/// a dead process (`kill -9`, a power cut) from the work of a live one, on this machine or on
-/// another sharing the folder. It is removed when the value is released without `commit()`, and by
-/// `Interrupts` when a signal ends the process.
+/// Everything happens relative to the destination's folder, held open (`OutputFolder`): under a
+/// confined folder (`--out-dir`) it is reached from the folder opened at the start, one component
+/// at a time without following links, so a folder swapped for a link mid-run redirects nothing.
 ///
-/// Only a regular file is ever replaced. A character device or FIFO named by the user is written
-/// through instead (there is nothing to replace), and a symbolic link named by the user is followed.
+/// The temporary, `.mediatool-tmp-<pid>-<random>-<host>` (short, so that an output name of up to
+/// 255 bytes still has room beside it), holds an exclusive `flock` from its creation to its commit:
+/// a later run removes only temporaries whose lock it can take, so a live run's temporary is never
+/// taken for a leftover, whatever PID namespace or machine it runs in. It is removed when the value
+/// is released without `commit()`, and by `Interrupts` when a signal ends the process.
+///
+/// Only a regular file is ever replaced, and the file that replaces it keeps its mode (and, as
+/// root, its owner and group). A character device or FIFO named by the user is written through
+/// instead (there is nothing to replace), and a symbolic link named by the user is followed.
 public final class AtomicOutputFile {
     public static let temporaryMarker = ".mediatool-tmp-"
     /// The output name that means standard output, when the user gives it (`-o -`).
@@ -20,115 +25,172 @@ public final class AtomicOutputFile {
     /// The path asked for.
     public let path: String
     public let descriptor: Int32
-    /// Where the file lands: `path`, or the file its link leads to.
-    private let destination: String
-    /// nil when writing through a device or FIFO.
-    private let temporaryPath: String?
-    private let overwrite: Bool
+    /// nil when writing through a device, a FIFO or standard output.
+    private let destination: Destination?
     private var isOpen = true
     private var isCommitted = false
 
+    /// Where a finished file lands: a name in a folder held open, and its temporary beside it.
+    private struct Destination {
+        let folder: OutputFolder
+        let name: String
+        let temporary: String
+        /// The temporary's device and inode: what the name holds once committed, unless replaced since.
+        let identity: FileIdentity
+        let overwrite: Bool
+    }
+
     /// Creates the temporary file, or opens the device or FIFO. Fails up front when `path` exists
-    /// and may not be replaced.
+    /// and may not be replaced, or is an input of the run.
     public init(path: String, policy: OutputPolicy) throws {
         self.path = path
-        overwrite = policy.overwrite
-        var destination = path
         if path == Self.standardOutputName && policy.isNamedByUser {
             // `-o -`: the picture goes to standard output; nothing named "-" is ever made.
             descriptor = try FileSystem.valueOrErrno("cannot write to standard output") { fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0) }
-            self.destination = path
-            temporaryPath = nil
+            destination = nil
             return
         }
-        if var status = FileSystem.linkStatus(path) {
-            if status.st_mode & S_IFMT == S_IFLNK {
-                guard policy.isNamedByUser else { throw OutputError.notRegular(path: path, kind: "a symbolic link") }
-                // stat, then open, follow /proc's links too (/dev/stdout to a pipe); a regular file
-                // is replaced where it really is, so its folder must be found.
-                guard let target = FileSystem.status(path) else { throw OutputError.danglingLink(path: path) }
-                if target.st_mode & S_IFMT == S_IFREG {
-                    guard let resolved = FileSystem.realPath(path) else { throw OutputError.danglingLink(path: path) }
-                    destination = resolved
-                }
-                status = target
-            }
+        let (folder, name, existing) = try Self.place(of: path, policy: policy)
+        var replaced: stat?
+        if let status = existing {
             switch status.st_mode & S_IFMT {
             case S_IFREG where policy.isNamedByUser && Self.isStandardOutput(status):
                 // `-o /dev/stdout > file` (or >>): the shell opened the file for this output already.
                 descriptor = try FileSystem.valueOrErrno("cannot write \(path)") { fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0) }
-                self.destination = destination
-                temporaryPath = nil
+                destination = nil
                 return
             case S_IFREG:
                 if RunInputs.contains(FileIdentity(status)) { throw OutputError.wouldOverwriteInput(path: path) }
                 guard policy.overwrite else { throw OutputError.exists(path: path) }
+                replaced = status
             // (`where` binds to the last pattern only: each kind states it.)
             case S_IFCHR where policy.isNamedByUser, S_IFIFO where policy.isNamedByUser:
                 descriptor = try Self.openThrough(path, isFIFO: status.st_mode & S_IFMT == S_IFIFO)
-                self.destination = destination
-                temporaryPath = nil
+                destination = nil
                 return
             default:
                 throw OutputError.notRegular(path: path, kind: FileSystem.kind(of: status))
             }
         }
-        self.destination = destination
-        let directory = Self.split(destination).directory
-        while true {
-            let candidate = "\(directory)\(Self.temporaryMarker)\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))-\(Self.hostTag)"
-            // 0666 so that the umask decides, as for any file a tool creates.
-            let fd = FileSystem.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode: 0o666)
-            if fd >= 0 {
-                descriptor = fd
-                temporaryPath = candidate
-                Self.unfinished.withLock { _ = $0.insert(candidate) }
-                return
-            }
-            if errno == ENOENT || errno == ENOTDIR {
-                // The folder is what is missing, not a temporary: say so in the user's terms.
-                throw OutputError.missingFolder(path: destination, folder: directory.isEmpty ? "." : directory)
-            }
-            if errno != EEXIST { throw SystemError("cannot create a temporary file in \(directory.isEmpty ? "." : directory)") }
+        let (fd, temporary, identity) = try Self.createTemporary(in: folder, for: path)
+        if let replaced {
+            // The new file takes the place of the old: its permissions too (a 0600 file stays 0600).
+            _ = fchmod(fd, replaced.st_mode & 0o7777)
+            if geteuid() == 0 { _ = fchown(fd, replaced.st_uid, replaced.st_gid) } else { _ = fchown(fd, UInt32.max, replaced.st_gid) }
         }
+        descriptor = fd
+        destination = Destination(folder: folder, name: name, temporary: temporary, identity: identity, overwrite: policy.overwrite)
+        Self.unfinished.withLock { $0.append((folder, temporary)) }
     }
 
     deinit {
         if isOpen { close(descriptor) }
-        if !isCommitted, let temporaryPath { Self.discard(temporaryPath) }
+        if !isCommitted, let destination { Self.discard(destination.temporary, in: destination.folder) }
     }
 
-    /// Closes the complete file ahead of `commit`, so that many outputs waiting to be committed
-    /// together hold no descriptors (close reports the last write errors of some file systems).
-    public func finishWriting() throws {
-        guard isOpen else { return }
-        isOpen = false
-        guard close(descriptor) == 0 else { throw SystemError("cannot write \(path)") }
-    }
-
-    /// Moves the finished file into place. Without `overwrite`, an output that appeared meanwhile is kept.
+    /// Moves the finished file into place (and closes it, which lets its lock go). Without
+    /// `overwrite`, an output that appeared meanwhile is kept.
     public func commit() throws {
-        try finishWriting()
-        guard let temporaryPath else {
+        guard let destination else {
+            isOpen = false
+            guard close(descriptor) == 0 else { throw SystemError("cannot write \(path)") }
             isCommitted = true
             return
         }
-        if overwrite {
-            // Something other than a regular file may have taken the name since the start.
-            if let status = FileSystem.linkStatus(destination), status.st_mode & S_IFMT != S_IFREG {
-                throw OutputError.notRegular(path: path, kind: FileSystem.kind(of: status))
+        let folder = destination.folder
+        if destination.overwrite {
+            // Something other than a regular file, or an input, may have taken the name since the start.
+            if let status = folder.status(of: destination.name) {
+                guard status.st_mode & S_IFMT == S_IFREG else { throw OutputError.notRegular(path: path, kind: FileSystem.kind(of: status)) }
+                if RunInputs.contains(FileIdentity(status)) { throw OutputError.wouldOverwriteInput(path: path) }
             }
-            guard FileSystem.rename(temporaryPath, to: destination) == 0 else { throw SystemError("cannot rename to \(path)") }
+            let renamed = PathBytes.withCString(destination.temporary) { from in
+                PathBytes.withCString(destination.name) { renameat(folder.descriptor, from, folder.descriptor, $0) }
+            }
+            guard renamed == 0 else { throw SystemError("cannot rename to \(path)") }
         } else {
             // link(2) fails on an existing destination, where rename(2) would replace it.
-            guard FileSystem.link(temporaryPath, to: destination) == 0 else {
+            let linked = PathBytes.withCString(destination.temporary) { from in
+                PathBytes.withCString(destination.name) { linkat(folder.descriptor, from, folder.descriptor, $0, 0) }
+            }
+            guard linked == 0 else {
                 if errno == EEXIST { throw OutputError.exists(path: path) }
                 throw SystemError("cannot create \(path)")
             }
-            FileSystem.unlink(temporaryPath)
+            folder.unlink(destination.temporary)
         }
-        Self.unfinished.withLock { _ = $0.remove(temporaryPath) }
+        Self.forget(destination.temporary, in: folder)
         isCommitted = true
+        isOpen = false
+        // Some file systems report the last write errors only here: the file is not left in place then.
+        guard close(descriptor) == 0 else {
+            let error = SystemError("cannot write \(path)")
+            withdraw()
+            throw error
+        }
+    }
+
+    /// Removes a committed file again (its group could not all be committed), unless something
+    /// else has taken its name since.
+    public func withdraw() {
+        guard isCommitted, let destination, let status = destination.folder.status(of: destination.name),
+              FileIdentity(status) == destination.identity else { return }
+        destination.folder.unlink(destination.name)
+    }
+
+    /// The folder `path` is written in and its name there. A path under a confined folder is
+    /// reached from it without following links; one named by the user is found as they named it,
+    /// a link at the end followed to the file it leads to. Also the status of what is there now.
+    private static func place(of path: String, policy: OutputPolicy) throws -> (OutputFolder, String, stat?) {
+        var path = path
+        if policy.isNamedByUser, let status = FileSystem.linkStatus(path), status.st_mode & S_IFMT == S_IFLNK {
+            // A regular file is replaced where it really is (devices and FIFOs are opened by the link).
+            guard let target = FileSystem.status(path) else { throw OutputError.danglingLink(path: path) }
+            if target.st_mode & S_IFMT == S_IFREG {
+                guard let resolved = FileSystem.realPath(path) else { throw OutputError.danglingLink(path: path) }
+                path = resolved
+            } else {
+                let (directory, name) = split(path)
+                return (try open(directory, for: path), name, target)
+            }
+        }
+        if !policy.isNamedByUser, let confined = ConfinedFolders.placement(of: path), let name = confined.components.last {
+            let folder = try confined.folder.descend(Array(confined.components.dropLast()), creating: true, for: path)
+            return (folder, name, folder.status(of: name))
+        }
+        let (directory, name) = split(path)
+        let folder = try open(directory, for: path)
+        return (folder, name, folder.status(of: name))
+    }
+
+    private static func open(_ directory: String, for path: String) throws -> OutputFolder {
+        do {
+            return try OutputFolder.open(directory)
+        } catch let error as SystemError where error.code == ENOENT || error.code == ENOTDIR {
+            // The folder is what is missing, not a temporary: say so in the user's terms.
+            throw OutputError.missingFolder(path: path, folder: directory.isEmpty ? "." : directory)
+        }
+    }
+
+    /// A new temporary in `folder`, locked. A run removing leftovers may take the lock of one just
+    /// made before its maker does: the maker then sees the lock taken, or the name gone, and makes another.
+    private static func createTemporary(in folder: OutputFolder, for path: String) throws -> (Int32, String, FileIdentity) {
+        while true {
+            let name = "\(temporaryMarker)\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))-\(hostTag)"
+            // 0666 so that the umask decides, as for any file a tool creates.
+            let fd = PathBytes.withCString(name) { openat(folder.descriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666) }
+            if fd < 0 {
+                if errno == EEXIST || errno == EINTR { continue }
+                if errno == ENOENT { throw OutputError.missingFolder(path: path, folder: folder.path) }
+                throw SystemError("cannot create a temporary file in \(folder.path)")
+            }
+            var own = stat()
+            if flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &own) == 0,
+               let there = folder.status(of: name), FileIdentity(there) == FileIdentity(own) {
+                return (fd, name, FileIdentity(own))
+            }
+            close(fd)
+        }
     }
 
     /// A device or FIFO, opened for writing without creating or truncating anything. A FIFO that
@@ -148,19 +210,24 @@ public final class AtomicOutputFile {
         return fstat(STDOUT_FILENO, &standardOutput) == 0 && FileIdentity(standardOutput) == FileIdentity(status)
     }
 
-    /// The temporaries of outputs not yet committed, so that a signal can remove them.
-    private static let unfinished = Mutex<Set<String>>([])
+    /// The temporaries of outputs not yet committed, so that a signal can remove them. (Unchecked:
+    /// an entry's folder stays open while it is listed.)
+    private static let unfinished = Mutex<[(folder: OutputFolder, name: String)]>([])
 
-    private static func discard(_ temporaryPath: String) {
-        FileSystem.unlink(temporaryPath)
-        unfinished.withLock { _ = $0.remove(temporaryPath) }
+    private static func discard(_ temporary: String, in folder: OutputFolder) {
+        folder.unlink(temporary)
+        forget(temporary, in: folder)
+    }
+
+    private static func forget(_ temporary: String, in folder: OutputFolder) {
+        unfinished.withLock { $0.removeAll { $0.folder === folder && $0.name == temporary } }
     }
 
     /// Removes every temporary not yet committed: the process is about to end.
     public static func removeUnfinishedTemporaries() {
-        unfinished.withLock { paths in
-            for path in paths { FileSystem.unlink(path) }
-            paths.removeAll()
+        unfinished.withLock { entries in
+            for entry in entries { entry.folder.unlink(entry.name) }
+            entries.removeAll()
         }
     }
 

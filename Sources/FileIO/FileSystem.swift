@@ -35,6 +35,10 @@ public enum FileSystem {
         if let failure { throw failure }
     }
 
+    /// O_PATH (Linux's, which Glibc's module leaves out without _GNU_SOURCE): a descriptor that
+    /// only names a file, enough for a folder that calls relative to it start from.
+    public static let openPath: Int32 = 0o10000000
+
     public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Int32 {
         PathBytes.withCString(path) { name in
             var descriptor: Int32
@@ -91,7 +95,17 @@ public enum FileSystem {
 
     /// The names in `folder` but `.` and `..`, as the folder holds them; nil (errno set) when it cannot be read.
     public static func names(in folder: String) -> [String]? {
-        guard let directory = PathBytes.withCString(folder, { opendir($0) }) else { return nil }
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        return names(inOpenFolder: fd)
+    }
+
+    /// The names in the folder open as `descriptor`, which this takes over (and closes).
+    public static func names(inOpenFolder descriptor: Int32) -> [String]? {
+        guard let directory = fdopendir(descriptor) else {
+            close(descriptor)
+            return nil
+        }
         defer { closedir(directory) }
         var names: [String] = []
         // The name is read where it stands: loading d_name as a value would read all 256 bytes of

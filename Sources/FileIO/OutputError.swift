@@ -10,6 +10,8 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
     case danglingLink(path: String)
     /// The folder the output goes in does not exist (it is not made: a typo should not become a folder).
     case missingFolder(path: String, folder: String)
+    /// A folder on the way to the output is a link (or not a folder): it would land outside `folder`.
+    case escapes(path: String, folder: String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,8 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
             return "output is a symbolic link to nothing: \(path)"
         case .missingFolder(let path, let folder):
             return "cannot write \(path): its folder \(folder) does not exist"
+        case .escapes(let path, let folder):
+            return "output \(path) would be written outside \(folder) (a name may not lead out of its folder)"
         }
     }
 }

@@ -2,27 +2,23 @@ import Glibc
 
 /// Finds and removes the temporaries that runs which died left behind.
 public enum TemporaryFiles {
-    /// Leftovers of another machine are removed only when older than this: it may still be writing.
-    public static let foreignAge: Int = 24 * 3600
-
-    /// Removes, in `folder`, the temporaries of processes of this machine that are gone, and those of
-    /// other machines older than a day. Returns the names removed.
+    /// Removes, in `folder`, the temporaries no live run holds: a live run holds an exclusive lock
+    /// on each of its own (see `AtomicOutputFile`), and a run that ended, however it ended, holds
+    /// none. So a run in another PID namespace, container or machine sharing the folder never loses
+    /// its temporaries to this one. Returns the names removed.
     @discardableResult
     public static func removeLeftovers(in folder: String) -> [String] {
-        guard let names = FileSystem.names(in: folder) else { return [] }
+        guard let opened = try? OutputFolder.open(folder), let names = opened.names() else { return [] }
         var removed: [String] = []
-        let now = time(nil)
-        for name in names {
-            guard let owner = owner(ofTemporary: name) else { continue }
-            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-            guard let status = FileSystem.linkStatus(path), status.st_mode & S_IFMT == S_IFREG else { continue }
-            if owner.host == AtomicOutputFile.hostTag {
-                // kill(pid, 0) fails with ESRCH when no such process lives.
-                guard kill(owner.pid, 0) != 0 && errno == ESRCH else { continue }
-            } else {
-                guard Int(now) - Int(status.st_mtim.tv_sec) > foreignAge else { continue }
-            }
-            if FileSystem.unlink(path) == 0 { removed.append(name) }
+        for name in names where name.hasPrefix(AtomicOutputFile.temporaryMarker) {
+            let fd = PathBytes.withCString(name) { openat(opened.descriptor, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var status = stat()
+            // A lock that cannot be had (or a file system without locks) means: leave it.
+            guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, flock(fd, LOCK_EX | LOCK_NB) == 0,
+                  let there = opened.status(of: name), FileIdentity(there) == FileIdentity(status) else { continue }
+            if opened.unlink(name) == 0 { removed.append(name) }
         }
         return removed.sorted()
     }
@@ -32,13 +28,5 @@ public enum TemporaryFiles {
     public static func removeLeftovers(besides output: String) -> [String] {
         let folder = AtomicOutputFile.split(output).directory
         return removeLeftovers(in: folder.isEmpty ? "." : folder)
-    }
-
-    /// The process and machine that made a temporary, from its name `.mediatool-tmp-<pid>-<random>-<host>`.
-    static func owner(ofTemporary name: String) -> (pid: pid_t, host: String)? {
-        guard name.hasPrefix(AtomicOutputFile.temporaryMarker) else { return nil }
-        let fields = name.dropFirst(AtomicOutputFile.temporaryMarker.count).split(separator: "-", omittingEmptySubsequences: false)
-        guard fields.count == 3, let pid = pid_t(fields[0]), !fields[1].isEmpty, !fields[2].isEmpty else { return nil }
-        return (pid, String(fields[2]))
     }
 }

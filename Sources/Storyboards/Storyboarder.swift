@@ -52,7 +52,6 @@ public struct Storyboarder: Sendable {
             let output = try AtomicOutputFile(path: names.path(current.index),
                                               policy: OutputPolicy(overwrite: options.output.overwrite, isNamedByUser: false))
             warnings += try encoder.write(current.pixels.pixels, metadata: PictureMetadata(), to: output.descriptor)
-            try output.finishWriting()
             written.append(output)
             sheet = nil
         }
@@ -186,14 +185,14 @@ public struct Storyboarder: Sendable {
 
     /// Moves every file into place; when one cannot be, those already moved are removed again.
     private static func commitTogether(_ outputs: [AtomicOutputFile]) throws {
-        var committed: [String] = []
+        var committed: [AtomicOutputFile] = []
         do {
             for output in outputs {
                 try output.commit()
-                committed.append(output.path)
+                committed.append(output)
             }
         } catch {
-            for path in committed { _ = FileSystem.unlink(path) }
+            for output in committed { output.withdraw() }
             throw error
         }
     }
