@@ -27,6 +27,9 @@ public final class TIFFDecoder {
     private let associatedAlpha: Bool
     private let tileSize: (width: Int, height: Int)?
     private let rowsPerStrip: Int
+    /// RowsPerStrip as the file states it (libtiff reads strips by it), for messages.
+    private let statedRowsPerStrip: UInt32
+    private let compression: Int
     private var palette: [[UInt16]] = []
     /// 1 for interleaved samples; the samples per pixel for colour planes stored apart.
     private let planes: Int
@@ -43,6 +46,12 @@ public final class TIFFDecoder {
         guard let opened = TIFFClientOpenExt("tiff", "rm", handle, TIFFSource.read, TIFFSource.write, TIFFSource.seek,
                                              TIFFSource.close, TIFFSource.size, TIFFSource.map, TIFFSource.unmap, options) else {
             throw TIFFError.library(message: source.lastError ?? "not a TIFF file")
+        }
+        // libtiff opens some damaged directories with an error reported and the rest guessed:
+        // a guess is no picture to crop.
+        if let error = source.lastError {
+            TIFFClose(opened)
+            throw TIFFError.library(message: error)
         }
         tiff = opened
         var value32: UInt32 = 0, value16: UInt16 = 0
@@ -80,12 +89,15 @@ public final class TIFFDecoder {
             _ = mt_tiff_u32(opened, UInt32(TIFFTAG_TILELENGTH), &tileHeight)
             tileSize = (Int(tileWidth), Int(tileHeight))
             rowsPerStrip = 0
+            statedRowsPerStrip = 0
         } else {
             tileSize = nil
             value32 = UInt32.max
             _ = mt_tiff_u32(opened, UInt32(TIFFTAG_ROWSPERSTRIP), &value32)
+            statedRowsPerStrip = value32
             rowsPerStrip = max(1, min(Int(value32), height))
         }
+        self.compression = compression
         let colours: Int
         switch photometric {
         case Int(PHOTOMETRIC_MINISBLACK), Int(PHOTOMETRIC_MINISWHITE): colours = 1
@@ -157,11 +169,15 @@ public final class TIFFDecoder {
                     let read: tmsize_t
                     if tileSize != nil {
                         let index = TIFFComputeTile(tiff, UInt32(blockX), UInt32(blockY), 0, UInt16(plane))
+                        try checkStoredSize(tile: index)
                         read = TIFFReadEncodedTile(tiff, index, blocks[plane], tmsize_t(blockBytes))
                     } else {
-                        read = TIFFReadEncodedStrip(tiff, TIFFComputeStrip(tiff, UInt32(blockY), UInt16(plane)), blocks[plane], tmsize_t(blockBytes))
+                        let index = TIFFComputeStrip(tiff, UInt32(blockY), UInt16(plane))
+                        try checkStoredSize(strip: index, rows: rowsInBlock)
+                        read = TIFFReadEncodedStrip(tiff, index, blocks[plane], tmsize_t(blockBytes))
                     }
-                    guard read >= 0, Int(read) >= needed else {
+                    // An error libtiff reports is a wrong picture even where it hands back bytes.
+                    guard read >= 0, Int(read) >= needed, source.lastError == nil else {
                         throw TIFFError.library(message: source.lastError ?? "a strip or tile could not be read")
                     }
                 }
@@ -187,6 +203,29 @@ public final class TIFFDecoder {
             }
         }
         return region
+    }
+
+    /// An uncompressed strip must hold its rows: libtiff reads a short one on into whatever the
+    /// file holds after it (the next strips, another plane), without a word. A compressed one
+    /// says so itself, as its decoder runs out of data.
+    private func checkStoredSize(strip index: UInt32, rows: Int) throws {
+        guard compression == Int(COMPRESSION_NONE) else { return }
+        let stored = TIFFGetStrileByteCount(tiff, index)
+        let rowBytes = TIFFVStripSize64(tiff, 1)
+        let needed = UInt64(rows) * rowBytes
+        guard stored >= needed else {
+            throw TIFFError.stripTooShort(index: Int(index), bytes: stored, rows: rows, rowBytes: rowBytes, rowsPerStrip: statedRowsPerStrip)
+        }
+    }
+
+    /// The same for an uncompressed tile, which is always whole (the picture's edge padded).
+    private func checkStoredSize(tile index: UInt32) throws {
+        guard compression == Int(COMPRESSION_NONE), let tileSize else { return }
+        let stored = TIFFGetStrileByteCount(tiff, index)
+        let needed = TIFFTileSize64(tiff)
+        guard stored >= needed else {
+            throw TIFFError.tileTooShort(index: Int(index), bytes: stored, width: tileSize.width, height: tileSize.height, needed: needed)
+        }
     }
 
     /// `count` pixels of a stored row from column `first`, as output pixels.

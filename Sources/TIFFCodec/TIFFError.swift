@@ -10,6 +10,10 @@ public enum TIFFError: Error, Equatable, CustomStringConvertible {
     case separatePlanes
     /// Old-style JPEG (compression 6), or YCbCr stored without JPEG.
     case unsupportedCompression(String)
+    /// An uncompressed strip whose byte count is less than its rows need.
+    case stripTooShort(index: Int, bytes: UInt64, rows: Int, rowBytes: UInt64, rowsPerStrip: UInt32)
+    /// An uncompressed tile whose byte count is less than a tile needs.
+    case tileTooShort(index: Int, bytes: UInt64, width: Int, height: Int, needed: UInt64)
 
     public var description: String {
         switch self {
@@ -21,6 +25,10 @@ public enum TIFFError: Error, Equatable, CustomStringConvertible {
             return "TIFF samples of \(bits) bits" + (format == 1 ? "" : " in sample format \(format)") + " are not supported (unsigned 1, 2, 4, 8 or 16 bits are)"
         case .separatePlanes: return "TIFF with colour planes stored apart (planar configuration 2) is not supported"
         case .unsupportedCompression(let what): return "TIFF \(what) is not supported"
+        case .stripTooShort(let index, let bytes, let rows, let rowBytes, let rowsPerStrip):
+            return "TIFF strip \(index) holds \(bytes) bytes, but its \(rows) rows of \(rowBytes) bytes need \(UInt64(rows) * rowBytes) (RowsPerStrip \(rowsPerStrip))"
+        case .tileTooShort(let index, let bytes, let width, let height, let needed):
+            return "TIFF tile \(index) holds \(bytes) bytes, but a \(width)x\(height) tile needs \(needed)"
         }
     }
 }
