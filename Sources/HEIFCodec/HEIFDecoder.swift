@@ -1,4 +1,5 @@
 import CHeif
+import CHeifShim
 import FileIO
 import Reporting
 
@@ -44,8 +45,15 @@ public final class HEIFDecoder {
         }
     }
 
+    /// libde265 and dav1d print to standard error from inside libheif's own decoder plugins:
+    /// mediatool's (CHeifShim) take their place, and tell their reasons to LibraryMessages.
+    private static let decodersRegistered: Void = mt_heif_register_decoders { library, message in
+        LibraryMessages.record(library.map { String(cString: $0) } ?? "decoder", message.map { String(cString: $0) } ?? "")
+    }
+
     private init(source: ReaderSource?, maxPixels: Int,
                  read: (OpaquePointer, UnsafePointer<heif_reader>, UnsafeMutableRawPointer?) -> heif_error) throws(HEIFError) {
+        Self.decodersRegistered
         guard let context = heif_context_alloc() else { throw .library(message: "out of memory") }
         self.source = source
         let reader = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
@@ -214,8 +222,13 @@ public final class HEIFDecoder {
         defer { heif_decoding_options_free(options) }
         options.pointee.ignore_transformations = appliesTransforms ? 0 : 1
         var image: OpaquePointer?
+        LibraryMessages.clear()
         let decoded = heif_decode_image(handle, &image, colorspace, chroma, options)
-        guard decoded.code == heif_error_Ok, let image else { throw .library(message: Self.text(decoded)) }
+        guard decoded.code == heif_error_Ok, let image else {
+            // The decoder's own reason says more than libheif's "Decoder plugin generated an error".
+            if let reason = LibraryMessages.take() { throw .decoding(reason) }
+            throw .library(message: Self.text(decoded))
+        }
         return image
     }
 

@@ -38,6 +38,8 @@ public final class TIFFDecoder {
     private let planes: Int
 
     public init(file: InputFile) throws {
+        TIFFProcessHandlers.installed
+        LibraryMessages.clear()
         source = TIFFSource(file: file)
         let handle = Unmanaged.passUnretained(source).toOpaque()
         guard let options = TIFFOpenOptionsAlloc() else { throw TIFFError.library(message: "out of memory") }
@@ -48,7 +50,7 @@ public final class TIFFDecoder {
         TIFFOpenOptionsSetMaxSingleMemAlloc(options, 1 << 30)
         guard let opened = TIFFClientOpenExt("tiff", "rm", handle, TIFFSource.read, TIFFSource.write, TIFFSource.seek,
                                              TIFFSource.close, TIFFSource.size, TIFFSource.map, TIFFSource.unmap, options) else {
-            throw TIFFError.library(message: source.lastError ?? "not a TIFF file")
+            throw TIFFError.library(message: source.lastError ?? LibraryMessages.take() ?? "not a TIFF file")
         }
         // libtiff opens some damaged directories with an error reported and the rest guessed:
         // a guess is no picture to crop.
@@ -126,7 +128,7 @@ public final class TIFFDecoder {
             var message = [CChar](repeating: 0, count: 1024)
             guard TIFFRGBAImageOK(opened, &message) != 0 else {
                 TIFFClose(opened)
-                throw TIFFError.library(message: String(cString: message))
+                throw TIFFError.library(message: TIFFDecoder.text(message))
             }
         }
         let hasAlpha = samplesPerPixel > storedColours && photometric != Int(PHOTOMETRIC_PALETTE) && !oldJPEG
@@ -153,6 +155,11 @@ public final class TIFFDecoder {
     public var workingBytes: Int {
         let block = Int(tileSize != nil ? TIFFTileSize64(tiff) : TIFFStripSize64(tiff))
         return block + (oldJPEG ? width * bandHeight * 4 : 0)
+    }
+
+    /// A message libtiff wrote into a buffer.
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The rows one strip or one row of tiles holds.
@@ -197,7 +204,7 @@ public final class TIFFDecoder {
                     }
                     // An error libtiff reports is a wrong picture even where it hands back bytes.
                     guard read >= 0, Int(read) >= needed, source.lastError == nil else {
-                        throw TIFFError.library(message: source.lastError ?? "a strip or tile could not be read")
+                        throw TIFFError.library(message: source.lastError ?? LibraryMessages.take() ?? "a strip or tile could not be read")
                     }
                 }
                 let fromRow = max(y, blockY), toRow = min(y + regionHeight, blockY + rowsInBlock)
@@ -351,7 +358,7 @@ extension TIFFDecoder {
         var image = TIFFRGBAImage()
         var message = [CChar](repeating: 0, count: 1024)
         source.lastError = nil
-        guard TIFFRGBAImageBegin(&image, tiff, 1, &message) != 0 else { throw TIFFError.library(message: String(cString: message)) }
+        guard TIFFRGBAImageBegin(&image, tiff, 1, &message) != 0 else { throw TIFFError.library(message: TIFFDecoder.text(message)) }
         defer { TIFFRGBAImageEnd(&image) }
         image.req_orientation = image.orientation
         let band = bandHeight
@@ -362,7 +369,7 @@ extension TIFFDecoder {
             image.row_offset = Int32(bandY)
             image.col_offset = 0
             guard TIFFRGBAImageGet(&image, &raster, UInt32(width), UInt32(rows)) != 0, source.lastError == nil else {
-                throw TIFFError.library(message: source.lastError ?? "old-style JPEG rows \(bandY) to \(bandY + rows - 1) could not be read")
+                throw TIFFError.library(message: source.lastError ?? LibraryMessages.take() ?? "old-style JPEG rows \(bandY) to \(bandY + rows - 1) could not be read")
             }
             for row in max(y, bandY)..<min(y + regionHeight, bandY + rows) {
                 var at = (row - y) * regionWidth * channels
