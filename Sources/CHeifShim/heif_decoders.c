@@ -426,6 +426,12 @@ static const struct heif_decoder_plugin av1_plugin = {
     3, av1_name, av1_init, av1_deinit, av1_supports, av1_new, av1_free, av1_push, av1_decode, av1_strict, "mediatool-dav1d"
 };
 
+int mt_av1_color_range(const unsigned char *data, unsigned long size) {
+    Dav1dSequenceHeader header;
+    if (size == 0 || dav1d_parse_sequence_header(&header, data, size) != 0) return -1;
+    return header.color_range != 0;
+}
+
 // MARK: Registration
 
 static pthread_once_t registered = PTHREAD_ONCE_INIT;

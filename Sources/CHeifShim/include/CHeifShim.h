@@ -20,4 +20,8 @@ void mt_heif_register_decoders(mt_heif_report report);
 /// what is wrong in `message`.
 int mt_hevc_check_sps(const unsigned char *unit, unsigned long size, char *message, unsigned long capacity);
 
+/// The color_range of the first AV1 sequence header among `data`'s OBUs (dav1d's parser): 1 full,
+/// 0 limited, -1 when there is none.
+int mt_av1_color_range(const unsigned char *data, unsigned long size);
+
 #endif
