@@ -113,7 +113,10 @@ let package = Package(
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]
         ),
-        .target(name: "HEIFCodec", dependencies: ["CHeif", "FileIO", "Reporting", "WorkerPool"]),
+        // libheif's HEVC and AV1 decoders again, as plugins of mediatool's own that log nowhere
+        // (libde265 and dav1d print to standard error from inside libheif's).
+        .target(name: "CHeifShim", dependencies: ["CHeif"], linkerSettings: [.linkedLibrary("de265"), .linkedLibrary("dav1d")]),
+        .target(name: "HEIFCodec", dependencies: ["CHeif", "CHeifShim", "FileIO", "Reporting", "WorkerPool"]),
         // libtiff for TIFF inputs: strips and tiles read where the rect is; its variadic tag calls behind a shim.
         .systemLibrary(
             name: "CTIFF",

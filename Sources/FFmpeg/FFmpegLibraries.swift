@@ -1,4 +1,5 @@
 import CFFmpeg
+import Glibc
 import FileIO
 import Reporting
 
@@ -14,9 +15,17 @@ public enum FFmpegLibraries {
         ]
     }
 
-    /// FFmpeg's own log lines would break the one-line-per-error rule: errors come back as codes.
+    /// FFmpeg's own log lines would break the one-line-per-error rule (errors come back as codes):
+    /// its errors go to LibraryMessages, where the input being read can take them as its cause, and
+    /// nothing reaches standard error. Less than errors is not even formatted.
     static func silenceLogs() {
-        av_log_set_level(AV_LOG_QUIET)
+        av_log_set_level(AV_LOG_ERROR)
+        av_log_set_callback { _, level, format, arguments in
+            guard level <= AV_LOG_ERROR, let format, let arguments else { return }
+            var message = [CChar](repeating: 0, count: 512)
+            _ = vsnprintf(&message, message.count, format, arguments)
+            LibraryMessages.record("FFmpeg", String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
     }
 
     private static func dotted(_ packed: UInt32) -> String {

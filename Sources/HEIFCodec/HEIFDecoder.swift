@@ -1,4 +1,5 @@
 import CHeif
+import CHeifShim
 import FileIO
 import Reporting
 
@@ -44,8 +45,15 @@ public final class HEIFDecoder {
         }
     }
 
+    /// libde265 and dav1d print to standard error from inside libheif's own decoder plugins:
+    /// mediatool's (CHeifShim) take their place, and tell their reasons to LibraryMessages.
+    private static let decodersRegistered: Void = mt_heif_register_decoders { library, message in
+        LibraryMessages.record(library.map { String(cString: $0) } ?? "decoder", message.map { String(cString: $0) } ?? "")
+    }
+
     private init(source: ReaderSource?, maxPixels: Int,
                  read: (OpaquePointer, UnsafePointer<heif_reader>, UnsafeMutableRawPointer?) -> heif_error) throws(HEIFError) {
+        Self.decodersRegistered
         guard let context = heif_context_alloc() else { throw .library(message: "out of memory") }
         self.source = source
         let reader = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
@@ -128,9 +136,11 @@ public final class HEIFDecoder {
 
     /// The primary image decoded whole to RGB(A): with the file's transforms applied, or as coded
     /// (`appliesTransforms` false: rotation, mirror and clean aperture left to the caller).
-    /// A monochrome image (`monochrome`) comes out gray, or gray and alpha.
-    public func decode(appliesTransforms: Bool, monochrome: Bool = false) throws(HEIFError) -> HEIFPixels {
-        if monochrome { return try decodeGray(appliesTransforms: appliesTransforms) }
+    /// A monochrome image (`monochrome`) comes out gray, or gray and alpha. `limitedRangeAlpha`:
+    /// the alpha image is coded in limited range (HEIFContainer.isLimitedRange), which libheif 1.15
+    /// passes on as coded: it is expanded to the full range here.
+    public func decode(appliesTransforms: Bool, monochrome: Bool = false, limitedRangeAlpha: Bool = false) throws(HEIFError) -> HEIFPixels {
+        if monochrome { return try decodeGray(appliesTransforms: appliesTransforms, limitedRangeAlpha: limitedRangeAlpha) }
         let deep = bitDepth > 8
         let chroma: heif_chroma = hasAlpha ? (deep ? heif_chroma_interleaved_RRGGBBAA_BE : heif_chroma_interleaved_RGBA)
                                            : (deep ? heif_chroma_interleaved_RRGGBB_BE : heif_chroma_interleaved_RGB)
@@ -152,6 +162,18 @@ public final class HEIFDecoder {
                 let source = plane + row * Int(stride)
                 let target = destination.baseAddress! + row * rowBytes
                 target.update(from: source, count: rowBytes)
+                if limitedRangeAlpha && hasAlpha {
+                    for pixel in 0..<width {
+                        if deep {
+                            let at = (pixel * 4 + 3) * 2
+                            let alpha = Self.expandLimited(Int(target[at]) << 8 | Int(target[at + 1]), bits: bits)
+                            target[at] = UInt8(alpha >> 8)
+                            target[at + 1] = UInt8(alpha & 0xFF)
+                        } else {
+                            target[pixel * 4 + 3] = UInt8(Self.expandLimited(Int(target[pixel * 4 + 3]), bits: 8))
+                        }
+                    }
+                }
                 // 10 and 12-bit samples to the full 16-bit range: the top bits repeated below.
                 if deep && bits < 16 {
                     for sample in 0..<(rowBytes / 2) {
@@ -168,7 +190,7 @@ public final class HEIFDecoder {
 
     /// The luma plane (and alpha plane) of a monochrome image, interleaved, 16-bit samples widened
     /// to the full range and big-endian.
-    private func decodeGray(appliesTransforms: Bool) throws(HEIFError) -> HEIFPixels {
+    private func decodeGray(appliesTransforms: Bool, limitedRangeAlpha: Bool) throws(HEIFError) -> HEIFPixels {
         let image = try decodedImage(heif_colorspace_monochrome, heif_chroma_monochrome, appliesTransforms: appliesTransforms)
         defer { heif_image_release(image) }
         let width = Int(heif_image_get_width(image, heif_channel_Y))
@@ -202,10 +224,20 @@ public final class HEIFDecoder {
         for y in 0..<height {
             for x in 0..<width {
                 put(value(luma, lumaStride, x, y))
-                if let alpha { put(value(alpha, alphaStride, x, y)) }
+                if let alpha {
+                    let sample = value(alpha, alphaStride, x, y)
+                    put(limitedRangeAlpha ? Self.expandLimited(sample, bits: bits) : sample)
+                }
             }
         }
         return HEIFPixels(width: width, height: height, channels: channels, bytesPerSample: bytesPerSample, bytes: bytes)
+    }
+
+    /// A limited-range sample (16 to 235, times 2^(bits-8)) in the full range 0 to 2^bits - 1,
+    /// rounded, and clamped where a coder went outside the range.
+    static func expandLimited(_ value: Int, bits: Int) -> Int {
+        let black = 16 << (bits - 8), span = 219 << (bits - 8), full = (1 << bits) - 1
+        return min(full, max(0, ((value - black) * full * 2 + span) / (2 * span)))
     }
 
     /// The primary image decoded by libheif in `colorspace` and `chroma`; the caller releases it.
@@ -214,8 +246,13 @@ public final class HEIFDecoder {
         defer { heif_decoding_options_free(options) }
         options.pointee.ignore_transformations = appliesTransforms ? 0 : 1
         var image: OpaquePointer?
+        LibraryMessages.clear()
         let decoded = heif_decode_image(handle, &image, colorspace, chroma, options)
-        guard decoded.code == heif_error_Ok, let image else { throw .library(message: Self.text(decoded)) }
+        guard decoded.code == heif_error_Ok, let image else {
+            // The decoder's own reason says more than libheif's "Decoder plugin generated an error".
+            if let reason = LibraryMessages.take() { throw .decoding(reason) }
+            throw .library(message: Self.text(decoded))
+        }
         return image
     }
 

@@ -18,6 +18,9 @@ public enum HEIFError: Error, Equatable, CustomStringConvertible {
     case unsupportedImage(type: String)
     /// What libheif said.
     case library(message: String)
+    /// Why the HEVC or AV1 decoder could not decode the image, in its words (or the check that
+    /// kept data from it).
+    case decoding(String)
 
     public var description: String {
         switch self {
@@ -39,6 +42,8 @@ public enum HEIFError: Error, Equatable, CustomStringConvertible {
             return "HEIF primary image of type '\(type)' is not supported (HEVC, AV1 and grids of them are)"
         case .library(let message):
             return "libheif: \(message)"
+        case .decoding(let reason):
+            return "HEIF image could not be decoded: \(reason)"
         }
     }
 }

@@ -27,6 +27,8 @@ struct HEIFPicture: SourcePicture {
     private let libheifTransforms: Bool
     /// Coded without colour: cropped to gray, as Pillow reads it.
     private let monochrome: Bool
+    /// The alpha image is coded in limited range, which libheif 1.15 does not expand.
+    private let limitedRangeAlpha: Bool
 
     /// The brands of an ISO base media file that hold HEIF images, at the start of `ftyp`.
     static let brands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf"]
@@ -63,6 +65,7 @@ struct HEIFPicture: SourcePicture {
         try SourcePictures.checkPixelLimit(width: coded.0, height: coded.1, maxPixels: maxPixels)
         self.file = file
         monochrome = container.isMonochrome(primary)
+        limitedRangeAlpha = decoder.hasAlpha && container.alphaItem(of: primary).map { container.isLimitedRange($0, file: file) } == true
         let transforms = container.transforms(of: primary)
         libheifTransforms = transforms.contains(.cleanAperture)
         if libheifTransforms {
@@ -102,8 +105,8 @@ struct HEIFPicture: SourcePicture {
                                bytesPerSample: decoded.bytesPerSample, bytes: decoded.bytes)
         }
         // libheif 1.15 cannot convert some gray-and-alpha pictures to gray: those come out in colour.
-        decoded = try (try? decoder.decode(appliesTransforms: libheifTransforms, monochrome: monochrome))
-            ?? decoder.decode(appliesTransforms: libheifTransforms)
+        decoded = try (try? decoder.decode(appliesTransforms: libheifTransforms, monochrome: monochrome, limitedRangeAlpha: limitedRangeAlpha))
+            ?? decoder.decode(appliesTransforms: libheifTransforms, limitedRangeAlpha: limitedRangeAlpha)
         // A coded picture may be larger than its ispe (codecs code whole blocks): its top-left part
         // is the picture, as newer libheif crops it.
         guard decoded.width >= storedWidth, decoded.height >= storedHeight else {

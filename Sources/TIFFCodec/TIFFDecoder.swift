@@ -7,7 +7,8 @@ import Reporting
 /// A TIFF's first image read through libtiff, by pread on the open input: its size, orientation
 /// (tag 274) and colour from the tags, and a region read from the strips or tiles it meets only,
 /// as 8 or 16-bit gray, gray+alpha, RGB or RGBA (palette expanded, min-is-white inverted,
-/// associated alpha made unassociated, 16-bit samples big-endian).
+/// associated alpha made unassociated, 10, 12 and 14-bit samples widened to 16 bits, 16-bit
+/// samples big-endian). Old-style JPEG is read through libtiff's RGBA interface.
 public final class TIFFDecoder {
     private let tiff: OpaquePointer
     private let source: TIFFSource
@@ -17,7 +18,7 @@ public final class TIFFDecoder {
     public let orientation: Int
     /// 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA, as given.
     public let channels: Int
-    /// 1 or 2 bytes a sample, as given.
+    /// 1 or 2 bytes a sample, as given (2 for 10 to 16-bit samples).
     public let bytesPerSample: Int
     public let iccProfile: [UInt8]?
     public let xmp: [UInt8]?
@@ -27,11 +28,18 @@ public final class TIFFDecoder {
     private let associatedAlpha: Bool
     private let tileSize: (width: Int, height: Int)?
     private let rowsPerStrip: Int
+    /// RowsPerStrip as the file states it (libtiff reads strips by it), for messages.
+    private let statedRowsPerStrip: UInt32
+    private let compression: Int
+    /// Old-style JPEG (compression 6): only libtiff's RGBA interface decodes it to RGB.
+    private let oldJPEG: Bool
     private var palette: [[UInt16]] = []
     /// 1 for interleaved samples; the samples per pixel for colour planes stored apart.
     private let planes: Int
 
     public init(file: InputFile) throws {
+        TIFFProcessHandlers.installed
+        LibraryMessages.clear()
         source = TIFFSource(file: file)
         let handle = Unmanaged.passUnretained(source).toOpaque()
         guard let options = TIFFOpenOptionsAlloc() else { throw TIFFError.library(message: "out of memory") }
@@ -42,7 +50,13 @@ public final class TIFFDecoder {
         TIFFOpenOptionsSetMaxSingleMemAlloc(options, 1 << 30)
         guard let opened = TIFFClientOpenExt("tiff", "rm", handle, TIFFSource.read, TIFFSource.write, TIFFSource.seek,
                                              TIFFSource.close, TIFFSource.size, TIFFSource.map, TIFFSource.unmap, options) else {
-            throw TIFFError.library(message: source.lastError ?? "not a TIFF file")
+            throw TIFFError.library(message: source.lastError ?? LibraryMessages.take() ?? "not a TIFF file")
+        }
+        // libtiff opens some damaged directories with an error reported and the rest guessed:
+        // a guess is no picture to crop.
+        if let error = source.lastError {
+            TIFFClose(opened)
+            throw TIFFError.library(message: error)
         }
         tiff = opened
         var value32: UInt32 = 0, value16: UInt16 = 0
@@ -80,12 +94,16 @@ public final class TIFFDecoder {
             _ = mt_tiff_u32(opened, UInt32(TIFFTAG_TILELENGTH), &tileHeight)
             tileSize = (Int(tileWidth), Int(tileHeight))
             rowsPerStrip = 0
+            statedRowsPerStrip = 0
         } else {
             tileSize = nil
             value32 = UInt32.max
             _ = mt_tiff_u32(opened, UInt32(TIFFTAG_ROWSPERSTRIP), &value32)
+            statedRowsPerStrip = value32
             rowsPerStrip = max(1, min(Int(value32), height))
         }
+        self.compression = compression
+        oldJPEG = compression == Int(COMPRESSION_OJPEG)
         let colours: Int
         switch photometric {
         case Int(PHOTOMETRIC_MINISBLACK), Int(PHOTOMETRIC_MINISWHITE): colours = 1
@@ -93,21 +111,30 @@ public final class TIFFDecoder {
         case Int(PHOTOMETRIC_YCBCR) where compression == Int(COMPRESSION_JPEG):
             _ = mt_tiff_jpeg_as_rgb(opened)
             colours = 3
+        // libtiff's RGBA interface converts old-style JPEG's YCbCr itself.
+        case Int(PHOTOMETRIC_YCBCR) where oldJPEG: colours = 3
         case Int(PHOTOMETRIC_YCBCR): TIFFClose(opened); throw TIFFError.unsupportedCompression("YCbCr without JPEG compression")
         default: TIFFClose(opened); throw TIFFError.unsupportedPhotometric(photometric)
         }
         let storedColours = photometric == Int(PHOTOMETRIC_PALETTE) ? 1 : colours
-        guard format == 1, [1, 2, 4, 8, 16].contains(bits), bits >= 8 || samplesPerPixel == 1, samplesPerPixel >= storedColours else {
+        guard format == 1, [1, 2, 4, 8, 10, 12, 14, 16].contains(bits), bits >= 8 || samplesPerPixel == 1, samplesPerPixel >= storedColours,
+              !oldJPEG || bits == 8 else {
             TIFFClose(opened)
             throw TIFFError.unsupportedSamples(bits: bits, format: format)
         }
         guard planar == 1 || samplesPerPixel == 1 || bits >= 8 else { TIFFClose(opened); throw TIFFError.separatePlanes }
         planes = planar == 2 ? samplesPerPixel : 1
-        guard compression != 6 else { TIFFClose(opened); throw TIFFError.unsupportedCompression("old-style JPEG (compression 6)") }
-        let hasAlpha = samplesPerPixel > storedColours && photometric != Int(PHOTOMETRIC_PALETTE)
+        if oldJPEG {
+            var message = [CChar](repeating: 0, count: 1024)
+            guard TIFFRGBAImageOK(opened, &message) != 0 else {
+                TIFFClose(opened)
+                throw TIFFError.library(message: TIFFDecoder.text(message))
+            }
+        }
+        let hasAlpha = samplesPerPixel > storedColours && photometric != Int(PHOTOMETRIC_PALETTE) && !oldJPEG
         associatedAlpha = hasAlpha && firstExtra == Int(EXTRASAMPLE_ASSOCALPHA)
         channels = colours + (hasAlpha ? 1 : 0)
-        bytesPerSample = bits == 16 && photometric != Int(PHOTOMETRIC_PALETTE) ? 2 : 1
+        bytesPerSample = bits > 8 && photometric != Int(PHOTOMETRIC_PALETTE) ? 2 : 1
         if photometric == Int(PHOTOMETRIC_PALETTE) {
             var red: UnsafePointer<UInt16>?, green: UnsafePointer<UInt16>?, blue: UnsafePointer<UInt16>?
             guard mt_tiff_colormap(opened, &red, &green, &blue) != 0, let red, let green, let blue else {
@@ -123,10 +150,20 @@ public final class TIFFDecoder {
         TIFFClose(tiff)
     }
 
-    /// Bytes reading any region takes besides the region: one strip or tile.
+    /// Bytes reading any region takes besides the region: one strip or tile (and, for old-style
+    /// JPEG, a band of them across the picture as RGBA).
     public var workingBytes: Int {
-        Int(tileSize != nil ? TIFFTileSize64(tiff) : TIFFStripSize64(tiff))
+        let block = Int(tileSize != nil ? TIFFTileSize64(tiff) : TIFFStripSize64(tiff))
+        return block + (oldJPEG ? width * bandHeight * 4 : 0)
     }
+
+    /// A message libtiff wrote into a buffer.
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The rows one strip or one row of tiles holds.
+    private var bandHeight: Int { tileSize?.height ?? rowsPerStrip }
 
     /// Little or big-endian TIFF, classic or BigTIFF.
     public static func hasSignature(_ start: [UInt8]) -> Bool {
@@ -136,6 +173,7 @@ public final class TIFFDecoder {
 
     /// Columns `x ..< x + regionWidth`, rows `y ..< y + regionHeight`.
     public func readRegion(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) throws -> [UInt8] {
+        if oldJPEG { return try readRegionAsRGBA(x: x, y: y, width: regionWidth, height: regionHeight) }
         let pixelBytes = channels * bytesPerSample
         var region = [UInt8](repeating: 0, count: regionWidth * regionHeight * pixelBytes)
         let (blockWidth, blockHeight) = tileSize ?? (width, rowsPerStrip)
@@ -157,12 +195,16 @@ public final class TIFFDecoder {
                     let read: tmsize_t
                     if tileSize != nil {
                         let index = TIFFComputeTile(tiff, UInt32(blockX), UInt32(blockY), 0, UInt16(plane))
+                        try checkStoredSize(tile: index)
                         read = TIFFReadEncodedTile(tiff, index, blocks[plane], tmsize_t(blockBytes))
                     } else {
-                        read = TIFFReadEncodedStrip(tiff, TIFFComputeStrip(tiff, UInt32(blockY), UInt16(plane)), blocks[plane], tmsize_t(blockBytes))
+                        let index = TIFFComputeStrip(tiff, UInt32(blockY), UInt16(plane))
+                        try checkStoredSize(strip: index, rows: rowsInBlock)
+                        read = TIFFReadEncodedStrip(tiff, index, blocks[plane], tmsize_t(blockBytes))
                     }
-                    guard read >= 0, Int(read) >= needed else {
-                        throw TIFFError.library(message: source.lastError ?? "a strip or tile could not be read")
+                    // An error libtiff reports is a wrong picture even where it hands back bytes.
+                    guard read >= 0, Int(read) >= needed, source.lastError == nil else {
+                        throw TIFFError.library(message: source.lastError ?? LibraryMessages.take() ?? "a strip or tile could not be read")
                     }
                 }
                 let fromRow = max(y, blockY), toRow = min(y + regionHeight, blockY + rowsInBlock)
@@ -173,6 +215,15 @@ public final class TIFFDecoder {
                         let targetRow = target.baseAddress! + ((row - y) * regionWidth + (fromColumn - x)) * pixelBytes
                         if planes == 1 {
                             convert(row: UnsafeRawPointer(blocks[0]) + (row - blockY) * rowBytes, from: fromColumn - blockX, count: count, into: targetRow)
+                            continue
+                        }
+                        if bits % 8 != 0 {
+                            // Samples that are no whole bytes: each taken from its plane's row by its bit position.
+                            let planeRows = blocks.map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) + (row - blockY) * rowBytes }
+                            let start = fromColumn - blockX, planes = self.planes, bits = self.bits
+                            convertSampleBySample(count: count, into: targetRow) { index in
+                                Self.packedSample(planeRows[index % planes], start + index / planes, bits: bits)
+                            }
                             continue
                         }
                         for column in 0..<count {
@@ -187,6 +238,29 @@ public final class TIFFDecoder {
             }
         }
         return region
+    }
+
+    /// An uncompressed strip must hold its rows: libtiff reads a short one on into whatever the
+    /// file holds after it (the next strips, another plane), without a word. A compressed one
+    /// says so itself, as its decoder runs out of data.
+    private func checkStoredSize(strip index: UInt32, rows: Int) throws {
+        guard compression == Int(COMPRESSION_NONE) else { return }
+        let stored = TIFFGetStrileByteCount(tiff, index)
+        let rowBytes = TIFFVStripSize64(tiff, 1)
+        let needed = UInt64(rows) * rowBytes
+        guard stored >= needed else {
+            throw TIFFError.stripTooShort(index: Int(index), bytes: stored, rows: rows, rowBytes: rowBytes, rowsPerStrip: statedRowsPerStrip)
+        }
+    }
+
+    /// The same for an uncompressed tile, which is always whole (the picture's edge padded).
+    private func checkStoredSize(tile index: UInt32) throws {
+        guard compression == Int(COMPRESSION_NONE), let tileSize else { return }
+        let stored = TIFFGetStrileByteCount(tiff, index)
+        let needed = TIFFTileSize64(tiff)
+        guard stored >= needed else {
+            throw TIFFError.tileTooShort(index: Int(index), bytes: stored, width: tileSize.width, height: tileSize.height, needed: needed)
+        }
     }
 
     /// `count` pixels of a stored row from column `first`, as output pixels.
@@ -205,26 +279,44 @@ public final class TIFFDecoder {
             }
             return
         }
-        convertSampleBySample(row: row, from: first, count: count, into: target)
+        let bytes = row.assumingMemoryBound(to: UInt8.self)
+        let bits = self.bits, offset = first * samplesPerPixel
+        // libtiff hands 16-bit samples over in the machine's order; narrower ones stay packed as stored.
+        convertSampleBySample(count: count, into: target) { index in
+            bits == 16 ? Int(row.loadUnaligned(fromByteOffset: 2 * (offset + index), as: UInt16.self))
+                       : Self.packedSample(bytes, offset + index, bits: bits)
+        }
     }
 
-    /// The general case: sub-byte samples, palettes, min-is-white, associated alpha, extra samples.
-    private func convertSampleBySample(row: UnsafeRawPointer, from first: Int, count: Int, into target: UnsafeMutableRawPointer) {
-        let bytes = row.assumingMemoryBound(to: UInt8.self)
+    /// The sample at `index` of samples `bits` wide packed most significant bit first, as TIFF
+    /// packs every depth that is not 16 bits (a 12-bit pair in 3 bytes, a 10-bit sample across 2).
+    static func packedSample(_ bytes: UnsafePointer<UInt8>, _ index: Int, bits: Int) -> Int {
+        let bit = index * bits
+        let first = bit >> 3, shift = bit & 7
+        let span = (shift + bits + 7) >> 3
+        var gathered = 0
+        for offset in 0..<span { gathered = gathered << 8 | Int(bytes[first + offset]) }
+        return gathered >> (span * 8 - shift - bits) & ((1 << bits) - 1)
+    }
+
+    /// The general case: sub-byte and 10 to 14-bit samples, palettes, min-is-white, associated
+    /// alpha, extra samples. `sample` gives the stored samples of the `count` pixels in order.
+    private func convertSampleBySample(count: Int, into target: UnsafeMutableRawPointer, sample: (Int) -> Int) {
         let out = target.assumingMemoryBound(to: UInt8.self)
         let bits = self.bits, maximum = (1 << bits) - 1
         let wide = bytesPerSample == 2
         let hasAlpha = channels == 2 || channels == 4
         let colours = hasAlpha ? channels - 1 : channels
         let isPalette = photometric == Int(PHOTOMETRIC_PALETTE), isInverted = photometric == Int(PHOTOMETRIC_MINISWHITE)
-        let top = bits < 8 ? 255 : maximum
-        func sample(_ index: Int) -> Int {
+        let top = wide ? 65535 : 255
+        /// A sample at the output's depth, so that inversion and alpha work in one range: fewer than
+        /// 8 bits scaled to 8, 10 to 14 bits widened to 16 by repeating the top bits below (the
+        /// largest value becomes 65535, 0 stays 0), as the HEIF path widens 10 and 12-bit samples.
+        func scaled(_ value: Int) -> Int {
             switch bits {
-            case 16: return Int(row.loadUnaligned(fromByteOffset: 2 * index, as: UInt16.self))
-            case 8: return Int(bytes[index])
-            default:
-                let bit = index * bits
-                return Int(bytes[bit / 8]) >> (8 - bits - bit % 8) & maximum
+            case 8, 16: return value
+            case ..<8: return value * 255 / maximum
+            default: return value << (16 - bits) | value >> (2 * bits - 16)
             }
         }
         var at = 0
@@ -238,7 +330,7 @@ public final class TIFFDecoder {
                 at += 1
             }
         }
-        for pixel in first..<(first + count) {
+        for pixel in 0..<count {
             let base = pixel * samplesPerPixel
             if isPalette {
                 let index = sample(base)
@@ -246,16 +338,52 @@ public final class TIFFDecoder {
                 for channel in 0..<3 { put(Int(palette[channel][index]) * 255 / 65535) }
                 continue
             }
-            let alpha = hasAlpha ? sample(base + colours) : top
+            let alpha = hasAlpha ? scaled(sample(base + colours)) : top
             for channel in 0..<colours {
-                var value = sample(base + channel)
-                if bits < 8 { value = value * 255 / maximum }
+                var value = scaled(sample(base + channel))
                 if isInverted { value = top - value }
                 if associatedAlpha { value = alpha == 0 ? 0 : min(top, (value * top + alpha / 2) / alpha) }
                 put(value)
             }
             if hasAlpha { put(alpha) }
         }
+    }
+}
+
+extension TIFFDecoder {
+    /// An old-style JPEG region through libtiff's RGBA interface, a band of strips (or a row of
+    /// tiles) at a time across the picture. The rows come as stored: the crop applies the
+    /// Orientation tag, so libtiff must not (asked for the file's own orientation, it flips nothing).
+    private func readRegionAsRGBA(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) throws -> [UInt8] {
+        var image = TIFFRGBAImage()
+        var message = [CChar](repeating: 0, count: 1024)
+        source.lastError = nil
+        guard TIFFRGBAImageBegin(&image, tiff, 1, &message) != 0 else { throw TIFFError.library(message: TIFFDecoder.text(message)) }
+        defer { TIFFRGBAImageEnd(&image) }
+        image.req_orientation = image.orientation
+        let band = bandHeight
+        var raster = [UInt32](repeating: 0, count: width * band)
+        var region = [UInt8](repeating: 0, count: regionWidth * regionHeight * channels)
+        for bandY in stride(from: y / band * band, to: y + regionHeight, by: band) {
+            let rows = min(band, height - bandY)
+            image.row_offset = Int32(bandY)
+            image.col_offset = 0
+            guard TIFFRGBAImageGet(&image, &raster, UInt32(width), UInt32(rows)) != 0, source.lastError == nil else {
+                throw TIFFError.library(message: source.lastError ?? LibraryMessages.take() ?? "old-style JPEG rows \(bandY) to \(bandY + rows - 1) could not be read")
+            }
+            for row in max(y, bandY)..<min(y + regionHeight, bandY + rows) {
+                var at = (row - y) * regionWidth * channels
+                for column in x..<(x + regionWidth) {
+                    // Red in the low byte, then green and blue (libtiff's ABGR).
+                    let pixel = raster[(row - bandY) * width + column]
+                    for channel in 0..<channels {
+                        region[at] = UInt8(truncatingIfNeeded: pixel >> (8 * channel))
+                        at += 1
+                    }
+                }
+            }
+        }
+        return region
     }
 }
 

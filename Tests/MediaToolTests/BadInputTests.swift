@@ -32,7 +32,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Fixture.path("bad/\(testCase.file)")
         let output = folder.appendingPathComponent("out.png").path
-        let isPicture = ["png", "jpeg", "heic", "webp", "tiff"].contains { testCase.file.hasPrefix($0) } || testCase.file.hasSuffix(".jpg")
+        let isPicture = ["png", "jpeg", "heic", "avif", "webp", "tiff"].contains { testCase.file.hasPrefix($0) } || testCase.file.hasSuffix(".jpg")
         let arguments = isPicture ? ["crop", "--rect", "0,0,8,8"] : ["thumbnail", "--at", "0.5"]
         // A hang fails by the run's deadline (60 s, far beyond any of these even under the sanitizers).
         let run = try ToolRun.run(arguments + testCase.extraArguments + [input, "-o", output], deadline: 60)

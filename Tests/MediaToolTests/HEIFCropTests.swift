@@ -53,6 +53,30 @@ import TestSupport
         #expect(try #require(made.picture).bytes == heic.bytes)
     }
 
+    /// An AVIF whose alpha image is coded in limited range (16 to 235, as its colr and sequence header
+    /// say): alpha is expanded to the full range, as libavif does (scripts/fixtures/heif.py checks
+    /// avifdec gives these values), where libheif 1.15 hands 235 over for opaque. The known alpha of
+    /// the fixture: opaque left of column 48, 128 to column 72, clear after; the colour is the
+    /// picture's, as in the AVIF without alpha.
+    @Test func limitedRangeAlphaIsExpanded() throws {
+        let made = try Self.crop("alpha-limited.avif", ["--rect", "40,10,50,20"])
+        #expect(made.run.status == 0 && made.run.errorLines == [])
+        let picture = try #require(made.picture)
+        #expect(picture.channels == 4)
+        let colour = try #require(try Self.crop("orientation1.avif", ["--rect", "40,10,50,20"]).picture)
+        var wrongAlpha: [String] = [], wrongColour = 0
+        for y in 0..<20 {
+            for x in 0..<50 {
+                let pixel = picture.pixel(x: x, y: y)
+                let expected = x + 40 < 48 ? 255 : x + 40 < 72 ? 128 : 0
+                if Int(pixel[3]) != expected && wrongAlpha.count < 3 { wrongAlpha.append("(\(x + 40), \(y + 10)): \(pixel[3]), not \(expected)") }
+                if Array(pixel[0..<3]) != colour.pixel(x: x, y: y) { wrongColour += 1 }
+            }
+        }
+        #expect(wrongAlpha == [])
+        #expect(wrongColour == 0)
+    }
+
     /// A clean aperture: the picture shown is its centred 80x48, and rects are in it.
     @Test func aCleanApertureIsWhatIsShown() throws {
         let made = try Self.crop("clap.heic", ["--rect", "0,0,80,48"])
