@@ -166,7 +166,7 @@ public struct Storyboarder: Sendable {
                 rest = rest.dropFirst()
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return PathBytes.string(bytes)
     }
 
     /// Refuses, before anything is decoded, outputs that exist (without `--overwrite`) and an

@@ -1,3 +1,5 @@
+import FileIO
+
 /// A WebVTT file of thumbnail cues: each names a picture, or a rect of a sprite sheet with a media
 /// fragment (`sheet.jpg#xywh=160,0,160,90`), for the stretch of time it previews.
 public struct WebVTT: Sendable {
@@ -55,10 +57,11 @@ public struct WebVTT: Sendable {
     }
 
     /// A file name as a relative URL: bytes other than unreserved characters percent-encoded, so
-    /// that a space, `#` or `?` in a name does not end the URL or start its fragment.
+    /// that a space, `#` or `?` in a name does not end the URL or start its fragment. The name's
+    /// own bytes are encoded, so one that is not UTF-8 (`caf\xe9.mp4`) is `caf%E9.mp4`, the file's name.
     public static func urlPath(_ name: String) -> String {
         var encoded = ""
-        for byte in name.utf8 {
+        for byte in PathBytes.bytes(name) {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
