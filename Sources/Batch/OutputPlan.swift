@@ -3,8 +3,8 @@ import FileIO
 
 /// Why a plan of outputs is refused before anything is written.
 public enum OutputPlanError: Error, Equatable, CustomStringConvertible {
-    /// Two inputs would write one output.
-    case collision(output: String, first: String, second: String)
+    /// Two inputs would write one output; `remedy` says how to tell them apart.
+    case collision(output: String, first: String, second: String, remedy: String)
     /// An output is (by device and inode) one of the inputs of the run.
     case outputIsInput(output: String, input: String)
     /// An output would land outside the folder it belongs in (`--out-dir`, or its input's folder).
@@ -12,8 +12,8 @@ public enum OutputPlanError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .collision(let output, let first, let second):
-            return "\(first) and \(second) would both write \(output); --name can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. '{dir}-{stem}.{ext}.png')"
+        case .collision(let output, let first, let second, let remedy):
+            return "\(first) and \(second) would both write \(output); \(remedy)"
         case .outputIsInput(let output, let input):
             return "output \(output) is the input \(input) (inputs are never written to)"
         case .escapes(let output, let folder):
@@ -29,6 +29,11 @@ public struct OutputPlan: Sendable, Equatable {
     public var directory: String?
     /// `{stem}`, `{ext}` (the input's extension) and `{dir}` (its folder's name) are replaced.
     public var template: String
+
+    /// What a collision's message suggests: subcommands without `--name` say what they have.
+    public var collisionRemedy = OutputPlan.nameRemedy
+
+    public static let nameRemedy = "--name can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. '{dir}-{stem}.{ext}.png')"
 
     public init(explicitPath: String? = nil, directory: String? = nil, template: String) {
         self.explicitPath = explicitPath
@@ -91,7 +96,7 @@ public struct OutputPlan: Sendable, Equatable {
         for input in listed {
             let output = output(for: input)
             let place = Self.place(of: output)
-            if let first = owners[place] { throw .collision(output: output, first: first, second: input.path) }
+            if let first = owners[place] { throw .collision(output: output, first: first, second: input.path, remedy: collisionRemedy) }
             owners[place] = input.path
             if output != AtomicOutputFile.standardOutputName || explicitPath == nil,
                let identity = FileIdentity(path: output), let owner = inputIdentities[identity] {

@@ -85,9 +85,13 @@ struct DumpArray: ParsableCommand {
         if let type {
             let record = try recordLayout(type)
             if !record.isScalar && list.columns != 1 { throw ValidationError("--columns applies to one type; a record is one line.") }
-        } else if !npy && !inputs.allSatisfy({ $0.lowercased().hasSuffix(".npy") }) && batch.filesFrom == nil {
-            throw ValidationError("Give --type (\(ElementType.list), or a record such as 'f64,i32'), or .npy files.")
         }
+    }
+
+    /// Without --type, every input must say its own: a .npy file (folders are looked into first).
+    private func checkTypesAreKnown(_ inputs: [BatchInput]) throws {
+        guard type == nil, !npy, let untyped = inputs.first(where: { $0.problem == nil && !$0.path.lowercased().hasSuffix(".npy") }) else { return }
+        throw ValidationError("Give --type (\(ElementType.list), or a record such as 'f64,i32'), or .npy files: \(untyped.path) is not one.")
     }
 
     private func recordLayout(_ type: String) throws -> RecordLayout {
@@ -100,6 +104,7 @@ struct DumpArray: ParsableCommand {
 
     func run() throws {
         let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions).inputs
+        try checkTypesAreKnown(inputs)
         let record = try type.map(recordLayout) ?? RecordLayout(scalar: .f64, byteOrder: byteOrder.byteOrder)
         var arrayOptions = ArrayDumpOptions(record: record, offset: offset.value, count: count?.value, layout: list.layout,
                                             summarises: list.stats, allowsTrailingBytes: allowTrailing)

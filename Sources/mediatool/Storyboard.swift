@@ -161,7 +161,8 @@ struct Storyboard: ParsableCommand {
         if html != nil && videos.count != 1 {
             throw ValidationError("--html shows one storyboard: give one input.")
         }
-        let plan = OutputPlan(explicitPath: vtt, directory: outDir, template: "{stem}.vtt")
+        var plan = OutputPlan(explicitPath: vtt, directory: outDir, template: "{stem}.vtt")
+        plan.collisionRemedy = "a storyboard is named after its video: give them one at a time with --vtt NAME"
         do {
             try plan.check(videos)
         } catch {

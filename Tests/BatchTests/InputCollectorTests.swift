@@ -70,6 +70,6 @@ import Testing
     @Test func collisionsAreRefusedUpFront() {
         let plan = OutputPlan(directory: "out", template: "{stem}.png")
         let inputs = [BatchInput(path: "a/x.mp4", relativePath: "x.mp4"), BatchInput(path: "b/x.mkv", relativePath: "x.mkv")]
-        #expect(throws: OutputPlanError.collision(output: "out/x.png", first: "a/x.mp4", second: "b/x.mkv")) { try plan.check(inputs) }
+        #expect(throws: OutputPlanError.collision(output: "out/x.png", first: "a/x.mp4", second: "b/x.mkv", remedy: OutputPlan.nameRemedy)) { try plan.check(inputs) }
     }
 }

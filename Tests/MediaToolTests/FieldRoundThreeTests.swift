@@ -79,6 +79,32 @@ import TestSupport
         #expect(page.contains("\"caf%E9.mp4\""), "the page links the video by its name's bytes")
     }
 
+    // MARK: Usage that was refused or misadvised
+
+    @Test func aFolderOfNPYFilesNeedsNoType() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let npy = folder.appendingPathComponent("a.npy").path
+        #expect(try ToolRun.run(["pack-array", "--type", "f64", "--npy", "-", "-o", npy], input: Data("1 2.5\n".utf8)).status == 0)
+        let run = try ToolRun.run(["dump-array", folder.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.output == "1.0\n2.5\n")
+        try Data([0, 0]).write(to: folder.appendingPathComponent("b.bin"))
+        let untyped = try ToolRun.run(["dump-array", folder.path])
+        #expect(untyped.status == 64)
+        #expect(untyped.errorLines.first?.contains("b.bin is not one") == true, "\(untyped.errorLines)")
+    }
+
+    @Test func aStoryboardCollisionSuggestsWhatStoryboardHas() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.copy("video/counter.mp4", to: folder.appendingPathComponent("s.mp4"))
+        try Self.copy("video/counter.mkv", to: folder.appendingPathComponent("s.mkv"))
+        let run = try ToolRun.run(["storyboard", "s.mp4", "s.mkv"], in: folder)
+        #expect(run.status == 64)
+        #expect(run.errorLines == ["mediatool: s.mp4 and s.mkv would both write s.vtt; a storyboard is named after its video: give them one at a time with --vtt NAME (see 'mediatool storyboard --help')"])
+    }
+
     // MARK: Two inputs never write one output
 
     @Test func twoSpellingsOfOneOutputAreACollision() throws {
