@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "BatchTests", dependencies: ["Batch", "FileIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Imaging"]),
-        .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging"]),
+        .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging", "FileIO"]),
         .testTarget(name: "VideoThumbnailsTests", dependencies: ["VideoThumbnails", "Imaging"]),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "FileIO", "TestSupport"]),

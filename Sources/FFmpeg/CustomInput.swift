@@ -44,6 +44,9 @@ final class CustomInput {
         avio_context_free(&context)
     }
 
+    /// Set once a read found the file shorter than when it was opened: an error, never an end.
+    private(set) var shrinkage: InputError?
+
     private func read(into destination: UnsafeMutablePointer<UInt8>, size: Int) -> Int32 {
         let wanted = min(size, length - position)
         guard wanted > 0 else { return FFmpegError.endOfFile }
@@ -54,7 +57,12 @@ final class CustomInput {
                 return cffmpeg_averror(EIO)
             }
             // Shorter than when it was opened: the file shrank, which is not an end.
-            guard got == wanted else { return cffmpeg_averror(EIO) }
+            guard got == wanted else {
+                // A read after a seek past the new end finds nothing: the size now says how much is left.
+                let now = FileSystem.status(ofDescriptor: file.descriptor).map { Int($0.st_size) } ?? position + got
+                shrinkage = .shrank(expected: length, found: min(now, position + got))
+                return cffmpeg_averror(EIO)
+            }
             count = got
         case .memory(let bytes):
             bytes.withUnsafeBufferPointer { source in

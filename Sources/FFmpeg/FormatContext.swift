@@ -106,11 +106,13 @@ final class FormatContext {
     }
 
     /// Reads the next packet of any stream. Returns false at the end; a read error also ends the
-    /// input (as a truncated file does), and is kept in `readError`.
-    func read(into packet: Packet) -> Bool {
+    /// input (as a truncated file does), and is kept in `readError`; a file that shrank while it
+    /// was read is an error, thrown, not an end.
+    func read(into packet: Packet) throws(InputError) -> Bool {
         packet.unreference()
         let code = av_read_frame(pointer, packet.pointer)
         if code < 0 {
+            if let shrinkage = input.shrinkage { throw shrinkage }
             if code != FFmpegError.endOfFile { readError = FFmpegError("cannot read", code: code) }
             return false
         }

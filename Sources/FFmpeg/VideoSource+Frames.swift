@@ -100,7 +100,7 @@ extension VideoSource {
                         seeksForward = false
                     }
                 }
-                if format.read(into: packet) {
+                if try format.read(into: packet) {
                     isAtStart = false
                     guard packet.streamIndex == streamIndex else { continue }
                     if let time = packet.decodingTimestamp ?? packet.presentationTimestamp { latestPacket = max(latestPacket, time) }

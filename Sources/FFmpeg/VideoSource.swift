@@ -224,7 +224,7 @@ public final class VideoSource {
         let packet = Packet()
         let frame = Frame()
         var counted = 0
-        while format.read(into: packet), counted < 1000 {
+        while try format.read(into: packet), counted < 1000 {
             isAtStart = false
             guard packet.streamIndex == streamIndex, decoder.send(packet) >= 0 else { continue }
             counted += 1
@@ -282,7 +282,7 @@ public final class VideoSource {
         var nextKeyframeTime: Int64?
         var streamEnd: Int64?
         var reachedEnd = true
-        while format.read(into: packet) {
+        while try format.read(into: packet) {
             isAtStart = false
             guard packet.streamIndex == streamIndex else { continue }
             // The end of the stream, from the presentation times: decoding times lag behind them.
@@ -360,7 +360,7 @@ public final class VideoSource {
 
         while true {
             if !isDraining {
-                if format.read(into: packet) {
+                if try format.read(into: packet) {
                     isAtStart = false
                     guard packet.streamIndex == streamIndex else { continue }
                     if landingPacket == nil { landingPacket = packet.decodingTimestamp ?? Int64.min }
