@@ -17,7 +17,7 @@ public final class CoverArt {
         let stream = format.stream(index)
         guard stream.pointee.attached_pic.size > 0 else { return nil }
         let size = format.frameSize(ofStream: index)
-        try limits.checkVideoFrame(width: size.width, height: size.height)
+        let reservation = try limits.reserveVideoFrame(width: size.width, height: size.height)
         let decoder = try Decoder(stream: stream, threads: 1, maxPixels: limits.videoPixels)
         let packet = Packet()
         try FFmpegError.check(av_packet_ref(packet.pointer, &stream.pointee.attached_pic), "cannot read the cover art")
@@ -25,12 +25,16 @@ public final class CoverArt {
         decoder.sendEndOfStream()
         let frame = Frame()
         guard try decoder.receive(into: frame) == .frame else { throw VideoError.noDecodableFrame(cause: "the cover art holds no picture") }
-        return CoverArt(frame: frame)
+        return CoverArt(frame: frame, reservation: reservation)
     }
 
-    private init(frame: Frame) {
+    private init(frame: Frame, reservation: MemoryBudget.Reservation?) {
         self.frame = frame
+        self.reservation = reservation
     }
+
+    /// The memory it holds of the run's budget, for as long as it lives.
+    private let reservation: MemoryBudget.Reservation?
 
     public var width: Int { frame.width }
     public var height: Int { frame.height }

@@ -37,6 +37,8 @@ public final class VideoSource {
     /// Packets are timed in decoding order (AVI, raw streams), not when their frames show: they say
     /// nothing of which frame is on screen, so no frame is skipped or drained by their times.
     let packetTimesAreDecodingOrder: Bool
+    /// The memory its decoding holds of the run's budget, for as long as this lives.
+    private let reservation: MemoryBudget.Reservation?
     /// Raw streams (MPEG-2 elementary streams and the like) time nothing at all.
     private let hasNoTimestamps: Bool
     /// One frame's duration in the stream's time base, when the frame rate is known.
@@ -78,7 +80,7 @@ public final class VideoSource {
         streamIndex = index
         stream = format.stream(index)
         let size = format.frameSize(ofStream: index)
-        try limits.checkVideoFrame(width: size.width, height: size.height)
+        reservation = try limits.reserveVideoFrame(width: size.width, height: size.height)
         decoder = try Decoder(stream: stream, threads: threads, maxPixels: limits.videoPixels)
         timeBase = stream.pointee.time_base
         let start = stream.pointee.start_time

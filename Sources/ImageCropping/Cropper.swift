@@ -24,6 +24,8 @@ public struct CropOptions: Sendable {
     public var maxPixels = CropOptions.defaultMaxPixels
     /// Crops that would take more memory to decode are refused before any allocation.
     public var maxMemory = CropOptions.defaultMaxMemory
+    /// The run's memory, shared by its crops (see `MemoryBudget`); nil: each crop alone.
+    public var budget: MemoryBudget?
     public var output = OutputPolicy(overwrite: false)
     public var format: ImageFormat = .png
     public var encoding = EncodingSettings()
@@ -78,7 +80,8 @@ public struct Cropper: Sendable {
             guard let jpeg = picture as? JPEGPicture else { throw CropError.losslessNeedsJPEG }
             return try cropLosslessly(jpeg, storedRect: storedRect, alignment: alignment, file: file, target: target, output: output)
         }
-        try checkMemory(picture, storedRect)
+        let reservation = try checkMemory(picture, storedRect)
+        defer { withExtendedLifetime(reservation) {} }
         let stored = try picture.pixels(of: storedRect)
         var settings = options.encoding
         settings.jpegSubsampling = settings.jpegSubsampling ?? picture.subsampling
@@ -105,7 +108,8 @@ public struct Cropper: Sendable {
         let requested = lossless.transform.displayedRect(forStored: storedRect, storedWidth: picture.storedWidth,
                                                          storedHeight: picture.storedHeight)
         let rect = try lossless.alignedRect(requested, alignment: alignment)
-        let blocks = try lossless.crop(rect, file: file, progressive: options.encoding.jpegProgressive, maxMemory: options.maxMemory)
+        let blocks = try lossless.crop(rect, file: file, progressive: options.encoding.jpegProgressive, maxMemory: options.maxMemory,
+                                       budget: options.budget)
         let shown = options.keepsOrientation ? orientation : .identity
         let carried = metadata(of: picture, orientation: shown, width: rect.width, height: rect.height)
         let segments = JPEGSegments.metadata(exif: carried.exif, xmp: carried.xmp, iccProfile: carried.color?.iccProfile)
@@ -154,8 +158,9 @@ public struct Cropper: Sendable {
         }
     }
 
-    /// The decoder's own needs, the region, and its upright copy, against `--max-memory`.
-    private func checkMemory(_ picture: SourcePicture, _ rect: PixelRect) throws {
+    /// The decoder's own needs, the region, and its upright copy, against `--max-memory`; held of
+    /// the run's budget for as long as the reservation lives.
+    private func checkMemory(_ picture: SourcePicture, _ rect: PixelRect) throws -> MemoryBudget.Reservation? {
         let samples = 4 * 2  // at most four channels of two bytes
         let (region, overflow) = rect.width.multipliedReportingOverflow(by: rect.height * samples)
         let needed = overflow ? Int.max : picture.workingBytes.addingReportingOverflow(2 * region).partialValue
@@ -163,6 +168,7 @@ public struct Cropper: Sendable {
             throw CropError.tooMuchMemory(needed: overflow || needed < 0 ? Int.max : needed, limit: options.maxMemory,
                                           width: picture.storedWidth, height: picture.storedHeight)
         }
+        return options.budget?.reserve(needed)
     }
 
     private func checked(_ rect: PixelRect, width: Int, height: Int, space: String) throws -> PixelRect {

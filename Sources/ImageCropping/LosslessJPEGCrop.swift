@@ -75,7 +75,7 @@ struct LosslessJPEGCrop {
         }
     }
 
-    private func checkMemory(fileSize: Int, rows: Int, crop: PixelRect, limit: Int) throws {
+    private func checkMemory(fileSize: Int, rows: Int, crop: PixelRect, limit: Int) throws -> Int {
         let decoder = picture.decoder
         let paddedWidth = (picture.storedWidth + decoder.mcuWidth - 1) / decoder.mcuWidth * decoder.mcuWidth
         let perPixel = 2 * max(1, decoder.components)
@@ -87,6 +87,7 @@ struct LosslessJPEGCrop {
             let needed = source.overflow || sourceBytes.overflow || total.overflow ? Int.max : total.partialValue
             throw CropError.tooMuchMemory(needed: needed, limit: limit, width: picture.storedWidth, height: picture.storedHeight)
         }
+        return total.partialValue
     }
 
     /// The cropped JPEG's bytes, no marker of the source in them. `rect` is on the grid.
@@ -100,12 +101,14 @@ struct LosslessJPEGCrop {
     /// TurboJPEG holds the file and every coefficient of the rows it reads (two bytes a sample of
     /// every component, chroma counted at full size), and the crop's own: over `maxMemory`, the
     /// crop is refused before either is allocated.
-    func crop(_ rect: PixelRect, file: InputFile, progressive: Bool, maxMemory: Int) throws -> [UInt8] {
+    func crop(_ rect: PixelRect, file: InputFile, progressive: Bool, maxMemory: Int, budget: MemoryBudget?) throws -> [UInt8] {
         let stored = transform.storedRect(forDisplayed: rect, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
         let mcuHeight = picture.decoder.mcuHeight
         let rowsNeeded = (stored.y + stored.height + mcuHeight - 1) / mcuHeight * mcuHeight
         let canCut = rowsNeeded < picture.storedHeight && !picture.decoder.keepsWholeImage
-        try checkMemory(fileSize: file.size ?? 0, rows: canCut ? rowsNeeded : picture.storedHeight, crop: rect, limit: maxMemory)
+        let needed = try checkMemory(fileSize: file.size ?? 0, rows: canCut ? rowsNeeded : picture.storedHeight, crop: rect, limit: maxMemory)
+        let reservation = budget?.reserve(needed)
+        defer { withExtendedLifetime(reservation) {} }
         var source = try file.contents()
         var reader = self
         if canCut, JPEGFrameHeader.cutHeight(of: &source, to: rowsNeeded) {

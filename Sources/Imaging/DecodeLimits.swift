@@ -1,8 +1,10 @@
 /// How large a picture or video frame a run decodes: known from headers and stream parameters,
 /// refused before any decoder allocates for it.
-public struct DecodeLimits: Sendable, Equatable {
+public struct DecodeLimits: Sendable {
     public var maxPixels: Int
     public var maxMemory: Int
+    /// The run's memory, shared by its jobs; nil: each input is checked against `maxMemory` alone.
+    public var budget: MemoryBudget?
 
     public static let defaultMaxPixels = 268_000_000
     public static let defaultMaxMemory = 1 << 30
@@ -12,14 +14,32 @@ public struct DecodeLimits: Sendable, Equatable {
     /// copy. 16000x16000 PNG frames took 3 GB before this limit (12 bytes a pixel).
     public static let videoBytesPerPixel = 16
 
-    public init(maxPixels: Int = defaultMaxPixels, maxMemory: Int = defaultMaxMemory) {
+    public init(maxPixels: Int = defaultMaxPixels, maxMemory: Int = defaultMaxMemory, budget: MemoryBudget? = nil) {
         self.maxPixels = maxPixels
         self.maxMemory = maxMemory
+        self.budget = budget
     }
 
     /// The largest video frame, in pixels, that both limits allow: what FFmpeg's decoders are told
     /// (`max_pixels`), so that even a frame whose size no header states is refused before allocation.
     public var videoPixels: Int { min(maxPixels, maxMemory / Self.videoBytesPerPixel) }
+
+    /// Holds what decoding a `width` x `height` video frame needs from the run's budget (waiting
+    /// while other jobs hold it) until the reservation goes away; throws when the frame is over
+    /// either limit alone.
+    public func reserveVideoFrame(width: Int, height: Int) throws(DecodeLimitError) -> MemoryBudget.Reservation? {
+        try checkVideoFrame(width: width, height: height)
+        return try reserve(width * height * Self.videoBytesPerPixel, width: width, height: height)
+    }
+
+    /// Holds `bytes` of the run's budget; nil when there is no budget.
+    public func reserve(_ bytes: Int, width: Int, height: Int) throws(DecodeLimitError) -> MemoryBudget.Reservation? {
+        guard let budget else { return nil }
+        guard let reservation = budget.reserve(bytes) else {
+            throw .tooMuchMemory(needed: bytes, limit: budget.total, width: width, height: height)
+        }
+        return reservation
+    }
 
     /// Throws when a `width` x `height` video frame is over either limit.
     public func checkVideoFrame(width: Int, height: Int) throws(DecodeLimitError) {

@@ -13,5 +13,8 @@ struct LimitOptions: ParsableArguments {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be 1 or more.") }
     }
 
-    var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory.bytes) }
+    /// The limits of a run: one budget its jobs share (call once per run).
+    func runLimits() -> DecodeLimits {
+        DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory.bytes, budget: MemoryBudget(total: maxMemory.bytes))
+    }
 }

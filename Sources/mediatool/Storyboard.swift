@@ -151,7 +151,7 @@ struct Storyboard: ParsableCommand {
         try encoding.check(for: options.format, canKeepJPEGBlocks: false)
         options.encoding = encoding.settings
         options.output = OutputPolicy(overwrite: overwrite, isNamedByUser: vtt != nil)
-        options.limits = limits.limits
+        options.limits = limits.runLimits()
         options.urlBase = vttBase
         options.threads = jobs.threadsPerWorker(inputs: videos.count)
         options.encoding.threads = options.threads

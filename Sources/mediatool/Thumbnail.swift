@@ -120,7 +120,7 @@ struct Thumbnail: ParsableCommand {
         }
         options.encoding = encoding.settings
         options.output = outputs.policy
-        options.limits = limits.limits
+        options.limits = limits.runLimits()
         options.threads = jobs.threadsPerWorker(inputs: videos.count)
         options.encoding.threads = options.threads
         let plan = try outputs.plan(for: videos, defaultTemplate: OutputPlan.defaultTemplate(suffix: "thumb", fileExtension: options.format.fileExtension))
