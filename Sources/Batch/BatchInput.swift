@@ -7,11 +7,14 @@ public struct BatchInput: Sendable, Hashable, CustomStringConvertible {
     public let relativePath: String
     /// Why this entry could not be listed (an unreadable folder): it is reported as one failed input.
     public let problem: String?
+    /// Found by looking into a folder, not named by the user.
+    public let isFoundInFolder: Bool
 
-    public init(path: String, relativePath: String, problem: String? = nil) {
+    public init(path: String, relativePath: String, problem: String? = nil, isFoundInFolder: Bool = false) {
         self.path = path
         self.relativePath = relativePath
         self.problem = problem
+        self.isFoundInFolder = isFoundInFolder
     }
 
     public var description: String { path }

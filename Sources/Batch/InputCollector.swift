@@ -21,16 +21,9 @@ public struct InputSelection: Sendable {
     public var includePattern: String?
     /// The subcommand's formats, lowercased, without the dot.
     public var extensions: Set<String>
-    /// Shell patterns of the names mediatool's own outputs have (`*.crop.*`, the `--name` template):
-    /// a folder's files that match are passed over, so that a second run does not crop its crops.
-    public var ownOutputPatterns: [String] = []
 
     public init(extensions: Set<String>) {
         self.extensions = extensions
-    }
-
-    func isOwnOutput(fileName: String) -> Bool {
-        ownOutputPatterns.contains { fnmatch($0, fileName, 0) == 0 }
     }
 
     func takes(fileName: String) -> Bool {
@@ -47,23 +40,16 @@ public enum InputCollector {
     /// A file given by name is taken whatever its extension; a folder gives the files the selection
     /// takes, its subfolders too with `recursive`. Hidden files and mediatool's temporaries are passed over.
     public static func collect(arguments: [String], listFile: String?, selection: InputSelection) throws -> [BatchInput] {
-        try collectCounting(arguments: arguments, listFile: listFile, selection: selection).inputs
-    }
-
-    /// As `collect`, and how many of the folders' files were passed over as mediatool's own outputs.
-    public static func collectCounting(arguments: [String], listFile: String?,
-                                       selection: InputSelection) throws -> (inputs: [BatchInput], ownOutputs: Int) {
         var paths = arguments
         if let listFile { paths += try lines(of: listFile) }
         var inputs: [BatchInput] = []
         var seen = Set<String>()
-        var ownOutputs = 0
         for path in paths {
-            for input in try expand(path, selection: selection, passedOver: &ownOutputs) where seen.insert(input.path).inserted {
+            for input in try expand(path, selection: selection) where seen.insert(input.path).inserted {
                 inputs.append(input)
             }
         }
-        return (inputs, ownOutputs)
+        return inputs
     }
 
     /// The paths of a list file, one a line, as bytes (a name need not be UTF-8).
@@ -84,13 +70,13 @@ public enum InputCollector {
             .map { PathBytes.string($0) }
     }
 
-    private static func expand(_ path: String, selection: InputSelection, passedOver: inout Int) throws -> [BatchInput] {
+    private static func expand(_ path: String, selection: InputSelection) throws -> [BatchInput] {
         guard let status = FileSystem.status(path), status.st_mode & S_IFMT == S_IFDIR else {
             // Not a folder: the job itself says what is wrong with it, if anything.
             return [BatchInput(path: path, relativePath: fileName(of: path))]
         }
         var found: [BatchInput] = []
-        try walk(folder: path, relative: "", selection: selection, into: &found, passedOver: &passedOver)
+        try walk(folder: path, relative: "", selection: selection, into: &found)
         if found.isEmpty {
             let hint = selection.recursive ? "--include picks other names" : "--recursive takes subfolders"
             Diagnostics.warning(path, "no files to take in this folder (\(hint))")
@@ -100,8 +86,7 @@ public enum InputCollector {
 
     /// A subfolder that cannot be read is one failed input, and the walk goes on; only the folder
     /// given itself failing to be read stops the listing.
-    private static func walk(folder: String, relative: String, selection: InputSelection, into found: inout [BatchInput],
-                             passedOver: inout Int) throws {
+    private static func walk(folder: String, relative: String, selection: InputSelection, into found: inout [BatchInput]) throws {
         guard let names = FileSystem.names(in: folder) else {
             let reason = "cannot read the folder: \(String(cString: strerror(errno)))"
             if relative.isEmpty { throw InputListError.cannotRead(path: folder, reason: reason) }
@@ -124,13 +109,9 @@ public enum InputCollector {
             let full = join(folder, entry.name)
             let relativeName = relative.isEmpty ? entry.name : relative + "/" + entry.name
             if entry.isFolder {
-                if selection.recursive { try walk(folder: full, relative: relativeName, selection: selection, into: &found, passedOver: &passedOver) }
+                if selection.recursive { try walk(folder: full, relative: relativeName, selection: selection, into: &found) }
             } else if selection.takes(fileName: entry.name) {
-                if selection.isOwnOutput(fileName: entry.name) {
-                    passedOver += 1
-                } else {
-                    found.append(BatchInput(path: full, relativePath: relativeName))
-                }
+                found.append(BatchInput(path: full, relativePath: relativeName, isFoundInFolder: true))
             }
         }
     }

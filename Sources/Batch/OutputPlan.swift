@@ -82,6 +82,21 @@ public struct OutputPlan: Sendable, Equatable {
         path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) }
     }
 
+    /// The inputs without those found in folders that another input of the run writes, by this
+    /// plan or by the subcommand's `defaultTemplate` into the same place (compared by folder
+    /// identity and name): this run's outputs, or an earlier run's, which a second run must not crop
+    /// again. Only those are passed over, never a file that merely looks like an output (`--name
+    /// '{stem}.jpg'` on a folder of JPEGs takes them all); how many is said in the summary.
+    public func passingOverOwnOutputs(_ inputs: [BatchInput], defaultTemplate: String) -> (inputs: [BatchInput], passedOver: Int) {
+        guard explicitPath == nil else { return (inputs, 0) }
+        var earlier = self
+        earlier.template = defaultTemplate
+        let listed = inputs.filter { $0.problem == nil }
+        let planned = Set(listed.map { Self.place(of: output(for: $0)) } + listed.map { Self.place(of: earlier.output(for: $0)) })
+        let kept = inputs.filter { input in !(input.isFoundInFolder && input.problem == nil && planned.contains(Self.place(of: input.path))) }
+        return (kept, inputs.count - kept.count)
+    }
+
     /// Refuses a plan before anything is written: when two inputs would write one output, when an
     /// output is one of the inputs (compared by device and inode, so no other path to it passes), and
     /// when an output would land outside its folder (`..` in a name, or a link among the folders it

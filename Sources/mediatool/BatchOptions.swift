@@ -24,31 +24,22 @@ struct BatchOptions: ParsableArguments {
         }
     }
 
-    /// The inputs named by `arguments`, folders expanded, in order, this shard's share only, and how
-    /// many files of the folders were passed over as outputs of mediatool (names matching
-    /// `ownOutputPatterns`).
-    func inputs(_ arguments: [String], extensions: Set<String>,
-                ownOutputPatterns: [String] = []) throws -> (inputs: [BatchInput], ownOutputs: Int) {
+    /// The inputs named by `arguments`, folders expanded, in order, this shard's share only.
+    func inputs(_ arguments: [String], extensions: Set<String>) throws -> [BatchInput] {
+        shardShare(of: try allInputs(arguments, extensions: extensions))
+    }
+
+    /// Every shard's inputs: what outputs are planned for, so that all shards pass over the same.
+    func allInputs(_ arguments: [String], extensions: Set<String>) throws -> [BatchInput] {
         var selection = InputSelection(extensions: extensions)
         selection.recursive = recursive
         selection.includePattern = include
-        selection.ownOutputPatterns = ownOutputPatterns
-        let (all, ownOutputs) = try InputCollector.collectCounting(arguments: arguments, listFile: filesFrom, selection: selection)
-        guard let shard = shard.flatMap(Shard.init(parsing:)) else { return (all, ownOutputs) }
-        return (all.filter(shard.contains), ownOutputs)
+        return try InputCollector.collect(arguments: arguments, listFile: filesFrom, selection: selection)
     }
 
-    /// The names a run's outputs have, as shell patterns: the subcommand's default (`*.crop.*`) and
-    /// the `--name` template with its placeholders as `*`.
-    static func outputPatterns(suffix: String, template: String?) -> [String] {
-        var patterns = ["*.\(suffix).*"]
-        if let template {
-            var pattern = template.split(separator: "/").last.map(String.init) ?? template
-            for placeholder in OutputOptions.placeholders { pattern = pattern.replacing("{\(placeholder)}", with: "*") }
-            // A template of placeholders alone would pass over every file.
-            if pattern.contains(where: { $0 != "*" && $0 != "." }) { patterns.append(pattern) }
-        }
-        return patterns
+    func shardShare(of inputs: [BatchInput]) -> [BatchInput] {
+        guard let shard = shard.flatMap(Shard.init(parsing:)) else { return inputs }
+        return inputs.filter(shard.contains)
     }
 }
 

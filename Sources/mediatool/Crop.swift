@@ -89,8 +89,6 @@ struct Crop: ParsableCommand {
     }
 
     func run() throws {
-        let (pictures, ownOutputs) = try batch.inputs(inputs, extensions: Self.pictureExtensions,
-                                                   ownOutputPatterns: BatchOptions.outputPatterns(suffix: "crop", template: outputs.name))
         var options = CropOptions(rect: try cropRect())
         options.clamps = clamp
         options.keepsOrientation = keepOrientation
@@ -102,10 +100,12 @@ struct Crop: ParsableCommand {
         try encoding.check(for: options.format, canKeepJPEGBlocks: true)
         options.encoding = encoding.settings
         options.losslessJPEG = encoding.losslessJPEG(for: options.format)
+        let (plan, pictures, ownOutputs) = try outputs.plan(
+            for: inputs, extensions: Self.pictureExtensions, batch: batch,
+            defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
         options.threads = jobs.threadsPerWorker(inputs: pictures.count)
         options.encoding.threads = options.threads
         options.strip = strip
-        let plan = try outputs.plan(for: pictures, defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
         let cropper = Cropper(options: options)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(pictures, plan: plan) { picture, output in
             let report = try cropper.crop(picture.path, to: output!)

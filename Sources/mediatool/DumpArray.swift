@@ -103,7 +103,7 @@ struct DumpArray: ParsableCommand {
     }
 
     func run() throws {
-        let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions).inputs
+        let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions)
         try checkTypesAreKnown(inputs)
         let record = try type.map(recordLayout) ?? RecordLayout(scalar: .f64, byteOrder: byteOrder.byteOrder)
         var arrayOptions = ArrayDumpOptions(record: record, offset: offset.value, count: count?.value, layout: list.layout,

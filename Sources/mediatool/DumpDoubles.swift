@@ -71,7 +71,7 @@ struct DumpDoubles: ParsableCommand {
     }
 
     func run() throws {
-        let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions).inputs
+        let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions)
         var options = DoubleDumpOptions(
             selection: DoubleSelection(byteOrder: byteOrder.byteOrder, offset: offset.value, count: count?.value),
             layout: list.layout,

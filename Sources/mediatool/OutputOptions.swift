@@ -82,17 +82,24 @@ struct OutputOptions: ParsableArguments {
 
     /// The plan for `inputs`, refused before any work when -o meets several inputs, two inputs
     /// would write one output, an output is an input, or an output would land outside its folder.
-    func plan(for inputs: [BatchInput], defaultTemplate: String) throws -> OutputPlan {
+    /// The plan for the inputs `batch` finds, checked, and those inputs: without the files found
+    /// in folders that this plan writes (a run's own outputs, or an earlier run's), this shard's
+    /// share only; how many were passed over is for the summary.
+    func plan(for arguments: [String], extensions: Set<String>, batch: BatchOptions,
+              defaultTemplate: String) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
+        let plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
+        let (kept, ownOutputs) = plan.passingOverOwnOutputs(try batch.allInputs(arguments, extensions: extensions),
+                                                            defaultTemplate: defaultTemplate)
+        let inputs = batch.shardShare(of: kept)
         if output != nil && inputs.count != 1 {
             throw ValidationError("-o names one output: use --out-dir for \(inputs.count) inputs.")
         }
-        let plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
         do {
             try plan.check(inputs)
         } catch {
             throw ValidationError(Diagnostics.printable(error.description))
         }
-        return plan
+        return (plan, inputs, ownOutputs)
     }
 
     /// What writing an output may do to what is at its path.

@@ -131,7 +131,7 @@ struct Storyboard: ParsableCommand {
     }
 
     func run() throws {
-        let (videos, _) = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
+        let videos = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
         var options = StoryboardOptions()
         if let every, case .seconds(let step)? = TimeSpec(parsing: every) {
             options.selection = .every(step)

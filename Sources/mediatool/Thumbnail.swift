@@ -99,8 +99,6 @@ struct Thumbnail: ParsableCommand {
 
     func run() throws {
         let extensions = cover || coverPrefer ? Self.videoExtensions.union(Self.audioExtensions) : Self.videoExtensions
-        let (videos, ownOutputs) = try batch.inputs(inputs, extensions: extensions,
-                                                   ownOutputPatterns: BatchOptions.outputPatterns(suffix: "thumb", template: outputs.name))
         var options = ThumbnailOptions()
         options.picksPosterFrame = at == "auto"
         options.time = TimeSpec(parsing: at) ?? .fraction(0.1)
@@ -121,9 +119,11 @@ struct Thumbnail: ParsableCommand {
         options.encoding = encoding.settings
         options.output = outputs.policy
         options.limits = limits.runLimits()
+        let (plan, videos, ownOutputs) = try outputs.plan(
+            for: inputs, extensions: extensions, batch: batch,
+            defaultTemplate: OutputPlan.defaultTemplate(suffix: "thumb", fileExtension: options.format.fileExtension))
         options.threads = jobs.threadsPerWorker(inputs: videos.count)
         options.encoding.threads = options.threads
-        let plan = try outputs.plan(for: videos, defaultTemplate: OutputPlan.defaultTemplate(suffix: "thumb", fileExtension: options.format.fileExtension))
         let thumbnailer = Thumbnailer(options: options)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(videos, plan: plan) { video, output in
             let report = try thumbnailer.makeThumbnail(of: video.path, to: output!)

@@ -105,6 +105,24 @@ import TestSupport
         #expect(run.errorLines == ["mediatool: s.mp4 and s.mkv would both write s.vtt; a storyboard is named after its video: give them one at a time with --vtt NAME (see 'mediatool storyboard --help')"])
     }
 
+    /// `crop jl --name '{stem}.jpg' --out-dir o` took every JPEG for an output of its own and
+    /// processed none, with exit 0.
+    @Test func realInputsThatLookLikeOutputsAreCropped() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("jl"), withIntermediateDirectories: true)
+        for name in ["a", "b", "c", "d"] { try Self.copy("pictures/orientation1.jpg", to: folder.appendingPathComponent("jl/\(name).jpg")) }
+        let run = try ToolRun.run(["crop", "jl", "--name", "{stem}.jpg", "--out-dir", "o", "--rect", "0,0,8,8"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.errorLines.last?.hasPrefix("mediatool: summary: 4 ok, 0 failed, 0 skipped of 4") == true, "\(run.errorLines)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("o").path).sorted() == ["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
+        // Again, with the output folder among the inputs: its files are what this run writes, passed over and said so.
+        let again = try ToolRun.run(["crop", "jl", "o", "--name", "{stem}.jpg", "--out-dir", "o", "--overwrite", "--rect", "0,0,8,8"], in: folder)
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(again.errorLines.last?.hasPrefix("mediatool: summary: 4 ok, 0 failed, 0 skipped of 4") == true, "\(again.errorLines)")
+        #expect(again.errorLines.last?.hasSuffix(", 4 of mediatool's own outputs passed over") == true, "\(again.errorLines)")
+    }
+
     // MARK: Two inputs never write one output
 
     @Test func twoSpellingsOfOneOutputAreACollision() throws {
