@@ -92,8 +92,14 @@ public struct RecordListWriter: Sendable {
             var closing = endsInsideRow && perLine > 1 ? "]]" : "]"
             if jsonFileName != nil { closing += "}" }
             try output.write(closing + "\n")
-        case .text, .csv:
+        case .text:
             if endsInsideRow { try output.write("\n") }
+        case .csv:
+            // Every row has the header's fields (RFC 4180): the values the last row lacks are empty.
+            if endsInsideRow {
+                let missing = (perLine - written % perLine) * (layout.showsHex ? 2 : 1)
+                try output.write(String(repeating: ",", count: missing) + "\n")
+            }
         }
     }
 

@@ -13,7 +13,7 @@ public struct JPEGImageEncoder: ImageEncoder {
     public func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String] {
         var warnings: [String] = []
         let hasAlpha = pixels.channels == 2 || pixels.channels == 4
-        if hasAlpha { warnings.append("JPEG has no alpha: transparent pixels were flattened on white") }
+        if hasAlpha && Self.hasTransparentPixel(pixels) { warnings.append("JPEG has no alpha: transparent pixels were flattened on white") }
         let colours = hasAlpha ? pixels.channels - 1 : pixels.channels
         let eightBit = Self.eightBitOpaque(pixels, colours: colours)
         let segments = JPEGSegments.metadata(exif: metadata.exif, xmp: metadata.xmp, iccProfile: metadata.color?.iccProfile)
@@ -22,6 +22,19 @@ public struct JPEGImageEncoder: ImageEncoder {
                               pixels: bytes, segments: segments.bytes, to: descriptor)
         }
         return warnings + segments.leftOut
+    }
+
+    /// True when an alpha sample is below full: an opaque picture with an alpha channel loses nothing.
+    static func hasTransparentPixel(_ pixels: PixelBuffer) -> Bool {
+        let step = pixels.bytesPerSample, pixelBytes = pixels.bytesPerPixel
+        return pixels.bytes.withUnsafeBufferPointer { bytes in
+            var offset = pixelBytes - step
+            while offset < bytes.count {
+                if bytes[offset] != 0xFF || (step == 2 && bytes[offset + 1] != 0xFF) { return true }
+                offset += pixelBytes
+            }
+            return false
+        }
     }
 
     /// 8-bit samples of the colour channels, alpha composited on white: `(c * a + 255 * (255 - a)) / 255`.

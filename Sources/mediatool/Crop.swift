@@ -64,7 +64,7 @@ struct Crop: ParsableCommand {
     @Option(help: ArgumentHelp("Leave metadata out: all (everything but the colour profile) or gps (the position only). By default EXIF is kept, its orientation and size made the crop's.", valueName: "all|gps"))
     var strip: MetadataStrip = .none
 
-    @OptionGroup var encoding: EncodingOptions
+    @OptionGroup var encoding: EncodingOptions<CropEncodingHelp>
 
     @OptionGroup var outputs: OutputOptions
 

@@ -4,23 +4,57 @@ import ImageCropping
 import JPEGCodec
 
 extension ImageFormat: ExpressibleByArgument {}
-extension ChromaSubsampling: ExpressibleByArgument {}
 
-/// How pictures are written, shared by the subcommands that write them.
-struct EncodingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("png, jpeg or webp (default: from the extension of -o or --name, else png).", valueName: "format"))
+extension ChromaSubsampling: ExpressibleByArgument {
+    /// The three samplings a JPEG is written with (440 is read, never written).
+    public init?(argument: String) {
+        guard ["420", "422", "444"].contains(argument) else { return nil }
+        self.init(rawValue: argument)
+    }
+
+    public static var allValueStrings: [String] { ["420", "422", "444"] }
+}
+
+/// What the encoding options say in one subcommand's help: each says what it does there.
+protocol EncodingHelp {
+    static var format: String { get }
+    static var subsampling: String { get }
+    static var lossless: String { get }
+}
+
+enum CropEncodingHelp: EncodingHelp {
+    static let format = "png, jpeg or webp (default: from the extension of -o or --name, else png)."
+    static let subsampling = "JPEG chroma sampling: 420, 422 or 444 (default: a JPEG source's own, else 420)."
+    static let lossless = "No loss: WebP written without loss; a JPEG of a JPEG made of the source's own blocks, cropped on their grid and turned upright without decoding (--lossless=expand widens a rect off the grid to the nearest one on it)."
+}
+
+enum ThumbnailEncodingHelp: EncodingHelp {
+    static let format = "png, jpeg or webp (default: from the extension of -o or --name, else png)."
+    static let subsampling = "JPEG chroma sampling: 420, 422 or 444 (default: 420)."
+    static let lossless = "WebP written without loss."
+}
+
+enum StoryboardEncodingHelp: EncodingHelp {
+    static let format = "The sheets' format: jpeg, png or webp (default: jpeg)."
+    static let subsampling = "JPEG chroma sampling: 420, 422 or 444 (default: 420)."
+    static let lossless = "WebP written without loss."
+}
+
+/// How pictures are written, shared by the subcommands that write them; `Help` says it in each one's words.
+struct EncodingOptions<Help: EncodingHelp>: ParsableArguments {
+    @Option(help: ArgumentHelp(Help.format, valueName: "format"))
     var format: ImageFormat?
 
     @Option(help: "JPEG and lossy WebP quality, 1 to 100 (default: 90).")
     var quality: Int?
 
-    @Option(help: ArgumentHelp("JPEG chroma sampling: 420, 422 or 444 (default: 420; for a crop of a JPEG, the source's).", valueName: "420|422|444"))
+    @Option(help: ArgumentHelp(Help.subsampling, valueName: "420|422|444"))
     var subsampling: ChromaSubsampling?
 
     @Flag(help: "Write progressive JPEG.")
     var progressive = false
 
-    @Flag(help: "No loss: WebP written without loss; for a crop of a JPEG to JPEG, the source's own blocks, cropped on their grid and turned upright without decoding (--lossless=expand widens a rect off the grid to the nearest one on it).")
+    @Flag(help: ArgumentHelp(Help.lossless))
     var lossless = false
 
     /// `--lossless=expand`, which `MediaTool.main` spells this way for the parser.
@@ -44,6 +78,7 @@ struct EncodingOptions: ParsableArguments {
     /// What cannot go together for `format`: JPEG without loss only where the source is a JPEG whose
     /// blocks can be kept (`canKeepJPEGBlocks`), and then with nothing that re-encodes.
     func check(for format: ImageFormat, canKeepJPEGBlocks: Bool) throws {
+        if subsampling != nil && format != .jpeg { throw ValidationError("--subsampling is for JPEG output, not \(format.rawValue).") }
         guard losslessJPEG(for: format) != nil else {
             if losslessExpand { throw ValidationError("--lossless=expand is for JPEG crops of JPEG pictures.") }
             return

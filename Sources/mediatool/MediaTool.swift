@@ -45,6 +45,7 @@ struct MediaTool: ParsableCommand {
     /// three (error, usage, where to look).
     static func run(_ arguments: [String]) -> Never {
         do {
+            try checkSubcommand(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
             Glibc.exit(0)
@@ -62,21 +63,37 @@ struct MediaTool: ParsableCommand {
         }
     }
 
+    static var subcommandNames: [String] { configuration.subcommands.map { $0._commandName } }
+
+    /// A first argument that names no subcommand is a usage error that says which were meant
+    /// (`thumb` is not taken for two unexpected arguments), and so is `help` of one that does not exist.
+    static func checkSubcommand(_ arguments: [String]) throws {
+        guard var word = arguments.first, !word.hasPrefix("-") else { return }
+        if word == "help" {
+            guard arguments.count > 1 else { return }
+            word = arguments[1]
+        }
+        guard !subcommandNames.contains(word) else { return }
+        let guess = subcommandNames.first { $0.hasPrefix(word) || word.hasPrefix($0) }
+        let hint = guess.map { "did you mean '\($0)'?" } ?? "the subcommands are \(subcommandNames.joined(separator: ", "))"
+        throw ValidationError("no subcommand '\(word)': \(hint)")
+    }
+
     /// The arguments as the parser can take them. Flags with an optional value (ArgumentParser has
     /// none): `--lossless=expand` is `--lossless-expand`, `--cover=prefer` is `--cover-prefer`. A
-    /// negative number after a numeric option is its value (`--width -5` is `--width=-5`, refused by
+    /// negative number (or rect, `--rect -5,0,10,10`) after a numeric option is its value (`--width -5` is `--width=-5`, refused by
     /// the option's own check), not an unknown option. Arguments after `--` are names, left as they are.
     static func spellingOptionalValues(_ arguments: [String]) -> [String] {
         let spellings = ["--lossless=expand": "--lossless-expand", "--cover=prefer": "--cover-prefer"]
         let numeric: Set<String> = ["--width", "--height", "--quality", "--jobs", "-j", "--png-compression", "--stream",
-                                    "--depth", "--max-pixels", "--offset", "--count"]
+                                    "--depth", "--max-pixels", "--offset", "--count", "--rect", "--at"]
         let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
         var spelled: [String] = []
         var index = 0
         while index < end {
             let argument = arguments[index]
             if numeric.contains(argument), index + 1 < end, arguments[index + 1].first == "-",
-               Double(arguments[index + 1]) != nil {
+               Double(arguments[index + 1]) != nil || (argument == "--rect" && Double(arguments[index + 1].prefix { $0 != "," }) != nil) {
                 spelled.append("\(argument)=\(arguments[index + 1])")
                 index += 2
                 continue
@@ -89,7 +106,7 @@ struct MediaTool: ParsableCommand {
 
     func run() throws {
         // Bare `mediatool` did nothing asked of it: a usage error, not success.
-        guard version else { throw ValidationError("give a subcommand: thumbnail, crop, dump-doubles or pack-doubles") }
+        guard version else { throw ValidationError("give a subcommand: \(Self.subcommandNames.joined(separator: ", "))") }
         print(ToolVersion.report)
     }
 }

@@ -19,6 +19,18 @@ struct TileArgument: ExpressibleByArgument {
               (1...1000).contains(columns), (1...1000).contains(rows) else { return nil }
         tiling = .sheets(columns: columns, rows: rows)
     }
+
+    init(tiling: Tiling) {
+        self.tiling = tiling
+    }
+
+    /// What help shows as the default: the argument as it is typed.
+    var defaultValueDescription: String {
+        switch tiling {
+        case .none: return "none"
+        case .sheets(let columns, let rows): return "\(columns)x\(rows)"
+        }
+    }
 }
 
 struct Storyboard: ParsableCommand {
@@ -65,7 +77,7 @@ struct Storyboard: ParsableCommand {
     @Flag(help: "The exact frame at each time instead of the keyframe before it (slower).")
     var exact = false
 
-    @Option(help: ArgumentHelp("Cells a sheet, columns x rows, or 'none' for one picture a frame (default 10x10).", valueName: "CxR|none"))
+    @Option(help: ArgumentHelp("Cells a sheet, columns x rows, or 'none' for one picture a frame.", valueName: "CxR|none"))
     var tile: TileArgument = TileArgument(argument: "10x10")!
 
     @Option(help: "Fit each cell inside this width (default 160 when no --height is given).")
@@ -98,7 +110,7 @@ struct Storyboard: ParsableCommand {
     @Flag(help: "Replace outputs that exist.")
     var overwrite = false
 
-    @OptionGroup var encoding: EncodingOptions
+    @OptionGroup var encoding: EncodingOptions<StoryboardEncodingHelp>
 
     @OptionGroup var batch: BatchOptions
 

@@ -66,7 +66,7 @@ struct Thumbnail: ParsableCommand {
     @Flag(name: .customLong("cover-prefer"), help: .hidden)
     var coverPrefer = false
 
-    @OptionGroup var encoding: EncodingOptions
+    @OptionGroup var encoding: EncodingOptions<ThumbnailEncodingHelp>
 
     @OptionGroup var outputs: OutputOptions
 
@@ -114,7 +114,8 @@ struct Thumbnail: ParsableCommand {
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
         try encoding.check(for: options.format, canKeepJPEGBlocks: false)
         if (hdr == .keep || depth == 16) && options.format != .png {
-            throw ValidationError("--hdr keep and --depth 16 write 16-bit PNG: \(options.format.rawValue) holds 8 bits and no cICP chunk.")
+            let asked = hdr == .keep ? "--hdr keep" : "--depth 16"
+            throw ValidationError("\(asked) writes 16-bit PNG: \(options.format.rawValue) holds 8 bits\(hdr == .keep ? " and no cICP chunk" : "").")
         }
         options.encoding = encoding.settings
         options.output = outputs.policy

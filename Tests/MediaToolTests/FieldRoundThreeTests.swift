@@ -123,6 +123,67 @@ import TestSupport
         #expect(again.errorLines.last?.hasSuffix(", 4 of mediatool's own outputs passed over") == true, "\(again.errorLines)")
     }
 
+    /// Help texts and messages that leaked or lied.
+    @Test(arguments: [
+        (["help", "nosuch"], "mediatool: no subcommand 'nosuch': the subcommands are thumbnail, storyboard, crop, dump-doubles, pack-doubles, dump-array, pack-array (see 'mediatool --help')"),
+        (["thumb", "x.mp4"], "mediatool: no subcommand 'thumb': did you mean 'thumbnail'? (see 'mediatool --help')"),
+        (["crop", "--subsampling", "444", "--rect", "0,0,1,1", "x.png"], "mediatool: --subsampling is for JPEG output, not png. (see 'mediatool crop --help')"),
+        (["crop", "--subsampling", "440", "--format", "jpeg", "--rect", "0,0,1,1", "x.png"], "mediatool: The value '440' is invalid for '--subsampling <420|422|444>'. Please provide one of '420', '422' or '444'. (see 'mediatool crop --help')"),
+        (["thumbnail", "--depth", "16", "--format", "jpeg", "x.mp4"], "mediatool: --depth 16 writes 16-bit PNG: jpeg holds 8 bits. (see 'mediatool thumbnail --help')"),
+    ])
+    func usageErrorsSayWhatWasMeant(arguments: [String], line: String) throws {
+        let run = try ToolRun.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.errorLines == [line])
+    }
+
+    @Test func helpShowsDefaultsAsTheyAreTypedAndOnlyWhatTheSubcommandDoes() throws {
+        let storyboard = try ToolRun.run(["storyboard", "--help"]).output
+        #expect(!storyboard.contains("TileArgument"))
+        #expect(storyboard.contains("(default: 10x10)"))
+        #expect(storyboard.contains("The sheets' format: jpeg, png or webp (default:"))
+        for command in ["thumbnail", "storyboard"] {
+            let help = try ToolRun.run([command, "--help"]).output
+            #expect(!help.contains("crop of a JPEG"), "\(command)")
+            #expect(!help.contains("source's own"), "\(command)")
+        }
+    }
+
+    /// A negative rect is a value, not an unknown option.
+    @Test func aNegativeRectIsTakenAsTheRect() throws {
+        let run = try ToolRun.run(["crop", "--rect", "-5,0,10,10", Fixture.path("pictures/orientation1.png"), "-o", "/dev/null"])
+        #expect(run.errorLines == ["mediatool: \(Fixture.path("pictures/orientation1.png")): rect -5,0,10,10 is not inside the picture, 61x41 as displayed (--clamp crops the part inside)"])
+    }
+
+    /// An opaque picture with an alpha channel loses nothing as a JPEG: no warning.
+    @Test func anOpaqueAlphaPictureToJPEGHasNoWarning() throws {
+        let output = try ScratchOutput("out.jpg")
+        // 2x2, 16-bit RGBA, every alpha 65535, in a stored (uncompressed) zlib stream.
+        let rows: [UInt8] = (0..<2).flatMap { _ in [0] + (0..<2).flatMap { _ in [0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xFF, 0xFF] } }
+        var adler = (a: UInt32(1), b: UInt32(0))
+        for byte in rows { adler.a = (adler.a + UInt32(byte)) % 65521; adler.b = (adler.b + adler.a) % 65521 }
+        let zlib = [0x78, 0x01, 0x01, UInt8(rows.count), 0, ~UInt8(rows.count), 0xFF] + rows + DecodeLimitTests.bigEndian(adler.b << 16 | adler.a)
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return DecodeLimitTests.bigEndian(UInt32(data.count)) + body + DecodeLimitTests.bigEndian(DecodeLimitTests.crc32(body))
+        }
+        let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", DecodeLimitTests.bigEndian(2) + DecodeLimitTests.bigEndian(2) + [16, 6, 0, 0, 0])
+            + chunk("IDAT", zlib) + chunk("IEND", [])
+        let input = output.folder.appendingPathComponent("opaque.png")
+        try Data(png).write(to: input)
+        let run = try ToolRun.run(["crop", "--rect", "0,0,2,2", input.path, "-o", output.path])
+        #expect(run.status == 0)
+        #expect(run.errorLines == [])
+    }
+
+    /// CSV rows all have the header's fields: the last row's missing values are empty.
+    @Test func aCSVLastRowIsNotRagged() throws {
+        let output = try ScratchOutput("three.bin")
+        #expect(try ToolRun.run(["pack-doubles", "-", "-o", output.path], input: Data("1 2 3\n".utf8)).status == 0)
+        let run = try ToolRun.run(["dump-doubles", "--format", "csv", "--header", "--columns", "2", "--index", output.path])
+        #expect(run.output == "index,c0,c1\n0,1.0,2.0\n2,3.0,\n")
+    }
+
     // MARK: Two inputs never write one output
 
     @Test func twoSpellingsOfOneOutputAreACollision() throws {

@@ -61,7 +61,7 @@ import Testing
         (["crop", "--rect", "0,0,-1,2", "x.png"], "mediatool: --rect takes X,Y,W,H with W and H above 0, e.g. 100,200,300,400, not '0,0,-1,2'. (see 'mediatool crop --help')"),
         (["thumbnail", "--width", "-5", "x.mp4"], "mediatool: --width must be 1 or more. (see 'mediatool thumbnail --help')"),
         (["thumbnail", "--width", "x.mp4"], "mediatool: The value 'x.mp4' is invalid for '--width <width>' (see 'mediatool thumbnail --help')"),
-        (["frobnicate"], "mediatool: Unexpected argument 'frobnicate' (see 'mediatool --help')"),
+        (["frobnicate"], "mediatool: no subcommand 'frobnicate': the subcommands are thumbnail, storyboard, crop, dump-doubles, pack-doubles, dump-array, pack-array (see 'mediatool --help')"),
     ])
     func oneLine(arguments: [String], line: String) throws {
         let run = try ToolRun.run(arguments)
@@ -75,7 +75,7 @@ import Testing
     @Test func bareMediatoolIsAUsageError() throws {
         let run = try ToolRun.run([])
         #expect(run.status == 64)
-        #expect(run.errorLines == ["mediatool: give a subcommand: thumbnail, crop, dump-doubles or pack-doubles (see 'mediatool --help')"])
+        #expect(run.errorLines == ["mediatool: give a subcommand: thumbnail, storyboard, crop, dump-doubles, pack-doubles, dump-array, pack-array (see 'mediatool --help')"])
     }
 
     @Test func aMissingOutputFolderIsSaidAsSuch() throws {
