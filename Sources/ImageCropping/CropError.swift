@@ -12,6 +12,8 @@ public enum CropError: Error, Equatable, CustomStringConvertible {
     case rectOutside(rect: PixelRect, width: Int, height: Int, space: String)
     /// Even clamped, nothing of the rect is inside the picture.
     case rectDisjoint(rect: PixelRect, width: Int, height: Int, space: String)
+    /// A rect in a view's coordinates that maps to `mapped`, not (`meets`: not wholly) inside the picture.
+    case viewRectOutside(rect: FractionalRect, mapping: ViewMapping, mapped: PixelRect, width: Int, height: Int, meets: Bool)
 
     /// `--lossless` with a rect off the JPEG's block grid.
     case losslessOffGrid(rect: PixelRect, aligned: PixelRect, blockWidth: Int, blockHeight: Int,
@@ -31,6 +33,11 @@ public enum CropError: Error, Equatable, CustomStringConvertible {
             return "rect \(rect) is not inside the picture, \(width)x\(height) as \(space) (--clamp crops the part inside)"
         case .rectDisjoint(let rect, let width, let height, let space):
             return "rect \(rect) does not meet the picture, \(width)x\(height) as \(space)"
+        case .viewRectOutside(let rect, let mapping, let mapped, let width, let height, let meets):
+            let typed = [rect.x, rect.y, rect.width, rect.height].map(Self.number).joined(separator: ",")
+            let view = "\(Self.number(mapping.viewWidth))x\(Self.number(mapping.viewHeight))"
+            let seen = "rect \(typed) of the \(view) view (\(mapped) of the \(width)x\(height) picture as displayed)"
+            return meets ? "\(seen) is not inside the picture (--clamp crops the part inside)" : "\(seen) does not meet the picture"
         case .losslessOffGrid(let rect, let aligned, let blockWidth, let blockHeight, let columns, let rows, let containsRect):
             let grid = "the \(blockWidth)x\(blockHeight) block grid" + (columns + rows > 0 ? " (which starts at \(columns),\(rows): partial blocks before it cannot be turned without loss)" : "")
             if containsRect {
@@ -44,4 +51,9 @@ public enum CropError: Error, Equatable, CustomStringConvertible {
 
     /// Bytes in MiB, rounded up: a need is never understated.
     static func mebibytes(_ bytes: Int) -> String { DecodeLimitError.mebibytes(bytes) }
+
+    /// A number as typed: `5`, not `5.0`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
 }

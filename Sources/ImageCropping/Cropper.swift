@@ -153,7 +153,15 @@ public struct Cropper: Sendable {
             return orientation.storedRect(forDisplayed: inside, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
         case .inView(let rect, let mapping):
             let pictureRect = mapping.pictureRect(forView: rect, pictureWidth: displayed.width, pictureHeight: displayed.height)
-            let inside = try checked(pictureRect.snappedOutward(), width: displayed.width, height: displayed.height, space: "displayed")
+            let inside: PixelRect
+            do {
+                inside = try checked(pictureRect.snappedOutward(), width: displayed.width, height: displayed.height, space: "displayed")
+            } catch CropError.rectOutside(let mapped, let width, let height, _) {
+                // Said in the rect the user typed, with what it became.
+                throw CropError.viewRectOutside(rect: rect, mapping: mapping, mapped: mapped, width: width, height: height, meets: true)
+            } catch CropError.rectDisjoint(let mapped, let width, let height, _) {
+                throw CropError.viewRectOutside(rect: rect, mapping: mapping, mapped: mapped, width: width, height: height, meets: false)
+            }
             return orientation.storedRect(forDisplayed: inside, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
         }
     }

@@ -155,6 +155,14 @@ import TestSupport
         #expect(run.errorLines == ["mediatool: \(Fixture.path("pictures/orientation1.png")): rect -5,0,10,10 is not inside the picture, 61x41 as displayed (--clamp crops the part inside)"])
     }
 
+    /// A view rect outside the picture is named as typed, with what it became.
+    @Test func aViewRectErrorShowsTheRectTyped() throws {
+        let picture = Fixture.path("pictures/orientation1.png")
+        let run = try ToolRun.run(["crop", "--view", "400x300", "--rect", "300,0,200,100", picture, "-o", "/dev/null"])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: \(picture): rect 300,0,200,100 of the 400x300 view (45,0,32,14 of the 61x41 picture as displayed) is not inside the picture (--clamp crops the part inside)"])
+    }
+
     /// An opaque picture with an alpha channel loses nothing as a JPEG: no warning.
     @Test func anOpaqueAlphaPictureToJPEGHasNoWarning() throws {
         let output = try ScratchOutput("out.jpg")
