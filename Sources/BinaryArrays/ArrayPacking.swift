@@ -34,7 +34,17 @@ public struct ArrayPacking {
     }
 
     /// Appends the records of one text source. Stops at the first token that is not a value of its field's type.
+    public mutating func pack(_ source: InputFile) throws {
+        // A call with the concrete type: inside this module the parsers are specialized for it
+        // (called generically from another module, each byte went through generic metadata).
+        try packText(source)
+    }
+
     public mutating func pack<Source: ByteSource>(_ source: Source) throws {
+        try packText(source)
+    }
+
+    private mutating func packText<Source: ByteSource>(_ source: Source) throws {
         var cursor = TextCursor(source: source)
         while let byte = try cursor.peek(), byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A {
             cursor.advance()
@@ -58,10 +68,13 @@ public struct ArrayPacking {
         let field = record.fields[fieldsIn]
         let bits = try FieldValueParser.bits(of: token, hex: hex, field: field, line: line, column: column)
         let size = field.type.size
-        for index in 0..<size {
-            // The value's bytes from its most significant, placed in the field's byte order.
-            let byte = UInt8(truncatingIfNeeded: bits >> UInt64(8 * (size - 1 - index)))
-            pending[field.offset + (field.byteOrder == .big ? index : size - 1 - index)] = byte
+        pending.withUnsafeMutableBytes { record in
+            // The value's low `size` bytes, in the field's byte order.
+            let ordered = field.byteOrder == .big ? (bits << UInt64(64 - 8 * size)).bigEndian : bits.littleEndian
+            withUnsafeBytes(of: ordered) { bytes in
+                UnsafeMutableRawBufferPointer(rebasing: record[field.offset..<(field.offset + size)])
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<size]))
+            }
         }
         fieldsIn += 1
         if fieldsIn == record.fields.count {

@@ -15,7 +15,17 @@ public struct DoublePacking {
     }
 
     /// Appends the values of one text source. Stops at the first token that is not a number.
+    public mutating func pack(_ source: InputFile) throws {
+        // A call with the concrete type: inside this module the parsers are specialized for it
+        // (called generically from another module, each byte went through generic metadata).
+        try packText(source)
+    }
+
     public mutating func pack<Source: ByteSource>(_ source: Source) throws {
+        try packText(source)
+    }
+
+    private mutating func packText<Source: ByteSource>(_ source: Source) throws {
         var cursor = TextCursor(source: source)
         // Numbers never start with '[' or '{': the first byte tells JSON from a list.
         while let byte = try cursor.peek(), byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A {

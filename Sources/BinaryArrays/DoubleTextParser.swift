@@ -105,28 +105,14 @@ public struct DoubleTextParser<Source: ByteSource> {
 
     /// Reads the next token into `token`; false at the end of the text.
     private mutating func nextToken() throws -> Bool {
-        while let byte = try cursor.peek(), isSeparator(byte) {
-            if byte == UInt8(ascii: "\n") { atLineStart = true }
-            cursor.advance()
-        }
-        guard try cursor.peek() != nil else { return false }
-        token.removeAll(keepingCapacity: true)
-        tokenLine = cursor.line
-        tokenColumn = cursor.column
+        var sawLineEnd = false
+        let taken = try cursor.takeToken(into: &token, limit: Self.maxTokenLength, sawLineEnd: &sawLineEnd,
+                                         startLine: &tokenLine, startColumn: &tokenColumn)
+        if sawLineEnd { atLineStart = true }
+        guard let whole = taken else { return false }
         tokenStartsLine = atLineStart
         atLineStart = false
-        while let byte = try cursor.peek(), !isSeparator(byte) {
-            if token.count == Self.maxTokenLength {
-                throw DoubleTextError.invalidNumber(line: tokenLine, column: tokenColumn, token: tokenText)
-            }
-            token.append(byte)
-            cursor.advance()
-        }
+        guard whole else { throw DoubleTextError.invalidNumber(line: tokenLine, column: tokenColumn, token: tokenText) }
         return true
     }
-}
-
-@inline(__always)
-private func isSeparator(_ byte: UInt8) -> Bool {
-    byte == UInt8(ascii: " ") || byte == UInt8(ascii: ",") || (byte >= 0x09 && byte <= 0x0D)
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// One number written as text: decimal, or one of the words for NaN and the infinities.
 enum DoubleToken {
     enum Problem: Error {
@@ -9,16 +11,45 @@ enum DoubleToken {
     /// special values), `nan`, `inf`, `infinity` with any sign and case, and the JSON strings
     /// `"NaN"`, `"Infinity"`, `"-Infinity"` with their quotes.
     static func value(of token: [UInt8]) throws(Problem) -> Double {
-        let text = String(decoding: token, as: UTF8.self)
-        if let special = specialValue(text) { return special }
-        guard token.allSatisfy(isNumberCharacter), token.contains(where: isDigit), let value = Double(text) else {
+        // One pass: only number characters, a digit among them, and whether the significand (before
+        // any exponent) has a non-zero digit. Anything else may be a word for NaN or infinity.
+        let scan = token.withUnsafeBufferPointer { bytes -> (isNumber: Bool, hasDigit: Bool, significandIsNonZero: Bool) in
+            var hasDigit = false, significandIsNonZero = false, inExponent = false
+            for byte in bytes {
+                if isDigit(byte) {
+                    hasDigit = true
+                    if !inExponent && byte != UInt8(ascii: "0") { significandIsNonZero = true }
+                } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                    inExponent = true
+                } else if byte != UInt8(ascii: ".") && byte != UInt8(ascii: "+") && byte != UInt8(ascii: "-") {
+                    return (false, hasDigit, significandIsNonZero)
+                }
+            }
+            return (true, hasDigit, significandIsNonZero)
+        }
+        guard scan.isNumber else {
+            if let special = specialValue(String(decoding: token, as: UTF8.self)) { return special }
             throw .notANumber
         }
+        let significandIsNonZero = scan.significandIsNonZero
+        guard scan.hasDigit, let value = parsed(token) else { throw .notANumber }
         // Zero from a non-zero significand is an underflow, as infinity from digits is an overflow.
-        let significandIsNonZero = token.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
-            .contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
         if value.isInfinite || (value == 0 && significandIsNonZero) { throw .outOfRange }
         return value
+    }
+
+    /// The double nearest to the decimal `token` (number characters only), read whole by the C
+    /// library's correctly rounded strtod, without making a String; nil when it is not all one
+    /// number. strtod follows LC_NUMERIC, which the tool never sets: should a library set one with
+    /// a decimal comma, the token is not read whole, and Swift's parser (C locale) decides.
+    private static func parsed(_ token: [UInt8]) -> Double? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: token.count + 1) { text in
+            token.withUnsafeBytes { bytes in UnsafeMutableRawBufferPointer(text).copyMemory(from: bytes) }
+            text[token.count] = 0
+            var end: UnsafeMutablePointer<CChar>?
+            let value = strtod(text.baseAddress!, &end)
+            return end == text.baseAddress! + token.count ? value : Double(String(decoding: token, as: UTF8.self))
+        }
     }
 
     /// `value(of:)`, its problems put as errors naming where the token stands.

@@ -4,8 +4,13 @@
 enum FieldValueParser {
     /// The value's bits, host order, in the low `field.type.size` bytes.
     static func bits(of token: [UInt8], hex: [UInt8]?, field: RecordLayout.Field, line: Int, column: Int) throws -> UInt64 {
-        let text = String(decoding: token, as: UTF8.self)
         let type = field.type
+        // The common cases first, without making a String of the token: it costs more than the parse.
+        if hex == nil {
+            if type == .f64 { return try DoubleToken.value(of: token, line: line, column: column).bitPattern }
+            if !type.isFloatingPoint, let bits = integerBits(token, type: type) { return bits }
+        }
+        let text = String(decoding: token, as: UTF8.self)
         let bits: UInt64
         switch type {
         case .f64:
@@ -57,6 +62,32 @@ enum FieldValueParser {
         }
         guard let hex else { return bits }
         return try Self.exact(bits, hex: hex, field: field, value: text, line: line, column: column)
+    }
+
+    /// A decimal integer's bits when `type` holds it (an optional sign, then 1 to 19 digits); nil
+    /// for anything else, which the general path then names.
+    private static func integerBits(_ token: [UInt8], type: ElementType) -> UInt64? {
+        var digits = token[...]
+        var negative = false
+        if let sign = digits.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            negative = sign == UInt8(ascii: "-")
+            digits = digits.dropFirst()
+        }
+        guard (1...19).contains(digits.count) else { return nil }
+        var magnitude: UInt64 = 0
+        for byte in digits {
+            guard DoubleToken.isDigit(byte) else { return nil }
+            magnitude = magnitude * 10 + UInt64(byte - UInt8(ascii: "0"))
+        }
+        let bits = UInt64(type.size * 8)
+        if type.isSigned {
+            // -2^(bits-1) ... 2^(bits-1) - 1.
+            let limit = UInt64(1) << (bits - 1)
+            if negative ? magnitude > limit : magnitude >= limit { return nil }
+            return (negative ? 0 &- magnitude : magnitude) & mask(type)
+        }
+        if negative { return nil }
+        return type == .u64 || magnitude <= mask(type) ? magnitude : nil
     }
 
     private static func mask(_ type: ElementType) -> UInt64 {

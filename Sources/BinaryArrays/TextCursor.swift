@@ -38,8 +38,69 @@ struct TextCursor<Source: ByteSource> {
         position += 1
     }
 
+    /// Moves past separators, then takes the bytes up to the next separator into `token` (at most
+    /// `limit`: past it, false with `token` full); nil at the end of the text. `sawLineEnd` is set
+    /// when a line end was passed. Works a chunk at a time: this is the text parsers' hot loop.
+    mutating func takeToken(into token: inout [UInt8], limit: Int, sawLineEnd: inout Bool,
+                            startLine: inout Int, startColumn: inout Int) throws -> Bool? {
+        token.removeAll(keepingCapacity: true)
+        // Separators.
+        while true {
+            if position == end {
+                position = 0
+                end = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+                if end == 0 { return nil }
+            }
+            let stop = chunk.withUnsafeBufferPointer { bytes -> Int in
+                var index = position
+                while index < end {
+                    let byte = bytes[index]
+                    guard isTextSeparator(byte) else { break }
+                    if byte == UInt8(ascii: "\n") {
+                        line += 1
+                        column = 1
+                        sawLineEnd = true
+                    } else {
+                        column += 1
+                    }
+                    index += 1
+                }
+                return index
+            }
+            position = stop
+            if position < end { break }
+        }
+        startLine = line
+        startColumn = column
+        // The token, maybe across chunks.
+        while true {
+            let (stop, full) = chunk.withUnsafeBufferPointer { bytes -> (Int, Bool) in
+                var index = position
+                let room = limit - token.count
+                let last = min(end, position + room)
+                while index < last, !isTextSeparator(bytes[index]) { index += 1 }
+                token.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<index]))
+                return (index, index == last && last < end && !isTextSeparator(bytes[index]))
+            }
+            column += stop - position
+            position = stop
+            if full { return false }
+            if position < end { return true }
+            position = 0
+            end = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+            if end == 0 { return true }
+            if token.count == limit, !isTextSeparator(chunk[0]) { return false }
+        }
+    }
+
     /// Moves past bytes up to, not including, the next line end.
     mutating func skipRestOfLine() throws {
         while let byte = try peek(), byte != UInt8(ascii: "\n") { advance() }
     }
+}
+
+/// What separates values in text: spaces, commas, tabs and line ends.
+@inline(__always)
+func isTextSeparator(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: ",") || (byte >= 0x09 && byte <= 0x0D)
 }
