@@ -18,6 +18,8 @@ static inline int cffmpeg_averror(int posix_error) { return AVERROR(posix_error)
 static inline int cffmpeg_averror_eof(void) { return AVERROR_EOF; }
 static inline int cffmpeg_averror_eagain(void) { return AVERROR(EAGAIN); }
 
+static inline int cffmpeg_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+
 static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
 
 static inline int cffmpeg_avseek_size(void) { return AVSEEK_SIZE; }

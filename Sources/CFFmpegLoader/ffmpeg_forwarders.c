@@ -139,6 +139,8 @@ FORWARD(AVFORMAT, int, av_read_frame, (AVFormatContext *s, AVPacket *pkt), (s, p
 FORWARD(AVFORMAT, uint8_t *, av_stream_get_side_data,
         (const AVStream *stream, enum AVPacketSideDataType type, size_t *size), (stream, type, size))
 FORWARD_VOID(AVFORMAT, avformat_close_input, (AVFormatContext **s), (s))
+FORWARD(AVFORMAT, const AVInputFormat *, av_probe_input_format2, (const AVProbeData *pd, int is_opened, int *score_max),
+        (pd, is_opened, score_max))
 FORWARD(AVFORMAT, int, avformat_find_stream_info, (AVFormatContext *ic, AVDictionary **options), (ic, options))
 FORWARD(AVFORMAT, int, avformat_open_input,
         (AVFormatContext **ps, const char *url, const AVInputFormat *fmt, AVDictionary **options),

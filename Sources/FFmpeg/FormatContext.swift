@@ -44,6 +44,23 @@ final class FormatContext {
         self.input = input
     }
 
+    /// Throws when the first bytes of a stream (`start`) are of no format FFmpeg knows, as opening
+    /// it would: so that a stream that is not media is refused before all of it is copied.
+    static func recognise(_ start: UnsafeRawBufferPointer) throws(FFmpegError) {
+        FFmpegLibraries.silenceLogs()
+        // Probing reads past the end by up to AVPROBE_PADDING_SIZE bytes, which must be zero.
+        var padded = [UInt8](start)
+        padded += [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE))
+        var score: Int32 = 0
+        let format = padded.withUnsafeMutableBufferPointer { buffer in
+            "".withCString { name in
+                var probe = AVProbeData(filename: name, buf: buffer.baseAddress, buf_size: Int32(start.count), mime_type: nil)
+                return av_probe_input_format2(&probe, 1, &score)
+            }
+        }
+        if format == nil { throw FFmpegError("not a media file FFmpeg can open", code: cffmpeg_averror_invaliddata()) }
+    }
+
     /// Probes the streams by decoding their first frames, each decoder told the largest frame it may
     /// allocate: a 16000x16000 PNG frame in a Matroska file, or a cover picture of that size, is
     /// refused by the decoder (av_image_check_size2) instead of taking gigabytes.

@@ -57,6 +57,11 @@ public final class VideoSource {
         try self.init(threads: threads, videoStream: videoStream, limits: limits) { try FormatContext(file: file, maxPixels: limits.videoPixels) }
     }
 
+    /// Throws when a stream's first bytes are of no format FFmpeg knows (see `InputFile.randomAccess`).
+    public static func recognise(_ start: UnsafeRawBufferPointer) throws {
+        try FormatContext.recognise(start)
+    }
+
     /// Opens media held in memory, as if it were a file.
     public convenience init(bytes: [UInt8], threads: Int = 0) throws {
         try self.init(threads: threads, videoStream: nil, limits: DecodeLimits()) { try FormatContext(bytes: bytes) }

@@ -128,15 +128,36 @@ public final class InputFile: ByteSource, @unchecked Sendable {
 
     /// This input as a regular file that decoders can read at any offset: itself, or for a stream
     /// (a FIFO, a pipe, `<(command)`) its bytes read once into an unnamed temporary file. A device
-    /// is refused: its bytes need not end.
-    public func randomAccess() throws -> InputFile {
+    /// is refused: its bytes need not end. `recognise` is shown a stream's first bytes (up to
+    /// `Self.recognitionLength`, fewer when the stream is shorter) before the rest is copied, and
+    /// throws when they are not what the job reads: 2 GB that are not a picture are not copied first.
+    public func randomAccess(recognise: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws -> InputFile {
         if isRegular { return self }
         if isDevice { throw InputError.notRegular(kind: kind) }
-        return try InputFile(spooling: self)
+        return try InputFile(spooling: self, recognise: recognise)
     }
 
-    /// Copies `stream` to a temporary file that has no name (unlinked at once), and reads that.
-    private init(spooling stream: InputFile) throws {
+    /// How much of a stream `randomAccess` shows to be recognised.
+    public static let recognitionLength = 1 << 20
+
+    /// Copies `stream` to a temporary file that has no name (unlinked at once), and reads that. Its
+    /// first bytes are recognised (when asked) before the temporary file is made.
+    private init(spooling stream: InputFile, recognise: ((UnsafeRawBufferPointer) throws -> Void)?) throws {
+        var head: [UInt8] = []
+        if let recognise {
+            head = [UInt8](repeating: 0, count: Self.recognitionLength)
+            let filled = try head.withUnsafeMutableBytes { start in
+                var filled = 0
+                while filled < start.count {
+                    let count = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: start[filled...]))
+                    if count == 0 { break }
+                    filled += count
+                }
+                return filled
+            }
+            head.removeLast(head.count - filled)
+            try head.withUnsafeBytes { try recognise($0) }
+        }
         var template = Array("\(Self.temporaryFolder)/mediatool-input-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw SystemError("cannot make a temporary copy of the stream") }
@@ -150,7 +171,9 @@ public final class InputFile: ByteSource, @unchecked Sendable {
         let output = BufferedOutput(descriptor: fd, displayName: "a temporary copy of \(stream.displayName)")
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
-        var total = 0
+        try output.write(head)
+        var total = head.count
+        head = []
         while true {
             let count = try stream.read(into: buffer)
             if count == 0 { break }

@@ -72,7 +72,8 @@ public struct Cropper: Sendable {
     }
 
     public func crop(_ input: String, to output: String) throws -> CropReport {
-        let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output)
+        let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output,
+                                                  recognise: SourcePictures.recognise)
         let picture = try SourcePictures.open(file: file, maxPixels: options.maxPixels, maxMemory: options.maxMemory, threads: options.threads)
         let orientation = picture.orientation
         let storedRect = try self.storedRect(of: picture)

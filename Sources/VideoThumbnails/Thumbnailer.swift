@@ -25,7 +25,8 @@ public struct Thumbnailer: Sendable {
     }
 
     public func makeThumbnail(of input: String, to output: String) throws -> ThumbnailReport {
-        let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output)
+        let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output,
+                                                  recognise: VideoSource.recognise)
         if options.cover != .never {
             if let cover = try CoverArt.picture(in: file, limits: options.limits) {
                 return try write(cover, to: target, output: output)

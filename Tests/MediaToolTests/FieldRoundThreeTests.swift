@@ -192,6 +192,19 @@ import TestSupport
         #expect(run.output == "index,c0,c1\n0,1.0,2.0\n2,3.0,\n")
     }
 
+    /// A stream that is not a picture (or not media) is refused from its first bytes: 64 MiB of
+    /// zeros are not copied to a temporary file first, and the run ends before the writer does.
+    @Test(arguments: [(["crop", "--rect", "0,0,1,1"], "not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file"),
+                      (["thumbnail"], "not a media file FFmpeg can open: Invalid data found when processing input")])
+    func aStreamIsRecognisedBeforeItIsCopied(command: [String], message: String) throws {
+        let output = try ScratchOutput("out.png")
+        // A writer that would block once the pipe is full and nobody reads: the run must not wait for all of it.
+        let zeros = Data(count: 64 << 20)
+        let run = try ToolRun.run(command + ["-", "-o", output.path], input: zeros)
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: <stdin>: \(message)"])
+    }
+
     // MARK: Two inputs never write one output
 
     @Test func twoSpellingsOfOneOutputAreACollision() throws {
