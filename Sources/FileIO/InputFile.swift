@@ -39,7 +39,7 @@ public final class InputFile: ByteSource, @unchecked Sendable {
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            let error = SystemError("cannot read file status")
+            let error = path == "-" && errno == EBADF ? SystemError("standard input is closed", code: EBADF) : SystemError("cannot read file status")
             if ownsDescriptor { close(descriptor) }
             throw error
         }

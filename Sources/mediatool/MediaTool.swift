@@ -92,6 +92,12 @@ struct MediaTool: ParsableCommand {
         var index = 0
         while index < end {
             let argument = arguments[index]
+            // `-j4` is `-j 4`, as getopt takes it (the parser took it for an unknown option).
+            if argument.hasPrefix("-j"), argument.count > 2, Int(argument.dropFirst(2)) != nil {
+                spelled += ["-j", String(argument.dropFirst(2))]
+                index += 1
+                continue
+            }
             if numeric.contains(argument), index + 1 < end, arguments[index + 1].first == "-",
                Double(arguments[index + 1]) != nil || (argument == "--rect" && Double(arguments[index + 1].prefix { $0 != "," }) != nil) {
                 spelled.append("\(argument)=\(arguments[index + 1])")

@@ -22,6 +22,7 @@ struct OutputOptions: ParsableArguments {
     static let placeholders: Set<String> = ["stem", "ext", "dir"]
 
     func validate() throws {
+        try InputList.refuseEmpty([("-o", output), ("--out-dir", outDir), ("--name", name)])
         if output != nil && outDir != nil { throw ValidationError("Give -o or --out-dir, not both.") }
         if output != nil && name != nil { throw ValidationError("Give -o or --name, not both.") }
         if let name {

@@ -75,6 +75,7 @@ struct PackArray: ParsableCommand {
 
     func validate() throws {
         try InputList.validate(inputs)
+        try InputList.refuseEmpty([("-o", output)])
         guard output != "-" else { throw ValidationError("-o takes a file: binary output is written atomically.") }
         if let stride, stride < 1 { throw ValidationError("--stride must be 1 or more.") }
         guard columns >= 1 else { throw ValidationError("--columns must be 1 or more.") }

@@ -54,6 +54,7 @@ struct PackDoubles: ParsableCommand {
 
     func validate() throws {
         try InputList.validate(inputs)
+        try InputList.refuseEmpty([("-o", output)])
         guard output != "-" else { throw ValidationError("-o takes a file: binary output is written atomically.") }
     }
 

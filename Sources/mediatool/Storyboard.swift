@@ -121,6 +121,7 @@ struct Storyboard: ParsableCommand {
     func validate() throws {
         guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video.") }
         try InputList.validate(inputs)
+        try InputList.refuseEmpty([("--vtt", vtt), ("--html", html), ("--out-dir", outDir)])
         if inputs.contains("-") { throw ValidationError("A storyboard reads its video more than once: give a file, not standard input.") }
         if count != nil && every != nil { throw ValidationError("Give --count or --every, not both.") }
         if let count, count < 1 { throw ValidationError("--count must be 1 or more.") }

@@ -130,6 +130,10 @@ import TestSupport
         (["crop", "--subsampling", "444", "--rect", "0,0,1,1", "x.png"], "mediatool: --subsampling is for JPEG output, not png. (see 'mediatool crop --help')"),
         (["crop", "--subsampling", "440", "--format", "jpeg", "--rect", "0,0,1,1", "x.png"], "mediatool: The value '440' is invalid for '--subsampling <420|422|444>'. Please provide one of '420', '422' or '444'. (see 'mediatool crop --help')"),
         (["thumbnail", "--depth", "16", "--format", "jpeg", "x.mp4"], "mediatool: --depth 16 writes 16-bit PNG: jpeg holds 8 bits. (see 'mediatool thumbnail --help')"),
+        (["crop", "--rect", "0,0,1,1", "x.png", "-o", ""], "mediatool: -o takes a name, not an empty one. (see 'mediatool crop --help')"),
+        (["pack-array", "--type", "f64", "x.txt", "-o", ""], "mediatool: -o takes a name, not an empty one. (see 'mediatool pack-array --help')"),
+        (["storyboard", "x.mp4", "--vtt", ""], "mediatool: --vtt takes a name, not an empty one. (see 'mediatool storyboard --help')"),
+        (["storyboard", "x.mp4", "--count", "1e7"], "mediatool: The value '1e7' is invalid for '--count <count>' (see 'mediatool storyboard --help')"),
     ])
     func usageErrorsSayWhatWasMeant(arguments: [String], line: String) throws {
         let run = try ToolRun.run(arguments)
@@ -147,6 +151,13 @@ import TestSupport
             #expect(!help.contains("crop of a JPEG"), "\(command)")
             #expect(!help.contains("source's own"), "\(command)")
         }
+    }
+
+    /// `-j1` is `-j 1`, as getopt reads it.
+    @Test func aJobCountJoinedToItsOptionIsTaken() throws {
+        let output = try ScratchOutput("out.png")
+        let run = try ToolRun.run(["crop", "-j1", "--rect", "0,0,1,1", Fixture.path("pictures/orientation1.png"), "-o", output.path])
+        #expect(run.status == 0, "\(run.standardError)")
     }
 
     /// A negative rect is a value, not an unknown option.
