@@ -364,12 +364,26 @@ public final class VideoSource {
         var isDraining = false
         var drainedAtTarget = false
         var rejectedPackets = 0
+        // After a seek, nothing before the first keyframe packet can be decoded cleanly: such packets
+        // are passed over unread by the decoder. Demuxers that seek by time alone (MPEG-TS) land
+        // anywhere; a clip whose last keyframe is long before the time asked for decoded every packet
+        // to the end at each of the search's steps back (10 s, where decoding the file took 1.8).
+        var awaitsKeyframe = !acceptsLateFirstFrame
 
         while true {
             if !isDraining {
                 if try format.read(into: packet) {
                     isAtStart = false
                     guard packet.streamIndex == streamIndex else { continue }
+                    if awaitsKeyframe {
+                        guard packet.isKeyframe else { continue }
+                        awaitsKeyframe = false
+                        // The first keyframe shows after the time asked for: the seek landed late,
+                        // known without decoding anything (where packets are timed as shown).
+                        if !packetTimesAreDecodingOrder, let shown = packet.presentationTimestamp, shown > target {
+                            return .landedLate
+                        }
+                    }
                     if landingPacket == nil { landingPacket = packet.decodingTimestamp ?? Int64.min }
                     decoder.skipFrame = keyframesOnly ? AVDISCARD_DEFAULT : skipLevel(for: packet, target: target)
                     let code = decoder.send(packet)
