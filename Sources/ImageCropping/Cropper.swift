@@ -170,8 +170,7 @@ public struct Cropper: Sendable {
     /// The decoder's own needs, the region, and its upright copy, against `--max-memory`; held of
     /// the run's budget for as long as the reservation lives.
     private func checkMemory(_ picture: SourcePicture, _ rect: PixelRect) throws -> MemoryBudget.Reservation? {
-        let samples = 4 * 2  // at most four channels of two bytes
-        let (region, overflow) = rect.width.multipliedReportingOverflow(by: rect.height * samples)
+        let (region, overflow) = rect.width.multipliedReportingOverflow(by: rect.height * picture.bytesPerPixel)
         let needed = overflow ? Int.max : picture.workingBytes.addingReportingOverflow(2 * region).partialValue
         if overflow || needed < 0 || needed > options.maxMemory {
             throw CropError.tooMuchMemory(needed: overflow || needed < 0 ? Int.max : needed, limit: options.maxMemory,

@@ -26,7 +26,14 @@ protocol SourcePicture {
     /// Bytes of memory decoding any region needs besides the region (rows of the whole width, or
     /// the whole picture where the format needs it).
     var workingBytes: Int { get }
+    /// Bytes a decoded pixel takes: what a region of the picture costs.
+    var bytesPerPixel: Int { get }
     func pixels(of storedRect: PixelRect) throws -> PixelBuffer
+}
+
+extension SourcePicture {
+    /// At most four channels of two bytes, where the format does not say less before decoding.
+    var bytesPerPixel: Int { 8 }
 }
 
 enum SourcePictures {
@@ -93,6 +100,7 @@ struct PNGPicture: SourcePicture {
     private let checksums: BackgroundCheck
     var color: PNGColorDescription? { decoder.color.isEmpty ? nil : decoder.color }
     var workingBytes: Int { decoder.workingBytes }
+    var bytesPerPixel: Int { decoder.layout.bytesPerPixel }
     let exif: [UInt8]?
     let xmp: [UInt8]?
     var subsampling: ChromaSubsampling? { nil }
@@ -135,6 +143,7 @@ struct JPEGPicture: SourcePicture {
     let color: PNGColorDescription?
     let decoder: JPEGDecoder
     var workingBytes: Int { decoder.workingBytes }
+    var bytesPerPixel: Int { decoder.channels }
     var exif: [UInt8]? { decoder.exif }
     var xmp: [UInt8]? { decoder.xmp }
     var subsampling: ChromaSubsampling? { decoder.subsampling }
