@@ -183,53 +183,40 @@ import TestSupport
     }
 
     @Test func aSignalEndsACropWaitingOnASilentWriter() throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("silent").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        // A writer that holds the FIFO open and never writes.
-        let holder = Glibc.open(fifo, O_RDWR)
-        defer { close(holder) }
-        let run = try SignalledRun(["crop", "--rect", "0,0,2,2", fifo, "-o", folder.appendingPathComponent("out.png").path],
-                                   signal: SIGTERM, when: ChildProcess.isBlockedReading)
-        #expect(run.status == 143)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["silent"])
+        try SilentFIFO.with { folder, fifo in
+            let run = try SignalledRun(["crop", "--rect", "0,0,2,2", fifo, "-o", folder.appendingPathComponent("out.png").path],
+                                       signal: SIGTERM, when: ChildProcess.isBlockedReading)
+            #expect(run.status == 143)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["silent"])
+        }
     }
 
     /// Issue 23: a signal sent 0 to 30 ms after the start, while the threads start, was lost about
     /// once in 70 runs and the run waited forever on its FIFO. Each run here must end by the signal.
     @Test func aSignalAsEarlyAsTheStartIsNeverLost() throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("silent").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let holder = Glibc.open(fifo, O_RDWR)
-        defer { close(holder) }
-        for attempt in 0..<60 {
-            // The point is an arbitrary early moment, not synchronisation: 0 to 30 ms, spread evenly.
-            let delay = UInt32(attempt % 31) * 1000
-            let run = try SignalledRun(["crop", "--jobs", "2", "--rect", "0,0,2,2", fifo, "-o", folder.appendingPathComponent("out.png").path],
-                                       signal: SIGTERM, deadline: 30) { _ in
-                usleep(delay)
-                return true
-            }
-            // Before main blocks the signal its default action ends the process; after, the tool does.
-            #expect(run.status == 143 || (run.wasSignalled && run.status == SIGTERM), "attempt \(attempt): \(run.status)")
+        try SilentFIFO.with { folder, fifo in
+            for attempt in 0..<60 {
+                // The point is an arbitrary early moment, not synchronisation: 0 to 30 ms, spread evenly.
+                let delay = UInt32(attempt % 31) * 1000
+                let run = try SignalledRun(["crop", "--jobs", "2", "--rect", "0,0,2,2", fifo, "-o", folder.appendingPathComponent("out.png").path],
+                                           signal: SIGTERM, deadline: 30) { _ in
+                    usleep(delay)
+                    return true
+                }
+                // Before main blocks the signal its default action ends the process; after, the tool does.
+                #expect(run.status == 143 || (run.wasSignalled && run.status == SIGTERM), "attempt \(attempt): \(run.status)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["silent"])
+        }
     }
 
     @Test func aSecondSignalEndsTheGraceAtOnce() throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("silent").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let holder = Glibc.open(fifo, O_RDWR)
-        defer { close(holder) }
-        // A batch's first signal leaves the work under way its grace; the second ends it.
-        let run = try SignalledRun(["crop", "--rect", "0,0,2,2", fifo, "-o", folder.appendingPathComponent("out.png").path],
-                                   signal: SIGINT, then: SIGTERM, when: ChildProcess.isBlockedReading)
-        #expect(run.status == 130)
+        try SilentFIFO.with { folder, fifo in
+            // A batch's first signal leaves the work under way its grace; the second ends it.
+            let run = try SignalledRun(["crop", "--rect", "0,0,2,2", fifo, "-o", folder.appendingPathComponent("out.png").path],
+                                       signal: SIGINT, then: SIGTERM, when: ChildProcess.isBlockedReading)
+            #expect(run.status == 130)
+        }
     }
 
     // MARK: 5. No partial output after a signal
@@ -352,6 +339,19 @@ import TestSupport
         #expect(run.status == 1, "\(text)")
         #expect(text.contains("mediatool: ./b: cannot read the folder: Permission denied"))
         #expect(text.contains("mediatool: summary: 2 ok, 1 failed, 0 skipped of 3"))
+    }
+}
+
+/// A FIFO in a scratch folder that a writer holds open and never writes to: a read of it waits.
+enum SilentFIFO {
+    static func with(_ body: (_ folder: URL, _ fifo: String) throws -> Void) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("silent").path
+        guard mkfifo(fifo, 0o600) == 0 else { throw SystemError("cannot make a FIFO") }
+        let holder = Glibc.open(fifo, O_RDWR)
+        defer { close(holder) }
+        try body(folder, fifo)
     }
 }
 
