@@ -116,6 +116,9 @@ public final class BatchEngine: Sendable {
             }
             let report = try job(input, output)
             return .done(report, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))
+        } catch OutputError.exists(let path) where skipsExisting && path == output {
+            // Another run (a second worker on the same folder) made it meanwhile: what was asked is there.
+            return .skipped
         } catch {
             return .failed(error, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))
         }

@@ -314,6 +314,27 @@ import TestSupport
 
 /// Issue 23: writes below a folder that others can change, replaced files, live temporaries.
 @Suite struct OutputFolderTests {
+    /// With --skip-existing, an output another run made while this one worked on it is skipped, not
+    /// a failure. The run is held on its FIFO input while the output appears.
+    @Test func anOutputThatAppearsMidRunIsSkippedWithSkipExisting() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("a.png").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let picture = try Fixture.data("pictures/orientation1.png")
+        let output = folder.appendingPathComponent("a.crop.png")
+        let run = try ChildProcess.run(ToolRun.executable.path, ["crop", "--skip-existing", "--rect", "0,0,2,2", fifo],
+                                       directory: folder) { process in
+            let writer = FileHandle(forWritingAtPath: fifo)!
+            try ChildProcess.waitUntil("the run to read the FIFO") { ChildProcess.isBlockedReading(process.processIdentifier) }
+            try Data("made by another run".utf8).write(to: output)
+            writer.write(picture)
+            try writer.close()
+        }
+        #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
+        #expect(try Data(contentsOf: output) == Data("made by another run".utf8))
+    }
+
     /// `mv out/sub out/sub.real; ln -s ../outside out/sub` while a --recursive batch runs sent the
     /// next outputs into outside/. The run is held on a FIFO input while the folder is swapped.
     @Test func aFolderSwappedForALinkMidRunRedirectsNothing() throws {
