@@ -114,6 +114,14 @@ public final class BatchEngine: Sendable {
             if !isConfined, let output, plan?.directory != nil, let folder = OutputPlan.folder(of: output) {
                 try Folders.create(folder)
             }
+            // A template that names folders below the input's (`--name 'small/{stem}.png'`): the
+            // input's folder is held while the job runs, and the output reached from it without
+            // following links, as under --out-dir.
+            var held: OutputFolder?
+            if let plan, plan.directory == nil, plan.explicitPath == nil, plan.template.contains("/") {
+                held = try ConfinedFolders.hold(OutputPlan.folder(of: input.path) ?? ".")
+            }
+            defer { held.map(ConfinedFolders.release) }
             let report = try job(input, output)
             return .done(report, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))
         } catch OutputError.exists(let path) where skipsExisting && path == output {
@@ -125,12 +133,13 @@ public final class BatchEngine: Sendable {
     }
 
     private func removeLeftovers(for inputs: [BatchInput], plan: OutputPlan) {
-        var folders = Set<String>()
+        // By the names' bytes: two names that are one text in Unicode are two folders.
+        var folders: [[UInt8]: String] = [:]
         for input in inputs where input.problem == nil && plan.explicitPath != AtomicOutputFile.standardOutputName {
-            let output = plan.output(for: input)
-            folders.insert(OutputPlan.folder(of: output) ?? ".")
+            let folder = OutputPlan.folder(of: plan.output(for: input)) ?? "."
+            folders[PathBytes.bytes(folder)] = folder
         }
-        for folder in folders.sorted() { TemporaryFiles.removeLeftovers(in: folder) }
+        for key in folders.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) { TemporaryFiles.removeLeftovers(in: folders[key]!) }
     }
 
     private static func printSummary(_ summary: BatchSummary, total: Int, ownOutputs: Int, seconds: Double) {

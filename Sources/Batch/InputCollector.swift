@@ -43,9 +43,10 @@ public enum InputCollector {
         var paths = arguments
         if let listFile { paths += try lines(of: listFile) }
         var inputs: [BatchInput] = []
-        var seen = Set<String>()
+        // Names as bytes: two names that are one text in Unicode are two files.
+        var seen = Set<[UInt8]>()
         for path in paths {
-            for input in try expand(path, selection: selection) where seen.insert(input.path).inserted {
+            for input in try expand(path, selection: selection) where seen.insert(PathBytes.bytes(input.path)).inserted {
                 inputs.append(input)
             }
         }

@@ -91,9 +91,18 @@ public struct OutputPlan: Sendable, Equatable {
         guard explicitPath == nil else { return (inputs, 0) }
         var earlier = self
         earlier.template = defaultTemplate
-        let listed = inputs.filter { $0.problem == nil }
-        let planned = Set(listed.map { Self.place(of: output(for: $0)) } + listed.map { Self.place(of: earlier.output(for: $0)) })
-        let kept = inputs.filter { input in !(input.isFoundInFolder && input.problem == nil && planned.contains(Self.place(of: input.path))) }
+        // Each place, and the inputs that write there: an input whose own output is itself is no
+        // output of another, and is refused by `check` (an output that is an input), not passed over.
+        var writers: [[UInt8]: Set<[UInt8]>] = [:]
+        for input in inputs where input.problem == nil {
+            let source = PathBytes.bytes(input.path)
+            writers[Self.place(of: output(for: input)), default: []].insert(source)
+            writers[Self.place(of: earlier.output(for: input)), default: []].insert(source)
+        }
+        let kept = inputs.filter { input in
+            guard input.isFoundInFolder, input.problem == nil, let sources = writers[Self.place(of: input.path)] else { return true }
+            return sources.subtracting([PathBytes.bytes(input.path)]).isEmpty
+        }
         return (kept, inputs.count - kept.count)
     }
 
@@ -107,7 +116,7 @@ public struct OutputPlan: Sendable, Equatable {
         for input in listed {
             if let identity = FileIdentity(path: input.path), inputIdentities[identity] == nil { inputIdentities[identity] = input.path }
         }
-        var owners: [String: String] = [:]
+        var owners: [[UInt8]: String] = [:]
         for input in listed {
             let output = output(for: input)
             let place = Self.place(of: output)
@@ -129,12 +138,14 @@ public struct OutputPlan: Sendable, Equatable {
     /// Where an output lands, however it is spelled (`d/a.png`, `./d/a.png`, `d//a.png`, or through a
     /// link to `d`): its folder's device and inode and its name; a folder not made yet, by its
     /// path without `.` components and repeated slashes.
-    static func place(of output: String) -> String {
+    /// As bytes: Strings compare by Unicode's canonical equivalence, and `café` composed and
+    /// decomposed are two names, two files.
+    static func place(of output: String) -> [UInt8] {
         let name = InputCollector.fileName(of: output)
         let folder = folder(of: output) ?? "."
-        if let identity = FileIdentity(path: folder) { return "\(identity.device):\(identity.inode)/\(name)" }
+        if let identity = FileIdentity(path: folder) { return PathBytes.bytes("\(identity.device):\(identity.inode)/\(name)") }
         let components = folder.split(separator: "/").filter { $0 != "." }
-        return (folder.hasPrefix("/") ? "/" : "") + components.joined(separator: "/") + "/" + name
+        return PathBytes.bytes((folder.hasPrefix("/") ? "/" : "") + components.joined(separator: "/") + "/" + name)
     }
 
     /// True when `relative` names a file under `folder`: no `..` and no absolute path, and no link

@@ -38,7 +38,10 @@ public final class VideoSource {
     /// nothing of which frame is on screen, so no frame is skipped or drained by their times.
     let packetTimesAreDecodingOrder: Bool
     /// The memory its decoding holds of the run's budget, for as long as this lives.
-    private let reservation: MemoryBudget.Reservation?
+    private var reservation: MemoryBudget.Reservation?
+    /// The frame size the reservation was made for, and the limits it was made under.
+    private var reservedPixels: Int
+    private let limits: DecodeLimits
     /// Raw streams (MPEG-2 elementary streams and the like) time nothing at all.
     private let hasNoTimestamps: Bool
     /// One frame's duration in the stream's time base, when the frame rate is known.
@@ -86,6 +89,8 @@ public final class VideoSource {
         stream = format.stream(index)
         let size = format.frameSize(ofStream: index)
         reservation = try limits.reserveVideoFrame(width: size.width, height: size.height)
+        reservedPixels = size.width * size.height
+        self.limits = limits
         decoder = try Decoder(stream: stream, threads: threads, maxPixels: limits.videoPixels)
         timeBase = stream.pointee.time_base
         let start = stream.pointee.start_time
@@ -150,9 +155,23 @@ public final class VideoSource {
     /// `threads`: the conversion's; 0 for every core.
     public func pixels(of frame: Frame, width: Int, height: Int, deinterlaces: Bool = true, sixteenBit: Bool = false,
                        threads: Int = 0) throws -> PixelBuffer {
+        try holdMemory(for: frame, width: width, height: height)
         if deinterlaces && Deinterlacer.isInterlaced(frame) { try Deinterlacer.deinterlace(frame) }
         if sixteenBit { return try FrameConverter.rgb16(of: frame, width: width, height: height, threads: threads) }
         return try FrameConverter.pixels(of: frame, width: width, height: height, threads: threads)
+    }
+
+    /// Checks the picture to be made against the limits before it is allocated: its own size (a
+    /// hostile pixel aspect ratio made a 4 KB clip a 32768x4096 picture), and the frame's, which may
+    /// be larger than the container said (a header saying 16x16 over 8000x8000 frames). A frame
+    /// larger than was reserved for takes more of the run's budget, or fails.
+    private func holdMemory(for frame: Frame, width: Int, height: Int) throws {
+        try limits.checkVideoFrame(width: width, height: height)
+        let pixels = frame.width * frame.height
+        guard pixels > reservedPixels else { return }
+        reservation = nil
+        reservation = try limits.reserveVideoFrame(width: frame.width, height: frame.height)
+        reservedPixels = pixels
     }
 
     /// Whether `frame` is HDR (PQ or HLG).

@@ -65,6 +65,7 @@ public final class AtomicOutputFile {
                 replaced = status
             // (`where` binds to the last pattern only: each kind states it.)
             case S_IFCHR where policy.isNamedByUser, S_IFIFO where policy.isNamedByUser:
+                if RunInputs.contains(FileIdentity(status)) { throw OutputError.wouldOverwriteInput(path: path) }
                 descriptor = try Self.openThrough(path, isFIFO: status.st_mode & S_IFMT == S_IFIFO)
                 destination = nil
                 return
@@ -80,7 +81,7 @@ public final class AtomicOutputFile {
         }
         descriptor = fd
         destination = Destination(folder: folder, name: name, temporary: temporary, identity: identity, overwrite: policy.overwrite)
-        Self.unfinished.withLock { $0.append((folder, temporary)) }
+        Self.unfinished.withLock { $0[Self.key(temporary, in: folder)] = folder }
     }
 
     deinit {
@@ -210,9 +211,19 @@ public final class AtomicOutputFile {
         return fstat(STDOUT_FILENO, &standardOutput) == 0 && FileIdentity(standardOutput) == FileIdentity(status)
     }
 
-    /// The temporaries of outputs not yet committed, so that a signal can remove them. (Unchecked:
-    /// an entry's folder stays open while it is listed.)
-    private static let unfinished = Mutex<[(folder: OutputFolder, name: String)]>([])
+    /// The temporaries of outputs not yet committed, so that a signal can remove them: each name's
+    /// bytes and the folder, held open while it is listed. A dictionary: a storyboard of thousands
+    /// of frames moves them into place one after another, each taken off the list.
+    private static let unfinished = Mutex<[TemporaryKey: OutputFolder]>([:])
+
+    private struct TemporaryKey: Hashable, Sendable {
+        let folder: ObjectIdentifier
+        let name: [UInt8]
+    }
+
+    private static func key(_ temporary: String, in folder: OutputFolder) -> TemporaryKey {
+        TemporaryKey(folder: ObjectIdentifier(folder), name: PathBytes.bytes(temporary))
+    }
 
     private static func discard(_ temporary: String, in folder: OutputFolder) {
         folder.unlink(temporary)
@@ -220,13 +231,13 @@ public final class AtomicOutputFile {
     }
 
     private static func forget(_ temporary: String, in folder: OutputFolder) {
-        unfinished.withLock { $0.removeAll { $0.folder === folder && $0.name == temporary } }
+        _ = unfinished.withLock { $0.removeValue(forKey: key(temporary, in: folder)) }
     }
 
     /// Removes every temporary not yet committed: the process is about to end.
     public static func removeUnfinishedTemporaries() {
         unfinished.withLock { entries in
-            for entry in entries { entry.folder.unlink(entry.name) }
+            for (key, folder) in entries { folder.unlink(PathBytes.string(key.name)) }
             entries.removeAll()
         }
     }

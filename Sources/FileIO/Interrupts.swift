@@ -26,6 +26,8 @@ public final class Interrupts: Sendable {
     /// How long work may go on after the first signal, in milliseconds; -1 outside a graceful section.
     private let graceMilliseconds = Atomic<Int64>(-1)
     private let isInstalled = Atomic<Bool>(false)
+    /// Work that must not be cut in two (a group of outputs being moved into place) under way.
+    private let uninterruptible = Atomic<Int>(0)
 
     private init() {}
 
@@ -52,6 +54,15 @@ public final class Interrupts: Sendable {
     /// The graceful section is over: a signal from now on ends the process at once.
     public func end() {
         graceMilliseconds.store(-1, ordering: .relaxed)
+    }
+
+    /// Runs `body` (a group of outputs moved into place together) to its end before a signal ends
+    /// the process: ended halfway, a storyboard left some sheets without their WebVTT file, or an
+    /// old one pointing at sheets already replaced. Bounded work: renames, no reading.
+    public func withoutInterruption<Result>(_ body: () throws -> Result) rethrows -> Result {
+        uninterruptible.add(1, ordering: .sequentiallyConsistent)
+        defer { uninterruptible.subtract(1, ordering: .sequentiallyConsistent) }
+        return try body()
     }
 
     /// True once a signal asked to stop.
@@ -83,6 +94,12 @@ public final class Interrupts: Sendable {
             // Until the grace is over, or a second signal ends it sooner.
             var timeout = timespec(tv_sec: Int(grace / 1000), tv_nsec: Int(grace % 1000) * 1_000_000)
             _ = sigtimedwait(&set, nil, &timeout)
+        }
+        // What must not be cut in two finishes first (for at most 30 s: renames, not reads).
+        var waited = 0
+        while uninterruptible.load(ordering: .sequentiallyConsistent) > 0 && waited < 30_000 {
+            usleep(1000)
+            waited += 1
         }
         Self.end(status: Self.exitStatus(for: first))
     }

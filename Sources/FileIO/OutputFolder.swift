@@ -99,8 +99,15 @@ public enum ConfinedFolders {
         held.withLock { entries in
             for entry in entries.sorted(by: { $0.path.count > $1.path.count }) {
                 let prefix = entry.path.hasSuffix("/") ? entry.path : entry.path + "/"
-                guard path.hasPrefix(prefix) else { continue }
-                return (entry.folder, path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: true).map(String.init))
+                let relative: Substring
+                if path.hasPrefix(prefix) {
+                    relative = path.dropFirst(prefix.count)
+                } else if entry.path == ".", !path.hasPrefix("/") {
+                    relative = Substring(path)
+                } else {
+                    continue
+                }
+                return (entry.folder, relative.split(separator: "/", omittingEmptySubsequences: true).map(String.init))
             }
             return nil
         }

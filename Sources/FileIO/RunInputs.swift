@@ -7,11 +7,13 @@ import Synchronization
 public enum RunInputs {
     private static let identities = Mutex<Set<FileIdentity>>([])
 
-    /// Adds the regular files among `paths` (`-`: standard input's file, when it is one).
+    /// Adds the regular files, FIFOs and pipes among `paths` (`-`: what standard input is). A pipe
+    /// counts: `-o /proc/self/fd/0` on a pipe opened the input's own write end, and the run waited
+    /// for an end that never came. (Devices do not: `/dev/null` is read and written by many.)
     public static func register(paths: some Sequence<String>) {
         for path in paths {
             guard let status = path == "-" ? FileSystem.status(ofDescriptor: STDIN_FILENO) : FileSystem.status(path),
-                  status.st_mode & S_IFMT == S_IFREG else { continue }
+                  status.st_mode & S_IFMT == S_IFREG || status.st_mode & S_IFMT == S_IFIFO else { continue }
             register(FileIdentity(status))
         }
     }

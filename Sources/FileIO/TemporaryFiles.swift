@@ -10,7 +10,7 @@ public enum TemporaryFiles {
     public static func removeLeftovers(in folder: String) -> [String] {
         guard let opened = try? OutputFolder.open(folder), let names = opened.names() else { return [] }
         var removed: [String] = []
-        for name in names where name.hasPrefix(AtomicOutputFile.temporaryMarker) {
+        for name in names where isTemporaryName(name) {
             let fd = PathBytes.withCString(name) { openat(opened.descriptor, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
             guard fd >= 0 else { continue }
             defer { close(fd) }
@@ -21,6 +21,17 @@ public enum TemporaryFiles {
             if opened.unlink(name) == 0 { removed.append(name) }
         }
         return removed.sorted()
+    }
+
+    /// A name of the form temporaries have, `.mediatool-tmp-<pid>-<random>-<host>` (decimal, base
+    /// 36, 8 hex digits), not merely its prefix: a user's `.mediatool-tmp-mine.png` is not one.
+    static func isTemporaryName(_ name: String) -> Bool {
+        guard name.hasPrefix(AtomicOutputFile.temporaryMarker) else { return false }
+        let fields = name.dropFirst(AtomicOutputFile.temporaryMarker.count).split(separator: "-", omittingEmptySubsequences: false)
+        guard fields.count == 3 else { return false }
+        return fields[0].allSatisfy(\.isASCII) && Int32(fields[0]) != nil
+            && !fields[1].isEmpty && fields[1].allSatisfy { $0.isASCII && ($0.isNumber || $0.isLowercase) }
+            && fields[2].count == 8 && fields[2].allSatisfy(\.isHexDigit)
     }
 
     /// Removes the leftovers in the folder `output` would be written to.

@@ -4,11 +4,15 @@ public enum StoryboardError: Error, Equatable, CustomStringConvertible {
     case unknownDuration
     /// Sheets of `columns` x `rows` cells of `cellWidth` x `cellHeight` pixels would be larger than the format or memory allows.
     case sheetTooLarge(width: Int, height: Int, limit: Int)
+    /// The page would take the name of the WebVTT file or of a picture of the same storyboard.
+    case pageNamedAsAnOutput(page: String, output: String)
 
     public var description: String {
         switch self {
         case .unknownDuration:
             return "the duration is unknown, so frames cannot be spread over it: give --to in seconds"
+        case .pageNamedAsAnOutput(let page, let output):
+            return "--html \(page) is \(output), which this storyboard writes too: give the page another name"
         case .sheetTooLarge(let width, let height, let limit):
             return "a sheet would be \(width)x\(height) pixels, past the \(limit) a side (or 100 million pixels) the format and memory allow: give a smaller --tile or --width"
         }

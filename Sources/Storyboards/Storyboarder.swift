@@ -131,7 +131,7 @@ public struct Storyboarder: Sendable {
             try FileSystem.writeAll(Array(text.utf8), to: output.descriptor, target: html)
             page.append(output)
         }
-        try Self.commitTogether(written + page + [index])
+        try Interrupts.shared.withoutInterruption { try Self.commitTogether(written + page + [index]) }
         return StoryboardReport(vtt: vtt, files: written.map(\.path), frames: frames, warnings: warnings)
     }
 
@@ -172,6 +172,14 @@ public struct Storyboarder: Sendable {
     /// Refuses, before anything is decoded, outputs that exist (without `--overwrite`) and an
     /// output that is the input.
     private func refuseBeforeWork(_ paths: [String], input: InputFile, vtt: String, html: String?) throws {
+        // The page is named by the user; the others are made here, distinct by their names.
+        if let html, let page = Self.place(of: html) {
+            var others = paths
+            if let own = others.firstIndex(of: html) { others.remove(at: own) }
+            for path in others where Self.place(of: path) == page {
+                throw StoryboardError.pageNamedAsAnOutput(page: html, output: path)
+            }
+        }
         for path in paths {
             if RunInputs.contains(path: path) { throw OutputError.wouldOverwriteInput(path: path) }
             guard let status = FileSystem.linkStatus(path) else { continue }
@@ -181,6 +189,14 @@ public struct Storyboarder: Sendable {
                 throw OutputError.notRegular(path: path, kind: "a symbolic link")
             }
         }
+    }
+
+    /// Where a file lands: its folder, resolved, and its name's bytes; nil when the folder is missing.
+    private static func place(of path: String) -> [UInt8]? {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return FileSystem.realPath(folder).map { PathBytes.bytes($0) + [0] + PathBytes.bytes(name) }
     }
 
     /// Moves every file into place; when one cannot be, those already moved are removed again.

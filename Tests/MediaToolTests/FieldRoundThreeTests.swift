@@ -312,6 +312,99 @@ import TestSupport
     }
 }
 
+/// Issue 23: what the second review found.
+@Suite struct SecondReviewTests {
+    @Test func aPageNamedAsItsOwnWebVTTFileIsRefused() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FieldRoundThreeTests.copy("video/counter.mp4", to: folder.appendingPathComponent("v.mp4"))
+        for page in ["v.vtt", "./v.sheet-1.jpg"] {
+            let run = try ToolRun.run(["storyboard", "--count", "3", "v.mp4", "--html", page, "--overwrite"], in: folder)
+            #expect(run.status == 1)
+            #expect(run.errorLines.first?.hasPrefix("mediatool: v.mp4: --html \(page) is ") == true, "\(run.errorLines)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["v.mp4"])
+    }
+
+    /// `-o /proc/self/fd/0` on a pipe opened the input's own write end: the run waited forever.
+    @Test func packingToTheStandardInputPipeIsRefused() throws {
+        let run = try ToolRun.run(["pack-doubles", "-o", "/proc/self/fd/0"], input: Data("1 2 3\n".utf8), deadline: 30)
+        #expect(run.status == 64)
+        #expect(run.errorLines.first?.contains("output is an input: /proc/self/fd/0") == true)
+    }
+
+    @Test func aHostilePixelAspectRatioIsWithinTheLimits() throws {
+        let output = try ScratchOutput("out.png")
+        let video = Fixture.path("video/wide-sar.mkv")
+        let run = try ToolRun.run(["thumbnail", "--at", "0", "--max-memory", "64M", video, "-o", output.path])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["mediatool: \(video): decoding this 32768x4096 picture needs 2048 MiB of memory, over the limit of 64 MiB (--max-memory)"])
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    /// Two names that are one text in Unicode (composed and decomposed é) are two files.
+    @Test func namesAreComparedAsBytes() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("in"), withIntermediateDirectories: true)
+        for name in ["caf\u{E9}.png", "cafe\u{301}.png"] {
+            try FieldRoundThreeTests.copy("pictures/orientation1.png", to: folder.appendingPathComponent("in/\(name)"))
+        }
+        let run = try ToolRun.run(["crop", "--rect", "0,0,4,4", "in", "--out-dir", "out"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.errorLines.last?.hasPrefix("mediatool: summary: 2 ok") == true, "\(run.errorLines)")
+        let outputs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path)
+        #expect(outputs.count == 2)
+    }
+
+    /// An input whose own output is itself is refused (64), never passed over as an output.
+    @Test func anInputThatIsItsOwnOutputIsRefusedNotPassedOver() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("in"), withIntermediateDirectories: true)
+        try FieldRoundThreeTests.copy("pictures/orientation1.png", to: folder.appendingPathComponent("in/a.png"))
+        try FieldRoundThreeTests.copy("pictures/orientation1.jpg", to: folder.appendingPathComponent("in/b.jpg"))
+        let run = try ToolRun.run(["crop", "--rect", "0,0,4,4", "in", "--name", "{stem}.png"], in: folder)
+        #expect(run.status == 64)
+        #expect(run.errorLines.first?.contains("is the input") == true, "\(run.errorLines)")
+    }
+
+    /// Only names of the temporaries' own form are leftovers: a user's `.mediatool-tmp-mine.png` is kept.
+    @Test func aFileNamedLikeATemporaryIsNotALeftover() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FieldRoundThreeTests.copy("pictures/orientation1.png", to: folder.appendingPathComponent("a.png"))
+        #expect(try ToolRun.run(["crop", "--rect", "0,0,2,2", "a.png", "-o", ".mediatool-tmp-mine.png"], in: folder).status == 0)
+        #expect(try ToolRun.run(["crop", "--rect", "0,0,2,2", "a.png", "-o", "b.png"], in: folder).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".mediatool-tmp-mine.png").path))
+    }
+
+    /// Without --out-dir, a folder of the --name template swapped for a link mid-run is refused too.
+    @Test func aTemplateFolderSwappedMidRunRedirectsNothing() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manager = FileManager.default
+        for path in ["in/sub", "outside"] { try manager.createDirectory(at: folder.appendingPathComponent(path), withIntermediateDirectories: true) }
+        try manager.copyItem(atPath: Fixture.path("pictures/orientation1.png"), toPath: folder.appendingPathComponent("in/y.png").path)
+        let fifo = folder.appendingPathComponent("in/0.png").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let holder = Glibc.open(fifo, O_RDWR)
+        var holderOpen = true
+        defer { if holderOpen { close(holder) } }
+        let run = try ChildProcess.run(ToolRun.executable.path, ["crop", "--jobs", "1", "--rect", "0,0,2,2", "--name", "sub/{stem}.png", "in"],
+                                       directory: folder) { process in
+            try ChildProcess.waitUntil("the run to read the FIFO") { ChildProcess.isBlockedReading(process.processIdentifier) }
+            try manager.moveItem(atPath: folder.appendingPathComponent("in/sub").path, toPath: folder.appendingPathComponent("in/sub.real").path)
+            try manager.createSymbolicLink(atPath: folder.appendingPathComponent("in/sub").path, withDestinationPath: "../outside")
+            close(holder)
+            holderOpen = false
+        }
+        #expect(run.status == 1)
+        #expect(String(decoding: run.standardError, as: UTF8.self).contains("mediatool: in/y.png: output in/sub/y.png would be written outside in"))
+        #expect(try manager.contentsOfDirectory(atPath: folder.appendingPathComponent("outside").path) == [])
+    }
+}
+
 /// Issue 23: writes below a folder that others can change, replaced files, live temporaries.
 @Suite struct OutputFolderTests {
     /// With --skip-existing, an output another run made while this one worked on it is skipped, not
