@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import BinaryArrays
 import FileIO
 import Reporting
@@ -88,6 +89,10 @@ struct PackArray: ParsableCommand {
 
     func run() throws {
         let record = try recordLayout()
+        // A .npy header is rewritten in place once the count is known: only a file can take that.
+        if npy, let status = FileSystem.status(output), status.st_mode & S_IFMT != S_IFREG {
+            throw ValidationError("--npy writes a file whose header is completed at the end: \(output) is \(FileSystem.kind(of: status)).")
+        }
         TemporaryFiles.removeLeftovers(besides: output)
         var target: AtomicOutputFile?
         // Before anything is read: the output may be what standard input reads (`-o a.txt <a.txt`).

@@ -132,6 +132,7 @@ import TestSupport
         (["thumbnail", "--depth", "16", "--format", "jpeg", "x.mp4"], "mediatool: --depth 16 writes 16-bit PNG: jpeg holds 8 bits. (see 'mediatool thumbnail --help')"),
         (["crop", "--rect", "0,0,1,1", "x.png", "-o", ""], "mediatool: -o takes a name, not an empty one. (see 'mediatool crop --help')"),
         (["pack-array", "--type", "f64", "x.txt", "-o", ""], "mediatool: -o takes a name, not an empty one. (see 'mediatool pack-array --help')"),
+        (["pack-array", "--type", "f64", "--npy", "x.txt", "-o", "/dev/null"], "mediatool: --npy writes a file whose header is completed at the end: /dev/null is a character device. (see 'mediatool pack-array --help')"),
         (["storyboard", "x.mp4", "--vtt", ""], "mediatool: --vtt takes a name, not an empty one. (see 'mediatool storyboard --help')"),
         (["storyboard", "x.mp4", "--count", "1e7"], "mediatool: The value '1e7' is invalid for '--count <count>' (see 'mediatool storyboard --help')"),
     ])
