@@ -169,10 +169,11 @@ import TestSupport
     }
 
     @Test func aDeviceIsNotTakenForAPicture() throws {
-        let run = try ToolRun.run(["crop", "--rect", "0,0,2,2", "/dev/zero", "-o", "/tmp/never-written.png"])
+        let output = try ScratchOutput("never-written.png")
+        let run = try ToolRun.run(["crop", "--rect", "0,0,2,2", "/dev/zero", "-o", output.path])
         #expect(run.status == 1)
         #expect(run.errorLines == ["mediatool: /dev/zero: not a regular file (a character device): pictures and videos are read from files, FIFOs and pipes"])
-        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.png"))
+        #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
@@ -300,9 +301,10 @@ import TestSupport
     @Test func failedInputsAreListedInTheirOrder() throws {
         let names = (0..<12).map { String(format: "%02d.png", $0) }
         let folder = try Fixture.scratchFolder()
+        let outputs = try Fixture.scratchFolder()
         defer {
             try? FileManager.default.removeItem(at: folder)
-            try? FileManager.default.removeItem(atPath: "/tmp/mediatool-order-\(getpid())")
+            try? FileManager.default.removeItem(at: outputs)
         }
         for (index, name) in names.enumerated() {
             let source = index % 2 == 0 ? Fixture.path("bad/png-bad-crc.png") : Self.picture
@@ -310,7 +312,7 @@ import TestSupport
         }
         let expected = names.enumerated().filter { $0.offset % 2 == 0 }.map { "mediatool: failed: ./\($0.element)" }
         for _ in 0..<3 {
-            let run = try ToolRun.run(["crop", "--jobs", "4", "--overwrite", "--out-dir", "/tmp/mediatool-order-\(getpid())",
+            let run = try ToolRun.run(["crop", "--jobs", "4", "--overwrite", "--out-dir", outputs.path,
                                        "--rect", "0,0,2,2", "."], in: folder)
             #expect(run.errorLines.filter { $0.hasPrefix("mediatool: failed: ") } == expected)
         }

@@ -173,7 +173,10 @@ import TestSupport
         (["--tile", "0x3"], "mediatool: The value '0x3' is invalid for '--tile <CxR|none>' (see 'mediatool storyboard --help')"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
-        let run = try ToolRun.run(["storyboard"] + arguments + [Fixture.path("video/counter.mp4")])
+        // A copy in a scratch folder: should parsing regress and the run go on, it writes there, not in Fixtures.
+        let copy = try ScratchOutput("counter.mp4")
+        try FileManager.default.copyItem(atPath: Fixture.path("video/counter.mp4"), toPath: copy.path)
+        let run = try ToolRun.run(["storyboard"] + arguments + [copy.path], in: copy.folder)
         #expect(run.status == 64)
         #expect(run.errorLines == [message])
     }
