@@ -29,8 +29,10 @@ import TestSupport
                            bytesPerSample: decoder.layout.bitDepth / 8, bytes: bytes)
     }
 
+    /// The largest difference of two pictures' samples; pictures of different shapes differ by the most there is.
     static func largestDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
-        zip(a.bytes, b.bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        guard (a.width, a.height, a.channels, a.bytesPerSample) == (b.width, b.height, b.channels, b.bytesPerSample) else { return Int.max }
+        return zip(a.bytes, b.bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
     }
 
     /// Random rects of the displayed picture, fractional ones and ones touching the edges included.

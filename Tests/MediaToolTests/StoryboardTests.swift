@@ -49,6 +49,7 @@ import TestSupport
         // Stored turned: cells of 48x32 upright, three in a 2x2 sheet of two rows.
         #expect((sheet.width, sheet.height) == (96, 64))
         let cues = try Self.cues(vtt)
+        #expect(cues.count == 3)
         for (index, cue) in cues.enumerated() {
             let thumbnail = folder.appendingPathComponent("t\(index).png").path
             let time = String((cue.start + cue.end) / 2)
