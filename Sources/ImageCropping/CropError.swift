@@ -28,7 +28,7 @@ public enum CropError: Error, Equatable, CustomStringConvertible {
         case .tooManyPixels(let width, let height, let limit):
             return "\(width)x\(height) is \(width * height) pixels, over the limit of \(limit) (--max-pixels)"
         case .tooMuchMemory(let needed, let limit, let width, let height):
-            return "cropping from this \(width)x\(height) picture needs \(CropError.mebibytes(needed)) of memory, over the limit of \(CropError.mebibytes(limit)) (--max-memory)"
+            return "cropping from this \(width)x\(height) picture needs \(CropError.mebibytes(needed)) of memory, over the limit of \(DecodeLimitError.mebibytes(limit, roundingUp: false)) (--max-memory)"
         case .rectOutside(let rect, let width, let height, let space):
             return "rect \(rect) is not inside the picture, \(width)x\(height) as \(space) (--clamp crops the part inside)"
         case .rectDisjoint(let rect, let width, let height, let space):

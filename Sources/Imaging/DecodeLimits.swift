@@ -63,11 +63,15 @@ public enum DecodeLimitError: Error, Equatable, CustomStringConvertible {
             let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
             return "\(width)x\(height) is \(overflow ? "too many" : String(pixels)) pixels, over the limit of \(limit) (--max-pixels)"
         case .tooMuchMemory(let needed, let limit, let width, let height):
-            return "decoding this \(width)x\(height) picture needs \(Self.mebibytes(needed)) of memory, over the limit of \(Self.mebibytes(limit)) (--max-memory)"
+            return "decoding this \(width)x\(height) picture needs \(Self.mebibytes(needed)) of memory, over the limit of \(Self.mebibytes(limit, roundingUp: false)) (--max-memory)"
         }
     }
 
-    public static func mebibytes(_ bytes: Int) -> String {
-        bytes == Int.max ? "more than any machine has" : "\((bytes + (1 << 20) - 1) >> 20) MiB"
+    /// Bytes in MiB (KiB under one MiB): a need rounded up, a limit down, so that a need over
+    /// its limit never reads as equal to it.
+    public static func mebibytes(_ bytes: Int, roundingUp: Bool = true) -> String {
+        if bytes == Int.max { return "more than any machine has" }
+        let (unit, shift) = bytes < 1 << 20 ? ("KiB", 10) : ("MiB", 20)
+        return "\(roundingUp ? (bytes + (1 << shift) - 1) >> shift : bytes >> shift) \(unit)"
     }
 }
