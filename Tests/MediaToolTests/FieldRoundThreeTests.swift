@@ -298,6 +298,8 @@ import TestSupport
         #expect(try DecodedPNG(path: output.path).width == 64)
         let cover = try ToolRun.run(["thumbnail", "--cover", "--overwrite", "--max-pixels", "1000000", video, "-o", output.path])
         #expect(cover.status == 1)
+        // MP4's covr states no size: the picture's own header says it, and the limit is named.
+        #expect(cover.errorLines == ["mediatool: \(video): 2000x2000 is 4000000 pixels, over the limit of 1000000 (--max-pixels)"])
         #expect(try DecodedPNG(path: output.path).width == 64)
     }
 
