@@ -70,6 +70,17 @@ public final class BatchEngine: Sendable {
         interrupts.begin(grace: 1)
         let settings = self.settings
         let started = Clock.seconds()
+        // Past the grace the process ends from the signal's thread, which takes no lock of the
+        // batch: counters of their own say how far it got.
+        let tally = Tally()
+        if settings.showsSummary {
+            let total = inputs.count
+            interrupts.setLastWords {
+                "mediatool: summary: \(tally.ok.load(ordering: .relaxed)) ok, \(tally.failed.load(ordering: .relaxed)) failed, "
+                    + "\(tally.skipped.load(ordering: .relaxed)) skipped of \(total) in \(ProgressBar.oneDecimal(Clock.seconds() - started)) s, interrupted\n"
+            }
+        }
+        defer { interrupts.setLastWords(nil) }
         WorkerThreads.run(count: max(1, min(settings.jobs, inputs.count))) { _ in
             while !interrupts.isRequested {
                 let index = next.add(1, ordering: .relaxed).oldValue
@@ -79,6 +90,7 @@ public final class BatchEngine: Sendable {
                 let outcome = Self.perform(job, input: input, output: output, plan: plan, isConfined: confined != nil,
                                            skipsExisting: settings.skipsExisting)
                 state.withLock { $0.record(outcome, index: index, input: input, output: output, reportsJSON: settings.reportsJSON) }
+                tally.count(outcome)
             }
         }
         interrupts.end()
@@ -151,6 +163,21 @@ public final class BatchEngine: Sendable {
         Diagnostics.line("summary: \(line)")
         for input in summary.failedInputs {
             Diagnostics.line("failed: \(input)")
+        }
+    }
+}
+
+/// How many inputs ended each way, readable without a lock (see `Interrupts.setLastWords`).
+final class Tally: Sendable {
+    let ok = Atomic<Int>(0)
+    let failed = Atomic<Int>(0)
+    let skipped = Atomic<Int>(0)
+
+    func count(_ outcome: BatchEngine.Outcome) {
+        switch outcome {
+        case .done: ok.add(1, ordering: .relaxed)
+        case .failed: failed.add(1, ordering: .relaxed)
+        case .skipped: skipped.add(1, ordering: .relaxed)
         }
     }
 }

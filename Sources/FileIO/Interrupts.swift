@@ -28,6 +28,8 @@ public final class Interrupts: Sendable {
     private let isInstalled = Atomic<Bool>(false)
     /// Work that must not be cut in two (a group of outputs being moved into place) under way.
     private let uninterruptible = Atomic<Int>(0)
+    /// A line to print when a signal ends the process past its grace (a batch's summary so far).
+    private let lastWords = Mutex<(@Sendable () -> String)?>(nil)
 
     private init() {}
 
@@ -65,6 +67,12 @@ public final class Interrupts: Sendable {
         return try body()
     }
 
+    /// What to say on standard error should a signal end the process before the work can: a
+    /// batch's summary so far, made from counters that take no lock. nil: nothing.
+    public func setLastWords(_ words: (@Sendable () -> String)?) {
+        lastWords.withLock { $0 = words }
+    }
+
     /// True once a signal asked to stop.
     public var isRequested: Bool { received.load(ordering: .relaxed) != 0 }
 
@@ -100,6 +108,10 @@ public final class Interrupts: Sendable {
         while uninterruptible.load(ordering: .sequentiallyConsistent) > 0 && waited < 30_000 {
             usleep(1000)
             waited += 1
+        }
+        if let words = lastWords.withLock({ $0 }) {
+            let line = Array(words().utf8)
+            _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
         Self.end(status: Self.exitStatus(for: first))
     }

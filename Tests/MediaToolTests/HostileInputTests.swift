@@ -225,6 +225,23 @@ import TestSupport
         }
     }
 
+    /// Past the grace, the batch's summary so far is still said (it was not: the process ended
+    /// from the signal's thread without it).
+    @Test func aBatchEndedPastItsGraceStillSaysItsSummary() throws {
+        try SilentFIFO.with { folder, fifo in
+            try FileManager.default.copyItem(atPath: Self.picture, toPath: folder.appendingPathComponent("z.png").path)
+            let run = try ChildProcess.run(ToolRun.executable.path, ["crop", "--jobs", "1", "--rect", "0,0,2,2", fifo,
+                                                                      folder.appendingPathComponent("z.png").path]) { process in
+                try ChildProcess.waitUntil("the run to read the FIFO") { ChildProcess.isBlockedReading(process.processIdentifier) }
+                kill(process.processIdentifier, SIGINT)
+            }
+            #expect(run.status == 130)
+            let lines = String(decoding: run.standardError, as: UTF8.self).split(separator: "\n")
+            #expect(lines.last?.hasPrefix("mediatool: summary: 0 ok, 0 failed, 0 skipped of 2 in ") == true, "\(lines)")
+            #expect(lines.last?.hasSuffix(" s, interrupted") == true)
+        }
+    }
+
     // MARK: 5. No partial output after a signal
 
     @Test func packDoublesInterruptedCommitsNothing() throws {
