@@ -132,15 +132,17 @@ static int inflate_into(mt_idat_stream *stream, uint8_t *output, size_t length, 
                 inflater->avail_in = (uint32_t)count;
             }
         }
-        uint32_t before = inflater->avail_out;
+        uint32_t before = inflater->avail_out, before_in = inflater->avail_in;
         int result = isal_inflate(inflater);
         if (result < 0) {
             snprintf(message, capacity, "IDAT: invalid compressed data (ISA-L error %d)", result);
             return -1;
         }
         if (inflater->block_state == ISAL_BLOCK_FINISH) stream->stream_ended = 1;
-        if (inflater->avail_out > 0 && inflater->avail_out == before && inflater->avail_in == 0
-            && (stream->stream_ended || stream->data_ended)) {
+        // No progress at all: the stream ended (bytes may follow it in the chunk), or the data did.
+        // Without this, a stream that ends short of the picture with bytes after it looped forever.
+        if (inflater->avail_out > 0 && inflater->avail_out == before
+            && (stream->stream_ended || (inflater->avail_in == 0 && stream->data_ended) || inflater->avail_in == before_in)) {
             snprintf(message, capacity, "Not enough image data");
             return -1;
         }
@@ -159,7 +161,7 @@ static int inflate_into(mt_idat_stream *stream, uint8_t *output, size_t length, 
                 inflater->avail_in = (uInt)count;
             }
         }
-        uInt before = inflater->avail_out;
+        uInt before = inflater->avail_out, before_in = inflater->avail_in;
         int result = inflate(inflater, Z_NO_FLUSH);
         if (result == Z_STREAM_END) {
             stream->stream_ended = 1;
@@ -167,8 +169,8 @@ static int inflate_into(mt_idat_stream *stream, uint8_t *output, size_t length, 
             snprintf(message, capacity, "IDAT: %s", inflater->msg ? inflater->msg : "invalid compressed data");
             return -1;
         }
-        if (inflater->avail_out > 0 && inflater->avail_out == before && inflater->avail_in == 0
-            && (stream->stream_ended || stream->data_ended)) {
+        if (inflater->avail_out > 0 && inflater->avail_out == before
+            && (stream->stream_ended || (inflater->avail_in == 0 && stream->data_ended) || inflater->avail_in == before_in)) {
             snprintf(message, capacity, "Not enough image data");
             return -1;
         }
