@@ -71,14 +71,6 @@ public enum FileSystem {
         PathBytes.withCString(path) { mkdir($0, 0o777) }
     }
 
-    public static func rename(_ from: String, to: String) -> Int32 {
-        PathBytes.withCString(from) { source in PathBytes.withCString(to) { Glibc.rename(source, $0) } }
-    }
-
-    public static func link(_ from: String, to: String) -> Int32 {
-        PathBytes.withCString(from) { source in PathBytes.withCString(to) { Glibc.link(source, $0) } }
-    }
-
     @discardableResult
     public static func unlink(_ path: String) -> Int32 {
         PathBytes.withCString(path) { Glibc.unlink($0) }
