@@ -57,8 +57,14 @@ final class Decoder {
         set { context.pointee.skip_frame = newValue }
     }
 
+    /// Packets handed to the decoder so far: the work a search did, which tests bound.
+    private(set) var packetsSent = 0
+
     /// Sends a packet; returns FFmpeg's code (0, or negative for a packet it could not take).
-    func send(_ packet: Packet) -> Int32 { avcodec_send_packet(context, packet.pointer) }
+    func send(_ packet: Packet) -> Int32 {
+        packetsSent += 1
+        return avcodec_send_packet(context, packet.pointer)
+    }
 
     func sendEndOfStream() { _ = avcodec_send_packet(context, nil) }
 
