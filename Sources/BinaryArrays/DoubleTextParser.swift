@@ -15,6 +15,12 @@ public struct DoubleTextParser<Source: ByteSource> {
     /// No token yet since the start or the last line end.
     private var atLineStart = true
 
+    /// The token is `==>`, which starts the line naming each file of a dump (`==> NAME <==`);
+    /// compared in place, as this runs for every line.
+    private var tokenIsFileLabel: Bool {
+        token.count == 3 && token[0] == UInt8(ascii: "=") && token[1] == UInt8(ascii: "=") && token[2] == UInt8(ascii: ">")
+    }
+
     /// Tokens longer than this are not numbers; the limit keeps memory constant on hostile input.
     private static var maxTokenLength: Int { 1024 }
 
@@ -62,7 +68,7 @@ public struct DoubleTextParser<Source: ByteSource> {
         var expectsHeader = layout.hasHeader
         var awaitingHex: (text: [UInt8], line: Int, column: Int)?
         while try nextToken() {
-            if tokenStartsLine && token == Array("==>".utf8) {
+            if tokenStartsLine && tokenIsFileLabel {
                 try cursor.skipRestOfLine()
                 valuesInFile = 0
                 expectsHeader = layout.hasHeader

@@ -1,7 +1,8 @@
 """scripts/bench doubles: text output of 16 MB of random doubles, against od and numpy; and peak
-memory on a 1 GB input against a 1 KB one. Then dump-array: 16 MB of float32 against numpy's repr
+memory on a 1 GB input against a 1 KB one; the text read back by pack-doubles against numpy's
+text reader (MB/s of text). Then dump-array: 16 MB of float32 against numpy's repr
 of each element and od -t f4, 16 MB of int16 against od -t d2, and peak memory on a 1 GiB .npy.
---only doubles|arrays runs one part."""
+--only doubles|packing|arrays runs one part."""
 import os
 import random
 import shutil
@@ -88,10 +89,40 @@ def arrays(options):
           f"({seconds:.1f} s), difference {(large_peak - small_peak) / 1024:.1f} MiB (target: within 8 MiB)")
 
 
+NUMPY_PACK = (
+    "import sys, numpy as np\n"
+    "np.fromfile(sys.argv[1], dtype='<f8', sep='\\n').tofile(sys.argv[2])\n"
+)
+
+
+def packing(options):
+    """Text to binary: dump-doubles' own output (shortest round-trip digits, up to 17 of them, every
+    magnitude), read back by pack-doubles, against numpy reading the same text."""
+    data = os.path.join(FOLDER, "doubles-16M.bin")
+    random_doubles(data)
+    text = os.path.join(FOLDER, "doubles-16M.txt")
+    if not os.path.exists(text):
+        with open(text + ".part", "wb") as out:
+            subprocess.run([MEDIATOOL, "dump-doubles", data], stdout=out, check=True)
+        os.replace(text + ".part", text)
+    size = os.path.getsize(text)
+    packed = os.path.join(FOLDER, "packed.bin")
+    print(f"{size / 1e6:.0f} MB of text (2 Mi doubles, up to 17 digits), packed to binary, median of {options.runs} runs")
+    results = compare({
+        "mediatool": [MEDIATOOL, "pack-doubles", text, "-o", packed, "--overwrite"],
+        "numpy": [python_with_numpy(), "-c", NUMPY_PACK, text, packed],
+    }, options.runs)
+    report(results, "mediatool")
+    print(f"mediatool reads {size / 1e6 / results['mediatool'][0]:.0f} MB/s of text (target: at least 100)")
+    os.remove(packed)
+
+
 def main():
     options = arguments(__doc__)
-    if options.only != "arrays":
+    if options.only in (None, "doubles"):
         doubles(options)
+    if options.only in (None, "packing"):
+        packing(options)
     if options.only in (None, "arrays"):
         arrays(options)
 
