@@ -33,6 +33,7 @@ struct MediaTool: ParsableCommand {
     static func main() {
         // Before any thread starts, so that no signal can be lost (see Interrupts).
         Interrupts.install()
+        FileSystem.raiseOpenFileLimit()
         let arguments = (1..<Int(CommandLine.argc)).map { index in
             let argument = CommandLine.unsafeArgv[index]!
             return PathBytes.string(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))

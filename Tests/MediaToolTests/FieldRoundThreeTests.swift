@@ -329,6 +329,18 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["v.mp4"])
     }
 
+    /// A storyboard of one file a frame holds every output open until all move into place together:
+    /// past the soft limit on open files (1024 on Debian), it failed with "Too many open files". The
+    /// tool raises the soft limit to the hard one; here the soft limit is 48, the hard one 4096.
+    @Test func moreFramesThanTheSoftLimitOnOpenFiles() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["storyboard", "--tile", "none", "--count", "100", Fixture.path("video/late-keyframe.ts"),
+                                   "--out-dir", folder.path], launcher: ["prlimit", "--nofile=48:4096"])
+        #expect(run.status == 0 && run.standardError == "", "\(run.errorLines)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 101)
+    }
+
     /// `-o /proc/self/fd/0` on a pipe opened the input's own write end: the run waited forever.
     @Test func packingToTheStandardInputPipeIsRefused() throws {
         let run = try ToolRun.run(["pack-doubles", "-o", "/proc/self/fd/0"], input: Data("1 2 3\n".utf8), deadline: 30)
