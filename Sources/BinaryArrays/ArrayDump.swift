@@ -112,9 +112,9 @@ public struct ArrayDump {
         let isScalar = statistics.count == 1
         switch format {
         case .json:
-            let object = isScalar ? DoubleStatisticsReport.json(statistics[0], integral: !record.fields[0].type.isFloatingPoint)
+            let object = isScalar ? DoubleStatisticsReport.json(statistics[0], type: record.fields[0].type)
                 : "{" + zip(record.fields, statistics).map {
-                    JSONString.quoted($0.name) + ":" + DoubleStatisticsReport.json($1, integral: !$0.type.isFloatingPoint)
+                    JSONString.quoted($0.name) + ":" + DoubleStatisticsReport.json($1, type: $0.type)
                 }
                     .joined(separator: ",") + "}"
             if let jsonName {
@@ -125,11 +125,11 @@ public struct ArrayDump {
         case .text, .csv:
             if labelsInputs { try output.write("==> \(name) <==\n") }
             if isScalar {
-                try output.write(DoubleStatisticsReport.text(statistics[0], integral: !record.fields[0].type.isFloatingPoint))
+                try output.write(DoubleStatisticsReport.text(statistics[0], type: record.fields[0].type))
             } else {
                 for (field, summary) in zip(record.fields, statistics) {
                     try output.write("field \(field.name) (\(field.type.rawValue))\n"
-                                     + DoubleStatisticsReport.text(summary, integral: !field.type.isFloatingPoint))
+                                     + DoubleStatisticsReport.text(summary, type: field.type))
                 }
             }
         }

@@ -90,4 +90,19 @@ import TestSupport
         #expect(report["step"]?["min"] as? Int == -3 && report["step"]?["max"] as? Int == 7)
         #expect(run.output.contains("\"min\":-3,"))
     }
+
+    /// The minimum and maximum are values of the array: printed as the dump prints them, by the
+    /// type's own shortest digits, not the double a Float widens to (0.20000000298023224).
+    @Test func narrowFloatExtremesPrintAsTheirOwnDigits() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("f.f32")
+        // f32 0.1, 0.2, -3.5 (the bytes Python's struct.pack('<3f', ...) writes)
+        try Data([0xCD, 0xCC, 0xCC, 0x3D, 0xCD, 0xCC, 0x4C, 0x3E, 0, 0, 0x60, 0xC0]).write(to: file)
+        let text = try ToolRun.run(["dump-array", "--type", "f32", "--stats", file.path])
+        #expect(text.status == 0)
+        #expect(text.output.contains("\nmin         -3.5\nmax         0.2\n"), "\(text.output)")
+        let json = try ToolRun.run(["dump-array", "--type", "f32", "--stats", "--format", "json", file.path])
+        #expect(json.output.contains("\"min\":-3.5,\"max\":0.2,"), "\(json.output)")
+    }
 }
