@@ -231,7 +231,7 @@ import TestSupport
 
     /// The page in a real browser: it loads without a console message, its track holds every cue,
     /// and a screenshot of page.html?t=T shows, in the preview box, the cell the WebVTT file names for T.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: chromium), "Chromium is not installed (scripts/bootstrap test installs it)"))
+    @Test(.enabled(if: try Requirement.tool(chromium), "Chromium is not installed (scripts/bootstrap test installs it)"))
     func thePageShowsTheCellOfTheTimeAskedFor() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
