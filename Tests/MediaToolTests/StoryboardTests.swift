@@ -35,35 +35,79 @@ import TestSupport
         }
     }
 
-    /// A cell holds exactly what a thumbnail of that time holds.
-    @Test(arguments: [false, true])
-    func cellsAreTheThumbnailsOfTheirTimes(exact: Bool) throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let video = Fixture.path("video/quadrants-orientation6.mp4")
-        let vtt = folder.appendingPathComponent("q.vtt").path
-        let run = try ToolRun.run(["storyboard", "--count", "3", "--width", "48", "--tile", "2x2", "--format", "png", "--vtt", vtt, video]
-                                  + (exact ? ["--exact"] : []))
-        #expect(run.status == 0, "\(run.standardError)")
-        let sheet = try DecodedPNG(path: folder.appendingPathComponent("q.sheet-1.png").path)
-        // Stored turned: cells of 48x32 upright, three in a 2x2 sheet of two rows.
-        #expect((sheet.width, sheet.height) == (96, 64))
-        let cues = try Self.cues(vtt)
-        #expect(cues.count == 3)
-        for (index, cue) in cues.enumerated() {
-            let thumbnail = folder.appendingPathComponent("t\(index).png").path
-            let time = String((cue.start + cue.end) / 2)
-            let single = try ToolRun.run(["thumbnail", "--at", time, "--width", "48", "-o", thumbnail, video] + (exact ? [] : ["--keyframe"]))
-            #expect(single.status == 0)
-            let picture = try DecodedPNG(path: thumbnail)
-            #expect((picture.width, picture.height) == (cue.rect.width, cue.rect.height))
-            var same = true
-            for y in 0..<picture.height {
-                for x in 0..<picture.width where picture.pixel(x: x, y: y) != sheet.pixel(x: cue.rect.x + x, y: cue.rect.y + y) {
-                    same = false
+    static let ffmpeg = "/usr/bin/ffmpeg"
+
+    /// Every frame of `video` as the ffmpeg CLI decodes it (turned upright by its display matrix),
+    /// scaled by libswscale to `width`x`height` with the flags of a downscale: packed RGB.
+    static func ffmpegFrames(_ video: String, width: Int, height: Int) throws -> [[UInt8]] {
+        let run = try ChildProcess.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-i", video,
+                                                "-vf", "scale=\(width):\(height):flags=area+accurate_rnd+full_chroma_int+full_chroma_inp",
+                                                "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        try #require(run.status == 0, "ffmpeg: \(String(decoding: run.standardError, as: UTF8.self))")
+        let size = width * height * 3
+        let bytes = [UInt8](run.standardOutput)
+        try #require(bytes.count % size == 0 && !bytes.isEmpty)
+        return stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<($0 + size)]) }
+    }
+
+    /// The largest difference of a cell of `sheet` from `frame` (packed RGB of the cell's size).
+    static func difference(of sheet: DecodedPNG, rect: (x: Int, y: Int, width: Int, height: Int), from frame: [UInt8]) -> Int {
+        var worst = 0
+        for y in 0..<rect.height {
+            for x in 0..<rect.width {
+                for (channel, sample) in sheet.pixel(x: rect.x + x, y: rect.y + y).prefix(3).enumerated() {
+                    worst = max(worst, abs(Int(sample) - Int(frame[(y * rect.width + x) * 3 + channel])))
                 }
             }
-            #expect(same, "cell \(index) differs from the thumbnail at \(time) s")
+        }
+        return worst
+    }
+
+    /// A cell holds the frame the ffmpeg CLI decodes, scaled by ffmpeg to the cell's size (within 2
+    /// levels): the counter's ten cells at 64x8 are the frames expected (read from their bits) and
+    /// those frames' pixels; the quadrants stored on their side come upright in every cell, as
+    /// ffmpeg's autorotation shows them.
+    @Test(.enabled(if: try Requirement.tool(StoryboardTests.ffmpeg), "ffmpeg is not installed (scripts/bootstrap test installs it)"),
+          arguments: [false, true])
+    func cellsAreTheFramesFFmpegDecodes(exact: Bool) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let counter = Fixture.path("video/counter.mp4")
+        let vtt = folder.appendingPathComponent("c.vtt").path
+        let run = try ToolRun.run(["storyboard", "--count", "10", "--width", "64", "--tile", "5x2", "--format", "png", "--vtt", vtt, counter]
+                                  + (exact ? ["--exact"] : []))
+        #expect(run.status == 0 && run.standardError == "", "\(run.standardError)")
+        let sheet = try DecodedPNG(path: folder.appendingPathComponent("c.sheet-1.png").path)
+        #expect((sheet.width, sheet.height) == (320, 16))
+        let frames = try Self.ffmpegFrames(counter, width: 64, height: 8)
+        #expect(frames.count == 60)
+        let cues = try Self.cues(vtt)
+        try #require(cues.count == 10)
+        let numbers = cues.map { cue in
+            (0..<8).reduce(0) { number, bit in sheet.pixel(x: cue.rect.x + bit * 8 + 4, y: cue.rect.y + 4)[0] > 128 ? number | (1 << bit) : number }
+        }
+        #expect(numbers == (exact ? [3, 9, 15, 21, 27, 33, 39, 45, 51, 57] : [0, 0, 12, 12, 24, 24, 36, 36, 48, 48]))
+        for (cue, number) in zip(cues, numbers) where number < frames.count {
+            #expect(cue.rect.width == 64 && cue.rect.height == 8)
+            let worst = Self.difference(of: sheet, rect: cue.rect, from: frames[number])
+            #expect(worst <= 2, "the cell at \(cue.rect) differs from ffmpeg's frame \(number) by \(worst) levels")
+        }
+
+        let quadrants = Fixture.path("video/quadrants-orientation6.mp4")
+        let qvtt = folder.appendingPathComponent("q.vtt").path
+        let turned = try ToolRun.run(["storyboard", "--count", "3", "--width", "48", "--tile", "2x2", "--format", "png", "--vtt", qvtt, quadrants]
+                                     + (exact ? ["--exact"] : []))
+        #expect(turned.status == 0, "\(turned.standardError)")
+        let qsheet = try DecodedPNG(path: folder.appendingPathComponent("q.sheet-1.png").path)
+        // Stored turned: cells of 48x32 upright, three in a 2x2 sheet of two rows.
+        #expect((qsheet.width, qsheet.height) == (96, 64))
+        let upright = try Self.ffmpegFrames(quadrants, width: 48, height: 32)
+        let qcues = try Self.cues(qvtt)
+        #expect(qcues.count == 3)
+        for cue in qcues {
+            #expect(cue.rect.width == 48 && cue.rect.height == 32)
+            let worst = Self.difference(of: qsheet, rect: cue.rect, from: upright[0])
+            #expect(worst <= 2, "the cell at \(cue.rect) differs from ffmpeg's upright frame by \(worst) levels")
         }
     }
 
