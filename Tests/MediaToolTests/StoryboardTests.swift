@@ -39,8 +39,8 @@ import TestSupport
 
     /// Every frame of `video` as the ffmpeg CLI decodes it (turned upright by its display matrix),
     /// scaled by libswscale to `width`x`height` with the flags of a downscale: packed RGB.
-    static func ffmpegFrames(_ video: String, width: Int, height: Int) throws -> [[UInt8]] {
-        let run = try ChildProcess.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-i", video,
+    static func ffmpegFrames(_ video: String, width: Int, height: Int, input: [String] = [], map: [String] = []) throws -> [[UInt8]] {
+        let run = try ChildProcess.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin"] + input + ["-i", video] + map + [
                                                 "-vf", "scale=\(width):\(height):flags=area+accurate_rnd+full_chroma_int+full_chroma_inp",
                                                 "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         try #require(run.status == 0, "ffmpeg: \(String(decoding: run.standardError, as: UTF8.self))")
@@ -108,6 +108,65 @@ import TestSupport
             #expect(cue.rect.width == 48 && cue.rect.height == 32)
             let worst = Self.difference(of: qsheet, rect: cue.rect, from: upright[0])
             #expect(worst <= 2, "the cell at \(cue.rect) differs from ffmpeg's upright frame by \(worst) levels")
+        }
+    }
+
+    /// --from/--to: the count spread over the range only, each cell the exact frame at its cue's
+    /// middle (at 25 fps, frame floor(25 t), read from the counter's bits), and --json's frames say
+    /// those times, the times of the frames shown, and the cells' rects as the WebVTT file does.
+    @Test func aRangeGivesItsFramesAndJSONSaysWhereEachIs() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vtt = folder.appendingPathComponent("r.vtt").path
+        let run = try ToolRun.run(["storyboard", "--count", "4", "--from", "1", "--to", "2", "--exact", "--width", "128", "--tile", "4x1",
+                                   "--format", "png", "--json", "--vtt", vtt, Fixture.path("video/counter.mp4")])
+        #expect(run.status == 0, "\(run.standardError)")
+        let sheetPath = folder.appendingPathComponent("r.sheet-1.png").path
+        let sheet = try DecodedPNG(path: sheetPath)
+        let cues = try Self.cues(vtt)
+        try #require(cues.count == 4)
+        #expect(cues.map(\.start) == [1.0, 1.25, 1.5, 1.75] && cues.map(\.end) == [1.25, 1.5, 1.75, 2.0])
+        let numbers = (0..<4).map { Self.frameNumber(in: sheet, cell: $0, columns: 4) }
+        #expect(numbers == cues.map { Int(((($0.start + $0.end) / 2) * 25).rounded(.down)) })
+        #expect(numbers == [28, 34, 40, 46])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let frames = try #require(report["frames"] as? [[String: Any]])
+        try #require(frames.count == 4)
+        for (index, frame) in frames.enumerated() {
+            let cue = cues[index]
+            #expect(frame["time"] as? Double == (cue.start + cue.end) / 2)
+            #expect((frame["shown"] as? Double).map { abs($0 - Double(numbers[index]) / 25) < 1e-9 } == true, "\(frame)")
+            #expect(frame["file"] as? String == sheetPath)
+            #expect([frame["x"], frame["y"], frame["width"], frame["height"]].map { $0 as? Int }
+                    == [cue.rect.x, cue.rect.y, cue.rect.width, cue.rect.height])
+        }
+    }
+
+    /// --height fits cells to a height; --no-rotate keeps the stored picture (on its side: 21x32
+    /// cells, not 48x32), as ffmpeg -noautorotate decodes it; --stream 1 takes the second video
+    /// stream (a red 32x16), as ffmpeg's -map 0:v:1 does.
+    @Test(.enabled(if: try Requirement.tool(StoryboardTests.ffmpeg), "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func heightNoRotateAndStreamAreWhatFFmpegShows() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let quadrants = Fixture.path("video/quadrants-orientation6.mp4")
+        let cases: [(name: String, options: [String], video: String, size: (Int, Int), input: [String], map: [String])] = [
+            ("upright", ["--height", "32"], quadrants, (48, 32), [], []),
+            ("stored", ["--height", "32", "--no-rotate"], quadrants, (21, 32), ["-noautorotate"], []),
+            ("second", ["--stream", "1", "--width", "32"], Fixture.path("video/two-streams.mkv"), (32, 16), [], ["-map", "0:v:1"]),
+        ]
+        for item in cases {
+            let vtt = folder.appendingPathComponent("\(item.name).vtt").path
+            let run = try ToolRun.run(["storyboard", "--count", "2", "--tile", "2x1", "--format", "png", "--vtt", vtt] + item.options + [item.video])
+            #expect(run.status == 0, "\(item.name): \(run.standardError)")
+            let sheet = try DecodedPNG(path: folder.appendingPathComponent("\(item.name).sheet-1.png").path)
+            #expect((sheet.width, sheet.height) == (item.size.0 * 2, item.size.1), "\(item.name)")
+            let frame = try #require(try Self.ffmpegFrames(item.video, width: item.size.0, height: item.size.1, input: item.input, map: item.map).first)
+            for cue in try Self.cues(vtt) {
+                #expect(cue.rect.width == item.size.0 && cue.rect.height == item.size.1)
+                let worst = Self.difference(of: sheet, rect: cue.rect, from: frame)
+                #expect(worst <= 2, "\(item.name): the cell at \(cue.rect) differs from ffmpeg's frame by \(worst) levels")
+            }
         }
     }
 
