@@ -29,14 +29,16 @@ import TestSupport
         return 10 * log10(255 * 255 / max(squared / Double(a.count), 1e-9))
     }
 
+    /// The README's figures, measured by `combing` above: combing 33 times lower than the woven
+    /// frame's (bwdif's: 41 times), 23.9 dB from bwdif's picture.
     @Test func combingIsGoneAndThePictureIsCloseToBwdif() throws {
         let woven = try Self.thumbnail(["--no-deinterlace"])
         let deinterlaced = try Self.thumbnail([])
         let woveCombing = Self.combing(woven), ourCombing = Self.combing(deinterlaced)
-        #expect(ourCombing * 3 <= woveCombing, "\(ourCombing) against \(woveCombing) woven")
+        #expect(ourCombing * 33 <= woveCombing, "\(ourCombing) against \(woveCombing) woven: \(woveCombing / ourCombing) times lower")
         let bwdif = try DecodedPNG(path: Fixture.path("video/interlaced.bwdif.png"))
-        #expect(ourCombing <= Self.combing(bwdif) * 2 + 0.5)
+        #expect(woveCombing >= Self.combing(bwdif) * 41, "bwdif's picture: \(woveCombing / Self.combing(bwdif)) times lower")
         let ours = Self.psnr(deinterlaced.bytes, bwdif.bytes), wovenPSNR = Self.psnr(woven.bytes, bwdif.bytes)
-        #expect(ours >= 20 && ours >= wovenPSNR + 6, "\(ours) dB from bwdif, woven \(wovenPSNR) dB")
+        #expect(ours >= 23.85 && ours >= wovenPSNR + 6, "\(ours) dB from bwdif, woven \(wovenPSNR) dB")
     }
 }

@@ -128,7 +128,8 @@ import TestSupport
         return mknod(folder.appendingPathComponent("null").path, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0
     }()
 
-    @Test(.enabled(if: canMakeDevices, "making a device node needs root (CAP_MKNOD): run the suite as root to test this"))
+    @Test(.enabled(if: try Requirement.met(canMakeDevices, "making a device node needs root (CAP_MKNOD)"),
+                   "making a device node needs root (CAP_MKNOD): run the suite as root to test this"))
     func aCharacterDeviceMadeHereIsNeverReplaced() throws {
         let folder = try Self.folder(with: ["a.png"])
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -340,7 +341,8 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+    @Test(.enabled(if: try Requirement.met(geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                                         "as root, a folder is unreadable only to another user, which needs setpriv"),
                    "as root, a folder is unreadable only to another user, which needs setpriv (util-linux)"))
     func anUnreadableSubfolderIsOneFailedInput() throws {
         let folder = try Self.folder(with: ["a/x.png", "b/y.png", "c/z.png"])

@@ -35,35 +35,138 @@ import TestSupport
         }
     }
 
-    /// A cell holds exactly what a thumbnail of that time holds.
-    @Test(arguments: [false, true])
-    func cellsAreTheThumbnailsOfTheirTimes(exact: Bool) throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let video = Fixture.path("video/quadrants-orientation6.mp4")
-        let vtt = folder.appendingPathComponent("q.vtt").path
-        let run = try ToolRun.run(["storyboard", "--count", "3", "--width", "48", "--tile", "2x2", "--format", "png", "--vtt", vtt, video]
-                                  + (exact ? ["--exact"] : []))
-        #expect(run.status == 0, "\(run.standardError)")
-        let sheet = try DecodedPNG(path: folder.appendingPathComponent("q.sheet-1.png").path)
-        // Stored turned: cells of 48x32 upright, three in a 2x2 sheet of two rows.
-        #expect((sheet.width, sheet.height) == (96, 64))
-        let cues = try Self.cues(vtt)
-        #expect(cues.count == 3)
-        for (index, cue) in cues.enumerated() {
-            let thumbnail = folder.appendingPathComponent("t\(index).png").path
-            let time = String((cue.start + cue.end) / 2)
-            let single = try ToolRun.run(["thumbnail", "--at", time, "--width", "48", "-o", thumbnail, video] + (exact ? [] : ["--keyframe"]))
-            #expect(single.status == 0)
-            let picture = try DecodedPNG(path: thumbnail)
-            #expect((picture.width, picture.height) == (cue.rect.width, cue.rect.height))
-            var same = true
-            for y in 0..<picture.height {
-                for x in 0..<picture.width where picture.pixel(x: x, y: y) != sheet.pixel(x: cue.rect.x + x, y: cue.rect.y + y) {
-                    same = false
+    static let ffmpeg = "/usr/bin/ffmpeg"
+
+    /// Every frame of `video` as the ffmpeg CLI decodes it (turned upright by its display matrix),
+    /// scaled by libswscale to `width`x`height` with the flags of a downscale: packed RGB.
+    static func ffmpegFrames(_ video: String, width: Int, height: Int, input: [String] = [], map: [String] = []) throws -> [[UInt8]] {
+        let run = try ChildProcess.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin"] + input + ["-i", video] + map + [
+                                                "-vf", "scale=\(width):\(height):flags=area+accurate_rnd+full_chroma_int+full_chroma_inp",
+                                                "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        try #require(run.status == 0, "ffmpeg: \(String(decoding: run.standardError, as: UTF8.self))")
+        let size = width * height * 3
+        let bytes = [UInt8](run.standardOutput)
+        try #require(bytes.count % size == 0 && !bytes.isEmpty)
+        return stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<($0 + size)]) }
+    }
+
+    /// The largest difference of a cell of `sheet` from `frame` (packed RGB of the cell's size).
+    static func difference(of sheet: DecodedPNG, rect: (x: Int, y: Int, width: Int, height: Int), from frame: [UInt8]) -> Int {
+        var worst = 0
+        for y in 0..<rect.height {
+            for x in 0..<rect.width {
+                for (channel, sample) in sheet.pixel(x: rect.x + x, y: rect.y + y).prefix(3).enumerated() {
+                    worst = max(worst, abs(Int(sample) - Int(frame[(y * rect.width + x) * 3 + channel])))
                 }
             }
-            #expect(same, "cell \(index) differs from the thumbnail at \(time) s")
+        }
+        return worst
+    }
+
+    /// A cell holds the frame the ffmpeg CLI decodes, scaled by ffmpeg to the cell's size (within 2
+    /// levels): the counter's ten cells at 64x8 are the frames expected (read from their bits) and
+    /// those frames' pixels; the quadrants stored on their side come upright in every cell, as
+    /// ffmpeg's autorotation shows them.
+    @Test(.enabled(if: try Requirement.tool(StoryboardTests.ffmpeg), "ffmpeg is not installed (scripts/bootstrap test installs it)"),
+          arguments: [false, true])
+    func cellsAreTheFramesFFmpegDecodes(exact: Bool) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let counter = Fixture.path("video/counter.mp4")
+        let vtt = folder.appendingPathComponent("c.vtt").path
+        let run = try ToolRun.run(["storyboard", "--count", "10", "--width", "64", "--tile", "5x2", "--format", "png", "--vtt", vtt, counter]
+                                  + (exact ? ["--exact"] : []))
+        #expect(run.status == 0 && run.standardError == "", "\(run.standardError)")
+        let sheet = try DecodedPNG(path: folder.appendingPathComponent("c.sheet-1.png").path)
+        #expect((sheet.width, sheet.height) == (320, 16))
+        let frames = try Self.ffmpegFrames(counter, width: 64, height: 8)
+        #expect(frames.count == 60)
+        let cues = try Self.cues(vtt)
+        try #require(cues.count == 10)
+        let numbers = cues.map { cue in
+            (0..<8).reduce(0) { number, bit in sheet.pixel(x: cue.rect.x + bit * 8 + 4, y: cue.rect.y + 4)[0] > 128 ? number | (1 << bit) : number }
+        }
+        #expect(numbers == (exact ? [3, 9, 15, 21, 27, 33, 39, 45, 51, 57] : [0, 0, 12, 12, 24, 24, 36, 36, 48, 48]))
+        for (cue, number) in zip(cues, numbers) where number < frames.count {
+            #expect(cue.rect.width == 64 && cue.rect.height == 8)
+            let worst = Self.difference(of: sheet, rect: cue.rect, from: frames[number])
+            #expect(worst <= 2, "the cell at \(cue.rect) differs from ffmpeg's frame \(number) by \(worst) levels")
+        }
+
+        let quadrants = Fixture.path("video/quadrants-orientation6.mp4")
+        let qvtt = folder.appendingPathComponent("q.vtt").path
+        let turned = try ToolRun.run(["storyboard", "--count", "3", "--width", "48", "--tile", "2x2", "--format", "png", "--vtt", qvtt, quadrants]
+                                     + (exact ? ["--exact"] : []))
+        #expect(turned.status == 0, "\(turned.standardError)")
+        let qsheet = try DecodedPNG(path: folder.appendingPathComponent("q.sheet-1.png").path)
+        // Stored turned: cells of 48x32 upright, three in a 2x2 sheet of two rows.
+        #expect((qsheet.width, qsheet.height) == (96, 64))
+        let upright = try Self.ffmpegFrames(quadrants, width: 48, height: 32)
+        let qcues = try Self.cues(qvtt)
+        #expect(qcues.count == 3)
+        for cue in qcues {
+            #expect(cue.rect.width == 48 && cue.rect.height == 32)
+            let worst = Self.difference(of: qsheet, rect: cue.rect, from: upright[0])
+            #expect(worst <= 2, "the cell at \(cue.rect) differs from ffmpeg's upright frame by \(worst) levels")
+        }
+    }
+
+    /// --from/--to: the count spread over the range only, each cell the exact frame at its cue's
+    /// middle (at 25 fps, frame floor(25 t), read from the counter's bits), and --json's frames say
+    /// those times, the times of the frames shown, and the cells' rects as the WebVTT file does.
+    @Test func aRangeGivesItsFramesAndJSONSaysWhereEachIs() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vtt = folder.appendingPathComponent("r.vtt").path
+        let run = try ToolRun.run(["storyboard", "--count", "4", "--from", "1", "--to", "2", "--exact", "--width", "128", "--tile", "4x1",
+                                   "--format", "png", "--json", "--vtt", vtt, Fixture.path("video/counter.mp4")])
+        #expect(run.status == 0, "\(run.standardError)")
+        let sheetPath = folder.appendingPathComponent("r.sheet-1.png").path
+        let sheet = try DecodedPNG(path: sheetPath)
+        let cues = try Self.cues(vtt)
+        try #require(cues.count == 4)
+        #expect(cues.map(\.start) == [1.0, 1.25, 1.5, 1.75] && cues.map(\.end) == [1.25, 1.5, 1.75, 2.0])
+        let numbers = (0..<4).map { Self.frameNumber(in: sheet, cell: $0, columns: 4) }
+        #expect(numbers == cues.map { Int(((($0.start + $0.end) / 2) * 25).rounded(.down)) })
+        #expect(numbers == [28, 34, 40, 46])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let frames = try #require(report["frames"] as? [[String: Any]])
+        try #require(frames.count == 4)
+        for (index, frame) in frames.enumerated() {
+            let cue = cues[index]
+            #expect(frame["time"] as? Double == (cue.start + cue.end) / 2)
+            #expect((frame["shown"] as? Double).map { abs($0 - Double(numbers[index]) / 25) < 1e-9 } == true, "\(frame)")
+            #expect(frame["file"] as? String == sheetPath)
+            #expect([frame["x"], frame["y"], frame["width"], frame["height"]].map { $0 as? Int }
+                    == [cue.rect.x, cue.rect.y, cue.rect.width, cue.rect.height])
+        }
+    }
+
+    /// --height fits cells to a height; --no-rotate keeps the stored picture (on its side: 21x32
+    /// cells, not 48x32), as ffmpeg -noautorotate decodes it; --stream 1 takes the second video
+    /// stream (a red 32x16), as ffmpeg's -map 0:v:1 does.
+    @Test(.enabled(if: try Requirement.tool(StoryboardTests.ffmpeg), "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func heightNoRotateAndStreamAreWhatFFmpegShows() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let quadrants = Fixture.path("video/quadrants-orientation6.mp4")
+        let cases: [(name: String, options: [String], video: String, size: (Int, Int), input: [String], map: [String])] = [
+            ("upright", ["--height", "32"], quadrants, (48, 32), [], []),
+            ("stored", ["--height", "32", "--no-rotate"], quadrants, (21, 32), ["-noautorotate"], []),
+            ("second", ["--stream", "1", "--width", "32"], Fixture.path("video/two-streams.mkv"), (32, 16), [], ["-map", "0:v:1"]),
+        ]
+        for item in cases {
+            let vtt = folder.appendingPathComponent("\(item.name).vtt").path
+            let run = try ToolRun.run(["storyboard", "--count", "2", "--tile", "2x1", "--format", "png", "--vtt", vtt] + item.options + [item.video])
+            #expect(run.status == 0, "\(item.name): \(run.standardError)")
+            let sheet = try DecodedPNG(path: folder.appendingPathComponent("\(item.name).sheet-1.png").path)
+            #expect((sheet.width, sheet.height) == (item.size.0 * 2, item.size.1), "\(item.name)")
+            let frame = try #require(try Self.ffmpegFrames(item.video, width: item.size.0, height: item.size.1, input: item.input, map: item.map).first)
+            for cue in try Self.cues(vtt) {
+                #expect(cue.rect.width == item.size.0 && cue.rect.height == item.size.1)
+                let worst = Self.difference(of: sheet, rect: cue.rect, from: frame)
+                #expect(worst <= 2, "\(item.name): the cell at \(cue.rect) differs from ffmpeg's frame by \(worst) levels")
+            }
         }
     }
 
@@ -231,7 +334,7 @@ import TestSupport
 
     /// The page in a real browser: it loads without a console message, its track holds every cue,
     /// and a screenshot of page.html?t=T shows, in the preview box, the cell the WebVTT file names for T.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: chromium), "Chromium is not installed (scripts/bootstrap test installs it)"))
+    @Test(.enabled(if: try Requirement.tool(chromium), "Chromium is not installed (scripts/bootstrap test installs it)"))
     func thePageShowsTheCellOfTheTimeAskedFor() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

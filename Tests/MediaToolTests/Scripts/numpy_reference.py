@@ -14,7 +14,12 @@ rng = np.random.default_rng(18)
 
 
 def run(arguments, data=None):
-    process = subprocess.run([tool] + arguments, input=data, capture_output=True)
+    # A deadline on every run of the tool, as on every child the suite starts (issue 24).
+    try:
+        process = subprocess.run([tool] + arguments, input=data, capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        failures.append(f"{' '.join(arguments)}: did not end within 120 s: killed (a hang)")
+        return ""
     if process.returncode != 0:
         failures.append(f"{' '.join(arguments)}: {process.stderr.decode(errors='replace').strip()}")
     return process.stdout.decode()
