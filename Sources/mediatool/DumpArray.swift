@@ -22,7 +22,7 @@ struct DumpArray: ParsableCommand {
             Examples:
               mediatool dump-array --type f32 samples.f32
               mediatool dump-array --type i16 --endian big --columns 2 stereo.pcm
-              mediatool dump-array --type 'f64,i32,u16' --names t,x,flag --format csv --header log.bin
+              mediatool dump-array --type f64,i32,u16 --names t,x,ok --format csv log.bin
               mediatool dump-array weights.npy
 
             Exit status: 0 when every input was dumped, 1 when any failed, 64 for usage errors.

@@ -18,7 +18,7 @@ struct PackArray: ParsableCommand {
 
             Examples:
               mediatool pack-array --type f32 values.txt -o values.f32
-              mediatool dump-array --type i16 a.pcm | mediatool pack-array --type i16 --endian big -o b.pcm
+              mediatool dump-array --type i16 a.pcm | mediatool pack-array --type i16 -o b
               mediatool pack-array --type 'f64,i32' --npy log.csv -o log.npy
 
             Exit status: 0 when OUT was written, 1 when any input failed, 64 for usage errors.

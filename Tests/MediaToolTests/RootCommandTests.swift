@@ -106,4 +106,14 @@ import Testing
         #expect(crop.contains("'--files-from')\n        __mediatool_add_completions -f"))
         #expect(crop.contains("case \"${positional_number}\" in\n    *)\n        __mediatool_add_completions -f"))
     }
+
+    /// An example is a command to copy: one wrapped at 80 columns breaks in the middle of it.
+    @Test(arguments: ["thumbnail", "storyboard", "crop", "dump-doubles", "pack-doubles", "dump-array", "pack-array"])
+    func examplesFitEightyColumns(subcommand: String) throws {
+        let run = try ToolRun.run([subcommand, "--help"], environment: ["COLUMNS": "300"])
+        #expect(run.status == 0)
+        let examples = run.output.split(separator: "\n").filter { $0.hasPrefix("  mediatool ") }
+        #expect(!examples.isEmpty)
+        for example in examples { #expect(example.count < 80, "\(example)") }
+    }
 }
