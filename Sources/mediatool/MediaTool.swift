@@ -82,12 +82,13 @@ struct MediaTool: ParsableCommand {
 
     /// The arguments as the parser can take them. Flags with an optional value (ArgumentParser has
     /// none): `--lossless=expand` is `--lossless-expand`, `--cover=prefer` is `--cover-prefer`. A
-    /// negative number (or rect, `--rect -5,0,10,10`) after a numeric option is its value (`--width -5` is `--width=-5`, refused by
-    /// the option's own check), not an unknown option. Arguments after `--` are names, left as they are.
+    /// negative number or rect after an option (`--width -5`, `--rect -5,0,10,10`, `-j -1`) is its
+    /// value, refused or taken by the option's own check, not an unknown option: the parser reads
+    /// any word starting with a dash as an option, and no input can be named so without `--` before
+    /// it. This holds for every option, so no list of numeric options can fall behind the commands.
+    /// Arguments after `--` are names, left as they are.
     static func spellingOptionalValues(_ arguments: [String]) -> [String] {
         let spellings = ["--lossless=expand": "--lossless-expand", "--cover=prefer": "--cover-prefer"]
-        let numeric: Set<String> = ["--width", "--height", "--quality", "--jobs", "-j", "--png-compression", "--stream",
-                                    "--depth", "--max-pixels", "--offset", "--count", "--rect", "--at"]
         let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
         var spelled: [String] = []
         var index = 0
@@ -99,8 +100,7 @@ struct MediaTool: ParsableCommand {
                 index += 1
                 continue
             }
-            if numeric.contains(argument), index + 1 < end, arguments[index + 1].first == "-",
-               Double(arguments[index + 1]) != nil || (argument == "--rect" && Double(arguments[index + 1].prefix { $0 != "," }) != nil) {
+            if argument.hasPrefix("-"), !argument.contains("="), index + 1 < end, isNegativeValue(arguments[index + 1]) {
                 spelled.append("\(argument)=\(arguments[index + 1])")
                 index += 2
                 continue
@@ -109,6 +109,11 @@ struct MediaTool: ParsableCommand {
             index += 1
         }
         return spelled + arguments[end...]
+    }
+
+    /// `-5`, `-0.5e3`, `-5,0,10,10`: a negative number, or a list that starts with one.
+    private static func isNegativeValue(_ word: String) -> Bool {
+        word.count > 1 && word.first == "-" && Double(word.prefix { $0 != "," }) != nil
     }
 
     func run() throws {

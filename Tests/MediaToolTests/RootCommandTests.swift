@@ -116,4 +116,16 @@ import Testing
         #expect(!examples.isEmpty)
         for example in examples { #expect(example.count < 80, "\(example)") }
     }
+
+    /// A negative value after any option is the option's value, checked by the option itself: the
+    /// hand-kept list of numeric options lacked --stride and --columns ("Missing value").
+    @Test(arguments: [(["dump-array", "--type", "f64", "--stride", "-5", "x.bin"], "--stride must be 1 or more."),
+                      (["dump-array", "--type", "f64", "--columns", "-2", "x.bin"], "--columns must be 1 or more."),
+                      (["crop", "-j", "-3", "--rect", "0,0,1,1", "x.png"], "--jobs must be 1 or more."),
+                      (["thumbnail", "--keyframe", "-5"], "The option '--keyframe' does not take any value, but '-5' was specified.")])
+    func aNegativeValueGoesToItsOption(arguments: [String], message: String) throws {
+        let run = try ToolRun.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.errorLines == ["mediatool: \(message) (see 'mediatool \(arguments[0]) --help')"])
+    }
 }
