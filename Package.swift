@@ -26,19 +26,22 @@ let package = Package(
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.
         .executableTarget(
             name: "MediaToolFuzz",
-            dependencies: ["BinaryArrays", "FFmpeg", "ImageCropping", "Imaging", "JPEGCodec", "FileIO", "JSON", "PNGCodec", "VideoThumbnails"]
+            dependencies: ["BinaryArrays", "FFmpeg", "ImageCropping", "Imaging", "JPEGCodec", "FileIO", "JSON", "NumberText", "PNGCodec", "VideoThumbnails"]
         ),
 
         // The same thumbnail and crop many times in one process, to show memory stays flat.
         .executableTarget(name: "MediaToolSoak", dependencies: ["ImageCodecs", "ImageCropping", "Imaging", "FileIO", "Reporting", "VideoThumbnails"]),
 
         // Pure Swift: decoding, formatting, statistics and encoding of binary arrays of doubles.
-        .target(name: "BinaryArrays", dependencies: ["FileIO", "JSON", "WorkerPool"]),
+        .target(name: "BinaryArrays", dependencies: ["FileIO", "JSON", "NumberText", "WorkerPool"]),
 
         // Files in and out, safely: inputs opened once, atomic outputs, paths as bytes, system calls.
         .target(name: "FileIO"),
-        // One JSON writer: strings (file names as bytes included), shortest round-trip numbers, values.
-        .target(name: "JSON", dependencies: ["FileIO"]),
+        // One JSON writer: strings (file names as bytes included), numbers, values.
+        .target(name: "JSON", dependencies: ["FileIO", "NumberText"]),
+        // Numbers as text and back: the shortest digits that round-trip a double or float, and the
+        // nearest double to a decimal, both from one table of 128-bit powers of ten.
+        .target(name: "NumberText"),
         // What the user reads on standard error, and the libraries' versions.
         .target(name: "Reporting", dependencies: ["FileIO"]),
         // Threads that take jobs, as many as the cores the process may use.
@@ -128,6 +131,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["FileIO", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "JSON", "TestSupport"]),
+        .testTarget(name: "NumberTextTests", dependencies: ["NumberText", "TestSupport"]),
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "JSON", "Reporting"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "FileIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),

@@ -1,5 +1,6 @@
 import FileIO
 import JSON
+import NumberText
 
 /// Reads values as text and writes them as binary records of a layout: `pack-array`. Reads back
 /// whatever `dump-array` writes in the same layout (labels, indexes, hex, headers; JSON).

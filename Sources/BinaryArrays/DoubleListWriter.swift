@@ -1,5 +1,6 @@
 import FileIO
 import JSON
+import NumberText
 
 /// Writes decoded doubles in a `DoubleListLayout`, block by block, straight into an output buffer.
 public struct DoubleListWriter: Sendable {

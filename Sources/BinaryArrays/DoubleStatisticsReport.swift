@@ -1,4 +1,5 @@
 import JSON
+import NumberText
 /// `DoubleStatistics` as text (a `name value` line each) or as one JSON object. `type`: what the
 /// values were, so that the minimum and maximum, which are values of the array, print as the dump
 /// prints them: integers as integers (`-3`, not `-3.0`), f32/f16/bf16 by their own shortest digits

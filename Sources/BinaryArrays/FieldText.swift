@@ -1,4 +1,5 @@
 import JSON
+import NumberText
 
 /// The text of one field of a record: floating-point values as their shortest round-trip decimal
 /// (f16 and bf16 through the `Float` they widen to exactly), integers exactly; and its bytes in hex.

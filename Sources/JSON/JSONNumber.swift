@@ -1,3 +1,5 @@
+import NumberText
+
 
 /// Doubles as RFC 8259 JSON numbers, shortest round-trip (the same text for a report's value and
 /// for dump-doubles' millions).

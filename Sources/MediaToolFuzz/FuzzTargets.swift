@@ -8,6 +8,7 @@ import FileIO
 import PNGCodec
 import VideoThumbnails
 import JSON
+import NumberText
 
 /// The fuzz targets, by name. Each takes arbitrary bytes and must neither crash, hang nor leak;
 /// errors thrown are the expected answer to most inputs.

@@ -1,6 +1,5 @@
 import Testing
-@testable import BinaryArrays
-@testable import JSON
+@testable import NumberText
 import TestSupport
 
 @Suite struct ShortestDecimalTests {

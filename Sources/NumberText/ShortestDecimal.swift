@@ -349,17 +349,3 @@ extension ShortestDecimal {
     /// (A literal, so that it is static data with no lazy initialisation on the hot path.)
     static let digitPairs: [UInt8] = Array("00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899".utf8)
 }
-
-extension ShortestDecimal {
-    /// The powers of ten the table holds, for parsers that multiply by them.
-    public static let tabulatedPowersOfTen = minPowerOfTen...maxPowerOfTen
-
-    /// 10^`exponent` normalised to 128 bits (2^127 <= value < 2^128) and rounded down: the factor
-    /// Eisel and Lemire's decimal-to-binary method needs. The table holds each rounded down plus one.
-    @inline(__always)
-    public static func truncatedPowerOfTen(_ exponent: Int) -> (high: UInt64, low: UInt64) {
-        let row = 2 * (exponent - minPowerOfTen)
-        let high = powersOfTen[row], low = powersOfTen[row + 1]
-        return low == 0 ? (high - 1, UInt64.max) : (high, low - 1)
-    }
-}
