@@ -96,6 +96,51 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
     }
 
+    /// Runs a set of Scripts/numpy_pack.py (its doc says what each checks): pack-array's bytes for
+    /// the types other than f64 against NumPy's.
+    static func expectNumPyPacksAlike(_ set: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/numpy_pack.py")
+        let run = try ChildProcess.run("/usr/bin/python3", [script.path, ToolRun.executable.path, folder.path, set])
+        #expect(run.status == 0, "\(set): \(String(decoding: run.standardOutput + run.standardError, as: UTF8.self))")
+    }
+
+    /// pack-array for f32, f16, bf16 and every integer type, in both byte orders: dump-array's text in
+    /// every layout (--index, --hex, csv --header, json, columns) packs back to the file NumPy wrote,
+    /// byte for byte; NumPy's own text packs to NumPy's tofile bytes, and with --npy --columns to a
+    /// file np.load reads as the same dtype, shape and bits; bf16 is the upper half of the correctly
+    /// rounded f32 rounded to nearest even (ties both ways, and just past a tie that the f32 rounds
+    /// onto); f16 is the nearest f16, ties to even: references found with fractions, not by the tool.
+    @Test(arguments: ["roundtrip", "numpy-text", "bf16", "f16"])
+    func packArrayWritesNumPysBytes(set: String) throws {
+        try Self.expectNumPyPacksAlike(set)
+    }
+
+    /// Found by the checks above, left to fix in Sources (each fails as soon as it is fixed, so the
+    /// wrapper goes then): JSON's {"value", "hex"} objects of types other than f64 are refused
+    /// ("expected 16 hex digits after the value (--hex), found '4C'"); i64 and u64 JSON that dump-array
+    /// writes exactly are refused past 2^53 ("in JSON is past 2^53"); f16 rounds through the nearest
+    /// f32, so a decimal just past a midpoint of two f16s whose f32 is the midpoint goes to the even
+    /// one (2049.0001 to 2048, not 2050), where the README says correctly rounded.
+    @Test(arguments: ["roundtrip-json-hex", "roundtrip-json-64bit", "f16-double-rounding"])
+    func packArrayKnownIssues(set: String) throws {
+        withKnownIssue("pack-array: \(set) (see the doc comment)") {
+            try Self.expectNumPyPacksAlike(set)
+        }
+    }
+
+    /// --npy refuses bf16, which NumPy has no dtype for, before anything is written.
+    @Test func packArrayRefusesBF16InNPY() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("b.npy").path
+        let run = try ToolRun.run(["pack-array", "--type", "bf16", "--npy", "-o", out], input: Data("1 2\n".utf8))
+        #expect(run.status == 64)
+        #expect(run.errorLines == ["mediatool: NumPy has no bfloat16 dtype: --npy cannot hold bf16 (see 'mediatool pack-array --help')"])
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     static let heifConvert = "/usr/bin/heif-convert"
 
     /// A 16-bit PNG's samples (big-endian pairs made integers), its size and channels.
