@@ -16,13 +16,10 @@ public struct ArrayPacking {
     public enum Problem: Error, Equatable, CustomStringConvertible {
         /// An input ends with part of a record.
         case partialRecord(fields: Int, of: Int)
-        /// JSON holds an integer a double cannot hold exactly.
-        case inexactJSONInteger(String)
 
         public var description: String {
             switch self {
             case .partialRecord(let fields, let total): return "the text ends inside a record: \(fields) of its \(total) fields"
-            case .inexactJSONInteger(let text): return "\(text) in JSON is past 2^53, where JSON numbers lose digits: give it as text"
             }
         }
     }
@@ -52,9 +49,8 @@ public struct ArrayPacking {
         }
         if try cursor.peek().map({ $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }) ?? false {
             var parser = DoubleJSONParser(cursor: cursor, byteOrder: record.fields[0].byteOrder)
-            try parser.forEachValue { value in
-                let text = try Self.text(of: value, for: record.fields[fieldsIn].type)
-                try add(Array(text.utf8), hex: nil, line: 0, column: 0)
+            try parser.forEachToken { token in
+                try add(token.text, hex: token.hex?.text, line: token.line, column: token.column)
             }
         } else {
             var parser = DoubleTextParser(cursor: cursor, layout: layout, byteOrder: record.fields[0].byteOrder)
@@ -83,12 +79,5 @@ public struct ArrayPacking {
             recordCount += 1
             fieldsIn = 0
         }
-    }
-
-    /// A JSON number's text for a field: an integer type's as a whole number, exact or refused.
-    private static func text(of value: Double, for type: ElementType) throws -> String {
-        if type.isFloatingPoint || !value.isFinite || value != value.rounded() { return ShortestDecimal.string(value) }
-        guard value.magnitude <= 9_007_199_254_740_992 else { throw Problem.inexactJSONInteger(ShortestDecimal.string(value)) }
-        return String(Int64(value))
     }
 }

@@ -30,4 +30,18 @@ enum DoubleHex {
         }
         return nil
     }
+
+    /// The double a token stands for: its decimal, made exact by its hex where given.
+    static func value(of token: ValueToken, preferred: ByteOrder) throws -> Double {
+        let value = try DoubleToken.value(of: token.text, line: token.line, column: token.column)
+        guard let hex = token.hex else { return value }
+        let text = String(decoding: hex.text, as: UTF8.self)
+        guard let printed = printedBytes(hex.text) else {
+            throw DoubleTextError.invalidHex(line: hex.line, column: hex.column, token: text)
+        }
+        guard let exact = resolve(value, printed: printed, preferred: preferred) else {
+            throw DoubleTextError.hexMismatch(line: hex.line, column: hex.column, hex: text, value: "\(value)")
+        }
+        return exact
+    }
 }

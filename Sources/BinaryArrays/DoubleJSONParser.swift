@@ -3,7 +3,8 @@ import FileIO
 /// Reads the JSON that `dump-doubles --format json` writes, in constant memory: one array, or JSON
 /// Lines of `{"file": NAME, "values": [...]}`; values as numbers, as the strings `"NaN"`,
 /// `"Infinity"`, `"-Infinity"`, or as `{"value": V, "hex": "..."}` objects; rows as nested arrays.
-/// Values come out in document order, rows flattened.
+/// Values come out in document order, rows flattened: as the tokens they are written as (so that
+/// an integer past 2^53 or the hex of a narrower type is read by its field's own rules), or as doubles.
 public struct DoubleJSONParser<Source: ByteSource> {
     private var cursor: TextCursor<Source>
     private let byteOrder: ByteOrder
@@ -25,8 +26,16 @@ public struct DoubleJSONParser<Source: ByteSource> {
         self.byteOrder = byteOrder
     }
 
-    /// Calls `body` with each value in order.
+    /// Calls `body` with each value in order, as a double (`pack-doubles`): its hex, where given,
+    /// decides which of the values that print alike it is (NaN payloads).
     public mutating func forEachValue(_ body: (Double) throws -> Void) throws {
+        let byteOrder = byteOrder
+        try forEachToken { token in try body(DoubleHex.value(of: token, preferred: byteOrder)) }
+    }
+
+    /// Calls `body` with each value's token in order: a number's text, or a special value's string
+    /// with its quotes (`"NaN"`), and the hex given beside it in an object.
+    public mutating func forEachToken(_ body: (ValueToken) throws -> Void) throws {
         while let byte = try skipWhitespace() {
             switch byte {
             case UInt8(ascii: "["): try readArray(depth: 1, body)
@@ -36,7 +45,7 @@ public struct DoubleJSONParser<Source: ByteSource> {
         }
     }
 
-    private mutating func readArray(depth: Int, _ body: (Double) throws -> Void) throws {
+    private mutating func readArray(depth: Int, _ body: (ValueToken) throws -> Void) throws {
         guard depth <= Self.maxDepth else { throw DoubleTextError.tooDeep(line: cursor.line, column: cursor.column) }
         cursor.advance()
         if try skipWhitespace() == UInt8(ascii: "]") {
@@ -53,7 +62,7 @@ public struct DoubleJSONParser<Source: ByteSource> {
         }
     }
 
-    private mutating func readElement(depth: Int, _ body: (Double) throws -> Void) throws {
+    private mutating func readElement(depth: Int, _ body: (ValueToken) throws -> Void) throws {
         switch try skipWhitespace() {
         case UInt8(ascii: "["): try readArray(depth: depth + 1, body)
         case UInt8(ascii: "{"): try readObject(depth: depth + 1, body)
@@ -62,11 +71,11 @@ public struct DoubleJSONParser<Source: ByteSource> {
     }
 
     /// `{"file": ..., "values": [...]}` or `{"value": ..., "hex": ...}`, members in any order.
-    private mutating func readObject(depth: Int, _ body: (Double) throws -> Void) throws {
+    private mutating func readObject(depth: Int, _ body: (ValueToken) throws -> Void) throws {
         guard depth <= Self.maxDepth else { throw DoubleTextError.tooDeep(line: cursor.line, column: cursor.column) }
         cursor.advance()
-        var value: Double?
-        var hex: (printed: UInt64, text: String, line: Int, column: Int)?
+        var value: ValueToken?
+        var hex: (text: [UInt8], line: Int, column: Int)?
         if try skipWhitespace() == UInt8(ascii: "}") {
             cursor.advance()
             return
@@ -91,11 +100,10 @@ public struct DoubleJSONParser<Source: ByteSource> {
             case "hex":
                 guard try skipWhitespace() == UInt8(ascii: "\"") else { throw unexpected("a string of hex digits") }
                 try readString()
-                let text = String(decoding: token, as: UTF8.self)
-                guard !tokenIsCut, let printed = DoubleHex.printedBytes(token) else {
-                    throw DoubleTextError.invalidHex(line: memberLine, column: memberColumn, token: text)
+                guard !tokenIsCut else {
+                    throw DoubleTextError.invalidHex(line: memberLine, column: memberColumn, token: String(decoding: token, as: UTF8.self))
                 }
-                hex = (printed, text, memberLine, memberColumn)
+                hex = (token, memberLine, memberColumn)
             default:
                 throw DoubleTextError.unexpectedMember(line: nameLine, column: nameColumn, name: name)
             }
@@ -106,10 +114,7 @@ public struct DoubleJSONParser<Source: ByteSource> {
                 if let hex {
                     guard let value else { throw DoubleTextError.unexpected(line: hex.line, column: hex.column,
                                                                             expected: "a value beside the hex", found: "none") }
-                    guard let exact = DoubleHex.resolve(value, printed: hex.printed, preferred: byteOrder) else {
-                        throw DoubleTextError.hexMismatch(line: hex.line, column: hex.column, hex: hex.text, value: "\(value)")
-                    }
-                    try body(exact)
+                    try body(ValueToken(text: value.text, line: value.line, column: value.column, hex: hex))
                 } else if let value {
                     try body(value)
                 }
@@ -119,17 +124,18 @@ public struct DoubleJSONParser<Source: ByteSource> {
         }
     }
 
-    /// A number, or one of the strings for NaN and the infinities.
-    private mutating func readValue() throws -> Double {
+    /// A number, or one of the strings for NaN and the infinities (with its quotes), where it stands.
+    /// JSON has no words for numbers: `nan` and `inf` are text spellings, not JSON.
+    private mutating func readValue() throws -> ValueToken {
         guard let first = try skipWhitespace() else { throw unexpected("a value") }
         let (line, column) = (cursor.line, cursor.column)
         if first == UInt8(ascii: "\"") {
             try readString()
-            let text = String(decoding: token, as: UTF8.self)
-            guard !tokenIsCut, let special = DoubleToken.specialValue("\"\(text)\"") else {
-                throw DoubleTextError.invalidNumber(line: line, column: column, token: "\"\(text)\"")
+            let quoted = [UInt8(ascii: "\"")] + token + [UInt8(ascii: "\"")]
+            guard !tokenIsCut, DoubleToken.specialValue(String(decoding: quoted, as: UTF8.self)) != nil else {
+                throw DoubleTextError.invalidNumber(line: line, column: column, token: String(decoding: quoted, as: UTF8.self))
             }
-            return special
+            return ValueToken(text: quoted, line: line, column: column, hex: nil)
         }
         token.removeAll(keepingCapacity: true)
         while let byte = try cursor.peek(), DoubleToken.isNumberCharacter(byte) || isLetter(byte) {
@@ -140,18 +146,10 @@ public struct DoubleJSONParser<Source: ByteSource> {
             cursor.advance()
         }
         guard !token.isEmpty else { throw unexpected("a value") }
-        let text = String(decoding: token, as: UTF8.self)
-        // JSON has no words for numbers: `nan` and `inf` are text spellings, not JSON.
         guard !token.contains(where: isLetter) || token.allSatisfy(DoubleToken.isNumberCharacter) else {
-            throw DoubleTextError.invalidNumber(line: line, column: column, token: text)
+            throw DoubleTextError.invalidNumber(line: line, column: column, token: String(decoding: token, as: UTF8.self))
         }
-        do {
-            return try DoubleToken.value(of: token)
-        } catch .notANumber {
-            throw DoubleTextError.invalidNumber(line: line, column: column, token: text)
-        } catch .outOfRange {
-            throw DoubleTextError.outOfRange(line: line, column: column, token: text)
-        }
+        return ValueToken(text: token, line: line, column: column, hex: nil)
     }
 
     /// Reads a string starting at its opening quote into `token`, escapes checked, its first

@@ -35,29 +35,10 @@ public struct DoubleTextParser<Source: ByteSource> {
         self.byteOrder = byteOrder
     }
 
-    /// A value's text where it stands, and with `--hex`, the hex text after it.
-    public struct ValueToken {
-        public let text: [UInt8]
-        public let line: Int
-        public let column: Int
-        public let hex: (text: [UInt8], line: Int, column: Int)?
-    }
-
     /// Calls `body` with each value in order.
     public mutating func forEachValue(_ body: (Double) throws -> Void) throws {
         let byteOrder = byteOrder
-        try forEachToken { token in
-            let value = try DoubleToken.value(of: token.text, line: token.line, column: token.column)
-            guard let hex = token.hex else { return try body(value) }
-            let text = String(decoding: hex.text, as: UTF8.self)
-            guard let printed = DoubleHex.printedBytes(hex.text) else {
-                throw DoubleTextError.invalidHex(line: hex.line, column: hex.column, token: text)
-            }
-            guard let exact = DoubleHex.resolve(value, printed: printed, preferred: byteOrder) else {
-                throw DoubleTextError.hexMismatch(line: hex.line, column: hex.column, hex: text, value: "\(value)")
-            }
-            try body(exact)
-        }
+        try forEachToken { token in try body(DoubleHex.value(of: token, preferred: byteOrder)) }
     }
 
     /// Calls `body` with each value's token in order: file labels, header lines and indexes (each

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A value's text made into the bits of a field's type: exactly for integers (with their range
 /// checked), correctly rounded for floating point (f16 through `Float16`, bf16 rounded to nearest
 /// even from the `Float`), and with `--hex`, the bytes the hex gives once checked against the value.
@@ -28,7 +30,7 @@ enum FieldValueParser {
                 }
                 bits = UInt64(value.bitPattern)
             case .f16:
-                let half = special.map(Float16.init) ?? Float16(text) ?? Float16(value)
+                let half = special.map(Float16.init) ?? Self.float16(nearest: wide, text: text)
                 guard (half.isFinite || !wide.isFinite) && (half != 0 || wide == 0) else {
                     throw DoubleTextError.outOfTypeRange(line: line, column: column, token: text, type: type.rawValue)
                 }
@@ -104,6 +106,33 @@ enum FieldValueParser {
         return .invalidValue(line: line, column: column, token: text, type: type.rawValue)
     }
 
+    /// The f16 nearest to the decimal `text`, from `wide`, the double nearest to it. Rounding the
+    /// double again is right except where it lies exactly halfway between two f16 values and the
+    /// decimal does not (`2049.0001` is nearer 2050 than 2048; its double is 2049.0001000000001,
+    /// not a tie, but `2049.00000000000001` gives the double 2049, a tie, and the decimal is above
+    /// it). There the C library's strtod, rounding down and then up, tells on which side of the
+    /// double the decimal lies: equal bounds mean the decimal is the tie itself (then to even).
+    static func float16(nearest wide: Double, text: String) -> Float16 {
+        let rounded = Float16(wide)
+        guard wide.isFinite, Double(rounded) != wide else { return rounded }
+        // The f16 on the other side of `wide`; past the largest, the 2^16 that rounding to even
+        // reaches before it overflows to infinity.
+        let other: Float16 = rounded.isInfinite ? Float16.greatestFiniteMagnitude * rounded.sign.multiplier
+            : (Double(rounded) < wide ? rounded.nextUp : rounded.nextDown)
+        let roundedValue = rounded.isInfinite ? 65536 * Double(rounded.sign.multiplier) : Double(rounded)
+        guard (roundedValue + Double(other)) / 2 == wide else { return rounded }
+        let saved = fegetround()
+        defer { fesetround(saved) }
+        fesetround(FE_DOWNWARD)
+        let below = strtod(text, nil)
+        fesetround(FE_UPWARD)
+        let above = strtod(text, nil)
+        if below == above { return rounded }
+        // The decimal lies strictly between `below` and `above`, one of which is the tie.
+        let decimalIsAbove = below == wide
+        return (decimalIsAbove == (Double(other) > wide)) ? other : rounded
+    }
+
     /// bfloat16: the top half of the Float, rounded to nearest even; NaN kept a NaN.
     static func bfloat16(_ value: Float) -> UInt16 {
         let bits = value.bitPattern
@@ -137,4 +166,8 @@ enum FieldValueParser {
         }
         throw DoubleTextError.hexMismatch(line: line, column: column, hex: hexText, value: value)
     }
+}
+
+private extension FloatingPointSign {
+    var multiplier: Float16 { self == .minus ? -1 : 1 }
 }

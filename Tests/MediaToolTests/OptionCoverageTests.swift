@@ -117,17 +117,14 @@ import TestSupport
         try Self.expectNumPyPacksAlike(set)
     }
 
-    /// Found by the checks above, left to fix in Sources (each fails as soon as it is fixed, so the
-    /// wrapper goes then): JSON's {"value", "hex"} objects of types other than f64 are refused
-    /// ("expected 16 hex digits after the value (--hex), found '4C'"); i64 and u64 JSON that dump-array
-    /// writes exactly are refused past 2^53 ("in JSON is past 2^53"); f16 rounds through the nearest
-    /// f32, so a decimal just past a midpoint of two f16s whose f32 is the midpoint goes to the even
-    /// one (2049.0001 to 2048, not 2050), where the README says correctly rounded.
+    /// Found by the checks above, and fixed: JSON's {"value", "hex"} objects of types other than f64
+    /// were refused ("expected 16 hex digits after the value (--hex), found '4C'"); i64 and u64 JSON
+    /// that dump-array writes exactly were refused past 2^53; f16 rounded through the nearest f32, so
+    /// a decimal just past a midpoint of two f16s whose f32 is the midpoint went to the even one
+    /// (2049.0001 to 2048, not 2050), where the README says correctly rounded.
     @Test(arguments: ["roundtrip-json-hex", "roundtrip-json-64bit", "f16-double-rounding"])
-    func packArrayKnownIssues(set: String) throws {
-        withKnownIssue("pack-array: \(set) (see the doc comment)") {
-            try Self.expectNumPyPacksAlike(set)
-        }
+    func packArrayReadsWhatDumpArrayWritesInJSONAndRoundsF16Once(set: String) throws {
+        try Self.expectNumPyPacksAlike(set)
     }
 
     /// --npy refuses bf16, which NumPy has no dtype for, before anything is written.
