@@ -30,7 +30,8 @@ public struct ArrayDumpOptions: Sendable {
 }
 
 /// Dumps arrays of any element type, or of records, inputs one after another into one output,
-/// labelling each when there are several (as `DoubleDump` does for doubles).
+/// labelling each when there are several: a `==> NAME <==` line in text and csv, a
+/// `{"file": NAME, ...}` JSON line in json. `dump-array`, and `dump-doubles` (records of one f64).
 public struct ArrayDump {
     private let output: BufferedOutput
     private let labelsInputs: Bool
@@ -50,15 +51,25 @@ public struct ArrayDump {
         let trailing: DoubleDecodingError?
         if options.summarises {
             var statistics = [DoubleStatistics](repeating: DoubleStatistics(), count: record.fields.count)
-            trailing = try reader.forEachBlock { bytes, count in
-                for (index, field) in record.fields.enumerated() {
-                    var block = DoubleStatistics()
-                    for item in 0..<count {
-                        block.add(FieldText.double(of: field, in: bytes.baseAddress! + item * record.stride))
+            // Blocks of a fixed size, summarised apart and merged in order, on any number of cores:
+            // the same bits everywhere (see `DoubleStatistics.merge`).
+            let fields = record.fields, stride = record.stride
+            let pipeline = OrderedBlockPipeline<[DoubleStatistics]>(
+                workers: options.workers > 1 ? options.workers : 0, elementSize: stride,
+                makeResult: { [DoubleStatistics](repeating: DoubleStatistics(), count: fields.count) },
+                work: { bytes, count, _, result in
+                    for (index, field) in fields.enumerated() {
+                        var block = DoubleStatistics()
+                        for item in 0..<count { block.add(FieldText.double(of: field, in: bytes.baseAddress! + item &* stride)) }
+                        result[index] = block
                     }
-                    statistics[index].merge(block)
-                }
-            }
+                },
+                consume: { blocks in
+                    for index in blocks.indices { statistics[index].merge(blocks[index]) }
+                })
+            trailing = try reader.forEachBlock { bytes, count in try pipeline.append(bytes, count: count) }
+            try pipeline.finish()
+            // Statistics are printed last, so a stream's trailing bytes still leave nothing printed.
             if let trailing, !options.allowsTrailingBytes { throw trailing }
             try writeStatistics(statistics, record: record, format: options.layout.format, name: name, jsonName: jsonName)
         } else {
@@ -70,12 +81,12 @@ public struct ArrayDump {
                 started = true
             }
             var records = 0
-            if options.workers > 1 && (reader.remainingLength ?? Int.max) >= DoubleDump.parallelThreshold {
+            if options.workers > 1 && (reader.remainingLength ?? Int.max) >= Self.parallelThreshold {
                 let template = writer
                 let output = output
-                let pipeline = OrderedBlockPipeline<DoubleDump.FormattedBlock>(
+                let pipeline = OrderedBlockPipeline<FormattedBlock>(
                     workers: options.workers, elementSize: record.stride,
-                    makeResult: { DoubleDump.FormattedBlock(capacity: template.maxBytes(forRecords: max(1, OrderedBlockPipeline<DoubleDump.FormattedBlock>.blockBytes / record.stride))) },
+                    makeResult: { FormattedBlock(capacity: template.maxBytes(forRecords: max(1, OrderedBlockPipeline<FormattedBlock>.blockBytes / record.stride))) },
                     work: { bytes, count, first, result in result.count = template.format(bytes, count: count, first: first, into: result.bytes) },
                     consume: { try output.write(UnsafeRawBufferPointer(start: $0.bytes, count: $0.count)) })
                 trailing = try reader.forEachBlock { bytes, count in
@@ -105,7 +116,18 @@ public struct ArrayDump {
         return [trailing]
     }
 
-    /// One summary a field: as `dump-doubles --stats` for a lone field; for records, a titled
+    /// Inputs shorter than this are formatted on the calling thread: starting workers costs more.
+    static var parallelThreshold: Int { 1 << 20 }
+
+    /// One block's text, formatted by a worker.
+    final class FormattedBlock {
+        let bytes: UnsafeMutablePointer<UInt8>
+        var count = 0
+        init(capacity: Int) { bytes = .allocate(capacity: capacity) }
+        deinit { bytes.deallocate() }
+    }
+
+    /// One summary a field: a lone field's as `name value` lines; for records, a titled
     /// block a field (text) or an object of the fields' summaries by name (json).
     private func writeStatistics(_ statistics: [DoubleStatistics], record: RecordLayout, format: DoubleListFormat,
                                  name: String, jsonName: String?) throws {

@@ -72,7 +72,7 @@ public struct DoubleStatistics: Equatable, Sendable {
 
     /// Adds the values `other` summarised, as if they followed these (Chan, Golub and LeVeque's
     /// pairwise update of the mean and squared deviations, at the larger of the two scales). The
-    /// result depends on how values were grouped, not only on the values: `DoubleDump` groups them
+    /// result depends on how values were grouped, not only on the values: `ArrayDump` groups them
     /// in blocks of a fixed size whatever the number of cores, so that it is the same everywhere.
     public mutating func merge(_ other: DoubleStatistics) {
         count += other.count

@@ -1,9 +1,10 @@
 import FileIO
 import JSON
+import NumberText
 
 /// Writes records in a `DoubleListLayout`, block by block, straight into an output buffer: each
-/// record's fields in order, `columns` records a line (one, for records of several fields).
-/// For f64 scalars it writes what `DoubleListWriter` writes, byte for byte.
+/// record's fields in order, `columns` records a line (one, for records of several fields). The
+/// one writer of `dump-array` and `dump-doubles`.
 public struct RecordListWriter: Sendable {
     private let layout: DoubleListLayout
     private let record: RecordLayout
@@ -13,11 +14,17 @@ public struct RecordListWriter: Sendable {
     /// Records a line (text, csv) or a row (json).
     private let perLine: Int
     private let maxBytesPerRecord: Int
+    /// The byte order of a record that is one f64 and nothing else (what dump-doubles reads): such
+    /// records take a loop of their own that writes doubles as fast as they can be formatted, where
+    /// the general one looks up each field's type for every value.
+    private let plainDoubleOrder: ByteOrder?
 
     public init(layout: DoubleListLayout, record: RecordLayout, jsonFileName: String? = nil) {
         self.layout = layout
         self.record = record
         self.jsonFileName = jsonFileName
+        let only = record.fields[0]
+        plainDoubleOrder = record.fields.count == 1 && only.type == .f64 && only.offset == 0 && record.stride == 8 ? only.byteOrder : nil
         perLine = record.fields.count == 1 ? layout.columns : 1
         // An index, and per field a value, its hex, separators and JSON's object around them.
         maxBytesPerRecord = 32 + record.fields.reduce(0) { $0 + FieldText.maxLength + 2 * $1.type.size + 24 }
@@ -49,6 +56,7 @@ public struct RecordListWriter: Sendable {
 
     /// Writes `count` records laid end to end `record.stride` bytes apart at `bytes`.
     public mutating func write(_ bytes: UnsafeRawBufferPointer, count: Int, to output: BufferedOutput) throws {
+        if let order = plainDoubleOrder { return try writeDoubles(bytes, count: count, order: order, to: output) }
         var (cursor, end) = try output.reserve(maxBytesPerRecord)
         for index in 0..<count {
             if end - cursor < maxBytesPerRecord {
@@ -62,6 +70,25 @@ public struct RecordListWriter: Sendable {
         output.commit(upTo: cursor)
     }
 
+    private mutating func writeDoubles(_ bytes: UnsafeRawBufferPointer, count: Int, order: ByteOrder, to output: BufferedOutput) throws {
+        var (cursor, end) = try output.reserve(maxBytesPerRecord)
+        for index in 0..<count {
+            if end - cursor < maxBytesPerRecord {
+                output.commit(upTo: cursor)
+                (cursor, end) = try output.reserve(maxBytesPerRecord)
+            }
+            let value = Self.double(at: index, of: bytes, order: order)
+            cursor = layout.format == .json ? writeJSON(value, at: cursor, order: order) : writeDelimited(value, at: cursor, order: order)
+            written &+= 1
+        }
+        output.commit(upTo: cursor)
+    }
+
+    @inline(__always)
+    private static func double(at index: Int, of bytes: UnsafeRawBufferPointer, order: ByteOrder) -> Double {
+        Double(bitPattern: order.hostValue(ofFileBytes: bytes.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self)))
+    }
+
     /// The most bytes `count` records take once formatted.
     func maxBytes(forRecords count: Int) -> Int { count * maxBytesPerRecord }
 
@@ -72,6 +99,15 @@ public struct RecordListWriter: Sendable {
         var writer = self
         writer.written = first
         var cursor = buffer
+        if let order = plainDoubleOrder {
+            for index in 0..<count {
+                let value = Self.double(at: index, of: bytes, order: order)
+                cursor = layout.format == .json ? writer.writeJSON(value, at: cursor, order: order)
+                    : writer.writeDelimited(value, at: cursor, order: order)
+                writer.written &+= 1
+            }
+            return cursor - buffer
+        }
         for index in 0..<count {
             let start = bytes.baseAddress! + index * record.stride
             cursor = layout.format == .json ? writer.writeJSON(start, at: cursor) : writer.writeDelimited(start, at: cursor)
@@ -171,6 +207,81 @@ public struct RecordListWriter: Sendable {
             cursor += 1
         }
         return cursor
+    }
+
+    /// `writeDelimited` for a record that is one double: the same bytes.
+    @inline(__always)
+    private func writeDelimited(_ value: Double, at start: UnsafeMutablePointer<UInt8>, order: ByteOrder) -> UnsafeMutablePointer<UInt8> {
+        var cursor = start
+        let separator = layout.format == .csv ? UInt8(ascii: ",") : UInt8(ascii: " ")
+        let column = perLine == 1 ? 0 : written % perLine
+        if column == 0 {
+            if layout.showsIndex {
+                cursor += FieldText.writeUnsigned(UInt64(written), to: cursor)
+                if layout.format == .text {
+                    cursor.pointee = UInt8(ascii: ":")
+                    cursor += 1
+                }
+                cursor.pointee = separator
+                cursor += 1
+            }
+        } else {
+            cursor.pointee = separator
+            cursor += 1
+        }
+        cursor += ShortestDecimal.write(value, to: cursor)
+        if layout.showsHex {
+            cursor.pointee = separator
+            cursor = Self.writeHex(value, order: order, at: cursor + 1)
+        }
+        if column == perLine - 1 {
+            cursor.pointee = UInt8(ascii: "\n")
+            cursor += 1
+        }
+        return cursor
+    }
+
+    /// `writeJSON` for a record that is one double: the same bytes.
+    @inline(__always)
+    private func writeJSON(_ value: Double, at start: UnsafeMutablePointer<UInt8>, order: ByteOrder) -> UnsafeMutablePointer<UInt8> {
+        var cursor = start
+        let column = perLine == 1 ? 0 : written % perLine
+        if written > 0 {
+            cursor.pointee = UInt8(ascii: ",")
+            cursor += 1
+        }
+        if column == 0 && perLine > 1 {
+            cursor.pointee = UInt8(ascii: "[")
+            cursor += 1
+        }
+        if layout.showsHex {
+            cursor = append("{\"value\":", at: cursor)
+            cursor += JSONNumber.write(value, to: cursor)
+            cursor = append(",\"hex\":\"", at: cursor)
+            cursor = Self.writeHex(value, order: order, at: cursor)
+            cursor = append("\"}", at: cursor)
+        } else {
+            cursor += JSONNumber.write(value, to: cursor)
+        }
+        if column == perLine - 1 && perLine > 1 {
+            cursor.pointee = UInt8(ascii: "]")
+            cursor += 1
+        }
+        return cursor
+    }
+
+    /// The double's 8 bytes in file order, two uppercase hex digits each.
+    @inline(__always)
+    private static func writeHex(_ value: Double, order: ByteOrder, at cursor: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        // Read as a big-endian number, the file's bytes print first to last.
+        let bits = value.bitPattern
+        var printed = order == .little ? bits.byteSwapped : bits
+        for position in stride(from: 15, through: 0, by: -1) {
+            let nibble = UInt8(truncatingIfNeeded: printed & 0xF)
+            cursor[position] = nibble < 10 ? nibble &+ UInt8(ascii: "0") : nibble &+ (UInt8(ascii: "A") &- 10)
+            printed >>= 4
+        }
+        return cursor + 16
     }
 
     @inline(__always)

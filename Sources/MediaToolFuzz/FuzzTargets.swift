@@ -78,9 +78,9 @@ enum FuzzTargets {
     static func fuzzDoubles(_ bytes: [UInt8]) {
         guard bytes.count >= 4 else { return }
         let flags = bytes[0], columns = Int(bytes[1] % 8) + 1
-        let options = DoubleDumpOptions(
-            selection: DoubleSelection(byteOrder: flags & 1 == 0 ? .little : .big, offset: Int(bytes[2] % 16),
-                                       count: flags & 2 == 0 ? nil : Int(bytes[3])),
+        let options = ArrayDumpOptions(
+            record: RecordLayout(scalar: .f64, byteOrder: flags & 1 == 0 ? .little : .big), offset: Int(bytes[2] % 16),
+            count: flags & 2 == 0 ? nil : Int(bytes[3]),
             layout: DoubleListLayout(format: [.text, .csv, .json][Int(flags >> 2) % 3], columns: columns,
                                      showsIndex: flags & 0x20 != 0 && (flags >> 2) % 3 != 2, showsHex: flags & 0x40 != 0,
                                      showsHeader: (flags >> 2) % 3 == 1),
@@ -89,8 +89,8 @@ enum FuzzTargets {
         )
         let data = Array(bytes[4...])
         let output = BufferedOutput(descriptor: ScratchFile.nullDevice, displayName: "/dev/null")
-        let dump = DoubleDump(options: options, output: output, labelsInputs: flags & 8 != 0)
-        _ = try? dump.dump(MemoryByteSource(data), named: "fuzz")
+        let dump = ArrayDump(output: output, labelsInputs: flags & 8 != 0)
+        _ = try? dump.dump(MemoryByteSource(data), named: "fuzz", options: options)
         let layout = DoubleTextLayout(hasIndex: flags & 0x20 != 0, hasHex: flags & 0x40 != 0, hasHeader: flags & 0x80 != 0)
         var parser = DoubleTextParser(source: MemoryByteSource(data), layout: layout)
         try? parser.forEachValue { _ in }

@@ -114,22 +114,13 @@ struct DumpArray: ParsableCommand {
         let output = BufferedOutput.standardOutput()
         // Unsafe only in name: one worker uses them, one input after another.
         nonisolated(unsafe) let dump = ArrayDump(output: output, labelsInputs: inputs.count > 1)
-        // Doubles as dump-doubles writes them, on every core.
-        var doubleOptions = DoubleDumpOptions(
-            selection: DoubleSelection(byteOrder: byteOrder.byteOrder, offset: offset.value, count: count?.value),
-            layout: list.layout, summarises: list.stats, allowsTrailingBytes: allowTrailing)
-        doubleOptions.workers = WorkerThreads.cores
-        nonisolated(unsafe) let doubles = DoubleDump(options: doubleOptions, output: output, labelsInputs: inputs.count > 1)
-        let readsDoubles = record.isScalar && record.fields[0].type == .f64 && fieldNames == nil
         let npy = self.npy
         var settings = BatchSettings(jobs: 1)
         settings.showsSummary = !quiet
         let summary = BatchEngine(settings: settings).run(inputs, plan: nil) { input, _ in
             let file = try InputFile(path: input.path)
             let isNPY = npy || input.path.lowercased().hasSuffix(".npy")
-            let warnings = !isNPY && readsDoubles
-                ? try doubles.dump(file, named: file.displayName)
-                : try dump.dump(file, named: file.displayName, options: options, isNPY: isNPY)
+            let warnings = try dump.dump(file, named: file.displayName, options: options, isNPY: isNPY)
             return JobReport(warnings: warnings.map(\.warningDescription))
         }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }

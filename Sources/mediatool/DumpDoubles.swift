@@ -72,22 +72,21 @@ struct DumpDoubles: ParsableCommand {
 
     func run() throws {
         let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions)
-        var options = DoubleDumpOptions(
-            selection: DoubleSelection(byteOrder: byteOrder.byteOrder, offset: offset.value, count: count?.value),
-            layout: list.layout,
-            summarises: list.stats,
-            allowsTrailingBytes: allowTrailing
-        )
+        // dump-array of one f64 a record: the same engine, the same bytes.
+        var options = ArrayDumpOptions(record: RecordLayout(scalar: .f64, byteOrder: byteOrder.byteOrder), offset: offset.value,
+                                       count: count?.value, layout: list.layout, summarises: list.stats,
+                                       allowsTrailingBytes: allowTrailing)
         // Formatting and summaries on every core the process may use; the output is the same.
         options.workers = WorkerThreads.cores
+        let arrayOptions = options
         // Unsafe only in name: one worker uses it, one input after another.
-        nonisolated(unsafe) let dump = DoubleDump(options: options, output: .standardOutput(), labelsInputs: inputs.count > 1)
+        nonisolated(unsafe) let dump = ArrayDump(output: .standardOutput(), labelsInputs: inputs.count > 1)
         // One worker: the files' outputs follow one another on standard output, in order.
         var settings = BatchSettings(jobs: 1)
         settings.showsSummary = !quiet
         let summary = BatchEngine(settings: settings).run(inputs, plan: nil) { input, _ in
             let file = try InputFile(path: input.path)
-            let warnings = try dump.dump(file, named: file.displayName)
+            let warnings = try dump.dump(file, named: file.displayName, options: arrayOptions)
             return JobReport(warnings: warnings.map(\.warningDescription))
         }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
