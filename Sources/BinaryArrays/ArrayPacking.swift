@@ -12,6 +12,8 @@ public struct ArrayPacking {
     /// The record being filled, padding zero, and how many of its fields are in.
     private var pending: [UInt8]
     private var fieldsIn = 0
+    /// One field filling the whole record, no padding.
+    private let isLoneField: Bool
 
     public enum Problem: Error, Equatable, CustomStringConvertible {
         /// An input ends with part of a record.
@@ -29,6 +31,7 @@ public struct ArrayPacking {
         self.layout = layout
         self.output = output
         pending = [UInt8](repeating: 0, count: record.stride)
+        isLoneField = record.fields.count == 1 && record.fields[0].offset == 0 && record.stride == record.fields[0].type.size
     }
 
     /// Appends the records of one text source. Stops at the first token that is not a value of its field's type.
@@ -49,35 +52,44 @@ public struct ArrayPacking {
         }
         if try cursor.peek().map({ $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }) ?? false {
             var parser = DoubleJSONParser(cursor: cursor, byteOrder: record.fields[0].byteOrder)
-            try parser.forEachToken { token in
-                try add(token.text, hex: token.hex?.text, line: token.line, column: token.column)
-            }
+            try parser.forEachToken { token in try add(token) }
         } else {
             var parser = DoubleTextParser(cursor: cursor, layout: layout, byteOrder: record.fields[0].byteOrder)
-            try parser.forEachToken(valuesPerRecord: record.fields.count) { token in
-                try add(token.text, hex: token.hex?.text, line: token.line, column: token.column)
-            }
+            try parser.forEachToken(valuesPerRecord: record.fields.count) { token in try add(token) }
         }
         if fieldsIn != 0 { throw Problem.partialRecord(fields: fieldsIn, of: record.fields.count) }
     }
 
-    private mutating func add(_ token: [UInt8], hex: [UInt8]?, line: Int, column: Int) throws {
+    private mutating func add(_ token: ValueToken) throws {
         let field = record.fields[fieldsIn]
-        let bits = try FieldValueParser.bits(of: token, hex: hex, field: field, line: line, column: column)
-        let size = field.type.size
-        pending.withUnsafeMutableBytes { record in
-            // The value's low `size` bytes, in the field's byte order.
-            let ordered = field.byteOrder == .big ? (bits << UInt64(64 - 8 * size)).bigEndian : bits.littleEndian
-            withUnsafeBytes(of: ordered) { bytes in
-                UnsafeMutableRawBufferPointer(rebasing: record[field.offset..<(field.offset + size)])
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<size]))
-            }
+        let bits = try FieldValueParser.bits(of: token, field: field)
+        if isLoneField {
+            // A record that is one value and nothing else goes straight to the output (pack-doubles'
+            // every value): no record assembled first.
+            let (slot, _) = try output.reserve(record.stride)
+            Self.store(bits, of: field, at: UnsafeMutableRawPointer(slot))
+            output.commit(upTo: slot + record.stride)
+            recordCount += 1
+            return
         }
+        pending.withUnsafeMutableBytes { record in Self.store(bits, of: field, at: record.baseAddress! + field.offset) }
         fieldsIn += 1
         if fieldsIn == record.fields.count {
             try output.write(pending)
             recordCount += 1
             fieldsIn = 0
         }
+    }
+
+    /// The value's low `size` bytes, in the field's byte order.
+    @inline(__always)
+    private static func store(_ bits: UInt64, of field: RecordLayout.Field, at destination: UnsafeMutableRawPointer) {
+        let size = field.type.size
+        if size == 8 {
+            destination.storeBytes(of: field.byteOrder == .big ? bits.bigEndian : bits.littleEndian, as: UInt64.self)
+            return
+        }
+        let ordered = field.byteOrder == .big ? (bits << UInt64(64 - 8 * size)).bigEndian : bits.littleEndian
+        withUnsafeBytes(of: ordered) { bytes in destination.copyMemory(from: bytes.baseAddress!, byteCount: size) }
     }
 }

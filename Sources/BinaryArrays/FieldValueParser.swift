@@ -5,18 +5,17 @@ import Glibc
 /// even from the `Float`), and with `--hex`, the bytes the hex gives once checked against the value.
 enum FieldValueParser {
     /// The value's bits, host order, in the low `field.type.size` bytes.
-    static func bits(of token: [UInt8], hex: [UInt8]?, field: RecordLayout.Field, line: Int, column: Int) throws -> UInt64 {
+    static func bits(of value: ValueToken, field: RecordLayout.Field) throws -> UInt64 {
         let type = field.type
-        // The common cases first, without making a String of the token: it costs more than the parse.
-        if hex == nil {
-            if type == .f64 { return try DoubleToken.value(of: token, line: line, column: column).bitPattern }
-            if !type.isFloatingPoint, let bits = integerBits(token, type: type) { return bits }
-        }
+        // A double as pack-doubles has always read one, its hex included.
+        if type == .f64 { return try DoubleHex.value(of: value, preferred: field.byteOrder).bitPattern }
+        let (token, line, column) = (value.text, value.line, value.column)
+        let hex = value.hex?.text
+        // The common case first, without making a String of the token: it costs more than the parse.
+        if hex == nil, !type.isFloatingPoint, let bits = integerBits(token, type: type) { return bits }
         let text = String(decoding: token, as: UTF8.self)
         let bits: UInt64
         switch type {
-        case .f64:
-            bits = try DoubleToken.value(of: token, line: line, column: column).bitPattern
         case .f32, .f16, .bf16:
             let wide = try DoubleToken.value(of: token, line: line, column: column)
             let special = DoubleToken.specialValue(text)
@@ -53,6 +52,8 @@ enum FieldValueParser {
                 throw DoubleTextError.outOfTypeRange(line: line, column: column, token: text, type: type.rawValue)
             }
             bits = UInt64(bitPattern: value) & Self.mask(type)
+        case .f64:
+            preconditionFailure("f64 values are read above")
         case .u8, .u16, .u32, .u64:
             guard let value = UInt64(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
                 throw Self.integerProblem(text, type: type, line: line, column: column)
@@ -62,8 +63,8 @@ enum FieldValueParser {
             }
             bits = value
         }
-        guard let hex else { return bits }
-        return try Self.exact(bits, hex: hex, field: field, value: text, line: line, column: column)
+        guard let hex = value.hex else { return bits }
+        return try Self.exact(bits, hex: hex.text, field: field, value: text, line: hex.line, column: hex.column)
     }
 
     /// A decimal integer's bits when `type` holds it (an optional sign, then 1 to 19 digits); nil
@@ -154,7 +155,6 @@ enum FieldValueParser {
         for candidate in orders {
             let matches: Bool
             switch field.type {
-            case .f64: matches = Double(bitPattern: bits).isNaN ? Double(bitPattern: candidate).isNaN : candidate == bits
             case .f32: matches = Float(bitPattern: UInt32(bits)).isNaN ? Float(bitPattern: UInt32(candidate)).isNaN : candidate == bits
             case .f16, .bf16:
                 let isNaN = { (raw: UInt64) in field.type == .f16 ? raw & 0x7C00 == 0x7C00 && raw & 0x3FF != 0

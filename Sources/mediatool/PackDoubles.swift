@@ -70,7 +70,8 @@ struct PackDoubles: ParsableCommand {
         guard opened, let target else { throw ExitCode.failure }
         let buffer = BufferedOutput(descriptor: target.descriptor, displayName: output)
         let layout = DoubleTextLayout(hasIndex: index, hasHex: hex, hasHeader: header)
-        var packing = DoublePacking(byteOrder: byteOrder.byteOrder, layout: layout, output: buffer)
+        // pack-array of one f64 a record: the same engine, the same bytes.
+        var packing = ArrayPacking(record: RecordLayout(scalar: .f64, byteOrder: byteOrder.byteOrder), layout: layout, output: buffer)
         // Every input is tried, so that one run names every bad one; then nothing is written.
         let packed = inputs.map { file in ReportedStep.succeeds(file) { try packing.pack(InputFile(path: file)) } }
         guard !packed.contains(false) else { throw ExitCode.failure }
