@@ -46,11 +46,6 @@ public struct OutputPlan: Sendable, Equatable {
         "{stem}.\(suffix).\(fileExtension)"
     }
 
-    /// What outputs may be written to.
-    public func policy(overwrite: Bool) -> OutputPolicy {
-        OutputPolicy(overwrite: overwrite, isNamedByUser: explicitPath != nil)
-    }
-
     public func output(for input: BatchInput) -> String {
         if let explicitPath { return explicitPath }
         let (folder, relative) = placement(for: input)

@@ -48,9 +48,7 @@ public struct NPYWriter: Sendable {
 
     /// Writes the header at the start of the file open as `descriptor`.
     public func rewrite(count: Int, descriptor: Int32, name: String) throws {
-        let bytes = try header(count: count)
-        let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        guard written == bytes.count else { throw SystemError("cannot write \(name)") }
+        try FileSystem.writeAll(try header(count: count), to: descriptor, at: 0, target: name)
     }
 
     private static func text(descr: String, shape: String) -> String {

@@ -32,17 +32,7 @@ static void writer_warning(j_common_ptr common, int level) {
 }
 
 static int write_all(struct jpeg_writer *writer, const JOCTET *data, size_t length) {
-    while (length > 0) {
-        ssize_t written = write(writer->fd, data, length);
-        if (written < 0) {
-            if (errno == EINTR) continue;
-            snprintf(writer->error_message, MT_ERROR_MESSAGE_CAPACITY, "%s", strerror(errno));
-            return -1;
-        }
-        data += written;
-        length -= (size_t)written;
-    }
-    return 0;
+    return mt_write_all(writer->fd, data, length, writer->error_message);
 }
 
 static void start_destination(j_compress_ptr compress) {

@@ -30,16 +30,7 @@ static void record_warning(png_structp png, png_const_charp message) {
 
 static void write_to_fd(png_structp png, png_bytep data, size_t length) {
     struct write_state *state = png_get_io_ptr(png);
-    while (length > 0) {
-        ssize_t written = write(state->fd, data, length);
-        if (written < 0) {
-            if (errno == EINTR) continue;
-            snprintf(state->error_message, MT_ERROR_MESSAGE_CAPACITY, "%s", strerror(errno));
-            png_longjmp(png, 1);
-        }
-        data += written;
-        length -= (size_t)written;
-    }
+    if (mt_write_all(state->fd, data, length, state->error_message) != 0) png_longjmp(png, 1);
 }
 
 /// IDAT chunks of compressed data made outside libpng: any size up to 2^31-1 is valid; 256 KiB

@@ -26,21 +26,25 @@ public enum FileSystem {
     }
 
     /// Writes all of `bytes` to `descriptor`, going on after short writes and interruptions; a
-    /// write that makes no progress is EIO. The error names `target`.
-    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, target: @autoclosure () -> String) throws(SystemError) {
+    /// write that makes no progress is EIO. The error names `target`. With `position`, the bytes go
+    /// there (pwrite), and the descriptor's own offset stays where it was.
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at position: Int? = nil,
+                                target: @autoclosure () -> String) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             let written = try valueOrErrno("cannot write to \(target())") {
-                Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let start = bytes.baseAddress! + offset, count = bytes.count - offset
+                return position.map { Glibc.pwrite(descriptor, start, count, off_t($0 + offset)) } ?? Glibc.write(descriptor, start, count)
             }
             if written == 0 { throw SystemError("cannot write to \(target())", code: EIO) }
             offset += written
         }
     }
 
-    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, target: @autoclosure () -> String) throws(SystemError) {
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, at position: Int? = nil,
+                                target: @autoclosure () -> String) throws(SystemError) {
         let failure = bytes.withUnsafeBytes { raw -> SystemError? in
-            do throws(SystemError) { try writeAll(raw, to: descriptor, target: target()) } catch { return error }
+            do throws(SystemError) { try writeAll(raw, to: descriptor, at: position, target: target()) } catch { return error }
             return nil
         }
         if let failure { throw failure }

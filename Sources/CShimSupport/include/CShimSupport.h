@@ -12,4 +12,9 @@ enum { MT_ERROR_MESSAGE_CAPACITY = 256 };
 /// `error_message`) when either cannot be had. Shared by the PNG and JPEG readers.
 void *mt_allocate_reader(size_t size, int fd, FILE **file, char *error_message);
 
+/// Writes all `length` bytes to `fd`, going on after short writes and interruptions; -1 with
+/// strerror's words in `error_message` when the file system refuses (full disk, I/O error). The
+/// one write loop of the PNG and JPEG writers.
+int mt_write_all(int fd, const void *data, size_t length, char *error_message);
+
 #endif
