@@ -51,7 +51,7 @@ public enum FrameConverter {
             ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(targetFormat.rawValue)),
             ("sws_flags", Int64(flags)),
             // Slices on every core of the budget: at 1080p, 55 ms on one core, 30 on two.
-            ("threads", Int64(threads > 0 ? threads : WorkerThreads.cores)),
+            ("threads", Int64(WorkerThreads.count(forSetting: threads))),
         ]
         for (name, value) in settings {
             try FFmpegError.check(av_opt_set_int(UnsafeMutableRawPointer(context), name, value, 0), "cannot set up the scaler")
@@ -116,7 +116,7 @@ public enum FrameConverter {
             let output = UnsafeSendablePointer(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self))
             let planes = (UnsafeSendablePointer(luma), UnsafeSendablePointer(cb), UnsafeSendablePointer(cr))
             // Rows in bands, a band to each core: the mapping is per pixel.
-            let workers = max(1, min(threads > 0 ? threads : WorkerThreads.cores, height))
+            let workers = max(1, min(WorkerThreads.count(forSetting: threads), height))
             WorkerThreads.run(count: workers) { worker in
                 for row in stride(from: worker, to: height, by: workers) {
                     func samples(_ plane: UnsafeSendablePointer<UInt8>, _ stride: Int) -> UnsafePointer<UInt16> {
@@ -159,7 +159,7 @@ public enum FrameConverter {
         let lumaShift = UInt16(16 - depth), chromaShift = Int32(12 - depth)
         return PixelBuffer(width: width, height: height, channels: 3) { pixels in
             let output = UnsafeSendablePointer(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self))
-            let workers = max(1, min(threads > 0 ? threads : WorkerThreads.cores, height))
+            let workers = max(1, min(WorkerThreads.count(forSetting: threads), height))
             WorkerThreads.run(count: workers) { worker in
                 let blend = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * upsampler.chromaWidth + 2 * width)
                 let wide = UnsafeMutablePointer<UInt16>.allocate(capacity: 3 * width)

@@ -47,7 +47,7 @@ struct HEIFPicture: SourcePicture {
     private let threads: Int
 
     init(file: InputFile, maxPixels: Int, threads: Int = 0) throws {
-        self.threads = threads > 0 ? threads : WorkerThreads.cores
+        self.threads = WorkerThreads.count(forSetting: threads)
         var container = try HEIFContainer(file: file)
         // What `pitm` names is checked here first: these errors say more than libheif's.
         try Self.checkDecodable(container.primary)

@@ -45,7 +45,7 @@ public struct PNGEncoder: Sendable {
         var imageData: [UInt8]?
         if filters == Self.filterUp || filters == Self.filterNone {
             imageData = try PNGImageData(rows: base, rowBytes: rowBytes, height: height, usesUpFilter: filters == Self.filterUp,
-                                         level: level, strategy: strategy).compressed(threads: threads > 0 ? threads : WorkerThreads.cores)
+                                         level: level, strategy: strategy).compressed(threads: WorkerThreads.count(forSetting: threads))
         }
         let rows: [UnsafePointer<UInt8>?] = imageData != nil ? [] : (0..<height).map { base + $0 * rowBytes }
         // iTXt text is UTF-8 without NULs, handed to libpng NUL-terminated.

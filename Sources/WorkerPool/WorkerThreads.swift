@@ -6,6 +6,10 @@ public enum WorkerThreads {
     /// The processors this process may run on.
     public static var cores: Int { CoreCount.available }
 
+    /// The threads a setting asks for: itself, or every core for 0 (how every `threads` option
+    /// and setting of the tool says "as many as there are").
+    public static func count(forSetting threads: Int) -> Int { threads > 0 ? threads : cores }
+
     private final class Work {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
