@@ -226,8 +226,7 @@ struct Progress: ~Copyable {
             fields += [("status", .string("skipped")), ("error", .null), ("ms", .int(0))]
         }
         if reportsJSON {
-            let line = "{" + fields.map { "\(JSONString.quoted($0.0)):\($0.1.text)" }.joined(separator: ",") + "}\n"
-            StandardOutput.write(line)
+            StandardOutput.write(JSONValue.object(fields.map { JSONMember($0.0, $0.1) }).text + "\n")
         }
         bar?.draw(done: summary.ok + summary.failed + summary.skipped, failed: summary.failed, force: hasMessage)
     }

@@ -135,15 +135,9 @@ public struct ArrayDump {
         switch format {
         case .json:
             let object = isScalar ? DoubleStatisticsReport.json(statistics[0], type: record.fields[0].type)
-                : "{" + zip(record.fields, statistics).map {
-                    JSONString.quoted($0.name) + ":" + DoubleStatisticsReport.json($1, type: $0.type)
-                }
-                    .joined(separator: ",") + "}"
-            if let jsonName {
-                try output.write("{\"file\":\(JSONString.quoted(jsonName)),\"stats\":\(object)}\n")
-            } else {
-                try output.write(object + "\n")
-            }
+                : .object(zip(record.fields, statistics).map { JSONMember($0.name, DoubleStatisticsReport.json($1, type: $0.type)) })
+            let line = jsonName.map { JSONValue.object([JSONMember("file", .string($0)), JSONMember("stats", object)]) } ?? object
+            try output.write(line.text + "\n")
         case .text, .csv:
             if labelsInputs { try output.write("==> \(name) <==\n") }
             if isScalar {

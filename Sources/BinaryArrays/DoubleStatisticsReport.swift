@@ -19,19 +19,16 @@ public enum DoubleStatisticsReport {
         }.joined(separator: "\n") + "\n"
     }
 
-    public static func json(_ statistics: DoubleStatistics, type: ElementType = .f64) -> String {
-        let members = fields(statistics, type: type).map { name, value in
-            let shown: String
+    public static func json(_ statistics: DoubleStatistics, type: ElementType = .f64) -> JSONValue {
+        .object(fields(statistics, type: type).map { name, value in
             switch value {
-            case .count(let count): shown = String(count)
-            case .integer(let value): shown = String(value)
-            case .value(let value?): shown = JSONNumber.text(value)
-            case .float(let value): shown = ShortestDecimal.string(value)
-            case .value(nil): shown = "null"
+            case .count(let count): return JSONMember(name, .int(count))
+            case .integer(let value): return JSONMember(name, .int(Int(value)))
+            case .value(let value?): return JSONMember(name, .double(value))
+            case .float(let value): return JSONMember(name, .float(value))
+            case .value(nil): return JSONMember(name, .null)
             }
-            return "\(JSONString.quoted(name)):\(shown)"
-        }
-        return "{" + members.joined(separator: ",") + "}"
+        })
     }
 
     private enum Field {

@@ -1,8 +1,12 @@
+import NumberText
+
 /// A value in a JSON report line.
 public enum JSONValue: Sendable, Equatable {
     case string(String)
     case int(Int)
     case double(Double)
+    /// A Float by its own shortest digits (0.2, not the 0.20000000298023224 of the double it widens to).
+    case float(Float)
     case null
     case array([JSONValue])
     /// Members in order (a report's order is part of its readability).
@@ -13,6 +17,7 @@ public enum JSONValue: Sendable, Equatable {
         case .string(let value): return JSONString.quoted(value)
         case .int(let value): return String(value)
         case .double(let value): return value.isFinite ? JSONNumber.text(value) : "null"
+        case .float(let value): return value.isFinite ? ShortestDecimal.string(value) : "null"
         case .null: return "null"
         case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
         case .object(let members):

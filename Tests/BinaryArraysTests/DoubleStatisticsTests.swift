@@ -42,7 +42,7 @@ import TestSupport
     @Test func noFiniteValueMeansNoMean() {
         let s = Self.statistics([.nan, .infinity])
         #expect(s.mean == nil && s.standardDeviation == nil && s.minimum == nil)
-        #expect(DoubleStatisticsReport.json(s).contains("\"mean\":null"))
+        #expect(DoubleStatisticsReport.json(s).text.contains("\"mean\":null"))
     }
 }
 
