@@ -38,7 +38,7 @@ public struct Storyboarder: Sendable {
         if let dolbyVision = video.dolbyVision, dolbyVision.compatibility == 0 {
             warnings.append("Dolby Vision profile \(dolbyVision.profile) has no HDR10, HLG or SDR base layer: its colours are approximate")
         }
-        var written: [AtomicOutputFile] = []
+        var outputs = AtomicOutputGroup()
         var frames: [StoryboardReport.Frame] = []
         var sheet: (index: Int, pixels: SpriteSheet)?
         var cellSize: (geometry: DisplayGeometry, orientation: Orientation)?
@@ -52,7 +52,7 @@ public struct Storyboarder: Sendable {
             let output = try AtomicOutputFile(path: names.path(current.index),
                                               policy: OutputPolicy(overwrite: options.output.overwrite, isNamedByUser: false))
             warnings += try encoder.write(current.pixels.pixels, metadata: PictureMetadata(), to: output.descriptor)
-            written.append(output)
+            outputs.append(output)
             sheet = nil
         }
 
@@ -122,17 +122,19 @@ public struct Storyboarder: Sendable {
             track.cues.append(WebVTT.Cue(start: entry.start, end: entry.end, url: Self.url(name, base: options.urlBase),
                                          rect: isSheet ? (frame.x, frame.y, frame.width, frame.height) : nil))
         }
+        let sheets = outputs.members.map(\.path)
+        // The index last: a player that finds it finds every file it names.
         let index = try AtomicOutputFile(path: vtt, policy: options.output)
         try FileSystem.writeAll(Array(track.text.utf8), to: index.descriptor, target: vtt)
-        var page: [AtomicOutputFile] = []
         if let html {
             let output = try AtomicOutputFile(path: html, policy: options.output)
             let text = try pageText(input: input, vtt: vtt, html: html, track: track, duration: duration ?? to)
             try FileSystem.writeAll(Array(text.utf8), to: output.descriptor, target: html)
-            page.append(output)
+            outputs.append(output)
         }
-        try Interrupts.shared.withoutInterruption { try Self.commitTogether(written + page + [index]) }
-        return StoryboardReport(vtt: vtt, files: written.map(\.path), frames: frames, warnings: warnings)
+        outputs.append(index)
+        try outputs.commit()
+        return StoryboardReport(vtt: vtt, files: sheets, frames: frames, warnings: warnings)
     }
 
     /// The page's text: every URL relative to the page's folder (or under `--vtt-base`).
@@ -197,20 +199,6 @@ public struct Storyboarder: Sendable {
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         return FileSystem.realPath(folder).map { PathBytes.bytes($0) + [0] + PathBytes.bytes(name) }
-    }
-
-    /// Moves every file into place; when one cannot be, those already moved are removed again.
-    private static func commitTogether(_ outputs: [AtomicOutputFile]) throws {
-        var committed: [AtomicOutputFile] = []
-        do {
-            for output in outputs {
-                try output.commit()
-                committed.append(output)
-            }
-        } catch {
-            for output in committed { output.withdraw() }
-            throw error
-        }
     }
 
     private static func url(_ name: String, base: String?) -> String {

@@ -1,0 +1,29 @@
+/// Outputs that appear together or not at all (a storyboard's sheets, its WebVTT index and page):
+/// each written to its own temporary file, then all moved into place in one step that a signal
+/// does not cut short; when one cannot be moved, those already moved are removed again. Outputs
+/// never committed are removed with their temporaries, as every `AtomicOutputFile` is.
+public struct AtomicOutputGroup {
+    public private(set) var members: [AtomicOutputFile] = []
+
+    public init() {}
+
+    public mutating func append(_ output: AtomicOutputFile) {
+        members.append(output)
+    }
+
+    /// Moves every member into place, in the order added, or none.
+    public func commit() throws {
+        try Interrupts.shared.withoutInterruption {
+            var committed: [AtomicOutputFile] = []
+            do {
+                for output in members {
+                    try output.commit()
+                    committed.append(output)
+                }
+            } catch {
+                for output in committed { output.withdraw() }
+                throw error
+            }
+        }
+    }
+}
