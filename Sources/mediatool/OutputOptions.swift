@@ -4,19 +4,28 @@ import ImageCodecs
 import FileIO
 import Reporting
 
+/// The folder outputs go to and whether they may replace files: every subcommand that writes
+/// files per input has these two.
+struct OutputFolderOptions: ParsableArguments {
+    @Option(help: "The folder for the outputs, each at its input's path under the folder it was found in.", completion: .directory)
+    var outDir: String?
+
+    @Flag(help: "Replace outputs that exist.")
+    var overwrite = false
+}
+
 /// Where outputs go, shared by the subcommands that write one file per input.
 struct OutputOptions: ParsableArguments {
     @Option(name: [.customShort("o"), .customLong("output")], help: "The output file (one input only).", completion: .file())
     var output: String?
 
-    @Option(help: "The folder for the outputs, each at its input's path under the folder it was found in.", completion: .directory)
-    var outDir: String?
+    @OptionGroup var folder: OutputFolderOptions
 
     @Option(help: ArgumentHelp("Name outputs by this template: {stem}, {ext} (the input's extension), {dir} (its folder's name).", valueName: "template"))
     var name: String?
 
-    @Flag(help: "Replace outputs that exist.")
-    var overwrite = false
+    var outDir: String? { folder.outDir }
+    var overwrite: Bool { folder.overwrite }
 
     /// The placeholders a `--name` template may hold.
     static let placeholders: Set<String> = ["stem", "ext", "dir"]

@@ -80,21 +80,6 @@ struct Storyboard: ParsableCommand {
     @Option(help: ArgumentHelp("Cells a sheet, columns x rows, or 'none' for one picture a frame.", valueName: "CxR|none"))
     var tile: TileArgument = TileArgument(argument: "10x10")!
 
-    @Option(help: "Fit each cell inside this width (default 160 when no --height is given).")
-    var width: Int?
-
-    @Option(help: "Fit each cell inside this height.")
-    var height: Int?
-
-    @Flag(help: "Keep the coded orientation: ignore the display matrix.")
-    var noRotate = false
-
-    @Flag(help: "Keep interlaced frames' fields woven, instead of deinterlacing them.")
-    var noDeinterlace = false
-
-    @Option(name: .customLong("stream"), help: ArgumentHelp("The video stream, counted from 0 among the file's video streams.", valueName: "N"))
-    var videoStream: Int?
-
     @Option(help: ArgumentHelp("The WebVTT file to write (one input only); the pictures go beside it.", valueName: "file"), completion: .file())
     var vtt: String?
 
@@ -104,11 +89,9 @@ struct Storyboard: ParsableCommand {
     @Option(help: ArgumentHelp("Put this before each picture's name in the WebVTT file (default: names relative to it).", valueName: "url"))
     var vttBase: String?
 
-    @Option(help: "The folder for the outputs, each at its input's path under the folder it was found in.", completion: .directory)
-    var outDir: String?
+    @OptionGroup var folder: OutputFolderOptions
 
-    @Flag(help: "Replace outputs that exist.")
-    var overwrite = false
+    @OptionGroup var frames: FrameOptions<StoryboardFrameHelp>
 
     @OptionGroup var encoding: EncodingOptions<StoryboardEncodingHelp>
 
@@ -121,7 +104,7 @@ struct Storyboard: ParsableCommand {
     func validate() throws {
         guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video.") }
         try InputList.validate(inputs)
-        try InputList.refuseEmpty([("--vtt", vtt), ("--html", html), ("--out-dir", outDir)])
+        try InputList.refuseEmpty([("--vtt", vtt), ("--html", html), ("--out-dir", folder.outDir)])
         if inputs.contains("-") { throw ValidationError("A storyboard reads its video more than once: give a file, not standard input.") }
         if count != nil && every != nil { throw ValidationError("Give --count or --every, not both.") }
         if let count, count < 1 { throw ValidationError("--count must be 1 or more.") }
@@ -135,10 +118,7 @@ struct Storyboard: ParsableCommand {
                 throw ValidationError("\(name) takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not '\(value)'.")
             }
         }
-        if let width, width < 1 { throw ValidationError("--width must be 1 or more.") }
-        if let height, height < 1 { throw ValidationError("--height must be 1 or more.") }
-        if let videoStream, videoStream < 0 { throw ValidationError("--stream counts from 0.") }
-        if vtt != nil && outDir != nil { throw ValidationError("Give --vtt or --out-dir, not both.") }
+        if vtt != nil && folder.outDir != nil { throw ValidationError("Give --vtt or --out-dir, not both.") }
         if let html, html == "-" { throw ValidationError("--html takes a file.") }
         if let vtt, vtt == "-" { throw ValidationError("--vtt takes a file: the pictures are written beside it.") }
     }
@@ -155,15 +135,15 @@ struct Storyboard: ParsableCommand {
         options.to = to.flatMap(TimeSpec.init(parsing:))
         options.mode = exact ? .exact : .keyframe
         options.tiling = tile.tiling
-        options.maxWidth = width
-        options.maxHeight = height
-        options.appliesOrientation = !noRotate
-        options.deinterlaces = !noDeinterlace
-        options.videoStream = videoStream
+        options.maxWidth = frames.width
+        options.maxHeight = frames.height
+        options.appliesOrientation = !frames.noRotate
+        options.deinterlaces = !frames.noDeinterlace
+        options.videoStream = frames.videoStream
         options.format = encoding.format ?? .jpeg
         try encoding.check(for: options.format, canKeepJPEGBlocks: false)
         options.encoding = encoding.settings
-        options.output = OutputPolicy(overwrite: overwrite, isNamedByUser: vtt != nil)
+        options.output = OutputPolicy(overwrite: folder.overwrite, isNamedByUser: vtt != nil)
         options.limits = limits.runLimits()
         options.urlBase = vttBase
         options.threads = jobs.threadsPerWorker(inputs: videos.count)
@@ -174,7 +154,7 @@ struct Storyboard: ParsableCommand {
         if html != nil && videos.count != 1 {
             throw ValidationError("--html shows one storyboard: give one input.")
         }
-        var plan = OutputPlan(explicitPath: vtt, directory: outDir, template: "{stem}.vtt")
+        var plan = OutputPlan(explicitPath: vtt, directory: folder.outDir, template: "{stem}.vtt")
         plan.collisionRemedy = "a storyboard is named after its video: give them one at a time with --vtt NAME"
         do {
             try plan.check(videos)

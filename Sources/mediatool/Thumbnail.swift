@@ -38,26 +38,11 @@ struct Thumbnail: ParsableCommand {
     @Flag(help: "The keyframe at or before the time instead of the exact frame (faster).")
     var keyframe = false
 
-    @Option(help: "Fit inside this width (aspect kept).")
-    var width: Int?
-
-    @Option(help: "Fit inside this height (aspect kept).")
-    var height: Int?
-
-    @Flag(help: "Keep the coded orientation: ignore the display matrix.")
-    var noRotate = false
-
     @Option(help: ArgumentHelp("HDR (PQ, HLG) frames: tonemap to SDR, or keep as a 16-bit PNG with a cICP chunk that HDR viewers show as HDR.", valueName: "tonemap|keep"))
     var hdr: HDRHandling = .toneMap
 
     @Option(help: ArgumentHelp("PNG sample depth: 8, or 16 to keep 10 and 12-bit precision.", valueName: "8|16"))
     var depth: Int = 8
-
-    @Flag(help: "Keep an interlaced frame's two fields woven, instead of deinterlacing it.")
-    var noDeinterlace = false
-
-    @Option(name: .customLong("stream"), help: ArgumentHelp("The video stream, counted from 0 among the file's video streams (default: the one FFmpeg takes for the main one).", valueName: "N"))
-    var videoStream: Int?
 
     @Flag(help: "Write the file's cover art (its attached picture: MP4 covr, MKV attachment, MP3/M4A artwork) instead of a frame; --cover=prefer writes it when there is one and a frame otherwise.")
     var cover = false
@@ -65,6 +50,8 @@ struct Thumbnail: ParsableCommand {
     /// `--cover=prefer`, which `MediaTool.main` spells this way for the parser.
     @Flag(name: .customLong("cover-prefer"), help: .hidden)
     var coverPrefer = false
+
+    @OptionGroup var frames: FrameOptions<ThumbnailFrameHelp>
 
     @OptionGroup var encoding: EncodingOptions<ThumbnailEncodingHelp>
 
@@ -90,9 +77,6 @@ struct Thumbnail: ParsableCommand {
         guard at == "auto" || TimeSpec(parsing: at) != nil else {
             throw ValidationError("--at takes seconds (35.2), a timestamp (1:02.5), a percentage (10%) or auto, not '\(at)'.")
         }
-        if let width, width < 1 { throw ValidationError("--width must be 1 or more.") }
-        if let height, height < 1 { throw ValidationError("--height must be 1 or more.") }
-        if let videoStream, videoStream < 0 { throw ValidationError("--stream counts from 0.") }
         guard depth == 8 || depth == 16 else { throw ValidationError("--depth takes 8 or 16.") }
         if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
     }
@@ -103,12 +87,12 @@ struct Thumbnail: ParsableCommand {
         options.picksPosterFrame = at == "auto"
         options.time = TimeSpec(parsing: at) ?? .fraction(0.1)
         options.mode = keyframe ? .keyframe : .exact
-        options.maxWidth = width
-        options.maxHeight = height
-        options.appliesOrientation = !noRotate
+        options.maxWidth = frames.width
+        options.maxHeight = frames.height
+        options.appliesOrientation = !frames.noRotate
         options.cover = coverPrefer ? .prefer : cover ? .only : .never
-        options.videoStream = videoStream
-        options.deinterlaces = !noDeinterlace
+        options.videoStream = frames.videoStream
+        options.deinterlaces = !frames.noDeinterlace
         options.hdr = hdr
         options.sixteenBit = depth == 16
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
