@@ -51,19 +51,9 @@ struct DumpArray: ParsableCommand {
     @Flag(help: "Read every input as a .npy file (files named .npy always are).")
     var npy = false
 
-    @Option(help: ArgumentHelp("Bytes to skip before the first record (decimal, or hex with 0x).", valueName: "bytes"))
-    var offset = NumberArgument(0)
-
-    @Option(help: ArgumentHelp("The most records to decode from each file (decimal, or hex with 0x).", valueName: "records"))
-    var count: NumberArgument?
-
-    @Flag(help: "No summary line on standard error after several inputs.")
-    var quiet = false
+    @OptionGroup var selection: DumpSelectionOptions<ArraysHelp>
 
     @OptionGroup var list: ListLayoutOptions
-
-    @Flag(help: "Decode the whole records of a file whose length is not a multiple of the record's size, with a warning, instead of failing.")
-    var allowTrailing = false
 
     /// The names a folder is searched for.
     static let binaryExtensions: Set<String> = DumpDoubles.binaryExtensions.union(["npy", "f32", "f16", "i16", "i32", "u8", "u16", "pcm"])
@@ -79,8 +69,6 @@ struct DumpArray: ParsableCommand {
             throw ValidationError("Give at least one file ('-' for standard input), or pipe one in.")
         }
         try InputList.validate(inputs)
-        guard offset.value >= 0 else { throw ValidationError("--offset must be 0 or more.") }
-        if let count, count.value < 0 { throw ValidationError("--count must be 0 or more.") }
         if let stride, stride < 1 { throw ValidationError("--stride must be 1 or more.") }
         if let type {
             let record = try recordLayout(type)
@@ -106,23 +94,8 @@ struct DumpArray: ParsableCommand {
         let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions)
         try checkTypesAreKnown(inputs)
         let record = try type.map(recordLayout) ?? RecordLayout(scalar: .f64, byteOrder: byteOrder.byteOrder)
-        var arrayOptions = ArrayDumpOptions(record: record, offset: offset.value, count: count?.value, layout: list.layout,
-                                            summarises: list.stats, allowsTrailingBytes: allowTrailing)
-        // Formatting on every core the process may use; the output is the same.
-        arrayOptions.workers = WorkerThreads.cores
-        let options = arrayOptions
-        let output = BufferedOutput.standardOutput()
-        // Unsafe only in name: one worker uses them, one input after another.
-        nonisolated(unsafe) let dump = ArrayDump(output: output, labelsInputs: inputs.count > 1)
         let npy = self.npy
-        var settings = BatchSettings(jobs: 1)
-        settings.showsSummary = !quiet
-        let summary = BatchEngine(settings: settings).run(inputs, plan: nil) { input, _ in
-            let file = try InputFile(path: input.path)
-            let isNPY = npy || input.path.lowercased().hasSuffix(".npy")
-            let warnings = try dump.dump(file, named: file.displayName, options: options, isNPY: isNPY)
-            return JobReport(warnings: warnings.map(\.warningDescription))
-        }
-        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+        try selection.dump(inputs, options: selection.dumpOptions(record: record, list: list),
+                           readsNPY: { npy || $0.lowercased().hasSuffix(".npy") })
     }
 }

@@ -41,19 +41,9 @@ struct DumpDoubles: ParsableCommand {
 
     @OptionGroup var byteOrder: ByteOrderOption
 
-    @Option(help: ArgumentHelp("Bytes to skip before the first value (decimal, or hex with 0x).", valueName: "bytes"))
-    var offset = NumberArgument(0)
-
-    @Option(help: ArgumentHelp("The most values to decode from each file (decimal, or hex with 0x).", valueName: "values"))
-    var count: NumberArgument?
-
-    @Flag(help: "No summary line on standard error after several inputs.")
-    var quiet = false
+    @OptionGroup var selection: DumpSelectionOptions<DoublesHelp>
 
     @OptionGroup var list: ListLayoutOptions
-
-    @Flag(help: "Decode the whole values of a file whose length is not a multiple of 8, with a warning, instead of failing.")
-    var allowTrailing = false
 
     /// The files given; with none, standard input when it is not a terminal (`cat data.bin | mediatool dump-doubles`, as od reads).
     private var inputs: [String] {
@@ -65,30 +55,12 @@ struct DumpDoubles: ParsableCommand {
             throw ValidationError("Give at least one file ('-' for standard input), or pipe one in.")
         }
         try InputList.validate(inputs)
-        guard offset.value >= 0 else { throw ValidationError("--offset must be 0 or more.") }
-        if let count, count.value < 0 { throw ValidationError("--count must be 0 or more.") }
-
     }
 
     func run() throws {
         let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions)
         // dump-array of one f64 a record: the same engine, the same bytes.
-        var options = ArrayDumpOptions(record: RecordLayout(scalar: .f64, byteOrder: byteOrder.byteOrder), offset: offset.value,
-                                       count: count?.value, layout: list.layout, summarises: list.stats,
-                                       allowsTrailingBytes: allowTrailing)
-        // Formatting and summaries on every core the process may use; the output is the same.
-        options.workers = WorkerThreads.cores
-        let arrayOptions = options
-        // Unsafe only in name: one worker uses it, one input after another.
-        nonisolated(unsafe) let dump = ArrayDump(output: .standardOutput(), labelsInputs: inputs.count > 1)
-        // One worker: the files' outputs follow one another on standard output, in order.
-        var settings = BatchSettings(jobs: 1)
-        settings.showsSummary = !quiet
-        let summary = BatchEngine(settings: settings).run(inputs, plan: nil) { input, _ in
-            let file = try InputFile(path: input.path)
-            let warnings = try dump.dump(file, named: file.displayName, options: arrayOptions)
-            return JobReport(warnings: warnings.map(\.warningDescription))
-        }
-        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+        let options = selection.dumpOptions(record: RecordLayout(scalar: .f64, byteOrder: byteOrder.byteOrder), list: list)
+        try selection.dump(inputs, options: options, readsNPY: { _ in false })
     }
 }

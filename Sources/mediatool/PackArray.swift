@@ -28,8 +28,7 @@ struct PackArray: ParsableCommand {
     @Argument(help: "Text files of values; standard input when none is given or for '-'.", completion: .file())
     var files: [String] = []
 
-    @Option(name: .shortAndLong, help: "The binary file to write.", completion: .file())
-    var output: String
+    @OptionGroup var written: PackOutputOptions<ArraysHelp>
 
     @Option(help: ArgumentHelp("The element type, or a record of types separated by commas.", valueName: "type"))
     var type: String
@@ -51,18 +50,6 @@ struct PackArray: ParsableCommand {
     @Option(help: "With --npy, values a row: the shape is (N/C, C).")
     var columns: Int = 1
 
-    @Flag(help: "Replace OUT if it exists.")
-    var overwrite = false
-
-    @Flag(help: "Each line starts with the index of its first value, as dump-array --index writes.")
-    var index = false
-
-    @Flag(help: "Each value is followed by its bytes in hex, as dump-array --hex writes.")
-    var hex = false
-
-    @Flag(help: "The first line of each file names the columns, as dump-array --header writes.")
-    var header = false
-
     private var inputs: [String] { files.isEmpty ? ["-"] : files }
 
     private func recordLayout() throws -> RecordLayout {
@@ -76,8 +63,6 @@ struct PackArray: ParsableCommand {
 
     func validate() throws {
         try InputList.validate(inputs)
-        try InputList.refuseEmpty([("-o", output)])
-        guard output != "-" else { throw ValidationError("-o takes a file: binary output is written atomically.") }
         if let stride, stride < 1 { throw ValidationError("--stride must be 1 or more.") }
         guard columns >= 1 else { throw ValidationError("--columns must be 1 or more.") }
         if columns > 1 && !npy { throw ValidationError("--columns gives a .npy file's rows: it goes with --npy.") }
@@ -89,29 +74,6 @@ struct PackArray: ParsableCommand {
 
     func run() throws {
         let record = try recordLayout()
-        // A .npy header is rewritten in place once the count is known: only a file can take that.
-        if npy, let status = FileSystem.status(output), status.st_mode & S_IFMT != S_IFREG {
-            throw ValidationError("--npy writes a file whose header is completed at the end: \(output) is \(FileSystem.kind(of: status)).")
-        }
-        TemporaryFiles.removeLeftovers(besides: output)
-        var target: AtomicOutputFile?
-        // Before anything is read: the output may be what standard input reads (`-o a.txt <a.txt`).
-        do { try OutputGuard.refuseInputs(inputs, asOutput: output) } catch { throw ValidationError("\(error)") }
-        let opened = ReportedStep.succeeds(output) {
-            target = try AtomicOutputFile(path: output, policy: OutputPolicy(overwrite: overwrite, isNamedByUser: true))
-        }
-        guard opened, let target else { throw ExitCode.failure }
-        let buffer = BufferedOutput(descriptor: target.descriptor, displayName: output)
-        let writer = npy ? try NPYWriter(record: record, columns: columns) : nil
-        if let writer { guard ReportedStep.succeeds(output, { try buffer.write(try writer.header(count: 0)) }) else { throw ExitCode.failure } }
-        var packing = ArrayPacking(record: record, layout: DoubleTextLayout(hasIndex: index, hasHex: hex, hasHeader: header), output: buffer)
-        // Every input is tried, so that one run names every bad one; then nothing is written.
-        let packed = inputs.map { file in ReportedStep.succeeds(file) { try packing.pack(InputFile(path: file)) } }
-        guard !packed.contains(false) else { throw ExitCode.failure }
-        guard ReportedStep.succeeds(output, {
-            try buffer.flush()
-            try writer?.rewrite(count: packing.recordCount, descriptor: target.descriptor, name: output)
-            try target.commit()
-        }) else { throw ExitCode.failure }
+        try written.pack(inputs, record: record, npy: npy ? try NPYWriter(record: record, columns: columns) : nil)
     }
 }

@@ -33,49 +33,18 @@ struct PackDoubles: ParsableCommand {
     @Argument(help: "Text files of numbers; standard input when none is given or for '-'.", completion: .file())
     var files: [String] = []
 
-    @Option(name: .shortAndLong, help: "The binary file to write.", completion: .file())
-    var output: String
-
-    @Flag(help: "Replace OUT if it exists.")
-    var overwrite = false
+    @OptionGroup var written: PackOutputOptions<DoublesHelp>
 
     @OptionGroup var byteOrder: ByteOrderOption
-
-    @Flag(help: "Each line starts with the index of its first value, as dump-doubles --index writes.")
-    var index = false
-
-    @Flag(help: "Each value is followed by its 8 bytes in hex, as dump-doubles --hex writes.")
-    var hex = false
-
-    @Flag(help: "The first line of each file names the columns, as dump-doubles --header writes.")
-    var header = false
 
     private var inputs: [String] { files.isEmpty ? ["-"] : files }
 
     func validate() throws {
         try InputList.validate(inputs)
-        try InputList.refuseEmpty([("-o", output)])
-        guard output != "-" else { throw ValidationError("-o takes a file: binary output is written atomically.") }
     }
 
     func run() throws {
-        // Nothing to finish on a signal: the temporary is removed and the run ends at once, 130 or 143.
-        TemporaryFiles.removeLeftovers(besides: output)
-        var target: AtomicOutputFile?
-        // Before anything is read: the output may be what standard input reads (`-o a.txt <a.txt`).
-        do { try OutputGuard.refuseInputs(inputs, asOutput: output) } catch { throw ValidationError("\(error)") }
-        let opened = ReportedStep.succeeds(output) {
-            target = try AtomicOutputFile(path: output, policy: OutputPolicy(overwrite: overwrite, isNamedByUser: true))
-        }
-        guard opened, let target else { throw ExitCode.failure }
-        let buffer = BufferedOutput(descriptor: target.descriptor, displayName: output)
-        let layout = DoubleTextLayout(hasIndex: index, hasHex: hex, hasHeader: header)
         // pack-array of one f64 a record: the same engine, the same bytes.
-        var packing = ArrayPacking(record: RecordLayout(scalar: .f64, byteOrder: byteOrder.byteOrder), layout: layout, output: buffer)
-        // Every input is tried, so that one run names every bad one; then nothing is written.
-        let packed = inputs.map { file in ReportedStep.succeeds(file) { try packing.pack(InputFile(path: file)) } }
-        guard !packed.contains(false) else { throw ExitCode.failure }
-        // A stream that ended because Ctrl-C stopped its writer is not a whole input.
-        guard ReportedStep.succeeds(output, { try buffer.flush(); try target.commit() }) else { throw ExitCode.failure }
+        try written.pack(inputs, record: RecordLayout(scalar: .f64, byteOrder: byteOrder.byteOrder), npy: nil)
     }
 }
