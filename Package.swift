@@ -93,7 +93,7 @@ let package = Package(
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO"]),
-        .target(name: "Storyboards", dependencies: ["VideoThumbnails", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
+        .target(name: "Storyboards", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
 
@@ -137,7 +137,6 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Imaging"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging", "FileIO"]),
-        .testTarget(name: "VideoThumbnailsTests", dependencies: ["VideoThumbnails", "Imaging"]),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "FileIO", "TestSupport"]),
         // Runs the built executable: exact output, exit codes and files.

@@ -2,7 +2,6 @@ import FFmpeg
 import FileIO
 import ImageCodecs
 import Imaging
-import VideoThumbnails
 
 /// Which frames a storyboard shows.
 public enum FrameSelection: Sendable, Equatable {

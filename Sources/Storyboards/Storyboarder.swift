@@ -3,7 +3,6 @@ import FFmpeg
 import FileIO
 import ImageCodecs
 import Imaging
-import VideoThumbnails
 
 /// Makes the storyboard of a video: its frames at many times from one pass over it, in sprite
 /// sheets (or one picture a frame) and a WebVTT file that says which picture previews which time.

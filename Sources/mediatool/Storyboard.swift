@@ -3,7 +3,7 @@ import Batch
 import FileIO
 import ImageCodecs
 import Storyboards
-import VideoThumbnails
+import FFmpeg
 
 /// `--tile CxR` or `--tile none`.
 struct TileArgument: ExpressibleByArgument {

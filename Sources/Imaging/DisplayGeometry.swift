@@ -1,4 +1,3 @@
-import Imaging
 
 /// Sizes of a thumbnail: the coded picture, corrected for its pixel aspect, turned upright and fitted.
 public struct DisplayGeometry: Equatable, Sendable {
