@@ -31,7 +31,7 @@ let iterations = arguments.count > 4 ? Int(arguments[4]) ?? 1000 : 1000
 let warmUp = max(1, iterations / 10)
 
 var thumbnailOptions = ThumbnailOptions()
-thumbnailOptions.time = .seconds(0)
+thumbnailOptions.time = .at(.seconds(0))
 thumbnailOptions.output = OutputPolicy(overwrite: true)
 thumbnailOptions.threads = 1
 let thumbnailer = Thumbnailer(options: thumbnailOptions)

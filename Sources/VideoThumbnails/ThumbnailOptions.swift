@@ -4,9 +4,7 @@ import ImageCodecs
 import FileIO
 
 public struct ThumbnailOptions: Sendable {
-    public var time: TimeSpec = .fraction(0.1)
-    /// Instead of `time`, a keyframe early in the video chosen as worth showing (`--at auto`).
-    public var picksPosterFrame = false
+    public var time: ThumbnailTime = .at(.fraction(0.1))
     public var mode: VideoSource.SeekMode = .exact
     /// Fit inside this width and/or height, aspect kept; nil for the full display size.
     public var maxWidth: Int?

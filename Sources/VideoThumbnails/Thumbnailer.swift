@@ -40,11 +40,11 @@ public struct Thumbnailer: Sendable {
         var warnings: [String] = []
         let seconds: Double
         switch options.time {
-        case _ where options.picksPosterFrame:
+        case .posterFrame:
             seconds = try PosterFrame.seconds(in: video)
-        case .seconds(let value):
+        case .at(.seconds(let value)):
             seconds = value
-        case .fraction(let fraction):
+        case .at(.fraction(let fraction)):
             guard let duration = video.durationSeconds else { throw VideoError.unknownDuration }
             seconds = fraction * duration
         }
@@ -53,7 +53,7 @@ public struct Thumbnailer: Sendable {
         if let dolbyVision = video.dolbyVision, dolbyVision.compatibility == 0 {
             warnings.append("Dolby Vision profile \(dolbyVision.profile) has no HDR10, HLG or SDR base layer: its colours are approximate")
         }
-        let located = try video.frame(atSeconds: seconds, mode: options.picksPosterFrame ? .keyframe : options.mode)
+        let located = try video.frame(atSeconds: seconds, mode: options.time == .posterFrame ? .keyframe : options.mode)
         if located.hasErrors {
             warnings.append("the frame decoded with errors even from the start of the file: it is damaged, and the picture may show it")
         }

@@ -32,8 +32,15 @@ struct Thumbnail: ParsableCommand {
     @Argument(help: "Video files, and folders of them.", completion: .file())
     var inputs: [String] = []
 
-    @Option(help: "The time: seconds, [[h:]m:]s[.fff], a percentage of the duration, or auto: a keyframe from 5% to 30% of the duration that is not black, white or flat, and closest to the average colours of the others.")
-    var at: String = "10%"
+    // Parsed once, here: a transform, so that a wrong time says what a right one looks like.
+    @Option(help: ArgumentHelp("The time: seconds, [[h:]m:]s[.fff], a percentage of the duration, or auto: a keyframe from 5% to 30% of the duration that is not black, white or flat, and closest to the average colours of the others (default: 10%).", valueName: "time"),
+            transform: { text in
+                guard let time = ThumbnailTime(parsing: text) else {
+                    throw ValidationError("it takes seconds (35.2), a timestamp (1:02.5), a percentage (10%) or auto")
+                }
+                return time
+            })
+    var at: ThumbnailTime = .at(.fraction(0.1))
 
     @Flag(help: "The keyframe at or before the time instead of the exact frame (faster).")
     var keyframe = false
@@ -74,9 +81,6 @@ struct Thumbnail: ParsableCommand {
         if inputs.contains("-") && outputs.output == nil {
             throw ValidationError("Standard input has no name to make an output's from: give -o FILE (or -o -).")
         }
-        guard at == "auto" || TimeSpec(parsing: at) != nil else {
-            throw ValidationError("--at takes seconds (35.2), a timestamp (1:02.5), a percentage (10%) or auto, not '\(at)'.")
-        }
         guard depth == 8 || depth == 16 else { throw ValidationError("--depth takes 8 or 16.") }
         if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
     }
@@ -84,8 +88,7 @@ struct Thumbnail: ParsableCommand {
     func run() throws {
         let extensions = cover || coverPrefer ? Self.videoExtensions.union(Self.audioExtensions) : Self.videoExtensions
         var options = ThumbnailOptions()
-        options.picksPosterFrame = at == "auto"
-        options.time = TimeSpec(parsing: at) ?? .fraction(0.1)
+        options.time = at
         options.mode = keyframe ? .keyframe : .exact
         options.maxWidth = frames.width
         options.maxHeight = frames.height

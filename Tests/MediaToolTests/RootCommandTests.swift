@@ -61,6 +61,7 @@ import Testing
         (["crop", "--rect", "0,0,-1,2", "x.png"], "mediatool: --rect takes X,Y,W,H with W and H above 0, e.g. 100,200,300,400, not '0,0,-1,2'. (see 'mediatool crop --help')"),
         (["thumbnail", "--width", "-5", "x.mp4"], "mediatool: --width must be 1 or more. (see 'mediatool thumbnail --help')"),
         (["thumbnail", "--width", "x.mp4"], "mediatool: The value 'x.mp4' is invalid for '--width <width>' (see 'mediatool thumbnail --help')"),
+        (["thumbnail", "--at", "1x", "x.mp4"], "mediatool: The value '1x' is invalid for '--at <time>': it takes seconds (35.2), a timestamp (1:02.5), a percentage (10%) or auto (see 'mediatool thumbnail --help')"),
         (["frobnicate"], "mediatool: no subcommand 'frobnicate': the subcommands are thumbnail, storyboard, crop, dump-doubles, pack-doubles, dump-array, pack-array (see 'mediatool --help')"),
     ])
     func oneLine(arguments: [String], line: String) throws {
