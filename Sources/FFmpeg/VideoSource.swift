@@ -141,6 +141,22 @@ public final class VideoSource {
         frame.displayMatrix.map(Orientation.nearest(toDisplayMatrix:)) ?? streamOrientation
     }
 
+    /// The orientation that turns `frame` upright, and the warning to give when the display matrix
+    /// turns it by other than a multiple of 90 degrees (the nearest is applied).
+    public func uprightOrientation(of frame: Frame) -> (orientation: Orientation, warning: String?) {
+        let found = orientation(of: frame)
+        return (found.orientation, found.isExact ? nil
+            : "the display matrix turns by other than a multiple of 90 degrees: applied \(found.orientation)")
+    }
+
+    /// The warning a picture of this video carries when its colours cannot be right: Dolby Vision
+    /// whose base layer is compatible with nothing (profile 5: IPTPQc2) needs the RPU, which FFmpeg
+    /// 5.1 does not apply; profiles 8.1 and 8.4 have an HDR10 or HLG base layer, which is what is decoded.
+    public var colourWarning: String? {
+        guard let dolbyVision, dolbyVision.compatibility == 0 else { return nil }
+        return "Dolby Vision profile \(dolbyVision.profile) has no HDR10, HLG or SDR base layer: its colours are approximate"
+    }
+
     /// The pixel aspect ratio of `frame` (width over height of one pixel); 1 when unknown.
     public func pixelAspectRatio(of frame: Frame) -> (numerator: Int, denominator: Int) {
         let ratio = av_guess_sample_aspect_ratio(format.pointer, stream, frame.pointer)

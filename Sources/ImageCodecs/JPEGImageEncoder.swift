@@ -47,10 +47,8 @@ public struct JPEGImageEncoder: ImageEncoder {
                 let step = pixels.bytesPerSample
                 for pixel in 0..<count {
                     let base = pixel * pixels.channels * step
-                    // The high byte of a 16-bit sample, rounded: (v + 128) / 257 maps 0...65535 onto 0...255.
                     let sample = { (channel: Int) -> Int in
-                        step == 1 ? Int(source[base + channel])
-                            : (Int(source[base + 2 * channel]) << 8 | Int(source[base + 2 * channel + 1]) + 128) / 257
+                        Int(PixelBuffer.eightBitSample(source, at: base + step * channel, bytesPerSample: step))
                     }
                     let alpha = colours == pixels.channels ? 255 : sample(colours)
                     for channel in 0..<colours {

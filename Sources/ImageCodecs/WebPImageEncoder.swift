@@ -41,8 +41,7 @@ public struct WebPImageEncoder: ImageEncoder {
             for pixel in 0..<count {
                 let base = pixel * pixels.channels * step
                 let sample = { (channel: Int) -> UInt8 in
-                    step == 1 ? source[base + channel]
-                        : UInt8((Int(source[base + 2 * channel]) << 8 | Int(source[base + 2 * channel + 1]) + 128) / 257)
+                    PixelBuffer.eightBitSample(source, at: base + step * channel, bytesPerSample: step)
                 }
                 for channel in 0..<3 { result[pixel * channels + channel] = sample(colours == 1 ? 0 : channel) }
                 if channels == 4 { result[pixel * channels + 3] = sample(colours) }

@@ -37,3 +37,13 @@ public struct PixelBuffer: Sendable, Equatable {
         return Array(bytes[start..<(start + bytesPerPixel)])
     }
 }
+
+extension PixelBuffer {
+    /// The sample at `offset` of samples `bytesPerSample` wide, as 8 bits: itself, or a 16-bit
+    /// (big-endian) sample rounded, (v + 128) / 257, which maps 0...65535 onto 0...255 evenly. The
+    /// one 16-to-8-bit rounding of every 8-bit encoder.
+    @inline(__always)
+    public static func eightBitSample(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, bytesPerSample: Int) -> UInt8 {
+        bytesPerSample == 1 ? bytes[offset] : UInt8((Int(bytes[offset]) << 8 | Int(bytes[offset + 1]) + 128) / 257)
+    }
+}

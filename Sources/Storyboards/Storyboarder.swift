@@ -34,9 +34,7 @@ public struct Storyboarder: Sendable {
         try refuseBeforeWork(paths, input: file, vtt: vtt, html: html)
 
         var warnings: [String] = []
-        if let dolbyVision = video.dolbyVision, dolbyVision.compatibility == 0 {
-            warnings.append("Dolby Vision profile \(dolbyVision.profile) has no HDR10, HLG or SDR base layer: its colours are approximate")
-        }
+        if let colourWarning = video.colourWarning { warnings.append(colourWarning) }
         var outputs = AtomicOutputGroup()
         var frames: [StoryboardReport.Frame] = []
         var sheet: (index: Int, pixels: SpriteSheet)?
@@ -61,11 +59,9 @@ public struct Storyboarder: Sendable {
             if cellSize == nil {
                 var orientation = Orientation.identity
                 if options.appliesOrientation {
-                    let turned = video.orientation(of: frame)
-                    orientation = turned.orientation
-                    if !turned.isExact {
-                        warnings.append("the display matrix turns by other than a multiple of 90 degrees: applied \(orientation)")
-                    }
+                    let upright = video.uprightOrientation(of: frame)
+                    orientation = upright.orientation
+                    if let warning = upright.warning { warnings.append(warning) }
                 }
                 let width = options.maxWidth ?? (options.maxHeight == nil ? StoryboardOptions.defaultCellWidth : nil)
                 let geometry = DisplayGeometry(codedWidth: frame.width, codedHeight: frame.height,

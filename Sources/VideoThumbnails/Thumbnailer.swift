@@ -48,11 +48,7 @@ public struct Thumbnailer: Sendable {
             guard let duration = video.durationSeconds else { throw VideoError.unknownDuration }
             seconds = fraction * duration
         }
-        // Profiles 8.1 and 8.4 have an HDR10 or HLG base layer, which is what is decoded; a base
-        // layer compatible with nothing (profile 5: IPTPQc2) needs the RPU, which FFmpeg 5.1 does not apply.
-        if let dolbyVision = video.dolbyVision, dolbyVision.compatibility == 0 {
-            warnings.append("Dolby Vision profile \(dolbyVision.profile) has no HDR10, HLG or SDR base layer: its colours are approximate")
-        }
+        if let colourWarning = video.colourWarning { warnings.append(colourWarning) }
         let located = try video.frame(atSeconds: seconds, mode: options.time == .posterFrame ? .keyframe : options.mode)
         if located.hasErrors {
             warnings.append("the frame decoded with errors even from the start of the file: it is damaged, and the picture may show it")
@@ -62,11 +58,9 @@ public struct Thumbnailer: Sendable {
         }
         var orientation = Orientation.identity
         if options.appliesOrientation {
-            let found = video.orientation(of: located.frame)
-            orientation = found.orientation
-            if !found.isExact {
-                warnings.append("the display matrix turns by other than a multiple of 90 degrees: applied \(orientation)")
-            }
+            let upright = video.uprightOrientation(of: located.frame)
+            orientation = upright.orientation
+            if let warning = upright.warning { warnings.append(warning) }
         }
         let geometry = DisplayGeometry(codedWidth: located.frame.width, codedHeight: located.frame.height,
                                        pixelAspect: video.pixelAspectRatio(of: located.frame), orientation: orientation,
