@@ -102,8 +102,8 @@ let package = Package(
         // HDRToneMapper's per-pixel loop, four pixels at a time in SSE2 registers.
         .target(name: "CToneMap"),
 
-        // The one codec layer for outputs: formats, their names and extensions, one encoder each.
-        .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "FileIO"]),
+        // The one codec layer: the list of picture formats (names, extensions, signatures, limits), one encoder each.
+        .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "HEIFCodec", "TIFFCodec", "FileIO"]),
         .systemLibrary(
             name: "CWebP",
             pkgConfig: "libwebp",

@@ -4,6 +4,15 @@ import FileIO
 /// properties and references. Read by this module rather than by libheif because libheif 1.15
 /// decodes a grid only whole, and has no call for its transforms.
 public struct HEIFContainer: Sendable {
+    /// The brands of an ISO base media file that hold HEIF images, at the start of `ftyp`.
+    static let brands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf"]
+
+    /// The first 12 bytes are those of a HEIF (HEIC, AVIF) file: an `ftyp` box of a HEIF brand.
+    public static func hasSignature(_ start: [UInt8]) -> Bool {
+        guard start.count >= 12, start[4...7].elementsEqual("ftyp".utf8) else { return false }
+        return brands.contains(String(decoding: start[8..<12], as: UTF8.self))
+    }
+
     public struct Item: Sendable {
         public let id: UInt32
         public let type: String

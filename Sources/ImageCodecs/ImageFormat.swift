@@ -1,28 +1,28 @@
-/// The picture formats mediatool writes.
+/// The picture formats mediatool writes: those of `PictureFormat.all` with an output.
 public enum ImageFormat: String, CaseIterable, Sendable {
     case png
     case jpeg
     case webp
 
+    /// Its row of the format list.
+    public var descriptor: PictureFormat { PictureFormat.all.first { $0.output == self }! }
+
     /// The extension outputs get by default.
-    public var fileExtension: String {
-        switch self {
-        case .png: return "png"
-        case .jpeg: return "jpg"
-        case .webp: return "webp"
-        }
-    }
+    public var fileExtension: String { descriptor.extensions[0] }
 
-    /// The format a file name's extension names, any case; nil for one that names none of ours.
+    /// The largest width or height it holds.
+    public var largestSide: Int { descriptor.largestSide }
+
+    /// The format a file name's extension names, any case; nil for one that names none we write.
     public init?(fileExtension: String) {
-        switch fileExtension.lowercased() {
-        case "png": self = .png
-        case "jpg", "jpeg", "jpe": self = .jpeg
-        case "webp": self = .webp
-        default: return nil
-        }
+        let wanted = fileExtension.lowercased()
+        guard let format = PictureFormat.all.first(where: { $0.output != nil && $0.extensions.contains(wanted) })?.output else { return nil }
+        self = format
     }
 
-    /// The formats and their extensions, for messages.
-    public static let supportedList = "png, jpeg (.jpg, .jpeg, .jpe), webp"
+    /// The formats and their extensions, for messages: `png, jpeg (.jpg, .jpeg, .jpe, .jfif), webp`.
+    public static let supportedList = allCases.map { format in
+        let extensions = format.descriptor.extensions
+        return extensions == [format.rawValue] ? format.rawValue : "\(format.rawValue) (\(extensions.map { "." + $0 }.joined(separator: ", ")))"
+    }.joined(separator: ", ")
 }

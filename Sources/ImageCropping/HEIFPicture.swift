@@ -30,14 +30,6 @@ struct HEIFPicture: SourcePicture {
     /// The alpha image is coded in limited range, which libheif 1.15 does not expand.
     private let limitedRangeAlpha: Bool
 
-    /// The brands of an ISO base media file that hold HEIF images, at the start of `ftyp`.
-    static let brands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf"]
-
-    static func isHEIF(_ start: [UInt8]) -> Bool {
-        guard start.count >= 12, start[4...7].elementsEqual("ftyp".utf8) else { return false }
-        return brands.contains(String(decoding: start[8..<12], as: UTF8.self))
-    }
-
     /// Only what is decoded here reaches libheif's decoding: 1.15 crashes on hostile overlays (iovl).
     private static func checkDecodable(_ item: HEIFContainer.Item) throws {
         guard ["hvc1", "av01", "grid"].contains(item.type) else { throw HEIFError.unsupportedImage(type: item.type) }

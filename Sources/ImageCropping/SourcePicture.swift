@@ -1,3 +1,4 @@
+import ImageCodecs
 import Imaging
 import JPEGCodec
 import FileIO
@@ -42,7 +43,8 @@ enum SourcePictures {
         var start = [UInt8](repeating: 0, count: 12)
         let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
         start = Array(start.prefix(got))
-        switch kind(of: start) {
+        // The format list tells the format by its signature; each has its decoder here.
+        switch PictureFormat.identify(start)?.name {
         case .png: return try PNGPicture(file: file, maxPixels: maxPixels, maxMemory: maxMemory)
         case .jpeg: return try JPEGPicture(file: file, maxPixels: maxPixels)
         case .heif: return try HEIFPicture(file: file, maxPixels: maxPixels, threads: threads)
@@ -52,21 +54,9 @@ enum SourcePictures {
         }
     }
 
-    enum Kind { case png, jpeg, heif, webp, tiff }
-
-    /// The picture format the first bytes are the signature of.
-    static func kind(of start: [UInt8]) -> Kind? {
-        if PNGChunks.hasSignature(start) { return .png }
-        if start.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if HEIFPicture.isHEIF(start) { return .heif }
-        if WebPDecoder.hasSignature(start) { return .webp }
-        if TIFFDecoder.hasSignature(start) { return .tiff }
-        return nil
-    }
-
     /// Throws when a stream's first bytes are no picture this tool reads (see `InputFile.randomAccess`).
     static func recognise(_ start: UnsafeRawBufferPointer) throws {
-        if kind(of: Array(start.prefix(12))) == nil { throw CropError.notAPicture }
+        if PictureFormat.identify(Array(start.prefix(12))) == nil { throw CropError.notAPicture }
     }
 
     /// The orientation the EXIF block states, else the XMP packet (as Pillow reads them): 1 when

@@ -89,8 +89,8 @@ public struct Storyboarder: Sendable {
                 case .none: (columns, rows) = (1, 1)
                 }
                 let channels = options.format == .jpeg ? 3 : max(3, cell.channels)
-                // The largest side each format writes (WebP 16383, JPEG 65500), and memory.
-                let side = options.format == .webp ? 16383 : 65500
+                // The largest side the format holds (WebP 16383, JPEG 65500), and memory.
+                let side = min(options.format.largestSide, 65500)
                 let used = min(columns * rows, names.frameCount(inFile: fileIndex))
                 let sheetWidth = cell.width * min(columns, used), sheetHeight = cell.height * ((used + columns - 1) / columns)
                 guard sheetWidth <= side, sheetHeight <= side, sheetWidth * sheetHeight <= 100_000_000 else {

@@ -73,7 +73,7 @@ struct Crop: ParsableCommand {
     @OptionGroup var jobs: JobOptions
 
     /// The formats a folder is searched for.
-    static let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "heic", "heif", "hif", "avif", "webp", "tif", "tiff"]
+    static let pictureExtensions = PictureFormat.readableExtensions
 
     func validate() throws {
         guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one picture.") }

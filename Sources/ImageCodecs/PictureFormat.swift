@@ -1,0 +1,52 @@
+import HEIFCodec
+import JPEGCodec
+import PNGCodec
+import TIFFCodec
+import WebPCodec
+
+/// One picture format mediatool knows: the names and first bytes that tell it, what it holds, and
+/// whether mediatool writes it. `PictureFormat.all` is the one list of formats: folder scans, help
+/// texts, size limits and the choice of decoder and encoder come from it, so that adding a format
+/// is one row here and one codec module (as libvips's `vips_foreign_find_load`/`find_save`).
+public struct PictureFormat: Sendable {
+    public enum Name: String, Sendable, CaseIterable {
+        case png, jpeg, webp, heif, tiff
+    }
+
+    public let name: Name
+    /// File name extensions, lower case; the first is the one outputs get.
+    public let extensions: [String]
+    /// The largest width or height the format holds (what its encoders accept).
+    public let largestSide: Int
+    public let holdsAlpha: Bool
+    public let holds16Bit: Bool
+    /// The format mediatool writes it as; nil for formats it only reads.
+    public let output: ImageFormat?
+    /// Whether the first 12 bytes of a file are this format's signature.
+    private let matches: @Sendable ([UInt8]) -> Bool
+
+    public static let all: [PictureFormat] = [
+        PictureFormat(name: .png, extensions: ["png"], largestSide: Int(Int32.max), holdsAlpha: true, holds16Bit: true,
+                      output: .png, matches: PNGChunks.hasSignature),
+        PictureFormat(name: .jpeg, extensions: ["jpg", "jpeg", "jpe", "jfif"], largestSide: 65500, holdsAlpha: false,
+                      holds16Bit: false, output: .jpeg, matches: { $0.starts(with: [0xFF, 0xD8, 0xFF]) }),
+        PictureFormat(name: .webp, extensions: ["webp"], largestSide: 16383, holdsAlpha: true, holds16Bit: false,
+                      output: .webp, matches: WebPDecoder.hasSignature),
+        PictureFormat(name: .heif, extensions: ["heic", "heif", "hif", "avif"], largestSide: 65535, holdsAlpha: true,
+                      holds16Bit: true, output: nil, matches: HEIFContainer.hasSignature),
+        PictureFormat(name: .tiff, extensions: ["tif", "tiff"], largestSide: Int(UInt32.max), holdsAlpha: true, holds16Bit: true,
+                      output: nil, matches: TIFFDecoder.hasSignature),
+    ]
+
+    /// The format whose signature `start` (a file's first 12 bytes or more) begins with; nil for none.
+    public static func identify(_ start: [UInt8]) -> PictureFormat? {
+        all.first { $0.matches(Array(start.prefix(12))) }
+    }
+
+    public static func named(_ name: Name) -> PictureFormat {
+        all.first { $0.name == name }!
+    }
+
+    /// Every extension of a format mediatool reads, for folder scans.
+    public static let readableExtensions: Set<String> = Set(all.flatMap(\.extensions))
+}
