@@ -94,7 +94,7 @@ let package = Package(
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO"]),
         .target(name: "Storyboards", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
-        .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Reporting", "WorkerPool"]),
+        .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
 
         // Pixel buffers and orientation, shared by thumbnail and crop: no codec here.

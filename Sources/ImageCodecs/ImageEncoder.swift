@@ -6,7 +6,7 @@ import WebPCodec
 /// What a picture carries besides its pixels.
 public struct PictureMetadata: Sendable {
     /// The colour description: an ICC profile, or PNG's sRGB, gAMA and cHRM.
-    public var color: PNGColorDescription?
+    public var color: ColorDescription?
     /// A TIFF-headed EXIF block (the orientation of stored pixels, for `--keep-orientation`).
     public var exif: [UInt8]?
     /// An XMP packet (UTF-8 XML).
@@ -15,7 +15,7 @@ public struct PictureMetadata: Sendable {
     /// pixels that are not sRGB, such as HDR kept as HDR: PNG's cICP chunk.
     public var codePoints: [UInt8]?
 
-    public init(color: PNGColorDescription? = nil, exif: [UInt8]? = nil, xmp: [UInt8]? = nil, codePoints: [UInt8]? = nil) {
+    public init(color: ColorDescription? = nil, exif: [UInt8]? = nil, xmp: [UInt8]? = nil, codePoints: [UInt8]? = nil) {
         self.color = color
         self.exif = exif
         self.xmp = xmp

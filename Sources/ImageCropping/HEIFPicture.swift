@@ -14,7 +14,7 @@ struct HEIFPicture: SourcePicture {
     let storedHeight: Int
     let orientation: Orientation
     let warnings: [String]
-    let color: PNGColorDescription?
+    let color: ColorDescription?
     let exif: [UInt8]?
     let xmp: [UInt8]?
     var subsampling: ChromaSubsampling? { nil }
@@ -83,7 +83,7 @@ struct HEIFPicture: SourcePicture {
             // The decoded picture, and libheif's planes of it.
             workingBytes = storedWidth * storedHeight * (channels + 3) * bytesPerSample
         }
-        color = decoder.iccProfile.map { PNGColorDescription(iccProfile: $0) }
+        color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
         exif = decoder.exif
         xmp = decoder.xmp
         warnings = []

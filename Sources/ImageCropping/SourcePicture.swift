@@ -12,7 +12,7 @@ protocol SourcePicture {
     var storedWidth: Int { get }
     var storedHeight: Int { get }
     var orientation: Orientation { get }
-    var color: PNGColorDescription? { get }
+    var color: ColorDescription? { get }
     /// The picture's EXIF block (TIFF-headed), to carry to the crop.
     var exif: [UInt8]? { get }
     /// The picture's XMP packet, to carry to the crop.
@@ -88,7 +88,7 @@ struct PNGPicture: SourcePicture {
     private let decoder: PNGDecoder
     /// The CRCs of the whole file, checked on another core while the rows are decoded.
     private let checksums: BackgroundCheck
-    var color: PNGColorDescription? { decoder.color.isEmpty ? nil : decoder.color }
+    var color: ColorDescription? { decoder.color.isEmpty ? nil : decoder.color }
     var workingBytes: Int { decoder.workingBytes }
     var bytesPerPixel: Int { decoder.layout.bytesPerPixel }
     let exif: [UInt8]?
@@ -130,7 +130,7 @@ struct JPEGPicture: SourcePicture {
     let storedHeight: Int
     let orientation: Orientation
     let warnings: [String]
-    let color: PNGColorDescription?
+    let color: ColorDescription?
     let decoder: JPEGDecoder
     var workingBytes: Int { decoder.workingBytes }
     var bytesPerPixel: Int { decoder.channels }
@@ -148,7 +148,7 @@ struct JPEGPicture: SourcePicture {
         orientation = SourcePictures.orientation(exif: decoder.exif, xmp: decoder.xmp, warnings: &warnings)
         if let note = decoder.iccNote { warnings.append(note) }
         self.warnings = warnings
-        color = decoder.iccProfile.map { PNGColorDescription(iccProfile: $0) }
+        color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
     }
 
     func pixels(of rect: PixelRect) throws -> PixelBuffer {

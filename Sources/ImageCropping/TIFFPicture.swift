@@ -11,7 +11,7 @@ struct TIFFPicture: SourcePicture {
     let storedHeight: Int
     let orientation: Orientation
     let warnings: [String]
-    let color: PNGColorDescription?
+    let color: ColorDescription?
     /// The EXIF of a TIFF is a directory of the file itself, not a block to carry: not kept.
     var exif: [UInt8]? { nil }
     var xmp: [UInt8]? { decoder.xmp }
@@ -26,7 +26,7 @@ struct TIFFPicture: SourcePicture {
         storedWidth = decoder.width
         storedHeight = decoder.height
         orientation = Orientation(rawValue: decoder.orientation) ?? .identity
-        color = decoder.iccProfile.map { PNGColorDescription(iccProfile: $0) }
+        color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
         warnings = []
     }
 

@@ -11,7 +11,7 @@ struct WebPPicture: SourcePicture {
     let storedHeight: Int
     let orientation: Orientation
     let warnings: [String]
-    let color: PNGColorDescription?
+    let color: ColorDescription?
     var exif: [UInt8]? { decoder.exif }
     var xmp: [UInt8]? { decoder.xmp }
     var subsampling: ChromaSubsampling? { nil }
@@ -29,7 +29,7 @@ struct WebPPicture: SourcePicture {
         orientation = SourcePictures.orientation(exif: decoder.exif, xmp: decoder.xmp, warnings: &warnings)
         if decoder.isAnimated { warnings.append("animated WebP: its first frame was cropped") }
         self.warnings = warnings
-        color = decoder.iccProfile.map { PNGColorDescription(iccProfile: $0) }
+        color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
         // The file, and libwebp's rows of the whole width (or the whole canvas of an animation).
         workingBytes = (file.size ?? 0) + (decoder.isAnimated ? storedWidth * storedHeight * 8 : storedWidth * 64 * 4)
     }

@@ -1,3 +1,4 @@
+import Imaging
 import CPNGShim
 import FileIO
 
@@ -9,7 +10,7 @@ public final class PNGDecoder {
     public let height: Int
     public let layout: PNGPixelLayout
     public let isInterlaced: Bool
-    public let color: PNGColorDescription
+    public let color: ColorDescription
     private var rowsRead = 0
 
     /// `checksumsVerifiedElsewhere`: the caller checks every CRC itself (`PNGChunks.verifyChecksums`),
@@ -26,7 +27,7 @@ public final class PNGDecoder {
         let channels: PNGPixelLayout.Channels = [.gray, .grayAlpha, .rgb, .rgba][Int(header.channels) - 1]
         layout = PNGPixelLayout(channels: channels, bitDepth: Int(header.bit_depth))
         isInterlaced = header.interlaced != 0
-        color = PNGColorDescription(header.color)
+        color = ColorDescription(header.color)
     }
 
     deinit {

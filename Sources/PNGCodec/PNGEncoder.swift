@@ -1,3 +1,4 @@
+import Imaging
 import CPNGShim
 import CPNG
 import WorkerPool
@@ -29,7 +30,7 @@ public struct PNGEncoder: Sendable {
     /// was left out of the colour description (a profile libpng finds invalid), one line each.
     @discardableResult
     public func write(width: Int, height: Int, layout: PNGPixelLayout, pixels: UnsafeRawBufferPointer,
-                      exif: [UInt8]? = nil, xmp: [UInt8]? = nil, cicp: [UInt8]? = nil, color: PNGColorDescription? = nil,
+                      exif: [UInt8]? = nil, xmp: [UInt8]? = nil, cicp: [UInt8]? = nil, color: ColorDescription? = nil,
                       to descriptor: Int32) throws(PNGError) -> [String] {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw .invalidSize(width: width, height: height)
@@ -57,7 +58,7 @@ public struct PNGEncoder: Sendable {
                 (exif ?? []).withUnsafeBufferPointer { exifBytes in
                   (packet ?? []).withUnsafeBufferPointer { xmpText in
                    (cicp ?? []).withUnsafeBufferPointer { codePoints in
-                    (color ?? PNGColorDescription()).withCInfo { colorInfo in
+                    (color ?? ColorDescription()).withCInfo { colorInfo in
                         mt_png_write(descriptor, UInt32(width), UInt32(height), Int32(layout.bitDepth),
                                       layout.channels.colorType, rowPointers.baseAddress,
                                       imageData == nil ? nil : compressed.baseAddress, compressed.count,
