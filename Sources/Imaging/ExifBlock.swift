@@ -1,7 +1,6 @@
-import Imaging
-
-/// A TIFF-headed EXIF block carried from a picture to its crop, edited in place (nothing is moved,
-/// so offsets inside maker notes stay right): the orientation set to what the output's pixels
+/// A TIFF-headed EXIF block (the payload of a JPEG APP1 "Exif\0\0" segment after those six bytes,
+/// or of a PNG eXIf chunk): the one reader and editor of EXIF. Read for the orientation; carried
+/// from a picture to its crop, edited in place (nothing is moved, so offsets inside maker notes stay right): the orientation set to what the output's pixels
 /// need, the pixel size set to the crop's, the embedded thumbnail unlinked, and on request the GPS
 /// directory emptied, its values zeroed so that no coordinate stays in the file. Every offset is
 /// checked against the block.
@@ -10,6 +9,7 @@ public struct ExifBlock: Sendable {
     private let bigEndian: Bool
 
     static let orientationTag = 0x0112
+    static let shortType = 3
     static let exifPointerTag = 0x8769
     static let gpsPointerTag = 0x8825
     static let pixelXTag = 0xA002
@@ -19,19 +19,47 @@ public struct ExifBlock: Sendable {
 
     /// nil when the block is not a TIFF structure whose first directory can be read.
     public init?(_ bytes: [UInt8]) {
-        guard bytes.count >= 8 else { return nil }
+        guard let block = try? ExifBlock(checking: bytes), let ifd0 = block.firstDirectory, block.entries(of: ifd0) != nil else { return nil }
+        self = block
+    }
+
+    /// The block as a TIFF structure: a byte order mark and 42, or what is wrong with it.
+    public init(checking bytes: [UInt8]) throws(ExifError) {
+        guard bytes.count >= 8 else { throw .tooShort(length: bytes.count) }
         switch (bytes[0], bytes[1]) {
         case (0x49, 0x49): bigEndian = false
         case (0x4D, 0x4D): bigEndian = true
-        default: return nil
+        default: throw .badByteOrderMark(found: Array(bytes[0..<2]))
         }
         self.bytes = bytes
-        guard read16(2) == 42, let ifd0 = read32(4), entries(of: ifd0) != nil else { return nil }
+        let magic = read16(2)!
+        guard magic == 42 else { throw .badMagicNumber(found: magic) }
+    }
+
+    /// IFD0's orientation, or nil when it has no orientation tag. Where the tag stands more than
+    /// once (phones write such files), the first whole entry wins. Every offset is checked against
+    /// the block, so a hostile block can neither crash nor loop.
+    public func orientation() throws(ExifError) -> Orientation? {
+        guard let directory = firstDirectory, let entryCount = read16(directory) else {
+            throw .offsetOutOfRange(offset: firstDirectory ?? 4, length: bytes.count)
+        }
+        for index in 0..<entryCount {
+            let entry = directory + 2 + index * 12
+            guard entry + 12 <= bytes.count else { throw .offsetOutOfRange(offset: entry, length: bytes.count) }
+            guard read16(entry) == Self.orientationTag else { continue }
+            let type = read16(entry + 2)!, count = read32(entry + 4)!
+            guard type == Self.shortType, count == 1 else { throw .badOrientationEntry(type: type, count: count) }
+            // A SHORT is left-justified in the 4-byte value field.
+            let value = read16(entry + 8)!
+            guard let orientation = Orientation(rawValue: value) else { throw .orientationOutOfRange(found: value) }
+            return orientation
+        }
+        return nil
     }
 
     /// Sets IFD0's orientation tag, where it has one (without one, the picture is upright already).
     public mutating func setOrientation(_ orientation: Orientation) {
-        guard let entry = entry(Self.orientationTag, in: firstDirectory), read16(entry + 2) == 3 else { return }
+        guard let entry = entry(Self.orientationTag, in: firstDirectory), read16(entry + 2) == Self.shortType else { return }
         write16(entry + 8, orientation.rawValue)
     }
 
