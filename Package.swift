@@ -139,6 +139,7 @@ let package = Package(
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging", "FileIO"]),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "FileIO", "TestSupport"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "FileIO", "TestSupport"]),
         // Runs the built executable: exact output, exit codes and files.
         .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "CWebP", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO", "PNGCodec"],
                     exclude: ["Scripts"]),
