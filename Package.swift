@@ -140,6 +140,7 @@ let package = Package(
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "FileIO", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "FileIO", "TestSupport"]),
+        .testTarget(name: "WorkerPoolTests", dependencies: ["WorkerPool"]),
         // Runs the built executable: exact output, exit codes and files.
         .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "CWebP", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO", "PNGCodec"],
                     exclude: ["Scripts"]),
