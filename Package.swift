@@ -145,6 +145,7 @@ let package = Package(
         .testTarget(name: "WebPCodecTests", dependencies: ["WebPCodec", "FileIO", "TestSupport"]),
         .testTarget(name: "TIFFCodecTests", dependencies: ["TIFFCodec", "FileIO", "TestSupport"]),
         .testTarget(name: "HEIFCodecTests", dependencies: ["HEIFCodec", "FileIO", "TestSupport"]),
+        .testTarget(name: "ImageCroppingTests", dependencies: ["ImageCropping", "ImageCodecs", "Imaging", "FileIO", "TestSupport"]),
         // Runs the built executable: exact output, exit codes and files.
         .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "CWebP", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO", "PNGCodec"],
                     exclude: ["Scripts"]),
