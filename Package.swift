@@ -139,6 +139,13 @@ let package = Package(
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging", "FileIO"]),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "FileIO", "TestSupport"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "FileIO", "TestSupport"]),
+        .testTarget(name: "WorkerPoolTests", dependencies: ["WorkerPool"]),
+        .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "FileIO", "TestSupport"]),
+        .testTarget(name: "WebPCodecTests", dependencies: ["WebPCodec", "FileIO", "TestSupport"]),
+        .testTarget(name: "TIFFCodecTests", dependencies: ["TIFFCodec", "FileIO", "TestSupport"]),
+        .testTarget(name: "HEIFCodecTests", dependencies: ["HEIFCodec", "FileIO", "TestSupport"]),
+        .testTarget(name: "ImageCroppingTests", dependencies: ["ImageCropping", "ImageCodecs", "Imaging", "FileIO", "TestSupport"]),
         // Runs the built executable: exact output, exit codes and files.
         .testTarget(name: "MediaToolTests", dependencies: ["mediatool", "MediaToolSoak", "TestSupport", "CWebP", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO", "PNGCodec"],
                     exclude: ["Scripts"]),

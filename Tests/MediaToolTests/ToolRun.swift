@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// One run of the built `mediatool` executable: what it printed and how it exited.
 struct ToolRun {

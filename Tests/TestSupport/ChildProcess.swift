@@ -1,37 +1,37 @@
 import Foundation
 
 /// A child process the tests ran: how it ended and what it printed.
-struct ChildRun {
+public struct ChildRun {
     /// The exit status, or the signal's number when `wasSignalled`.
-    let status: Int32
-    let wasSignalled: Bool
-    let standardOutput: Data
-    let standardError: Data
+    public let status: Int32
+    public let wasSignalled: Bool
+    public let standardOutput: Data
+    public let standardError: Data
 }
 
 /// A child that did not end by its deadline: it was killed, and the test fails naming it.
-struct ChildProcessTimeout: Error, CustomStringConvertible {
-    let command: [String]
-    let seconds: Double
+public struct ChildProcessTimeout: Error, CustomStringConvertible {
+    public let command: [String]
+    public let seconds: Double
 
-    var description: String {
+    public var description: String {
         "'\(command.joined(separator: " "))' did not end within \(Int(seconds)) s: killed (a hang)"
     }
 }
 
 /// Every child process a test starts runs through here, so that none can hang the suite: past its
 /// deadline it is killed (SIGKILL) and the test fails with `ChildProcessTimeout`.
-enum ChildProcess {
+public enum ChildProcess {
     /// Generous, as sanitizer builds run several times slower, but a hang costs minutes, not CI's 90.
-    static let defaultDeadline: Double = ProcessInfo.processInfo.environment["MEDIATOOL_SANITIZED"] == nil ? 120 : 360
+    public static let defaultDeadline: Double = ProcessInfo.processInfo.environment["MEDIATOOL_SANITIZED"] == nil ? 120 : 360
 
     /// Runs `executable` to its end or its deadline. `standardOutput`/`standardError` given are
     /// used as they are (a file handle); otherwise they are collected. `whileRunning` gets the live
     /// process (to signal it, or wait for a state of it) before the wait for its end starts.
-    static func run(_ executable: String, _ arguments: [String], input: Data? = nil, standardInput: FileHandle? = nil,
-                    standardOutput: FileHandle? = nil, standardError: FileHandle? = nil,
-                    directory: URL? = nil, environment: [String: String] = [:],
-                    deadline: Double = defaultDeadline, whileRunning: ((Process) throws -> Void)? = nil) throws -> ChildRun {
+    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil, standardInput: FileHandle? = nil,
+                           standardOutput: FileHandle? = nil, standardError: FileHandle? = nil,
+                           directory: URL? = nil, environment: [String: String] = [:],
+                           deadline: Double = defaultDeadline, whileRunning: ((Process) throws -> Void)? = nil) throws -> ChildRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -106,7 +106,7 @@ enum ChildProcess {
 
     /// Waits, polling, until `condition` holds: for a state of a child that can be observed (a file
     /// appearing, the child blocked in a read), never a fixed sleep. Throws past `deadline`.
-    static func waitUntil(_ what: String, deadline: Double = defaultDeadline, _ condition: () throws -> Bool) throws {
+    public static func waitUntil(_ what: String, deadline: Double = defaultDeadline, _ condition: () throws -> Bool) throws {
         let end = Date().addingTimeInterval(deadline)
         while try !condition() {
             guard Date() < end else { throw ChildProcessTimeout(command: ["(waiting for \(what))"], seconds: deadline) }
@@ -116,7 +116,7 @@ enum ChildProcess {
 
     /// True when a thread of the process is blocked reading a pipe or FIFO (or opening a FIFO), as
     /// the kernel's wait channels in /proc tell.
-    static func isBlockedReading(_ pid: Int32) -> Bool {
+    public static func isBlockedReading(_ pid: Int32) -> Bool {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         return tasks.contains { task in
             guard let channel = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/wchan", encoding: .utf8) else { return false }
