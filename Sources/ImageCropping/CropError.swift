@@ -2,7 +2,7 @@ import Imaging
 
 /// Why a crop could not be made.
 public enum CropError: Error, Equatable, CustomStringConvertible {
-    /// Neither the PNG nor the JPEG signature.
+    /// No signature of the format list (`PictureFormat.all`): no picture this tool reads.
     case notAPicture
     /// More pixels than the limit, found in the header before any allocation.
     case tooManyPixels(width: Int, height: Int, limit: Int)

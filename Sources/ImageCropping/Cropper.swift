@@ -63,7 +63,7 @@ public struct CropReport: Sendable {
     public let warnings: [String]
 }
 
-/// Crops PNG and JPEG pictures to a rect given as a person sees them.
+/// Crops pictures of every format the tool reads (`PictureFormat.all`) to a rect given as a person sees them.
 public struct Cropper: Sendable {
     public let options: CropOptions
 

@@ -6,36 +6,6 @@ import Imaging
 import Testing
 import TestSupport
 
-/// `SourcePictures.kind(of:)`: every picture format told by its signature, whatever its name.
-@Suite struct SignatureTests {
-    static func kind(_ relative: String) throws -> SourcePictures.Kind? {
-        SourcePictures.kind(of: Array(try RepositoryFixtures.bytes(relative).prefix(12)))
-    }
-
-    @Test func everyFixtureKind() throws {
-        let expected: [(String, SourcePictures.Kind?)] = [
-            ("pictures/rgb8.png", .png), ("pictures/gray16.png", .png), ("pictures/camera.jpg", .jpeg), ("pictures/progressive6.jpg", .jpeg),
-            ("heif/orientation1.heic", .heif), ("heif/grid6.heic", .heif), ("heif/orientation1.avif", .heif), ("heif/alpha-limited.avif", .heif),
-            ("webp/lossy.webp", .webp), ("webp/animated.webp", .webp), ("tiff/strips-none.tif", .tiff), ("tiff/orientation1.tif", .tiff),
-            // The name says one thing, the bytes another: the bytes win.
-            ("bad/jpeg-wrong-extension.png", .jpeg), ("bad/mp4-named-as-picture.jpg", nil),
-            ("pictures/not-a-picture.png", nil), ("pictures/empty.jpg", nil), ("video/counter.mp4", nil), ("doubles/known.txt", nil),
-        ]
-        for (relative, kind) in expected {
-            #expect(try Self.kind(relative) == kind, "\(relative)")
-        }
-    }
-
-    @Test func bigEndianTIFFAndEveryHEIFBrand() {
-        #expect(SourcePictures.kind(of: [0x4D, 0x4D, 0, 42, 0, 0, 0, 8]) == .tiff)
-        for brand in ["heic", "heix", "mif1", "msf1", "avif", "avis"] {
-            #expect(SourcePictures.kind(of: [0, 0, 0, 24] + Array("ftyp\(brand)".utf8)) == .heif, "\(brand)")
-        }
-        #expect(SourcePictures.kind(of: [0, 0, 0, 24] + Array("ftypisom".utf8)) == nil)
-        #expect(SourcePictures.kind(of: [0xFF, 0xD8]) == nil)
-    }
-}
-
 /// `CropError`: each message says what was found, in the words the command line prints.
 @Suite struct CropErrorTests {
     @Test func messages() {
