@@ -139,11 +139,12 @@ public struct RecordListWriter: Sendable {
         }
     }
 
-    private func writeDelimited(_ start: UnsafeRawPointer, at begin: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    /// What comes before a record in text and csv: its line's index, or the separator after the
+    /// record before it on the line.
+    @inline(__always)
+    private func delimitedStart(at begin: UnsafeMutablePointer<UInt8>, separator: UInt8) -> UnsafeMutablePointer<UInt8> {
         var cursor = begin
-        let separator = layout.format == .csv ? UInt8(ascii: ",") : UInt8(ascii: " ")
-        let column = perLine == 1 ? 0 : written % perLine
-        if column == 0 {
+        if perLine == 1 || written % perLine == 0 {
             if layout.showsIndex {
                 cursor += FieldText.writeUnsigned(UInt64(written), to: cursor)
                 if layout.format == .text {
@@ -157,6 +158,43 @@ public struct RecordListWriter: Sendable {
             cursor.pointee = separator
             cursor += 1
         }
+        return cursor
+    }
+
+    /// The line end after a line's last record.
+    @inline(__always)
+    private func delimitedEnd(at begin: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        guard (perLine == 1 ? 0 : written % perLine) == perLine - 1 else { return begin }
+        begin.pointee = UInt8(ascii: "\n")
+        return begin + 1
+    }
+
+    /// What comes before a record in JSON: the comma after the one before, and a row's bracket.
+    @inline(__always)
+    private func jsonStart(at begin: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var cursor = begin
+        if written > 0 {
+            cursor.pointee = UInt8(ascii: ",")
+            cursor += 1
+        }
+        if rowsAreRecords || (perLine > 1 && written % perLine == 0) {
+            cursor.pointee = UInt8(ascii: "[")
+            cursor += 1
+        }
+        return cursor
+    }
+
+    /// The bracket that closes a row after its last record.
+    @inline(__always)
+    private func jsonEnd(at begin: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        guard rowsAreRecords || (perLine > 1 && written % perLine == perLine - 1) else { return begin }
+        begin.pointee = UInt8(ascii: "]")
+        return begin + 1
+    }
+
+    private func writeDelimited(_ start: UnsafeRawPointer, at begin: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let separator = layout.format == .csv ? UInt8(ascii: ",") : UInt8(ascii: " ")
+        var cursor = delimitedStart(at: begin, separator: separator)
         for (index, field) in record.fields.enumerated() {
             if index > 0 {
                 cursor.pointee = separator
@@ -168,25 +206,11 @@ public struct RecordListWriter: Sendable {
                 cursor += 1 + FieldText.writeHex(field, in: start, to: cursor + 1)
             }
         }
-        if column == perLine - 1 {
-            cursor.pointee = UInt8(ascii: "\n")
-            cursor += 1
-        }
-        return cursor
+        return delimitedEnd(at: cursor)
     }
 
     private func writeJSON(_ start: UnsafeRawPointer, at begin: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        var cursor = begin
-        let column = perLine == 1 ? 0 : written % perLine
-        if written > 0 {
-            cursor.pointee = UInt8(ascii: ",")
-            cursor += 1
-        }
-        let opensRow = rowsAreRecords || (column == 0 && perLine > 1)
-        if opensRow {
-            cursor.pointee = UInt8(ascii: "[")
-            cursor += 1
-        }
+        var cursor = jsonStart(at: begin)
         for (index, field) in record.fields.enumerated() {
             if index > 0 {
                 cursor.pointee = UInt8(ascii: ",")
@@ -202,58 +226,26 @@ public struct RecordListWriter: Sendable {
                 cursor += FieldText.write(field, in: start, json: true, to: cursor)
             }
         }
-        if rowsAreRecords || (column == perLine - 1 && perLine > 1) {
-            cursor.pointee = UInt8(ascii: "]")
-            cursor += 1
-        }
-        return cursor
+        return jsonEnd(at: cursor)
     }
 
     /// `writeDelimited` for a record that is one double: the same bytes.
     @inline(__always)
-    private func writeDelimited(_ value: Double, at start: UnsafeMutablePointer<UInt8>, order: ByteOrder) -> UnsafeMutablePointer<UInt8> {
-        var cursor = start
+    private func writeDelimited(_ value: Double, at begin: UnsafeMutablePointer<UInt8>, order: ByteOrder) -> UnsafeMutablePointer<UInt8> {
         let separator = layout.format == .csv ? UInt8(ascii: ",") : UInt8(ascii: " ")
-        let column = perLine == 1 ? 0 : written % perLine
-        if column == 0 {
-            if layout.showsIndex {
-                cursor += FieldText.writeUnsigned(UInt64(written), to: cursor)
-                if layout.format == .text {
-                    cursor.pointee = UInt8(ascii: ":")
-                    cursor += 1
-                }
-                cursor.pointee = separator
-                cursor += 1
-            }
-        } else {
-            cursor.pointee = separator
-            cursor += 1
-        }
+        var cursor = delimitedStart(at: begin, separator: separator)
         cursor += ShortestDecimal.write(value, to: cursor)
         if layout.showsHex {
             cursor.pointee = separator
             cursor = Self.writeHex(value, order: order, at: cursor + 1)
         }
-        if column == perLine - 1 {
-            cursor.pointee = UInt8(ascii: "\n")
-            cursor += 1
-        }
-        return cursor
+        return delimitedEnd(at: cursor)
     }
 
     /// `writeJSON` for a record that is one double: the same bytes.
     @inline(__always)
-    private func writeJSON(_ value: Double, at start: UnsafeMutablePointer<UInt8>, order: ByteOrder) -> UnsafeMutablePointer<UInt8> {
-        var cursor = start
-        let column = perLine == 1 ? 0 : written % perLine
-        if written > 0 {
-            cursor.pointee = UInt8(ascii: ",")
-            cursor += 1
-        }
-        if column == 0 && perLine > 1 {
-            cursor.pointee = UInt8(ascii: "[")
-            cursor += 1
-        }
+    private func writeJSON(_ value: Double, at begin: UnsafeMutablePointer<UInt8>, order: ByteOrder) -> UnsafeMutablePointer<UInt8> {
+        var cursor = jsonStart(at: begin)
         if layout.showsHex {
             cursor = append("{\"value\":", at: cursor)
             cursor += JSONNumber.write(value, to: cursor)
@@ -263,11 +255,7 @@ public struct RecordListWriter: Sendable {
         } else {
             cursor += JSONNumber.write(value, to: cursor)
         }
-        if column == perLine - 1 && perLine > 1 {
-            cursor.pointee = UInt8(ascii: "]")
-            cursor += 1
-        }
-        return cursor
+        return jsonEnd(at: cursor)
     }
 
     /// The double's 8 bytes in file order, two uppercase hex digits each.
