@@ -90,6 +90,10 @@ def sdr(options, out):
         "mediatool --keyframe": [MEDIATOOL, "thumbnail", "--overwrite", "--keyframe", "--at", str(SECONDS), source,
                                  "-o", f"{out}/mk.png"],
         "ffmpegthumbnailer": ["ffmpegthumbnailer", "-i", source, "-o", f"{out}/t.png", "-s", "0", "-t", stamp],
+        # The first frame, which ffmpegthumbnailer decodes whatever time it is given: memory alike.
+        "mediatool --keyframe --at 0": [MEDIATOOL, "thumbnail", "--overwrite", "--keyframe", "--at", "0", source,
+                                        "-o", f"{out}/mk0.png"],
+        "ffmpegthumbnailer -t 0": ["ffmpegthumbnailer", "-i", source, "-o", f"{out}/t0.png", "-s", "0", "-t", "0"],
     }, options.runs)
     table(results)
     ratio = lambda a, b: results[b][0] / results[a][0]
