@@ -59,8 +59,7 @@ extension VideoSource {
         var seeksForward = !packetTimesAreDecodingOrder
         /// Where frames without a timestamp count from: the start, or the keyframe sought to.
         var countingFrom = startTimestamp
-        var lastError: String?
-        var rejected = 0
+        var errors = DecodeErrors()
 
         func emit(_ frame: Frame, at timestamp: Int64, isPastEnd: Bool) throws {
             let located = LocatedFrame(frame: frame, seconds: self.seconds(ticks: timestamp - startTimestamp), isPastEnd: isPastEnd)
@@ -105,33 +104,23 @@ extension VideoSource {
                     guard packet.streamIndex == streamIndex else { continue }
                     if let time = packet.decodingTimestamp ?? packet.presentationTimestamp { latestPacket = max(latestPacket, time) }
                     decoder.skipFrame = skipLevel(for: packet, target: targets[next])
-                    let code = decoder.send(packet)
-                    if code < 0 && code != FFmpegError.tryAgain {
-                        lastError = FFmpegError("cannot decode", code: code).message
-                        rejected += 1
-                        if rejected > 1000 { break }
-                    }
+                    if !decoder.send(packet, noting: &errors), errors.areTooMany { break }
                 } else {
-                    if let readError = format.readError { lastError = readError.message }
+                    if let readError = format.readError { errors.last = readError.message }
                     decoder.sendEndOfStream()
                     isDraining = true
                 }
             }
             receiving: while true {
-                let received: Decoder.Received
-                do {
-                    received = try decoder.receive(into: incoming)
-                } catch {
-                    lastError = error.message
-                    rejected += 1
-                    if rejected > 1000 { break }
+                guard let received = decoder.receive(into: incoming, noting: &errors) else {
+                    if errors.areTooMany { break }
                     continue
                 }
                 switch received {
                 case .needsInput:
                     break receiving
                 case .finished:
-                    guard let heldTimestamp else { throw VideoError.noDecodableFrame(cause: lastError) }
+                    guard let heldTimestamp else { throw VideoError.noDecodableFrame(cause: errors.last) }
                     while next < targets.count {
                         let isPastEnd = targets[next] >= heldTimestamp + (frameDuration ?? 1)
                         try emit(held, at: heldTimestamp, isPastEnd: isPastEnd)
@@ -148,9 +137,9 @@ extension VideoSource {
                     if next == targets.count { return }
                 }
             }
-            if rejected > 1000 { break }
+            if errors.areTooMany { break }
         }
-        if next < targets.count { throw VideoError.noDecodableFrame(cause: lastError) }
+        if next < targets.count { throw VideoError.noDecodableFrame(cause: errors.last) }
     }
 
     /// The timestamp of the keyframe at or before `target` in the container's index; nil without one.

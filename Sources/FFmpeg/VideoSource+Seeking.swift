@@ -204,10 +204,9 @@ extension VideoSource {
         // keyframe that is not one, MPEG-4 and MPEG-2 decoders fill the missing pictures with grey
         // and say nothing.
         var landingPacket: Int64?
-        var lastError: String?
+        var errors = DecodeErrors()
         var isDraining = false
         var drainedAtTarget = false
-        var rejectedPackets = 0
         // After a seek, nothing before the first keyframe packet can be decoded cleanly: such packets
         // are passed over unread by the decoder. Demuxers that seek by time alone (MPEG-TS) land
         // anywhere; a clip whose last keyframe is long before the time asked for decoded every packet
@@ -230,12 +229,9 @@ extension VideoSource {
                     }
                     if landingPacket == nil { landingPacket = packet.decodingTimestamp ?? Int64.min }
                     decoder.skipFrame = keyframesOnly ? AVDISCARD_DEFAULT : skipLevel(for: packet, target: target)
-                    let code = decoder.send(packet)
-                    if code < 0 && code != FFmpegError.tryAgain {
+                    if !decoder.send(packet, noting: &errors) {
                         // A corrupt packet: go on to the next decodable one, within reason.
-                        lastError = FFmpegError("cannot decode", code: code).message
-                        rejectedPackets += 1
-                        if rejectedPackets > 1000 { break }
+                        if errors.areTooMany { break }
                     } else if !keyframesOnly && isShown(packet, at: target) {
                         // Every packet the target's frame refers to came before it: drain now rather
                         // than decode the frames that frame threading would otherwise wait for.
@@ -244,19 +240,14 @@ extension VideoSource {
                         drainedAtTarget = true
                     }
                 } else {
-                    if let readError = format.readError { lastError = readError.message }
+                    if let readError = format.readError { errors.last = readError.message }
                     decoder.sendEndOfStream()
                     isDraining = true
                 }
             }
             receiving: while true {
-                let received: Decoder.Received
-                do {
-                    received = try decoder.receive(into: incoming)
-                } catch {
-                    lastError = error.message
-                    rejectedPackets += 1
-                    if rejectedPackets > 1000 { break }
+                guard let received = decoder.receive(into: incoming, noting: &errors) else {
+                    if errors.areTooMany { break }
                     continue
                 }
                 switch received {
@@ -266,7 +257,7 @@ extension VideoSource {
                     guard let timestamp = candidateTimestamp else {
                         // Seeking landed where no keyframe follows: try again from earlier.
                         if !acceptsLateFirstFrame { return .landedLate }
-                        throw VideoError.noDecodableFrame(cause: lastError)
+                        throw VideoError.noDecodableFrame(cause: errors.last)
                     }
                     if sawErrors && !acceptsLateFirstFrame { return .landedLate }
                     let last = latestTimestamp ?? timestamp
@@ -318,9 +309,9 @@ extension VideoSource {
                     candidateTimestamp = timestamp
                 }
             }
-            if isDraining && rejectedPackets > 1000 { break }
+            if isDraining && errors.areTooMany { break }
         }
-        throw VideoError.noDecodableFrame(cause: lastError)
+        throw VideoError.noDecodableFrame(cause: errors.last)
     }
 
     /// When the packet's frame is on screen, in the stream's time base, if its timing is known.
