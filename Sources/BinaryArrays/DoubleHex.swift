@@ -37,7 +37,7 @@ enum DoubleHex {
         guard let hex = token.hex else { return value }
         let text = String(decoding: hex.text, as: UTF8.self)
         guard let printed = printedBytes(hex.text) else {
-            throw DoubleTextError.invalidHex(line: hex.line, column: hex.column, token: text)
+            throw DoubleTextError.invalidHex(line: hex.line, column: hex.column, token: text, digits: 16)
         }
         guard let exact = resolve(value, printed: printed, preferred: preferred) else {
             throw DoubleTextError.hexMismatch(line: hex.line, column: hex.column, hex: text, value: "\(value)")

@@ -12,7 +12,9 @@ public struct DoubleJSONParser<Source: ByteSource> {
     private var token: [UInt8] = []
     private var tokenIsCut = false
 
-    private static var maxTokenLength: Int { 1024 }
+    /// Longer tokens are not numbers (a double's exact decimal, 5e-324 written out, is 1077 characters);
+    /// the limit keeps memory constant on hostile input.
+    private static var maxTokenLength: Int { 4096 }
     /// Dumps nest three deep at most (object, array, row); more is not a dump, and recursion stays bounded.
     private static var maxDepth: Int { 16 }
 
@@ -100,8 +102,9 @@ public struct DoubleJSONParser<Source: ByteSource> {
             case "hex":
                 guard try skipWhitespace() == UInt8(ascii: "\"") else { throw unexpected("a string of hex digits") }
                 try readString()
+                // Too long for any type's hex: the field's own check says how long it should be.
                 guard !tokenIsCut else {
-                    throw DoubleTextError.invalidHex(line: memberLine, column: memberColumn, token: String(decoding: token, as: UTF8.self))
+                    throw DoubleTextError.invalidHex(line: memberLine, column: memberColumn, token: String(decoding: token, as: UTF8.self), digits: 16)
                 }
                 hex = (token, memberLine, memberColumn)
             default:

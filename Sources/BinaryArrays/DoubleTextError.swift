@@ -8,7 +8,8 @@ public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
     /// `--index`: a line does not start with the index of its first value.
     case unexpectedIndex(line: Int, column: Int, token: String, expected: Int)
     /// `--hex`: the token after a value is not 16 hex digits.
-    case invalidHex(line: Int, column: Int, token: String)
+    /// `digits`: two a byte of the value's type (16 for a double).
+    case invalidHex(line: Int, column: Int, token: String, digits: Int)
     /// `--hex`: the bytes are not those of the value printed before them, in either byte order.
     case hexMismatch(line: Int, column: Int, hex: String, value: String)
     /// `--hex`: the text ends after a value, without its bytes.
@@ -34,8 +35,8 @@ public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
             return "line \(line), column \(column): out of the range of a double: \(Self.shown(token))"
         case .unexpectedIndex(let line, let column, let token, let expected):
             return "line \(line), column \(column): expected the index \(expected) (--index), found \(Self.shown(token))"
-        case .invalidHex(let line, let column, let token):
-            return "line \(line), column \(column): expected 16 hex digits after the value (--hex), found \(Self.shown(token))"
+        case .invalidHex(let line, let column, let token, let digits):
+            return "line \(line), column \(column): expected \(digits) hex digits after the value (--hex), found \(Self.shown(token))"
         case .hexMismatch(let line, let column, let hex, let value):
             return "line \(line), column \(column): the bytes \(hex) are not those of the value \(value) beside them"
         case .missingHex(let line, let column):

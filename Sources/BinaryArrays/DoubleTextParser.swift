@@ -22,7 +22,9 @@ public struct DoubleTextParser<Source: ByteSource> {
     }
 
     /// Tokens longer than this are not numbers; the limit keeps memory constant on hostile input.
-    private static var maxTokenLength: Int { 1024 }
+    /// 4096: a double's exact decimal is at most 1077 characters (5e-324 written out), and such
+    /// text is valid input.
+    private static var maxTokenLength: Int { 4096 }
 
     /// `byteOrder` is the order being written: the first one tried for hex bytes.
     public init(source: Source, layout: DoubleTextLayout = DoubleTextLayout(), byteOrder: ByteOrder = .little) {

@@ -12,7 +12,11 @@ enum DoubleToken {
     /// special values), `nan`, `inf`, `infinity` with any sign and case, and the JSON strings
     /// `"NaN"`, `"Infinity"`, `"-Infinity"` with their quotes.
     static func value(of token: [UInt8]) throws(Problem) -> Double {
-        if let exact = token.withUnsafeBufferPointer(shortDecimal) { return exact }
+        if let exact = token.withUnsafeBufferPointer(shortDecimal) {
+            // Digits past the largest double (9e308) are an overflow, as strtod's infinity is below.
+            guard exact.isFinite else { throw .outOfRange }
+            return exact
+        }
         // One pass: only number characters, a digit among them, and whether the significand (before
         // any exponent) has a non-zero digit. Anything else may be a word for NaN or infinity.
         let scan = token.withUnsafeBufferPointer { bytes -> (isNumber: Bool, hasDigit: Bool, significandIsNonZero: Bool) in

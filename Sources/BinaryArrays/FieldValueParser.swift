@@ -148,7 +148,7 @@ enum FieldValueParser {
         let size = field.type.size
         let hexText = String(decoding: hex, as: UTF8.self)
         guard hex.count == 2 * size, let printed = UInt64(hexText, radix: 16) else {
-            throw DoubleTextError.invalidHex(line: line, column: column, token: hexText)
+            throw DoubleTextError.invalidHex(line: line, column: column, token: hexText, digits: 2 * size)
         }
         let reversed = size == 1 ? printed : printed.byteSwapped >> UInt64(64 - 8 * size)
         let orders = field.byteOrder == .big ? [printed, reversed] : [reversed, printed]

@@ -1,9 +1,10 @@
 import Glibc
 import Synchronization
 
-/// Ctrl-C (SIGINT) and SIGTERM, taken in one place so that none is ever lost.
+/// Ctrl-C (SIGINT), SIGTERM, SIGHUP (a terminal or ssh session closing) and SIGQUIT (Ctrl-\\), taken
+/// in one place so that none is ever lost, and none leaves a temporary file behind.
 ///
-/// `install()`, the first thing `main` does, blocks both signals before any other thread exists, so
+/// `install()`, the first thing `main` does, blocks these signals before any other thread exists, so
 /// every thread inherits the block and the kernel keeps a signal pending until the one thread made
 /// for them takes it with `sigwait`: however early a signal comes, and whatever the other threads
 /// are blocked in (a `read` on a silent FIFO, `pthread_join`), it is seen. Nothing relies on a
@@ -12,15 +13,15 @@ import Synchronization
 /// Outside a graceful section a signal ends the process at once. Inside one (`begin(grace:)`, a
 /// batch), the first signal asks the work to stop taking new inputs; once `grace` seconds have
 /// passed, or at a second signal, the temporaries of unfinished outputs are removed and the process
-/// exits with 128 + the signal's number (130, 143), even while a long input is still being read.
+/// exits with 128 + the signal's number (130, 143, 129, 131), even while a long input is still being read.
 ///
-/// A child process inherits the blocked mask: whoever starts one must unblock both in it
+/// A child process inherits the blocked mask: whoever starts one must unblock them in it
 /// (`posix_spawnattr_setsigmask`).
 public final class Interrupts: Sendable {
     public static let shared = Interrupts()
 
     /// The signals taken here.
-    public static let signals: [Int32] = [SIGINT, SIGTERM]
+    public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     private let received = Atomic<Int32>(0)
     /// How long work may go on after the first signal, in milliseconds; -1 outside a graceful section.
@@ -33,7 +34,7 @@ public final class Interrupts: Sendable {
 
     private init() {}
 
-    /// Blocks SIGINT and SIGTERM in the calling thread (and so in every thread it starts after) and
+    /// Blocks the signals in the calling thread (and so in every thread it starts after) and
     /// starts the thread that takes them. Call it before any other thread starts; later calls do nothing.
     public static func install() {
         guard shared.isInstalled.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }

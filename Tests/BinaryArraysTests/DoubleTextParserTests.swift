@@ -66,7 +66,7 @@ import TestSupport
         ("[1,nan]", DoubleTextError.invalidNumber(line: 1, column: 4, token: "nan")),
         ("[null]", DoubleTextError.invalidNumber(line: 1, column: 2, token: "null")),
         ("{\"count\":3}", DoubleTextError.unexpectedMember(line: 1, column: 2, name: "count")),
-        ("[{\"value\":1,\"hex\":\"12\"}]", DoubleTextError.invalidHex(line: 1, column: 19, token: "12")),
+        ("[{\"value\":1,\"hex\":\"12\"}]", DoubleTextError.invalidHex(line: 1, column: 19, token: "12", digits: 16)),
         ("[1e999]", DoubleTextError.outOfRange(line: 1, column: 2, token: "1e999")),
         ("[\"a\u{1}\"]", DoubleTextError.unexpected(line: 1, column: 4, expected: "a character of a string", found: "byte 0x01")),
     ])

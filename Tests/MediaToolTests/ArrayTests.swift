@@ -31,6 +31,10 @@ import TestSupport
         (["--type", "f32"], "1e39\n", "line 1, column 1: out of the range of f32: '1e39'"),
         (["--type", "f16"], "1e-9\n", "line 1, column 1: out of the range of f16: '1e-9'"),
         (["--type", "f64,i32"], "1 2 3\n", "the text ends inside a record: 1 of its 2 fields"),
+        // Each type's hex has its own length (it said "16 hex digits" for every type).
+        (["--type", "f32", "--hex"], "1.5 0000c03f\n2.5 0000204\n", "line 2, column 5: expected 8 hex digits after the value (--hex), found '0000204'"),
+        (["--type", "f16"], "[{\"value\": 1.5, \"hex\": \"003e00\"}]", "line 1, column 23: expected 4 hex digits after the value (--hex), found '003e00'"),
+        (["--type", "f32"], "9e308\n", "line 1, column 1: out of the range of a double: '9e308'"),
     ])
     func packArrayRefusesWhatTheTypeCannotHold(options: [String], text: String, message: String) throws {
         let folder = try Fixture.scratchFolder()
