@@ -106,8 +106,7 @@ extension VideoSource {
                     decoder.skipFrame = skipLevel(for: packet, target: targets[next])
                     if !decoder.send(packet, noting: &errors), errors.areTooMany { break }
                 } else {
-                    if let readError = format.readError { errors.last = readError.message }
-                    decoder.sendEndOfStream()
+                    endOfInput(noting: &errors)
                     isDraining = true
                 }
             }

@@ -240,8 +240,7 @@ extension VideoSource {
                         drainedAtTarget = true
                     }
                 } else {
-                    if let readError = format.readError { errors.last = readError.message }
-                    decoder.sendEndOfStream()
+                    endOfInput(noting: &errors)
                     isDraining = true
                 }
             }
@@ -346,5 +345,12 @@ extension VideoSource {
 
     func seconds(ticks: Int64) -> Double {
         Double(ticks) * Double(timeBase.num) / Double(timeBase.den)
+    }
+
+    /// The input is read to its end, or a read failed (its words become the cause if no frame
+    /// comes): the decoder is told, so that it gives out the frames it still holds.
+    func endOfInput(noting errors: inout DecodeErrors) {
+        if let readError = format.readError { errors.last = readError.message }
+        decoder.sendEndOfStream()
     }
 }
