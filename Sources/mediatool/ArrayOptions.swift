@@ -15,6 +15,8 @@ protocol ArrayHelp {
     static var dump: String { get }
     /// The hex after each value.
     static var hexBytes: String { get }
+    /// What --columns does.
+    static var columns: String { get }
 }
 
 enum DoublesHelp: ArrayHelp {
@@ -22,6 +24,7 @@ enum DoublesHelp: ArrayHelp {
     static let trailing = "Decode the whole values of a file whose length is not a multiple of 8, with a warning, instead of failing."
     static let dump = "dump-doubles"
     static let hexBytes = "its 8 bytes"
+    static let columns = "Values a line (a row in json)."
 }
 
 enum ArraysHelp: ArrayHelp {
@@ -29,6 +32,7 @@ enum ArraysHelp: ArrayHelp {
     static let trailing = "Decode the whole records of a file whose length is not a multiple of the record's size, with a warning, instead of failing."
     static let dump = "dump-array"
     static let hexBytes = "its bytes"
+    static let columns = "Values a line (a row in json); for records, one record a line."
 }
 
 /// Which part of each input a dump reads, and what it says of the run: dump-doubles and dump-array.
@@ -52,7 +56,7 @@ struct DumpSelectionOptions<Help: ArrayHelp>: ParsableArguments {
 
     /// What to dump of each input: `record`s as `list` lays them out, on every core the process may
     /// use (the output is the same on any number).
-    func dumpOptions(record: RecordLayout, list: ListLayoutOptions) -> ArrayDumpOptions {
+    func dumpOptions(record: RecordLayout, list: ListLayoutOptions<Help>) -> ArrayDumpOptions {
         var options = ArrayDumpOptions(record: record, offset: offset.value, count: count?.value, layout: list.layout,
                                        summarises: list.stats, allowsTrailingBytes: allowTrailing)
         options.workers = WorkerThreads.cores

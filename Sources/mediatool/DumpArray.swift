@@ -53,7 +53,7 @@ struct DumpArray: ParsableCommand {
 
     @OptionGroup var selection: DumpSelectionOptions<ArraysHelp>
 
-    @OptionGroup var list: ListLayoutOptions
+    @OptionGroup var list: ListLayoutOptions<ArraysHelp>
 
     /// The names a folder is searched for.
     static let binaryExtensions: Set<String> = DumpDoubles.binaryExtensions.union(["npy", "f32", "f16", "i16", "i32", "u8", "u16", "pcm"])

@@ -43,7 +43,7 @@ struct DumpDoubles: ParsableCommand {
 
     @OptionGroup var selection: DumpSelectionOptions<DoublesHelp>
 
-    @OptionGroup var list: ListLayoutOptions
+    @OptionGroup var list: ListLayoutOptions<DoublesHelp>
 
     /// The files given; with none, standard input when it is not a terminal (`cat data.bin | mediatool dump-doubles`, as od reads).
     private var inputs: [String] {

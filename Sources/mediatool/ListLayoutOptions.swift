@@ -4,11 +4,11 @@ import BinaryArrays
 extension DoubleListFormat: ExpressibleByArgument {}
 
 /// How `dump-doubles` and `dump-array` lay values out, or summarise them.
-struct ListLayoutOptions: ParsableArguments {
+struct ListLayoutOptions<Help: ArrayHelp>: ParsableArguments {
     @Option(help: "Output format: text, csv or json.")
     var format: DoubleListFormat = .text
 
-    @Option(help: "Values a line (a row in json); for records, one record a line.")
+    @Option(help: ArgumentHelp(Help.columns))
     var columns: Int = 1
 
     @Flag(help: "Start each line with the index of its first value (text, csv).")
