@@ -26,6 +26,9 @@ public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
     case invalidValue(line: Int, column: Int, token: String, type: String)
     /// The token is a number `type` cannot hold.
     case outOfTypeRange(line: Int, column: Int, token: String, type: String)
+    /// A comma with no value before it, before a value (`1,,2`, `,2`): reading on would put every
+    /// value after it in the wrong field.
+    case emptyValue(line: Int, column: Int)
 
     public var description: String {
         switch self {
@@ -53,6 +56,8 @@ public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
             return "line \(line), column \(column): not a value of type \(type): \(Self.shown(token))\(Self.hint(token))"
         case .outOfTypeRange(let line, let column, let token, let type):
             return "line \(line), column \(column): out of the range of \(type): \(Self.shown(token))"
+        case .emptyValue(let line, let column):
+            return "line \(line), column \(column): an empty value before this one (a comma with nothing before it): the values after it would shift fields"
         }
     }
 

@@ -94,11 +94,12 @@ public struct DoubleTextParser<Source: ByteSource> {
 
     /// Reads the next token into `token`; false at the end of the text.
     private mutating func nextToken() throws -> Bool {
-        var sawLineEnd = false
+        var sawLineEnd = false, followsEmptyValue = false
         let taken = try cursor.takeToken(into: &token, limit: Self.maxTokenLength, sawLineEnd: &sawLineEnd,
-                                         startLine: &tokenLine, startColumn: &tokenColumn)
+                                         followsEmptyValue: &followsEmptyValue, startLine: &tokenLine, startColumn: &tokenColumn)
         if sawLineEnd { atLineStart = true }
         guard let whole = taken else { return false }
+        if followsEmptyValue { throw DoubleTextError.emptyValue(line: tokenLine, column: tokenColumn) }
         tokenStartsLine = atLineStart
         atLineStart = false
         guard whole else { throw DoubleTextError.invalidNumber(line: tokenLine, column: tokenColumn, token: tokenText) }

@@ -10,6 +10,8 @@ struct TextCursor<Source: ByteSource> {
     /// Where the next byte stands, both from 1; the column counts bytes.
     private(set) var line = 1
     private(set) var column = 1
+    /// A token was taken since the last line end.
+    private var tokenOnLine = false
 
     init(source: Source) {
         self.source = source
@@ -40,11 +42,17 @@ struct TextCursor<Source: ByteSource> {
 
     /// Moves past separators, then takes the bytes up to the next separator into `token` (at most
     /// `limit`: past it, false with `token` full); nil at the end of the text. `sawLineEnd` is set
-    /// when a line end was passed. Works a chunk at a time: this is the text parsers' hot loop.
-    mutating func takeToken(into token: inout [UInt8], limit: Int, sawLineEnd: inout Bool,
+    /// when a line end was passed; `followsEmptyValue` when a comma came with no value after it before
+    /// this token on its line (`1,,2`, `,2`), where the CSV cell left empty would shift the values
+    /// after it (empty cells after a line's last value, as a dump pads its last row, are no such
+    /// thing). Works a chunk at a time: this is the text parsers' hot loop.
+    mutating func takeToken(into token: inout [UInt8], limit: Int, sawLineEnd: inout Bool, followsEmptyValue: inout Bool,
                             startLine: inout Int, startColumn: inout Int) throws -> Bool? {
         token.removeAll(keepingCapacity: true)
-        // Separators.
+        // Separators, and the commas among them since the last value or line end.
+        var commas = 0
+        var tokenOnLine = self.tokenOnLine
+        defer { self.tokenOnLine = tokenOnLine }
         while true {
             if position == end {
                 position = 0
@@ -60,7 +68,10 @@ struct TextCursor<Source: ByteSource> {
                         line += 1
                         column = 1
                         sawLineEnd = true
+                        commas = 0
+                        tokenOnLine = false
                     } else {
+                        if byte == UInt8(ascii: ",") { commas += 1 }
                         column += 1
                     }
                     index += 1
@@ -70,6 +81,8 @@ struct TextCursor<Source: ByteSource> {
             position = stop
             if position < end { break }
         }
+        followsEmptyValue = commas >= 2 || (commas == 1 && !tokenOnLine)
+        tokenOnLine = true
         startLine = line
         startColumn = column
         // The token, maybe across chunks.

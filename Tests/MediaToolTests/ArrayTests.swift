@@ -35,6 +35,10 @@ import TestSupport
         (["--type", "f32", "--hex"], "1.5 0000c03f\n2.5 0000204\n", "line 2, column 5: expected 8 hex digits after the value (--hex), found '0000204'"),
         (["--type", "f16"], "[{\"value\": 1.5, \"hex\": \"003e00\"}]", "line 1, column 23: expected 4 hex digits after the value (--hex), found '003e00'"),
         (["--type", "f32"], "9e308\n", "line 1, column 1: out of the range of a double: '9e308'"),
+        // An empty CSV cell would shift every field after it; empty cells after a line's last value
+        // (a dump's padded last row) are fine.
+        (["--type", "f64,i32"], "1,,2\n3,4\n", "line 1, column 4: an empty value before this one (a comma with nothing before it): the values after it would shift fields"),
+        (["--type", "f64,i32"], "1,2\n,3\n", "line 2, column 2: an empty value before this one (a comma with nothing before it): the values after it would shift fields"),
     ])
     func packArrayRefusesWhatTheTypeCannotHold(options: [String], text: String, message: String) throws {
         let folder = try Fixture.scratchFolder()
