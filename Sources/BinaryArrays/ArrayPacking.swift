@@ -12,8 +12,8 @@ public struct ArrayPacking {
     /// The record being filled, padding zero, and how many of its fields are in.
     private var pending: [UInt8]
     private var fieldsIn = 0
-    /// One field filling the whole record, no padding.
-    private let isLoneField: Bool
+    /// `record.isScalar`, read for every value.
+    private let isScalar: Bool
 
     public enum Problem: Error, Equatable, CustomStringConvertible {
         /// An input ends with part of a record.
@@ -31,7 +31,7 @@ public struct ArrayPacking {
         self.layout = layout
         self.output = output
         pending = [UInt8](repeating: 0, count: record.stride)
-        isLoneField = record.fields.count == 1 && record.fields[0].offset == 0 && record.stride == record.fields[0].type.size
+        isScalar = record.isScalar
     }
 
     /// Appends the records of one text source. Stops at the first token that is not a value of its field's type.
@@ -63,7 +63,7 @@ public struct ArrayPacking {
     private mutating func add(_ token: ValueToken) throws {
         let field = record.fields[fieldsIn]
         let bits = try FieldValueParser.bits(of: token, field: field)
-        if isLoneField {
+        if isScalar {
             // A record that is one value and nothing else goes straight to the output (pack-doubles'
             // every value): no record assembled first.
             let (slot, _) = try output.reserve(record.stride)

@@ -23,8 +23,7 @@ public struct RecordListWriter: Sendable {
         self.layout = layout
         self.record = record
         self.jsonFileName = jsonFileName
-        let only = record.fields[0]
-        plainDoubleOrder = record.fields.count == 1 && only.type == .f64 && only.offset == 0 && record.stride == 8 ? only.byteOrder : nil
+        plainDoubleOrder = record.isScalar && record.fields[0].type == .f64 ? record.fields[0].byteOrder : nil
         perLine = record.fields.count == 1 ? layout.columns : 1
         // An index, and per field a value, its hex, separators and JSON's object around them.
         maxBytesPerRecord = 32 + record.fields.reduce(0) { $0 + FieldText.maxLength + 2 * $1.type.size + 24 }

@@ -40,7 +40,8 @@ public struct PictureFormat: Sendable {
 
     /// The format whose signature `start` (a file's first 12 bytes or more) begins with; nil for none.
     public static func identify(_ start: [UInt8]) -> PictureFormat? {
-        all.first { $0.matches(Array(start.prefix(12))) }
+        let signature = Array(start.prefix(12))
+        return all.first { $0.matches(signature) }
     }
 
     public static func named(_ name: Name) -> PictureFormat {
