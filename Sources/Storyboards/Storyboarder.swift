@@ -88,7 +88,7 @@ public struct Storyboarder: Sendable {
                 case .sheets(let c, let r): (columns, rows) = (c, r)
                 case .none: (columns, rows) = (1, 1)
                 }
-                let channels = options.format == .jpeg ? 3 : max(3, cell.channels)
+                let channels = options.format.descriptor.holdsAlpha ? max(3, cell.channels) : 3
                 // The largest side the format holds (WebP 16383, JPEG 65500), and memory.
                 let side = min(options.format.largestSide, 65500)
                 let used = min(columns * rows, names.frameCount(inFile: fileIndex))

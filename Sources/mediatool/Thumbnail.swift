@@ -100,7 +100,7 @@ struct Thumbnail: ParsableCommand {
         options.sixteenBit = depth == 16
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
         try encoding.check(for: options.format, canKeepJPEGBlocks: false)
-        if (hdr == .keep || depth == 16) && options.format != .png {
+        if (hdr == .keep || depth == 16) && !options.format.descriptor.holds16Bit {
             let asked = hdr == .keep ? "--hdr keep" : "--depth 16"
             throw ValidationError("\(asked) writes 16-bit PNG: \(options.format.rawValue) holds 8 bits\(hdr == .keep ? " and no cICP chunk" : "").")
         }
