@@ -61,7 +61,7 @@ struct Crop: ParsableCommand {
 
     @OptionGroup var limits: LimitOptions
 
-    @Option(help: ArgumentHelp("Leave metadata out: all (everything but the colour profile) or gps (the position only). By default EXIF is kept, its orientation and size made the crop's.", valueName: "all|gps"))
+    @Option(help: ArgumentHelp("Leave metadata out: all (everything but the colour profile), gps (the position only) or none (the default: EXIF kept, its orientation and size made the crop's).", valueName: "none|all|gps"))
     var strip: MetadataStrip = .none
 
     @OptionGroup var encoding: EncodingOptions<CropEncodingHelp>

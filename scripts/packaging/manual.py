@@ -17,10 +17,25 @@ def text(line):
 
 
 def paragraphs(prose):
-    """Prose whose empty lines separate paragraphs (an empty line is a warning in mdoc: .Pp)."""
+    """Prose whose empty lines separate paragraphs (an empty line is a warning in mdoc: .Pp). Lines
+    indented by two spaces are examples, commands to copy: shown as they are, never filled or
+    hyphenated across lines."""
     out = []
+    literal = False
     for line in prose.strip("\n").split("\n"):
-        out.append(".Pp" if not line.strip() else text(line))
+        example = line.startswith("  ") and line.strip()
+        if example and not literal:
+            out.append(".Bd -literal -offset indent")
+            literal = True
+        elif not example and literal:
+            out.append(".Ed")
+            literal = False
+        if example:
+            out.append(text(line.strip()))
+        else:
+            out.append(".Pp" if not line.strip() else text(line))
+    if literal:
+        out.append(".Ed")
     return out
 
 
@@ -72,7 +87,7 @@ def manual(root, date):
     lines = [
         f".Dd {date}",
         f".Dt {name.upper()} 1",
-        ".Os",
+        ".Os Debian",
         ".Sh NAME",
         f".Nm {name}",
         f".Nd {text(root.get('abstract', ''))}",
