@@ -99,7 +99,8 @@ public struct DoubleTextParser<Source: ByteSource> {
                                          followsEmptyValue: &followsEmptyValue, startLine: &tokenLine, startColumn: &tokenColumn)
         if sawLineEnd { atLineStart = true }
         guard let whole = taken else { return false }
-        if followsEmptyValue { throw DoubleTextError.emptyValue(line: tokenLine, column: tokenColumn) }
+        // The label of a dump's next file may follow the padded last row of the one before.
+        if followsEmptyValue && !tokenIsFileLabel { throw DoubleTextError.emptyValue(line: tokenLine, column: tokenColumn) }
         tokenStartsLine = atLineStart
         atLineStart = false
         guard whole else { throw DoubleTextError.invalidNumber(line: tokenLine, column: tokenColumn, token: tokenText) }

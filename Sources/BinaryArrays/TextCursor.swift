@@ -43,14 +43,17 @@ struct TextCursor<Source: ByteSource> {
     /// Moves past separators, then takes the bytes up to the next separator into `token` (at most
     /// `limit`: past it, false with `token` full); nil at the end of the text. `sawLineEnd` is set
     /// when a line end was passed; `followsEmptyValue` when a comma came with no value after it before
-    /// this token on its line (`1,,2`, `,2`), where the CSV cell left empty would shift the values
-    /// after it (empty cells after a line's last value, as a dump pads its last row, are no such
-    /// thing). Works a chunk at a time: this is the text parsers' hot loop.
+    /// this token on its line (`1,,2`, `,2`), or a line before it ended with empty cells (`4,,`),
+    /// where the CSV cells left empty would shift the values after them (empty cells after the
+    /// text's last value, as a dump pads its last row, are no such thing). Works a chunk at a time: this is the text parsers' hot loop.
     mutating func takeToken(into token: inout [UInt8], limit: Int, sawLineEnd: inout Bool, followsEmptyValue: inout Bool,
                             startLine: inout Int, startColumn: inout Int) throws -> Bool? {
         token.removeAll(keepingCapacity: true)
         // Separators, and the commas among them since the last value or line end.
         var commas = 0
+        // A line whose last cells were empty (`4,,`) is a short row unless no value follows it (a
+        // dump pads its last row so): a value after it would fill that row's fields.
+        var shortRowBefore = false
         var tokenOnLine = self.tokenOnLine
         defer { self.tokenOnLine = tokenOnLine }
         while true {
@@ -68,6 +71,7 @@ struct TextCursor<Source: ByteSource> {
                         line += 1
                         column = 1
                         sawLineEnd = true
+                        if commas >= 1 && tokenOnLine { shortRowBefore = true }
                         commas = 0
                         tokenOnLine = false
                     } else {
@@ -81,7 +85,7 @@ struct TextCursor<Source: ByteSource> {
             position = stop
             if position < end { break }
         }
-        followsEmptyValue = commas >= 2 || (commas == 1 && !tokenOnLine)
+        followsEmptyValue = shortRowBefore || commas >= 2 || (commas == 1 && !tokenOnLine)
         tokenOnLine = true
         startLine = line
         startColumn = column

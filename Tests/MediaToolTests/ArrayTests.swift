@@ -39,6 +39,8 @@ import TestSupport
         // (a dump's padded last row) are fine.
         (["--type", "f64,i32"], "1,,2\n3,4\n", "line 1, column 4: an empty value before this one (a comma with nothing before it): the values after it would shift fields"),
         (["--type", "f64,i32"], "1,2\n,3\n", "line 2, column 2: an empty value before this one (a comma with nothing before it): the values after it would shift fields"),
+        // A short row before other rows: its empty cells would take the next row's values.
+        (["--type", "f64,i32,f64"], "1,2,3\n4,,\n5,6\n", "line 3, column 1: an empty value before this one (a comma with nothing before it): the values after it would shift fields"),
     ])
     func packArrayRefusesWhatTheTypeCannotHold(options: [String], text: String, message: String) throws {
         let folder = try Fixture.scratchFolder()
