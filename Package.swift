@@ -88,8 +88,8 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG", "CShimSupport"]),
         .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "FileIO", "Reporting", "WorkerPool"]),
 
-        // The crop job: pictures opened by signature, rects mapped through orientation, regions decoded.
-        .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "PNGCodec", "JPEGCodec", "HEIFCodec", "WebPCodec", "TIFFCodec", "FileIO", "WorkerPool"]),
+        // The crop job: rects mapped through orientation, the regions decoded through ImageCodecs, lossless JPEG crops.
+        .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "JPEGCodec", "FileIO"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO"]),
@@ -102,8 +102,8 @@ let package = Package(
         // HDRToneMapper's per-pixel loop, four pixels at a time in SSE2 registers.
         .target(name: "CToneMap"),
 
-        // The one codec layer: the list of picture formats (names, extensions, signatures, limits), one encoder each.
-        .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "HEIFCodec", "TIFFCodec", "FileIO"]),
+        // The one codec layer: the list of picture formats (names, extensions, signatures, limits), a reader and an encoder each.
+        .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "HEIFCodec", "TIFFCodec", "FileIO", "WorkerPool"]),
         .systemLibrary(
             name: "CWebP",
             pkgConfig: "libwebp",

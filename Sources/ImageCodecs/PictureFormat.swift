@@ -1,3 +1,4 @@
+import FileIO
 import HEIFCodec
 import JPEGCodec
 import PNGCodec
@@ -24,24 +25,40 @@ public struct PictureFormat: Sendable {
     public let output: ImageFormat?
     /// Whether the first 12 bytes of a file are this format's signature.
     private let matches: @Sendable ([UInt8]) -> Bool
+    /// The format's reader: the header read and checked, nothing decoded yet.
+    private let reader: @Sendable (InputFile, PictureOpening) throws -> any SourcePicture
 
     public static let all: [PictureFormat] = [
         PictureFormat(name: .png, extensions: ["png"], largestSide: Int(Int32.max), holdsAlpha: true, holds16Bit: true,
-                      output: .png, matches: PNGChunks.hasSignature),
+                      output: .png, matches: PNGChunks.hasSignature, reader: PNGPicture.init),
         PictureFormat(name: .jpeg, extensions: ["jpg", "jpeg", "jpe", "jfif"], largestSide: 65500, holdsAlpha: false,
-                      holds16Bit: false, output: .jpeg, matches: { $0.starts(with: [0xFF, 0xD8, 0xFF]) }),
+                      holds16Bit: false, output: .jpeg, matches: { $0.starts(with: [0xFF, 0xD8, 0xFF]) }, reader: JPEGPicture.init),
         PictureFormat(name: .webp, extensions: ["webp"], largestSide: 16383, holdsAlpha: true, holds16Bit: false,
-                      output: .webp, matches: WebPDecoder.hasSignature),
+                      output: .webp, matches: WebPDecoder.hasSignature, reader: WebPPicture.init),
         PictureFormat(name: .heif, extensions: ["heic", "heif", "hif", "avif"], largestSide: 65535, holdsAlpha: true,
-                      holds16Bit: true, output: nil, matches: HEIFContainer.hasSignature),
+                      holds16Bit: true, output: nil, matches: HEIFContainer.hasSignature, reader: HEIFPicture.init),
         PictureFormat(name: .tiff, extensions: ["tif", "tiff"], largestSide: Int(UInt32.max), holdsAlpha: true, holds16Bit: true,
-                      output: nil, matches: TIFFDecoder.hasSignature),
+                      output: nil, matches: TIFFDecoder.hasSignature, reader: TIFFPicture.init),
     ]
 
     /// The format whose signature `start` (a file's first 12 bytes or more) begins with; nil for none.
     public static func identify(_ start: [UInt8]) -> PictureFormat? {
         let signature = Array(start.prefix(12))
         return all.first { $0.matches(signature) }
+    }
+
+    /// Opens `file` as the picture its first bytes say it is (never by its name), its header read
+    /// and checked against `opening`'s limits.
+    public static func open(_ file: InputFile, _ opening: PictureOpening = PictureOpening()) throws -> any SourcePicture {
+        var start = [UInt8](repeating: 0, count: 12)
+        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
+        guard let format = identify(Array(start.prefix(got))) else { throw PictureError.notAPicture }
+        return try format.reader(file, opening)
+    }
+
+    /// Throws when a stream's first bytes are no picture this tool reads (see `InputFile.randomAccess`).
+    public static func recognise(_ start: UnsafeRawBufferPointer) throws {
+        if identify(Array(start.prefix(12))) == nil { throw PictureError.notAPicture }
     }
 
     public static func named(_ name: Name) -> PictureFormat {

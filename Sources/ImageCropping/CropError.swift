@@ -2,10 +2,6 @@ import Imaging
 
 /// Why a crop could not be made.
 public enum CropError: Error, Equatable, CustomStringConvertible {
-    /// No signature of the format list (`PictureFormat.all`): no picture this tool reads.
-    case notAPicture
-    /// More pixels than the limit, found in the header before any allocation.
-    case tooManyPixels(width: Int, height: Int, limit: Int)
     /// Decoding would take more memory than the limit, known before any allocation.
     case tooMuchMemory(needed: Int, limit: Int, width: Int, height: Int)
     /// The rect is not wholly inside the picture as displayed (or as stored, with --stored).
@@ -23,10 +19,6 @@ public enum CropError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notAPicture:
-            return "not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file"
-        case .tooManyPixels(let width, let height, let limit):
-            return "\(width)x\(height) is \(width * height) pixels, over the limit of \(limit) (--max-pixels)"
         case .tooMuchMemory(let needed, let limit, let width, let height):
             return "cropping from this \(width)x\(height) picture needs \(CropError.mebibytes(needed)) of memory, over the limit of \(DecodeLimitError.mebibytes(limit, roundingUp: false)) (--max-memory)"
         case .rectOutside(let rect, let width, let height, let space):

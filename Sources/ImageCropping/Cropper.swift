@@ -2,7 +2,6 @@ import ImageCodecs
 import Imaging
 import JPEGCodec
 import FileIO
-import PNGCodec
 
 /// Where the rect of a crop is given.
 public enum CropRect: Sendable, Equatable {
@@ -73,8 +72,8 @@ public struct Cropper: Sendable {
 
     public func crop(_ input: String, to output: String) throws -> CropReport {
         let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output,
-                                                  recognise: SourcePictures.recognise)
-        let picture = try SourcePictures.open(file: file, maxPixels: options.maxPixels, maxMemory: options.maxMemory, threads: options.threads)
+                                                  recognise: PictureFormat.recognise)
+        let picture = try open(file)
         let orientation = picture.orientation
         let storedRect = try self.storedRect(of: picture)
         if let alignment = options.losslessJPEG {
@@ -98,6 +97,15 @@ public struct Cropper: Sendable {
                                      to: target.descriptor)
         try target.commit()
         return CropReport(output: output, orientation: orientation, storedRect: storedRect, warnings: warnings + left)
+    }
+
+    /// The picture, its header checked against the crop's limits; a need over `--max-memory` said as the crop's.
+    private func open(_ file: InputFile) throws -> any SourcePicture {
+        do {
+            return try PictureFormat.open(file, PictureOpening(maxPixels: options.maxPixels, maxMemory: options.maxMemory, threads: options.threads))
+        } catch DecodeLimitError.tooMuchMemory(let needed, let limit, let width, let height) {
+            throw CropError.tooMuchMemory(needed: needed, limit: limit, width: width, height: height)
+        }
     }
 
     /// The crop as a JPEG of the source's own blocks, turned upright losslessly (or left as stored

@@ -1,6 +1,7 @@
 import Imaging
 import JPEGCodec
 import FileIO
+import ImageCodecs
 
 /// What `--lossless` does with a rect off the JPEG's block grid.
 public enum LosslessAlignment: Sendable {

@@ -13,3 +13,19 @@ public enum ExifOrientation {
          0x00, 0x00, 0x00, 0x00]
     }
 }
+
+extension Orientation {
+    /// The orientation a picture's EXIF block states, else its XMP packet (as Pillow reads them):
+    /// 1 when neither does, a warning when the EXIF block is malformed.
+    public static func stated(exif: [UInt8]?, xmp: [UInt8]?, warnings: inout [String]) -> Orientation {
+        if let exif {
+            do {
+                if let stated = try ExifOrientation.read(tiff: exif) { return stated }
+            } catch {
+                warnings.append("\(error); orientation 1 assumed")
+                return .identity
+            }
+        }
+        return xmp.flatMap(XMPOrientation.read(xmp:)) ?? .identity
+    }
+}

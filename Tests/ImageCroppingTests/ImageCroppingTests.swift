@@ -9,8 +9,6 @@ import TestSupport
 /// `CropError`: each message says what was found, in the words the command line prints.
 @Suite struct CropErrorTests {
     @Test func messages() {
-        #expect(CropError.notAPicture.description == "not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file")
-        #expect(CropError.tooManyPixels(width: 10, height: 20, limit: 100).description == "10x20 is 200 pixels, over the limit of 100 (--max-pixels)")
         let rect = PixelRect(x: 1, y: 2, width: 30, height: 40)
         #expect(CropError.rectOutside(rect: rect, width: 20, height: 10, space: "displayed").description
                 == "rect 1,2,30,40 is not inside the picture, 20x10 as displayed (--clamp crops the part inside)")
@@ -18,13 +16,6 @@ import TestSupport
                 == "rect 1,2,30,40 does not meet the picture, 20x10 as stored")
         #expect(CropError.losslessNeedsJPEG.description.hasPrefix("--lossless JPEG output needs a JPEG picture"))
         #expect(CropError.number(5) == "5" && CropError.number(2.5) == "2.5" && CropError.number(-3) == "-3")
-    }
-
-    @Test func openingANonPictureSaysSo() throws {
-        let file = try InputFile(path: RepositoryFixtures.path("pictures/not-a-picture.png"))
-        #expect(throws: CropError.notAPicture) { try SourcePictures.open(file: file, maxPixels: 1 << 20) }
-        let big = try InputFile(path: RepositoryFixtures.path("pictures/camera.jpg"))
-        #expect(throws: CropError.tooManyPixels(width: 41, height: 61, limit: 100)) { try SourcePictures.open(file: big, maxPixels: 100) }
     }
 }
 

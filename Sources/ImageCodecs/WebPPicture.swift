@@ -6,27 +6,27 @@ import WebPCodec
 
 /// A WebP picture: orientation from its EXIF chunk (else XMP), its ICC profile, and only the
 /// rect's rows and columns converted (libwebp's cropping). An animation gives its first frame.
-struct WebPPicture: SourcePicture {
-    let storedWidth: Int
-    let storedHeight: Int
-    let orientation: Orientation
-    let warnings: [String]
-    let color: ColorDescription?
-    var exif: [UInt8]? { decoder.exif }
-    var xmp: [UInt8]? { decoder.xmp }
-    var subsampling: ChromaSubsampling? { nil }
-    var keepsStoredPixels: Bool { true }
-    let workingBytes: Int
+public struct WebPPicture: SourcePicture {
+    public let storedWidth: Int
+    public let storedHeight: Int
+    public let orientation: Orientation
+    public let warnings: [String]
+    public let color: ColorDescription?
+    public var exif: [UInt8]? { decoder.exif }
+    public var xmp: [UInt8]? { decoder.xmp }
+    public var subsampling: ChromaSubsampling? { nil }
+    public var keepsStoredPixels: Bool { true }
+    public let workingBytes: Int
     private let decoder: WebPDecoder
 
-    init(file: InputFile, maxPixels: Int) throws {
+    init(file: InputFile, opening: PictureOpening) throws {
         // libwebp decodes from memory; a WebP holds at most 16383x16383 pixels, so its file is small beside them.
         decoder = try WebPDecoder(bytes: try file.contents())
-        try SourcePictures.checkPixelLimit(width: decoder.width, height: decoder.height, maxPixels: maxPixels)
+        try opening.checkPixels(width: decoder.width, height: decoder.height)
         storedWidth = decoder.width
         storedHeight = decoder.height
         var warnings: [String] = []
-        orientation = SourcePictures.orientation(exif: decoder.exif, xmp: decoder.xmp, warnings: &warnings)
+        orientation = Orientation.stated(exif: decoder.exif, xmp: decoder.xmp, warnings: &warnings)
         if decoder.isAnimated { warnings.append("animated WebP: its first frame was cropped") }
         self.warnings = warnings
         color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
@@ -34,7 +34,7 @@ struct WebPPicture: SourcePicture {
         workingBytes = (file.size ?? 0) + (decoder.isAnimated ? storedWidth * storedHeight * 8 : storedWidth * 64 * 4)
     }
 
-    func pixels(of rect: PixelRect) throws -> PixelBuffer {
+    public func pixels(of rect: PixelRect) throws -> PixelBuffer {
         let bytes = try decoder.decode(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
         return PixelBuffer(width: rect.width, height: rect.height, channels: decoder.hasAlpha ? 4 : 3, bytes: bytes)
     }

@@ -9,17 +9,17 @@ import WorkerPool
 /// rotation and mirror (`irot`, `imir`). An EXIF orientation inside is informational, as the HEIF
 /// specification, Apple, libheif and vips have it: applying it too would turn every iPhone photo
 /// twice. A grid is decoded from the tiles the rect meets only.
-struct HEIFPicture: SourcePicture {
-    let storedWidth: Int
-    let storedHeight: Int
-    let orientation: Orientation
-    let warnings: [String]
-    let color: ColorDescription?
-    let exif: [UInt8]?
-    let xmp: [UInt8]?
-    var subsampling: ChromaSubsampling? { nil }
-    let workingBytes: Int
-    var keepsStoredPixels: Bool { false }
+public struct HEIFPicture: SourcePicture {
+    public let storedWidth: Int
+    public let storedHeight: Int
+    public let orientation: Orientation
+    public let warnings: [String]
+    public let color: ColorDescription?
+    public let exif: [UInt8]?
+    public let xmp: [UInt8]?
+    public var subsampling: ChromaSubsampling? { nil }
+    public let workingBytes: Int
+    public var keepsStoredPixels: Bool { false }
     private let decoder: HEIFDecoder
     private let grid: HEIFGrid?
     private let file: InputFile
@@ -38,13 +38,13 @@ struct HEIFPicture: SourcePicture {
     /// Threads decoding tiles.
     private let threads: Int
 
-    init(file: InputFile, maxPixels: Int, threads: Int = 0) throws {
-        self.threads = WorkerThreads.count(forSetting: threads)
+    init(file: InputFile, opening: PictureOpening) throws {
+        self.threads = WorkerThreads.count(forSetting: opening.threads)
         var container = try HEIFContainer(file: file)
         // What `pitm` names is checked here first: these errors say more than libheif's.
         try Self.checkDecodable(container.primary)
         let pitmGrid = try HEIFGrid(container: container, file: file)
-        decoder = try HEIFDecoder(file: file, maxPixels: maxPixels)
+        decoder = try HEIFDecoder(file: file, maxPixels: opening.maxPixels)
         let pitm = container.primaryID
         try container.usePrimary(decoder.primaryID)
         let primary = container.primary
@@ -54,7 +54,7 @@ struct HEIFPicture: SourcePicture {
         if primary.type == "grid" && grid == nil { throw HEIFError.badGrid("its tiles are neither HEVC nor AV1") }
         let coded = grid.map { ($0.width, $0.height) } ?? container.spatialExtent(of: primary)
         guard let coded else { throw HEIFError.missingBox("ispe") }
-        try SourcePictures.checkPixelLimit(width: coded.0, height: coded.1, maxPixels: maxPixels)
+        try opening.checkPixels(width: coded.0, height: coded.1)
         self.file = file
         monochrome = container.isMonochrome(primary)
         limitedRangeAlpha = decoder.hasAlpha && container.alphaItem(of: primary).map { container.isLimitedRange($0, file: file) } == true
@@ -89,7 +89,7 @@ struct HEIFPicture: SourcePicture {
         warnings = []
     }
 
-    func pixels(of rect: PixelRect) throws -> PixelBuffer {
+    public func pixels(of rect: PixelRect) throws -> PixelBuffer {
         let decoded: HEIFPixels
         if let grid {
             decoded = try grid.decode(x: rect.x, y: rect.y, width: rect.width, height: rect.height, file: file, workers: threads)

@@ -6,23 +6,23 @@ import TIFFCodec
 
 /// A TIFF picture: its Orientation tag (274, all eight), ICC profile and XMP; only the strips or
 /// tiles the rect meets are read.
-struct TIFFPicture: SourcePicture {
-    let storedWidth: Int
-    let storedHeight: Int
-    let orientation: Orientation
-    let warnings: [String]
-    let color: ColorDescription?
+public struct TIFFPicture: SourcePicture {
+    public let storedWidth: Int
+    public let storedHeight: Int
+    public let orientation: Orientation
+    public let warnings: [String]
+    public let color: ColorDescription?
     /// The EXIF of a TIFF is a directory of the file itself, not a block to carry: not kept.
-    var exif: [UInt8]? { nil }
-    var xmp: [UInt8]? { decoder.xmp }
-    var subsampling: ChromaSubsampling? { nil }
-    var keepsStoredPixels: Bool { true }
-    var workingBytes: Int { decoder.workingBytes }
+    public var exif: [UInt8]? { nil }
+    public var xmp: [UInt8]? { decoder.xmp }
+    public var subsampling: ChromaSubsampling? { nil }
+    public var keepsStoredPixels: Bool { true }
+    public var workingBytes: Int { decoder.workingBytes }
     private let decoder: TIFFDecoder
 
-    init(file: InputFile, maxPixels: Int) throws {
+    init(file: InputFile, opening: PictureOpening) throws {
         decoder = try TIFFDecoder(file: file)
-        try SourcePictures.checkPixelLimit(width: decoder.width, height: decoder.height, maxPixels: maxPixels)
+        try opening.checkPixels(width: decoder.width, height: decoder.height)
         storedWidth = decoder.width
         storedHeight = decoder.height
         orientation = Orientation(rawValue: decoder.orientation) ?? .identity
@@ -30,7 +30,7 @@ struct TIFFPicture: SourcePicture {
         warnings = []
     }
 
-    func pixels(of rect: PixelRect) throws -> PixelBuffer {
+    public func pixels(of rect: PixelRect) throws -> PixelBuffer {
         let bytes = try decoder.readRegion(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
         return PixelBuffer(width: rect.width, height: rect.height, channels: decoder.channels,
                            bytesPerSample: decoder.bytesPerSample, bytes: bytes)

@@ -1,0 +1,37 @@
+import FileIO
+import Imaging
+import JPEGCodec
+
+/// A JPEG picture: orientation from EXIF (else XMP), its ICC profile, and only the rect's MCU rows
+/// and columns decoded (libjpeg-turbo's cropped scanlines).
+public struct JPEGPicture: SourcePicture {
+    public let storedWidth: Int
+    public let storedHeight: Int
+    public let orientation: Orientation
+    public let warnings: [String]
+    public let color: ColorDescription?
+    public let decoder: JPEGDecoder
+    public var workingBytes: Int { decoder.workingBytes }
+    public var bytesPerPixel: Int { decoder.channels }
+    public var exif: [UInt8]? { decoder.exif }
+    public var xmp: [UInt8]? { decoder.xmp }
+    public var subsampling: ChromaSubsampling? { decoder.subsampling }
+    public var keepsStoredPixels: Bool { true }
+
+    init(file: InputFile, opening: PictureOpening) throws {
+        decoder = try JPEGDecoder(file: file)
+        try opening.checkPixels(width: decoder.width, height: decoder.height)
+        storedWidth = decoder.width
+        storedHeight = decoder.height
+        var warnings: [String] = []
+        orientation = Orientation.stated(exif: decoder.exif, xmp: decoder.xmp, warnings: &warnings)
+        if let note = decoder.iccNote { warnings.append(note) }
+        self.warnings = warnings
+        color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
+    }
+
+    public func pixels(of rect: PixelRect) throws -> PixelBuffer {
+        let bytes = try decoder.readRegion(x: rect.x, y: rect.y, columns: rect.width, rows: rect.height)
+        return PixelBuffer(width: rect.width, height: rect.height, channels: decoder.channels, bytes: bytes)
+    }
+}

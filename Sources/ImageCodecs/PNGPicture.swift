@@ -1,0 +1,51 @@
+import FileIO
+import Imaging
+import JPEGCodec
+import PNGCodec
+
+/// A PNG picture: orientation from its eXIf chunk (else ImageMagick's or XMP's text chunks), rows
+/// decoded as far down as the rect reaches, the CRCs checked on another core meanwhile.
+public struct PNGPicture: SourcePicture {
+    public let storedWidth: Int
+    public let storedHeight: Int
+    public let orientation: Orientation
+    public let warnings: [String]
+    private let decoder: PNGDecoder
+    /// The CRCs of the whole file, checked on another core while the rows are decoded.
+    private let checksums: BackgroundCheck
+    public var color: ColorDescription? { decoder.color.isEmpty ? nil : decoder.color }
+    public var workingBytes: Int { decoder.workingBytes }
+    public var bytesPerPixel: Int { decoder.layout.bytesPerPixel }
+    public let exif: [UInt8]?
+    public let xmp: [UInt8]?
+    public var subsampling: ChromaSubsampling? { nil }
+    public var keepsStoredPixels: Bool { true }
+
+    init(file: InputFile, opening: PictureOpening) throws {
+        // The chunk walk finds the size and an eXIf chunk after the image data before anything is decoded.
+        let chunks = try PNGChunks.scan(file: file)
+        try opening.checkPixels(width: chunks.width, height: chunks.height)
+        if chunks.workingBytes > opening.maxMemory {
+            throw DecodeLimitError.tooMuchMemory(needed: chunks.workingBytes, limit: opening.maxMemory, width: chunks.width, height: chunks.height)
+        }
+        var warnings: [String] = []
+        // eXIf first; else what ImageMagick and XMP write in text chunks, as Pillow reads them.
+        exif = chunks.exif ?? chunks.rawProfileExif
+        xmp = chunks.xmp
+        orientation = Orientation.stated(exif: exif, xmp: xmp, warnings: &warnings)
+        self.warnings = warnings
+        checksums = BackgroundCheck { try chunks.verifyChecksums(file: file) }
+        decoder = try PNGDecoder(file: file, checksumsVerifiedElsewhere: true)
+        storedWidth = decoder.width
+        storedHeight = decoder.height
+    }
+
+    public func pixels(of rect: PixelRect) throws -> PixelBuffer {
+        let decoded = Result { try decoder.readRegion(x: rect.x, y: rect.y, columns: rect.width, rows: rect.height) }
+        // A CRC error explains a decoding error better than the decoding error does.
+        try checksums.wait()
+        let bytes = try decoded.get()
+        return PixelBuffer(width: rect.width, height: rect.height, channels: decoder.layout.channels.count,
+                           bytesPerSample: decoder.layout.bitDepth / 8, bytes: bytes)
+    }
+}

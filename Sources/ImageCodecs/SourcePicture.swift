@@ -1,0 +1,67 @@
+import Imaging
+import JPEGCodec
+
+/// A picture file opened for reading: its stored size, orientation and colour known from the
+/// header, its pixels decoded only for the region asked for. `PictureFormat.open` chooses the
+/// format's own kind by the file's signature.
+public protocol SourcePicture {
+    var storedWidth: Int { get }
+    var storedHeight: Int { get }
+    var orientation: Orientation { get }
+    var color: ColorDescription? { get }
+    /// The picture's EXIF block (TIFF-headed), to carry to what is made of it.
+    var exif: [UInt8]? { get }
+    /// The picture's XMP packet, to carry to what is made of it.
+    var xmp: [UInt8]? { get }
+    /// A JPEG's chroma sampling, which a JPEG made of it keeps.
+    var subsampling: ChromaSubsampling? { get }
+    /// Whether the stored pixels can be written with the orientation in EXIF (`--keep-orientation`):
+    /// not for HEIF, whose orientation is not EXIF's.
+    var keepsStoredPixels: Bool { get }
+    /// Problems met that did not stop the reading.
+    var warnings: [String] { get }
+    /// Bytes of memory decoding any region needs besides the region (rows of the whole width, or
+    /// the whole picture where the format needs it).
+    var workingBytes: Int { get }
+    /// Bytes a decoded pixel takes: what a region of the picture costs.
+    var bytesPerPixel: Int { get }
+    func pixels(of storedRect: PixelRect) throws -> PixelBuffer
+}
+
+extension SourcePicture {
+    /// At most four channels of two bytes, where the format does not say less before decoding.
+    public var bytesPerPixel: Int { 8 }
+}
+
+/// How a picture is opened: the limits its header is checked against before anything is decoded,
+/// and the threads that may decode it (HEIF grid tiles).
+public struct PictureOpening: Sendable {
+    public var maxPixels: Int
+    public var maxMemory: Int
+    /// 0 for every core.
+    public var threads: Int
+
+    public init(maxPixels: Int = DecodeLimits.defaultMaxPixels, maxMemory: Int = DecodeLimits.defaultMaxMemory, threads: Int = 0) {
+        self.maxPixels = maxPixels
+        self.maxMemory = maxMemory
+        self.threads = threads
+    }
+
+    /// Throws when a `width` x `height` picture has more pixels than `maxPixels`.
+    func checkPixels(width: Int, height: Int) throws(DecodeLimitError) {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > maxPixels { throw .tooManyPixels(width: width, height: height, limit: maxPixels) }
+    }
+}
+
+/// Why a file could not be opened as a picture at all.
+public enum PictureError: Error, Equatable, CustomStringConvertible {
+    /// No signature of the format list (`PictureFormat.all`): no picture this tool reads.
+    case notAPicture
+
+    public var description: String {
+        switch self {
+        case .notAPicture: return "not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file"
+        }
+    }
+}
