@@ -116,66 +116,53 @@ static int refill(mt_idat_stream *stream, size_t *count, char *message, size_t c
     return 1;
 }
 
-/// Inflates into `output` until it is full. 0, or -1 with a message.
-static int inflate_into(mt_idat_stream *stream, uint8_t *output, size_t length, char *message, size_t capacity) {
+/// One call of the inflater over what it has; notes the end of the deflate stream. 0, or -1 with a message.
+static int inflate_step(mt_idat_stream *stream, char *message, size_t capacity) {
 #ifdef MEDIATOOL_WITH_ISAL
-    struct inflate_state *inflater = &stream->inflater;
-    inflater->next_out = output;
-    inflater->avail_out = (uint32_t)length;
-    while (inflater->avail_out > 0) {
-        if (inflater->avail_in == 0 && !stream->stream_ended) {
-            size_t count = 0;
-            int status = refill(stream, &count, message, capacity);
-            if (status < 0) return -1;
-            if (status > 0) {
-                inflater->next_in = stream->input;
-                inflater->avail_in = (uint32_t)count;
-            }
-        }
-        uint32_t before = inflater->avail_out, before_in = inflater->avail_in;
-        int result = isal_inflate(inflater);
-        if (result < 0) {
-            snprintf(message, capacity, "IDAT: invalid compressed data (ISA-L error %d)", result);
-            return -1;
-        }
-        if (inflater->block_state == ISAL_BLOCK_FINISH) stream->stream_ended = 1;
-        // No progress at all: the stream ended (bytes may follow it in the chunk), or the data did.
-        // Without this, a stream that ends short of the picture with bytes after it looped forever.
-        if (inflater->avail_out > 0 && inflater->avail_out == before
-            && (stream->stream_ended || (inflater->avail_in == 0 && stream->data_ended) || inflater->avail_in == before_in)) {
-            snprintf(message, capacity, "Not enough image data");
-            return -1;
-        }
+    int result = isal_inflate(&stream->inflater);
+    if (result < 0) {
+        snprintf(message, capacity, "IDAT: invalid compressed data (ISA-L error %d)", result);
+        return -1;
     }
+    if (stream->inflater.block_state == ISAL_BLOCK_FINISH) stream->stream_ended = 1;
 #else
-    z_stream *inflater = &stream->inflater;
-    inflater->next_out = output;
-    inflater->avail_out = (uInt)length;
-    while (inflater->avail_out > 0) {
-        if (inflater->avail_in == 0 && !stream->stream_ended) {
-            size_t count = 0;
-            int status = refill(stream, &count, message, capacity);
-            if (status < 0) return -1;
-            if (status > 0) {
-                inflater->next_in = stream->input;
-                inflater->avail_in = (uInt)count;
-            }
-        }
-        uInt before = inflater->avail_out, before_in = inflater->avail_in;
-        int result = inflate(inflater, Z_NO_FLUSH);
-        if (result == Z_STREAM_END) {
-            stream->stream_ended = 1;
-        } else if (result != Z_OK && result != Z_BUF_ERROR) {
-            snprintf(message, capacity, "IDAT: %s", inflater->msg ? inflater->msg : "invalid compressed data");
-            return -1;
-        }
-        if (inflater->avail_out > 0 && inflater->avail_out == before
-            && (stream->stream_ended || (inflater->avail_in == 0 && stream->data_ended) || inflater->avail_in == before_in)) {
-            snprintf(message, capacity, "Not enough image data");
-            return -1;
-        }
+    int result = inflate(&stream->inflater, Z_NO_FLUSH);
+    if (result == Z_STREAM_END) {
+        stream->stream_ended = 1;
+    } else if (result != Z_OK && result != Z_BUF_ERROR) {
+        snprintf(message, capacity, "IDAT: %s", stream->inflater.msg ? stream->inflater.msg : "invalid compressed data");
+        return -1;
     }
 #endif
+    return 0;
+}
+
+/// Inflates into `output` until it is full. 0, or -1 with a message. ISA-L's inflater and zlib's
+/// name their buffers alike (`next_in`, `avail_in`, `next_out`, `avail_out`), so one loop drives both.
+static int inflate_into(mt_idat_stream *stream, uint8_t *output, size_t length, char *message, size_t capacity) {
+    stream->inflater.next_out = output;
+    stream->inflater.avail_out = (uint32_t)length;
+    while (stream->inflater.avail_out > 0) {
+        if (stream->inflater.avail_in == 0 && !stream->stream_ended) {
+            size_t count = 0;
+            int status = refill(stream, &count, message, capacity);
+            if (status < 0) return -1;
+            if (status > 0) {
+                stream->inflater.next_in = stream->input;
+                stream->inflater.avail_in = (uint32_t)count;
+            }
+        }
+        uint32_t before = stream->inflater.avail_out, before_in = stream->inflater.avail_in;
+        if (inflate_step(stream, message, capacity) != 0) return -1;
+        // No progress at all: the stream ended (bytes may follow it in the chunk), or the data did.
+        // Without this, a stream that ends short of the picture with bytes after it looped forever.
+        if (stream->inflater.avail_out > 0 && stream->inflater.avail_out == before
+            && (stream->stream_ended || (stream->inflater.avail_in == 0 && stream->data_ended)
+                || stream->inflater.avail_in == before_in)) {
+            snprintf(message, capacity, "Not enough image data");
+            return -1;
+        }
+    }
     return 0;
 }
 
