@@ -16,20 +16,10 @@ public enum ShortestDecimal {
         let isNegative = bits >> 63 != 0
         let biasedExponent = Int((bits >> 52) & 0x7FF)
         let fraction = bits & ((1 << 52) - 1)
-        var cursor = buffer
-        if biasedExponent == 0x7FF {
-            return writeNonFinite(isNaN: fraction != 0, isNegative: isNegative, to: buffer)
-        }
-        if isNegative {
-            cursor.pointee = UInt8(ascii: "-")
-            cursor += 1
-        }
-        if biasedExponent == 0 && fraction == 0 {
-            cursor[0] = UInt8(ascii: "0")
-            cursor[1] = UInt8(ascii: ".")
-            cursor[2] = UInt8(ascii: "0")
-            return cursor + 3 - buffer
-        }
+        let (whole, afterSign) = writeSignOrWhole(isNegative: isNegative, isNonFinite: biasedExponent == 0x7FF,
+                                                  isZero: biasedExponent == 0, fraction: fraction, to: buffer)
+        if let whole { return whole }
+        var cursor = afterSign
         let decimal = shortestDecimal(biasedExponent: biasedExponent, fraction: fraction)
         // Double.description switches to exponential notation above 2^53 and below 1e-4.
         let useExponential = (bits & ~(1 << 63)) > 0x4340_0000_0000_0000 || decimal.leadingExponent < -4
@@ -49,20 +39,10 @@ public enum ShortestDecimal {
         let isNegative = bits >> 31 != 0
         let biasedExponent = Int((bits >> 23) & 0xFF)
         let fraction = UInt64(bits & ((1 << 23) - 1))
-        var cursor = buffer
-        if biasedExponent == 0xFF {
-            return writeNonFinite(isNaN: fraction != 0, isNegative: isNegative, to: buffer)
-        }
-        if isNegative {
-            cursor.pointee = UInt8(ascii: "-")
-            cursor += 1
-        }
-        if biasedExponent == 0 && fraction == 0 {
-            cursor[0] = UInt8(ascii: "0")
-            cursor[1] = UInt8(ascii: ".")
-            cursor[2] = UInt8(ascii: "0")
-            return cursor + 3 - buffer
-        }
+        let (whole, afterSign) = writeSignOrWhole(isNegative: isNegative, isNonFinite: biasedExponent == 0xFF,
+                                                  isZero: biasedExponent == 0, fraction: fraction, to: buffer)
+        if let whole { return whole }
+        var cursor = afterSign
         let (m2, e2) = biasedExponent != 0 ? ((1 << 23) | fraction, biasedExponent - 150) : (fraction, -149)
         var decimal = shortestDecimal(m2: m2, e2: e2, precision: 24, lowerBoundaryIsCloser: fraction == 0 && biasedExponent > 1)
         decimal.trimTrailingZeros()
@@ -86,23 +66,31 @@ public enum ShortestDecimal {
         }
     }
 
-    @usableFromInline
-    static func writeNonFinite(isNaN: Bool, isNegative: Bool, to buffer: UnsafeMutablePointer<UInt8>) -> Int {
-        var cursor = buffer
-        if isNaN {
-            cursor[0] = UInt8(ascii: "n")
-            cursor[1] = UInt8(ascii: "a")
-            cursor[2] = UInt8(ascii: "n")
-            return 3
+    /// Writes what needs no digits whole, returning its length: `nan` (whatever the sign),
+    /// `inf`, `-inf`, `0.0`, `-0.0`; else only the sign, returning the cursor after it.
+    @inlinable
+    static func writeSignOrWhole(isNegative: Bool, isNonFinite: Bool, isZero: Bool, fraction: UInt64,
+                                 to buffer: UnsafeMutablePointer<UInt8>) -> (whole: Int?, cursor: UnsafeMutablePointer<UInt8>) {
+        if isNonFinite && fraction != 0 {
+            buffer[0] = UInt8(ascii: "n")
+            buffer[1] = UInt8(ascii: "a")
+            buffer[2] = UInt8(ascii: "n")
+            return (3, buffer)
         }
+        var cursor = buffer
         if isNegative {
             cursor.pointee = UInt8(ascii: "-")
             cursor += 1
         }
-        cursor[0] = UInt8(ascii: "i")
-        cursor[1] = UInt8(ascii: "n")
-        cursor[2] = UInt8(ascii: "f")
-        return cursor + 3 - buffer
+        if isNonFinite || (isZero && fraction == 0) {
+            let word: (UInt8, UInt8, UInt8) = isNonFinite ? (UInt8(ascii: "i"), UInt8(ascii: "n"), UInt8(ascii: "f"))
+                                                          : (UInt8(ascii: "0"), UInt8(ascii: "."), UInt8(ascii: "0"))
+            cursor[0] = word.0
+            cursor[1] = word.1
+            cursor[2] = word.2
+            return (cursor + 3 - buffer, cursor)
+        }
+        return (nil, cursor)
     }
 }
 
