@@ -47,8 +47,6 @@ extension VideoSource {
         try startOver()
         let targets = times.map { startTimestamp + ticks(atOrBefore: max(0, $0)) }
         var next = 0
-        let packet = Packet()
-        var incoming = Frame()
         var held = Frame()
         var heldTimestamp: Int64?
         var previousTimestamp: Int64?
@@ -59,7 +57,6 @@ extension VideoSource {
         var seeksForward = !packetTimesAreDecodingOrder
         /// Where frames without a timestamp count from: the start, or the keyframe sought to.
         var countingFrom = startTimestamp
-        var errors = DecodeErrors()
 
         func emit(_ frame: Frame, at timestamp: Int64, isPastEnd: Bool) throws {
             let located = LocatedFrame(frame: frame, seconds: self.seconds(ticks: timestamp - startTimestamp), isPastEnd: isPastEnd)
@@ -80,65 +77,46 @@ extension VideoSource {
             }
         }
 
-        var isDraining = false
-        while next < targets.count {
-            if !isDraining {
-                if seeksForward, let keyframe = indexedKeyframe(atOrBefore: targets[next]), keyframe > latestPacket,
-                   heldTimestamp.map({ keyframe > $0 }) ?? (latestPacket > Int64.min) {
-                    // Nothing read so far reaches the keyframe before the next time: jump there.
-                    if (try? format.seek(stream: streamIndex, to: targets[next])) != nil {
-                        decoder.flush()
-                        latestPacket = keyframe
-                        previousTimestamp = nil
-                        countingFrom = keyframe
-                    } else {
-                        // The position is unknown after a failed seek: read on from the start,
-                        // passing over what was shown already.
-                        try reopenAtStart()
-                        decoder.flush()
-                        seeksForward = false
-                    }
-                }
-                if try format.read(into: packet) {
-                    isAtStart = false
-                    guard packet.streamIndex == streamIndex else { continue }
-                    if let time = packet.decodingTimestamp ?? packet.presentationTimestamp { latestPacket = max(latestPacket, time) }
-                    decoder.skipFrame = skipLevel(for: packet, target: targets[next])
-                    if !decoder.send(packet, noting: &errors), errors.areTooMany { break }
+        try decodeLoop(
+            beforeRead: {
+                guard seeksForward, let keyframe = indexedKeyframe(atOrBefore: targets[next]), keyframe > latestPacket,
+                      heldTimestamp.map({ keyframe > $0 }) ?? (latestPacket > Int64.min) else { return }
+                // Nothing read so far reaches the keyframe before the next time: jump there.
+                if (try? format.seek(stream: streamIndex, to: targets[next])) != nil {
+                    decoder.flush()
+                    latestPacket = keyframe
+                    previousTimestamp = nil
+                    countingFrom = keyframe
                 } else {
-                    endOfInput(noting: &errors)
-                    isDraining = true
+                    // The position is unknown after a failed seek: read on from the start,
+                    // passing over what was shown already.
+                    try reopenAtStart()
+                    decoder.flush()
+                    seeksForward = false
                 }
-            }
-            receiving: while true {
-                guard let received = decoder.receive(into: incoming, noting: &errors) else {
-                    if errors.areTooMany { break }
-                    continue
+            },
+            decidePacket: { packet in
+                if let time = packet.decodingTimestamp ?? packet.presentationTimestamp { latestPacket = max(latestPacket, time) }
+                decoder.skipFrame = skipLevel(for: packet, target: targets[next])
+                return .send(thenDrains: false)
+            },
+            received: { incoming in
+                let timestamp = incoming.timestamp ?? previousTimestamp.map { $0 + (frameDuration ?? 1) } ?? countingFrom
+                previousTimestamp = timestamp
+                // After a failed seek, frames already passed come again: they are not new.
+                if let heldTimestamp, timestamp <= heldTimestamp { return nil }
+                try frameArrived(incoming, at: timestamp)
+                swap(&held, &incoming)
+                heldTimestamp = timestamp
+                return next == targets.count ? () : nil
+            },
+            finished: { _, errors in
+                guard let heldTimestamp else { throw VideoError.noDecodableFrame(cause: errors.last) }
+                while next < targets.count {
+                    let isPastEnd = targets[next] >= heldTimestamp + (frameDuration ?? 1)
+                    try emit(held, at: heldTimestamp, isPastEnd: isPastEnd)
                 }
-                switch received {
-                case .needsInput:
-                    break receiving
-                case .finished:
-                    guard let heldTimestamp else { throw VideoError.noDecodableFrame(cause: errors.last) }
-                    while next < targets.count {
-                        let isPastEnd = targets[next] >= heldTimestamp + (frameDuration ?? 1)
-                        try emit(held, at: heldTimestamp, isPastEnd: isPastEnd)
-                    }
-                    return
-                case .frame:
-                    let timestamp = incoming.timestamp ?? previousTimestamp.map { $0 + (frameDuration ?? 1) } ?? countingFrom
-                    previousTimestamp = timestamp
-                    // After a failed seek, frames already passed come again: they are not new.
-                    if let heldTimestamp, timestamp <= heldTimestamp { continue }
-                    try frameArrived(incoming, at: timestamp)
-                    swap(&held, &incoming)
-                    heldTimestamp = timestamp
-                    if next == targets.count { return }
-                }
-            }
-            if errors.areTooMany { break }
-        }
-        if next < targets.count { throw VideoError.noDecodableFrame(cause: errors.last) }
+            })
     }
 
     /// The timestamp of the keyframe at or before `target` in the container's index; nil without one.

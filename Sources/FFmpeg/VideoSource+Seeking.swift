@@ -189,8 +189,6 @@ extension VideoSource {
     /// packets do not say when keyframes show). `.landedLate` when the first frame already lies
     /// after the target and `acceptsLateFirstFrame` is false.
     private func decodeForward(to target: Int64, acceptsLateFirstFrame: Bool, keyframesOnly: Bool) throws -> SearchOutcome {
-        let packet = Packet()
-        let incoming = Frame()
         let candidate = Frame()
         var candidateTimestamp: Int64?
         var previousTimestamp: Int64?
@@ -204,113 +202,86 @@ extension VideoSource {
         // keyframe that is not one, MPEG-4 and MPEG-2 decoders fill the missing pictures with grey
         // and say nothing.
         var landingPacket: Int64?
-        var errors = DecodeErrors()
-        var isDraining = false
-        var drainedAtTarget = false
         // After a seek, nothing before the first keyframe packet can be decoded cleanly: such packets
         // are passed over unread by the decoder. Demuxers that seek by time alone (MPEG-TS) land
         // anywhere; a clip whose last keyframe is long before the time asked for decoded every packet
         // to the end at each of the search's steps back (10 s, where decoding the file took 1.8).
         var awaitsKeyframe = !acceptsLateFirstFrame
 
-        while true {
-            if !isDraining {
-                if try format.read(into: packet) {
-                    isAtStart = false
-                    guard packet.streamIndex == streamIndex else { continue }
-                    if awaitsKeyframe {
-                        guard packet.isKeyframe else { continue }
-                        awaitsKeyframe = false
-                        // The first keyframe shows after the time asked for: the seek landed late,
-                        // known without decoding anything (where packets are timed as shown).
-                        if !packetTimesAreDecodingOrder, let shown = packet.presentationTimestamp, shown > target {
-                            return .landedLate
-                        }
+        return try decodeLoop(
+            decidePacket: { packet -> PacketDecision<SearchOutcome> in
+                if awaitsKeyframe {
+                    guard packet.isKeyframe else { return .skip }
+                    awaitsKeyframe = false
+                    // The first keyframe shows after the time asked for: the seek landed late,
+                    // known without decoding anything (where packets are timed as shown).
+                    if !packetTimesAreDecodingOrder, let shown = packet.presentationTimestamp, shown > target {
+                        return .finish(.landedLate)
                     }
-                    if landingPacket == nil { landingPacket = packet.decodingTimestamp ?? Int64.min }
-                    decoder.skipFrame = keyframesOnly ? AVDISCARD_DEFAULT : skipLevel(for: packet, target: target)
-                    if !decoder.send(packet, noting: &errors) {
-                        // A corrupt packet: go on to the next decodable one, within reason.
-                        if errors.areTooMany { break }
-                    } else if !keyframesOnly && isShown(packet, at: target) {
-                        // Every packet the target's frame refers to came before it: drain now rather
-                        // than decode the frames that frame threading would otherwise wait for.
-                        decoder.sendEndOfStream()
-                        isDraining = true
-                        drainedAtTarget = true
-                    }
-                } else {
-                    endOfInput(noting: &errors)
-                    isDraining = true
                 }
-            }
-            receiving: while true {
-                guard let received = decoder.receive(into: incoming, noting: &errors) else {
-                    if errors.areTooMany { break }
-                    continue
+                if landingPacket == nil { landingPacket = packet.decodingTimestamp ?? Int64.min }
+                decoder.skipFrame = keyframesOnly ? AVDISCARD_DEFAULT : skipLevel(for: packet, target: target)
+                // Every packet the target's frame refers to came before it: drain then rather than
+                // decode the frames that frame threading would otherwise wait for.
+                return .send(thenDrains: !keyframesOnly && isShown(packet, at: target))
+            },
+            received: { incoming -> SearchOutcome? in
+                // A frame without a timestamp follows the one before; the first, read from the
+                // start, is the first frame; the first after a seek in a raw stream (which has
+                // none at all) is taken for the target. In AVI, whose other frames have times,
+                // one without says nothing of when it shows (the last keyframe, stored before
+                // the B-frames it ends, showed as the frame asked for): search from earlier.
+                if incoming.timestamp == nil && previousTimestamp == nil && !acceptsLateFirstFrame
+                    && packetTimesAreDecodingOrder && !hasNoTimestamps {
+                    return .landedLate
                 }
-                switch received {
-                case .needsInput:
-                    break receiving
-                case .finished:
-                    guard let timestamp = candidateTimestamp else {
-                        // Seeking landed where no keyframe follows: try again from earlier.
-                        if !acceptsLateFirstFrame { return .landedLate }
-                        throw VideoError.noDecodableFrame(cause: errors.last)
+                let timestamp = incoming.timestamp ?? previousTimestamp.map { $0 + (frameDuration ?? 1) }
+                    ?? (acceptsLateFirstFrame ? startTimestamp : target)
+                previousTimestamp = timestamp
+                latestTimestamp = max(latestTimestamp ?? timestamp, timestamp)
+                // Leading pictures of an open GOP show before its keyframe and refer to the GOP
+                // before: their errors say nothing of the frames after the keyframe.
+                if syncTimestamp == nil && incoming.isKeyframe { syncTimestamp = timestamp }
+                if incoming.hasErrors, let syncTimestamp, timestamp >= syncTimestamp { sawErrors = true }
+                if !acceptsLateFirstFrame, !incoming.isKeyframe, let landing = incoming.packetDecodingTimestamp,
+                   landing == landingPacket {
+                    return .landedLate
+                }
+                if keyframesOnly && !incoming.isKeyframe { return nil }
+                if candidateTimestamp == nil && timestamp > target && !acceptsLateFirstFrame {
+                    return .landedLate
+                }
+                if timestamp > target {
+                    // The first frame after the target ends the search, unless none came before it.
+                    if candidateTimestamp == nil {
+                        candidate.take(from: incoming)
+                        candidateTimestamp = timestamp
                     }
                     if sawErrors && !acceptsLateFirstFrame { return .landedLate }
-                    let last = latestTimestamp ?? timestamp
-                    let isPastEnd = !drainedAtTarget
-                        && (target > last + (frameDuration ?? 0) || (frameDuration == nil && target > last))
-                    var located = LocatedFrame(frame: candidate, seconds: seconds(ticks: timestamp - startTimestamp),
-                                               isPastEnd: isPastEnd)
+                    var located = LocatedFrame(frame: candidate, seconds: seconds(ticks: candidateTimestamp! - startTimestamp),
+                                               isPastEnd: false)
                     located.hasErrors = sawErrors
                     return .found(located)
-                case .frame:
-                    // A frame without a timestamp follows the one before; the first, read from the
-                    // start, is the first frame; the first after a seek in a raw stream (which has
-                    // none at all) is taken for the target. In AVI, whose other frames have times,
-                    // one without says nothing of when it shows (the last keyframe, stored before
-                    // the B-frames it ends, showed as the frame asked for): search from earlier.
-                    if incoming.timestamp == nil && previousTimestamp == nil && !acceptsLateFirstFrame
-                        && packetTimesAreDecodingOrder && !hasNoTimestamps {
-                        return .landedLate
-                    }
-                    let timestamp = incoming.timestamp ?? previousTimestamp.map { $0 + (frameDuration ?? 1) }
-                        ?? (acceptsLateFirstFrame ? startTimestamp : target)
-                    previousTimestamp = timestamp
-                    latestTimestamp = max(latestTimestamp ?? timestamp, timestamp)
-                    // Leading pictures of an open GOP show before its keyframe and refer to the GOP
-                    // before: their errors say nothing of the frames after the keyframe.
-                    if syncTimestamp == nil && incoming.isKeyframe { syncTimestamp = timestamp }
-                    if incoming.hasErrors, let syncTimestamp, timestamp >= syncTimestamp { sawErrors = true }
-                    if !acceptsLateFirstFrame, !incoming.isKeyframe, let landing = incoming.packetDecodingTimestamp,
-                       landing == landingPacket {
-                        return .landedLate
-                    }
-                    if keyframesOnly && !incoming.isKeyframe { continue }
-                    if candidateTimestamp == nil && timestamp > target && !acceptsLateFirstFrame {
-                        return .landedLate
-                    }
-                    if timestamp > target {
-                        // The first frame after the target ends the search, unless none came before it.
-                        if candidateTimestamp == nil {
-                            candidate.take(from: incoming)
-                            candidateTimestamp = timestamp
-                        }
-                        if sawErrors && !acceptsLateFirstFrame { return .landedLate }
-                        var located = LocatedFrame(frame: candidate, seconds: seconds(ticks: candidateTimestamp! - startTimestamp),
-                                                   isPastEnd: false)
-                        located.hasErrors = sawErrors
-                        return .found(located)
-                    }
-                    candidate.take(from: incoming)
-                    candidateTimestamp = timestamp
                 }
-            }
-            if isDraining && errors.areTooMany { break }
-        }
-        throw VideoError.noDecodableFrame(cause: errors.last)
+                candidate.take(from: incoming)
+                candidateTimestamp = timestamp
+                return nil
+            },
+            finished: { drainedAtTarget, errors in
+                guard let timestamp = candidateTimestamp else {
+                    // Seeking landed where no keyframe follows: try again from earlier.
+                    if !acceptsLateFirstFrame { return .landedLate }
+                    throw VideoError.noDecodableFrame(cause: errors.last)
+                }
+                if sawErrors && !acceptsLateFirstFrame { return .landedLate }
+                let last = latestTimestamp ?? timestamp
+                let isPastEnd = !drainedAtTarget
+                    && (target > last + (frameDuration ?? 0) || (frameDuration == nil && target > last))
+                var located = LocatedFrame(frame: candidate, seconds: seconds(ticks: timestamp - startTimestamp),
+                                           isPastEnd: isPastEnd)
+                located.hasErrors = sawErrors
+                return .found(located)
+            })
     }
 
     /// When the packet's frame is on screen, in the stream's time base, if its timing is known.
@@ -345,12 +316,5 @@ extension VideoSource {
 
     func seconds(ticks: Int64) -> Double {
         Double(ticks) * Double(timeBase.num) / Double(timeBase.den)
-    }
-
-    /// The input is read to its end, or a read failed (its words become the cause if no frame
-    /// comes): the decoder is told, so that it gives out the frames it still holds.
-    func endOfInput(noting errors: inout DecodeErrors) {
-        if let readError = format.readError { errors.last = readError.message }
-        decoder.sendEndOfStream()
     }
 }
