@@ -37,28 +37,37 @@ public final class InputFile: ByteSource, @unchecked Sendable {
             descriptor = fd
             ownsDescriptor = true
         }
+        (identity, kind, isRegular, size, position, isDevice) = try Self.describe(descriptor, owned: ownsDescriptor, isStandardInput: path == "-")
+    }
+
+    /// Takes over `descriptor`, opened elsewhere (a worker's input, sent by the process that
+    /// opened it), and closes it when done; `displayName` is what errors call it.
+    public init(adopting descriptor: Int32, displayName: String) throws(SystemError) {
+        self.displayName = displayName
+        self.descriptor = descriptor
+        ownsDescriptor = true
+        (identity, kind, isRegular, size, position, isDevice) = try Self.describe(descriptor, owned: true, isStandardInput: false)
+    }
+
+    /// What an open descriptor is: its identity, kind, whether regular, its size and the position
+    /// reads start at; a folder is refused (and an owned descriptor closed).
+    private static func describe(_ descriptor: Int32, owned: Bool, isStandardInput: Bool) throws(SystemError)
+        -> (FileIdentity, String, Bool, Int?, Int, Bool) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            let error = path == "-" && errno == EBADF ? SystemError("standard input is closed", code: EBADF) : SystemError("cannot read file status")
-            if ownsDescriptor { close(descriptor) }
+            let error = isStandardInput && errno == EBADF ? SystemError("standard input is closed", code: EBADF) : SystemError("cannot read file status")
+            if owned { close(descriptor) }
             throw error
         }
-        identity = FileIdentity(status)
-        kind = FileSystem.kind(of: status)
         let type = status.st_mode & S_IFMT
         if type == S_IFDIR {
-            if ownsDescriptor { close(descriptor) }
+            if owned { close(descriptor) }
             throw SystemError("cannot read", code: EISDIR)
         }
-        isRegular = type == S_IFREG
-        if isRegular {
-            let start = max(0, Int(lseek(descriptor, 0, SEEK_CUR)))
-            position = start
-            size = Int(status.st_size)
-        } else {
-            size = nil
-        }
-        isDevice = type == S_IFCHR || type == S_IFBLK
+        let isRegular = type == S_IFREG
+        let position = isRegular ? max(0, Int(lseek(descriptor, 0, SEEK_CUR))) : 0
+        return (FileIdentity(status), FileSystem.kind(of: status), isRegular, isRegular ? Int(status.st_size) : nil, position,
+                type == S_IFCHR || type == S_IFBLK)
     }
 
     private let isDevice: Bool

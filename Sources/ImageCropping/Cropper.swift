@@ -73,12 +73,20 @@ public struct Cropper: Sendable {
     public func crop(_ input: String, to output: String) throws -> CropReport {
         let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output,
                                                   recognise: PictureFormat.recognise)
+        let report = try crop(from: file, into: target.descriptor, output: output)
+        try target.commit()
+        return report
+    }
+
+    /// The crop of an open input, written whole to `descriptor` (the output's temporary, which the
+    /// caller moves into place); `output` names it in messages and the report.
+    public func crop(from file: InputFile, into descriptor: Int32, output: String) throws -> CropReport {
         let picture = try open(file)
         let orientation = picture.orientation
         let storedRect = try self.storedRect(of: picture)
         if let alignment = options.losslessJPEG {
             guard let jpeg = picture as? JPEGPicture else { throw CropError.losslessNeedsJPEG }
-            return try cropLosslessly(jpeg, storedRect: storedRect, alignment: alignment, file: file, target: target, output: output)
+            return try cropLosslessly(jpeg, storedRect: storedRect, alignment: alignment, file: file, into: descriptor, output: output)
         }
         let reservation = try checkMemory(picture, storedRect)
         defer { withExtendedLifetime(reservation) {} }
@@ -94,8 +102,7 @@ public struct Cropper: Sendable {
         let shown = keeps ? orientation : .identity
         let pixels = keeps ? stored : stored.oriented(orientation)
         let left = try encoder.write(pixels, metadata: metadata(of: picture, orientation: shown, width: pixels.width, height: pixels.height),
-                                     to: target.descriptor)
-        try target.commit()
+                                     to: descriptor)
         return CropReport(output: output, orientation: orientation, storedRect: storedRect, warnings: warnings + left)
     }
 
@@ -111,7 +118,7 @@ public struct Cropper: Sendable {
     /// The crop as a JPEG of the source's own blocks, turned upright losslessly (or left as stored
     /// with `--keep-orientation`), with the metadata any crop carries.
     private func cropLosslessly(_ picture: JPEGPicture, storedRect: PixelRect, alignment: LosslessAlignment,
-                                file: InputFile, target: AtomicOutputFile, output: String) throws -> CropReport {
+                                file: InputFile, into descriptor: Int32, output: String) throws -> CropReport {
         let orientation = picture.orientation
         let lossless = LosslessJPEGCrop(picture: picture, transform: options.keepsOrientation ? .identity : orientation)
         let requested = lossless.transform.displayedRect(forStored: storedRect, storedWidth: picture.storedWidth,
@@ -122,8 +129,7 @@ public struct Cropper: Sendable {
         let shown = options.keepsOrientation ? orientation : .identity
         let carried = metadata(of: picture, orientation: shown, width: rect.width, height: rect.height)
         let segments = JPEGSegments.metadata(exif: carried.exif, xmp: carried.xmp, iccProfile: carried.color?.iccProfile)
-        try FileSystem.writeAll(JPEGSegments.inserting(segments.bytes, into: blocks), to: target.descriptor, target: output)
-        try target.commit()
+        try FileSystem.writeAll(JPEGSegments.inserting(segments.bytes, into: blocks), to: descriptor, target: output)
         let taken = lossless.transform.storedRect(forDisplayed: rect, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
         return CropReport(output: output, orientation: orientation, storedRect: taken, warnings: picture.warnings + segments.leftOut)
     }

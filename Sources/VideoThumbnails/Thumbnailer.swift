@@ -27,9 +27,17 @@ public struct Thumbnailer: Sendable {
     public func makeThumbnail(of input: String, to output: String) throws -> ThumbnailReport {
         let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output,
                                                   recognise: VideoSource.recognise)
+        let report = try makeThumbnail(from: file, into: target.descriptor, output: output)
+        try target.commit()
+        return report
+    }
+
+    /// The thumbnail of an open input, written whole to `descriptor` (the output's temporary, which
+    /// the caller moves into place); `output` names it in the report.
+    public func makeThumbnail(from file: InputFile, into descriptor: Int32, output: String) throws -> ThumbnailReport {
         if options.cover != .never {
             if let cover = try CoverArt.picture(in: file, limits: options.limits) {
-                return try write(cover, to: target, output: output)
+                return try write(cover, to: descriptor, output: output)
             }
             if options.cover == .only { throw VideoError.noCoverArt }
         }
@@ -73,20 +81,18 @@ public struct Thumbnailer: Sendable {
         // Kept as HDR, the pixels are BT.2020 PQ or HLG, which the cICP chunk says; otherwise sRGB.
         let metadata = PictureMetadata(codePoints: keepsHDR ? video.codePoints(of: located.frame) : nil)
         warnings += try ImageEncoders.encoder(for: options.format, settings: options.encoding)
-            .write(pixels, metadata: metadata, to: target.descriptor)
-        try target.commit()
+            .write(pixels, metadata: metadata, to: descriptor)
         return ThumbnailReport(output: output, seconds: located.seconds, width: pixels.width, height: pixels.height,
                                orientation: orientation, warnings: warnings)
     }
 
     /// The cover art, within the size asked for, at its own aspect.
-    private func write(_ cover: CoverArt, to target: AtomicOutputFile, output: String) throws -> ThumbnailReport {
+    private func write(_ cover: CoverArt, to descriptor: Int32, output: String) throws -> ThumbnailReport {
         let geometry = DisplayGeometry(codedWidth: cover.width, codedHeight: cover.height, pixelAspect: (1, 1), orientation: .identity,
                                        maxWidth: options.maxWidth, maxHeight: options.maxHeight)
         let pixels = try cover.pixels(width: geometry.scaledWidth, height: geometry.scaledHeight)
         let warnings = try ImageEncoders.encoder(for: options.format, settings: options.encoding)
-            .write(pixels, metadata: PictureMetadata(), to: target.descriptor)
-        try target.commit()
+            .write(pixels, metadata: PictureMetadata(), to: descriptor)
         return ThumbnailReport(output: output, seconds: 0, width: pixels.width, height: pixels.height,
                                orientation: .identity, warnings: warnings)
     }
