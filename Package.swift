@@ -18,7 +18,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "FileIO", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "ImageCropping", "Imaging", "Batch",
+                "BinaryArrays", "FileIO", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "ImageCropping", "Imaging", "Batch", "Sandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -49,6 +49,9 @@ let package = Package(
 
         // The batch engine: inputs listed and sharded, outputs planned, jobs run in parallel and reported.
         .target(name: "Batch", dependencies: ["FileIO", "JSON", "Reporting", "WorkerPool"]),
+        // Untrusted inputs decoded in confined worker processes (seccomp, Landlock, resource limits).
+        .target(name: "Sandbox", dependencies: ["Batch", "CSandbox", "FileIO", "JSON", "Reporting", "WorkerPool"]),
+        .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
         // C libraries, each behind one system-library target and one Swift wrapper.
         .systemLibrary(

@@ -1,4 +1,5 @@
 import CFFmpeg
+import CFFmpegLoader
 import Glibc
 import FileIO
 import Reporting
@@ -13,6 +14,16 @@ public enum FFmpegLibraries {
             LibraryVersion(name: "libavutil", version: dotted(avutil_version())),
             LibraryVersion(name: "libswscale", version: dotted(swscale_version())),
         ]
+    }
+
+    /// Loads the libraries now rather than at first use: a sandboxed worker does, while it may
+    /// still open files.
+    public static func load() throws {
+        var message = [CChar](repeating: 0, count: 512)
+        guard cffmpeg_loader_available(&message, UInt(message.count)) == 1 else {
+            throw LibraryLoadError(description: "cannot load FFmpeg: " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        silenceLogs()
     }
 
     /// FFmpeg's own log lines would break the one-line-per-error rule (errors come back as codes):
@@ -31,4 +42,9 @@ public enum FFmpegLibraries {
     private static func dotted(_ packed: UInt32) -> String {
         "\(cffmpeg_version_major(packed)).\(cffmpeg_version_minor(packed)).\(cffmpeg_version_micro(packed))"
     }
+}
+
+/// FFmpeg's libraries could not be loaded.
+public struct LibraryLoadError: Error, CustomStringConvertible {
+    public let description: String
 }

@@ -51,6 +51,13 @@ public final class HEIFDecoder {
         LibraryMessages.record(library.map { String(cString: $0) } ?? "decoder", message.map { String(cString: $0) } ?? "")
     }
 
+    /// Registers the decoders now rather than at the first picture: a sandboxed worker does, while
+    /// it may still load what libheif loads.
+    public static func prepare() {
+        Self.decodersRegistered
+        heif_context_free(heif_context_alloc())
+    }
+
     private init(source: ReaderSource?, maxPixels: Int,
                  read: (OpaquePointer, UnsafePointer<heif_reader>, UnsafeMutableRawPointer?) -> heif_error) throws(HEIFError) {
         Self.decodersRegistered

@@ -56,6 +56,12 @@ public struct PictureFormat: Sendable {
         return try format.reader(file, opening)
     }
 
+    /// Does now what the readers would do at their first picture (libheif's decoders registered): a
+    /// sandboxed worker calls this while it may still load libraries.
+    public static func prepareReaders() {
+        HEIFDecoder.prepare()
+    }
+
     /// Throws when a stream's first bytes are no picture this tool reads (see `InputFile.randomAccess`).
     public static func recognise(_ start: UnsafeRawBufferPointer) throws {
         if identify(Array(start.prefix(12))) == nil { throw PictureError.notAPicture }

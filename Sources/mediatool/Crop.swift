@@ -4,6 +4,7 @@ import ImageCodecs
 import ImageCropping
 import Imaging
 import FileIO
+import Sandbox
 
 extension ContentMode: ExpressibleByArgument {}
 extension MetadataStrip: ExpressibleByArgument {}
@@ -72,6 +73,8 @@ struct Crop: ParsableCommand {
 
     @OptionGroup var jobs: JobOptions
 
+    @OptionGroup var sandbox: SandboxOptions
+
     /// The formats a folder is searched for.
     static let pictureExtensions = PictureFormat.readableExtensions
 
@@ -100,20 +103,21 @@ struct Crop: ParsableCommand {
         try encoding.check(for: options.format, canKeepJPEGBlocks: true)
         options.encoding = encoding.settings
         options.losslessJPEG = encoding.losslessJPEG(for: options.format)
+        options.strip = strip
+        if let worker = SandboxWorker.current {
+            options.threads = worker.threads
+            options.encoding.threads = worker.threads
+            worker.serve(Self.job(options), maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout, prepare: { PictureFormat.prepareReaders() })
+        }
         let (plan, pictures, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Self.pictureExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
         options.threads = jobs.threadsPerWorker(inputs: pictures.count)
         options.encoding.threads = options.threads
-        options.strip = strip
-        let cropper = Cropper(options: options)
+        let job = Self.job(options)
+        let run = sandbox.runner(maxMemory: limits.maxMemory.bytes, threads: options.threads)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(pictures, plan: plan) { picture, output in
-            let report = try cropper.crop(picture.path, to: output!)
-            let rect = report.storedRect
-            return JobReport(fields: [
-                ("orientation", .int(report.orientation.rawValue)),
-                ("stored_rect", .array([.int(rect.x), .int(rect.y), .int(rect.width), .int(rect.height)])),
-            ], warnings: report.warnings)
+            try run(job, picture.path, output!)
         }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }
@@ -140,5 +144,18 @@ struct Crop: ParsableCommand {
             throw ValidationError("--view takes WxH, e.g. 400x1000, not '\(view)'.")
         }
         return size
+    }
+
+    /// One crop, from an open input to an open output: the part a sandboxed worker does.
+    static func job(_ options: CropOptions) -> FileJob {
+        let cropper = Cropper(options: options)
+        return FileJob(recognise: PictureFormat.recognise, policy: options.output) { file, output, name in
+            let report = try cropper.crop(from: file, into: output, output: name)
+            let rect = report.storedRect
+            return JobReport(fields: [
+                ("orientation", .int(report.orientation.rawValue)),
+                ("stored_rect", .array([.int(rect.x), .int(rect.y), .int(rect.width), .int(rect.height)])),
+            ], warnings: report.warnings)
+        }
     }
 }

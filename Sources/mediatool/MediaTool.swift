@@ -1,4 +1,5 @@
 import ArgumentParser
+import Sandbox
 import Glibc
 import FFmpeg
 import HEIFCodec
@@ -130,6 +131,7 @@ enum ToolVersion {
     static var report: String {
         let libraries = FFmpegLibraries.versions + [PNGLibrary.version, JPEGLibrary.version, WebPLibrary.version, HEIFLibrary.version, TIFFLibrary.version]
         // The cores it takes for the default --jobs and its threads: affinity and cgroup quota counted.
-        return (["mediatool \(number)"] + libraries.map(\.description) + ["cores \(WorkerThreads.cores)"]).joined(separator: "\n")
+        return (["mediatool \(number)"] + libraries.map(\.description) + ["cores \(WorkerThreads.cores)", Confinement.summary])
+            .joined(separator: "\n")
     }
 }

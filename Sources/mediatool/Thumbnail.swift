@@ -2,6 +2,7 @@ import ArgumentParser
 import Batch
 import FFmpeg
 import FileIO
+import Sandbox
 import VideoThumbnails
 
 extension HDRHandling: ExpressibleByArgument {}
@@ -70,6 +71,8 @@ struct Thumbnail: ParsableCommand {
 
     @OptionGroup var jobs: JobOptions
 
+    @OptionGroup var sandbox: SandboxOptions
+
     /// The formats a folder is searched for.
     static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "ts", "mts", "m2ts", "avi", "3gp", "mpg", "mpeg", "wmv", "flv", "ogv"]
     /// With --cover, audio files with artwork too.
@@ -107,19 +110,33 @@ struct Thumbnail: ParsableCommand {
         options.encoding = encoding.settings
         options.output = outputs.policy
         options.limits = limits.runLimits()
+        if let worker = SandboxWorker.current {
+            options.threads = worker.threads
+            options.encoding.threads = worker.threads
+            worker.serve(Self.job(options), maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout, prepare: FFmpegLibraries.load)
+        }
         let (plan, videos, ownOutputs) = try outputs.plan(
             for: inputs, extensions: extensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "thumb", fileExtension: options.format.fileExtension))
         options.threads = jobs.threadsPerWorker(inputs: videos.count)
         options.encoding.threads = options.threads
-        let thumbnailer = Thumbnailer(options: options)
+        let job = Self.job(options)
+        let run = sandbox.runner(maxMemory: limits.maxMemory.bytes, threads: options.threads)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(videos, plan: plan) { video, output in
-            let report = try thumbnailer.makeThumbnail(of: video.path, to: output!)
+            try run(job, video.path, output!)
+        }
+        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+    }
+
+    /// One thumbnail, from an open input to an open output: the part a sandboxed worker does.
+    static func job(_ options: ThumbnailOptions) -> FileJob {
+        let thumbnailer = Thumbnailer(options: options)
+        return FileJob(recognise: VideoSource.recognise, policy: options.output) { file, output, name in
+            let report = try thumbnailer.makeThumbnail(from: file, into: output, output: name)
             return JobReport(fields: [
                 ("seconds", .double(report.seconds)), ("width", .int(report.width)), ("height", .int(report.height)),
                 ("orientation", .int(report.orientation.rawValue)),
             ], warnings: report.warnings)
         }
-        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }
 }

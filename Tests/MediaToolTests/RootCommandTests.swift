@@ -8,8 +8,8 @@ import Testing
         #expect(run.status == 0)
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
-            == ["mediatool", "libavformat", "libavcodec", "libavutil", "libswscale", "libpng", "libjpeg-turbo", "libwebp", "libheif", "libtiff", "cores"])
-        for line in lines.dropLast() {
+            == ["mediatool", "libavformat", "libavcodec", "libavutil", "libswscale", "libpng", "libjpeg-turbo", "libwebp", "libheif", "libtiff", "cores", "sandbox:"])
+        for line in lines.dropLast(2) {
             let version = line.split(separator: " ").last ?? ""
             #expect(version.split(separator: ".").count == 3 && version.allSatisfy { $0.isNumber || $0 == "." }, "\(line)")
         }
@@ -28,7 +28,7 @@ import Testing
             environment["MEDIATOOL_CGROUP_CPU_MAX"] = scratch.path
         }
         let run = try ToolRun.run(["--version"], launcher: launcher, environment: environment)
-        #expect(run.output.split(separator: "\n").last.map(String.init) == expected)
+        #expect(run.output.split(separator: "\n").first { $0.hasPrefix("cores ") }.map(String.init) == expected)
     }
 
     @Test(arguments: ["dump-doubles", "pack-doubles"])

@@ -1,0 +1,60 @@
+#ifndef CSANDBOX_H
+#define CSANDBOX_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/// Sends `length` bytes as one message on a SOCK_SEQPACKET socket, with `count` descriptors
+/// (SCM_RIGHTS, at most 4). 0, or -1 with errno.
+int mt_send_message(int socket, const void *bytes, size_t length, const int *descriptors, int count);
+
+/// Receives one message: its length (0 when the other end closed), or -1 with errno. Descriptors
+/// that came with it are stored in `descriptors` (close-on-exec), their number in `*count`.
+ssize_t mt_receive_message(int socket, void *bytes, size_t capacity, int *descriptors, int capacity_descriptors, int *count);
+
+enum {
+    MT_CONFINED_SECCOMP = 1,
+    MT_CONFINED_LANDLOCK = 2,
+};
+
+/// Drops what a decoding worker does not need, for good: no new privileges, no filesystem (Landlock,
+/// where the kernel has it), and a seccomp filter that refuses opening files, sockets, exec, fork,
+/// ptrace and the like with EPERM (reading and writing open descriptors, memory, threads and
+/// signals to itself stay). Returns the MT_CONFINED_ flags in force, or -1 with a message when
+/// seccomp could not be set.
+int mt_confine(char *message, size_t capacity);
+
+/// Resource limits of a worker: it ends with its parent (PR_SET_PDEATHSIG), writes no core dump,
+/// and maps at most `address_space` bytes (none when 0). 0, or -1 with errno.
+int mt_limit_resources(size_t address_space);
+
+/// Lets the process use `seconds` more of CPU time from now (soft RLIMIT_CPU: SIGXCPU past it).
+void mt_limit_cpu_time(double seconds);
+
+/// Bytes of address space the process maps now.
+size_t mt_mapped_bytes(void);
+
+/// A pipe whose ends close on exec (pipe2, which needs _GNU_SOURCE). 0, or -1 with errno.
+int mt_pipe_cloexec(int ends[2]);
+
+/// Adds to `actions` the closing of every descriptor from `lowest` up in the child (glibc's
+/// posix_spawn_file_actions_addclosefrom_np, which needs _GNU_SOURCE). 0, or an error number.
+int mt_spawn_close_from(void *actions, int lowest);
+
+/// The libseccomp version this process runs with.
+void mt_seccomp_version(unsigned *major, unsigned *minor, unsigned *micro);
+
+/// The Landlock ABI the kernel offers; 0 without Landlock.
+int mt_landlock_abi(void);
+
+/// Tries each forbidden kind of call (for tests in debug builds): which ones the kernel refused,
+/// as a bit mask of MT_PROBE_ flags.
+enum {
+    MT_PROBE_OPEN = 1,
+    MT_PROBE_SOCKET = 2,
+    MT_PROBE_EXEC = 4,
+    MT_PROBE_FORK = 8,
+};
+int mt_probe_forbidden(const char *path);
+
+#endif

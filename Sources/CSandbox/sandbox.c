@@ -1,0 +1,242 @@
+#define _GNU_SOURCE
+#include "CSandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { MAX_DESCRIPTORS = 4 };
+
+int mt_send_message(int socket, const void *bytes, size_t length, const int *descriptors, int count) {
+    if (count < 0 || count > MAX_DESCRIPTORS) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct iovec part = {.iov_base = (void *)bytes, .iov_len = length};
+    union {
+        struct cmsghdr header;
+        char space[CMSG_SPACE(sizeof(int) * MAX_DESCRIPTORS)];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1};
+    if (count > 0) {
+        message.msg_control = control.space;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)count);
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)count);
+        memcpy(CMSG_DATA(header), descriptors, sizeof(int) * (size_t)count);
+    }
+    ssize_t sent;
+    do {
+        sent = sendmsg(socket, &message, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    return sent < 0 ? -1 : 0;
+}
+
+ssize_t mt_receive_message(int socket, void *bytes, size_t capacity, int *descriptors, int capacity_descriptors, int *count) {
+    *count = 0;
+    struct iovec part = {.iov_base = bytes, .iov_len = capacity};
+    union {
+        struct cmsghdr header;
+        char space[CMSG_SPACE(sizeof(int) * MAX_DESCRIPTORS)];
+    } control;
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.space,
+                             .msg_controllen = sizeof control.space};
+    ssize_t received;
+    do {
+        received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    } while (received < 0 && errno == EINTR);
+    if (received < 0) return -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        int arrived = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        int *fds = (int *)CMSG_DATA(header);
+        for (int index = 0; index < arrived; index++) {
+            // More than asked for are not kept open.
+            if (*count < capacity_descriptors) {
+                descriptors[(*count)++] = fds[index];
+            } else {
+                close(fds[index]);
+            }
+        }
+    }
+    // A message cut short, or descriptors dropped by the kernel, is no message to act on.
+    if (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
+        for (int index = 0; index < *count; index++) close(descriptors[index]);
+        *count = 0;
+        errno = EMSGSIZE;
+        return -1;
+    }
+    return received;
+}
+
+int mt_limit_resources(size_t address_space) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) return -1;
+    // The parent may have ended before the line above: then this worker is an orphan already.
+    if (getppid() == 1) _exit(0);
+    struct rlimit none = {0, 0};
+    if (setrlimit(RLIMIT_CORE, &none) != 0) return -1;
+    if (address_space > 0) {
+        struct rlimit space = {address_space, address_space};
+        if (setrlimit(RLIMIT_AS, &space) != 0) return -1;
+    }
+    return 0;
+}
+
+void mt_limit_cpu_time(double seconds) {
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) != 0) return;
+    double used = (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + 1;
+    double allowed = used + seconds;
+    if (!(allowed < 1e12)) return;
+    struct rlimit cpu = {(rlim_t)allowed, RLIM_INFINITY};
+    setrlimit(RLIMIT_CPU, &cpu);
+}
+
+size_t mt_mapped_bytes(void) {
+    FILE *file = fopen("/proc/self/statm", "re");
+    if (file == NULL) return 0;
+    unsigned long pages = 0;
+    int got = fscanf(file, "%lu", &pages);
+    fclose(file);
+    return got == 1 ? pages * (size_t)sysconf(_SC_PAGESIZE) : 0;
+}
+
+int mt_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
+
+int mt_spawn_close_from(void *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);
+}
+
+void mt_seccomp_version(unsigned *major, unsigned *minor, unsigned *micro) {
+    const struct scmp_version *version = seccomp_version();
+    *major = version ? version->major : 0;
+    *minor = version ? version->minor : 0;
+    *micro = version ? version->micro : 0;
+}
+
+int mt_landlock_abi(void) {
+#ifdef SYS_landlock_create_ruleset
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return abi > 0 ? (int)abi : 0;
+#else
+    return 0;
+#endif
+}
+
+/// No access to any file by path: a ruleset that handles every filesystem right and allows none.
+static int restrict_filesystem(void) {
+#ifdef SYS_landlock_create_ruleset
+    int abi = mt_landlock_abi();
+    if (abi <= 0) return 0;
+    struct landlock_ruleset_attr attributes = {
+        .handled_access_fs = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE
+            | LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE
+            | LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG
+            | LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK
+            | LANDLOCK_ACCESS_FS_MAKE_SYM,
+    };
+#ifdef LANDLOCK_ACCESS_FS_REFER
+    if (abi >= 2) attributes.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
+#endif
+#ifdef LANDLOCK_ACCESS_FS_TRUNCATE
+    if (abi >= 3) attributes.handled_access_fs |= LANDLOCK_ACCESS_FS_TRUNCATE;
+#endif
+    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0);
+    if (ruleset < 0) return 0;
+    int restricted = (int)syscall(SYS_landlock_restrict_self, ruleset, 0);
+    close(ruleset);
+    return restricted == 0;
+#else
+    return 0;
+#endif
+}
+
+int mt_confine(char *message, size_t capacity) {
+    message[0] = '\0';
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+        snprintf(message, capacity, "cannot set no-new-privileges: %s", strerror(errno));
+        return -1;
+    }
+    int flags = restrict_filesystem() ? MT_CONFINED_LANDLOCK : 0;
+    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+    if (filter == NULL) {
+        snprintf(message, capacity, "cannot start a seccomp filter");
+        return -1;
+    }
+    static const int refused[] = {
+        // Files by name, and changes to the filesystem.
+        SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(openat2), SCMP_SYS(creat), SCMP_SYS(open_by_handle_at),
+        SCMP_SYS(name_to_handle_at), SCMP_SYS(truncate), SCMP_SYS(link), SCMP_SYS(linkat), SCMP_SYS(unlink),
+        SCMP_SYS(unlinkat), SCMP_SYS(rename), SCMP_SYS(renameat), SCMP_SYS(renameat2), SCMP_SYS(mkdir),
+        SCMP_SYS(mkdirat), SCMP_SYS(rmdir), SCMP_SYS(symlink), SCMP_SYS(symlinkat), SCMP_SYS(mknod),
+        SCMP_SYS(mknodat), SCMP_SYS(chmod), SCMP_SYS(fchmodat), SCMP_SYS(chown), SCMP_SYS(lchown),
+        SCMP_SYS(fchownat), SCMP_SYS(utimensat), SCMP_SYS(chdir), SCMP_SYS(chroot), SCMP_SYS(pivot_root),
+        SCMP_SYS(mount), SCMP_SYS(umount2), SCMP_SYS(fanotify_init), SCMP_SYS(inotify_init), SCMP_SYS(inotify_init1),
+        SCMP_SYS(memfd_secret), SCMP_SYS(userfaultfd),
+        // The network, and other processes.
+        SCMP_SYS(socket), SCMP_SYS(socketpair), SCMP_SYS(connect), SCMP_SYS(bind), SCMP_SYS(listen),
+        SCMP_SYS(accept), SCMP_SYS(accept4), SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork),
+        SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev), SCMP_SYS(pidfd_open),
+        SCMP_SYS(pidfd_getfd), SCMP_SYS(kill), SCMP_SYS(setns), SCMP_SYS(unshare), SCMP_SYS(personality),
+        SCMP_SYS(kexec_load), SCMP_SYS(init_module), SCMP_SYS(finit_module), SCMP_SYS(delete_module),
+        SCMP_SYS(bpf), SCMP_SYS(perf_event_open), SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key),
+        SCMP_SYS(setuid), SCMP_SYS(setgid), SCMP_SYS(setreuid), SCMP_SYS(setregid), SCMP_SYS(setresuid),
+        SCMP_SYS(setresgid), SCMP_SYS(setgroups), SCMP_SYS(reboot), SCMP_SYS(swapon), SCMP_SYS(swapoff),
+        SCMP_SYS(sethostname), SCMP_SYS(setdomainname), SCMP_SYS(acct), SCMP_SYS(quotactl), SCMP_SYS(iopl),
+        SCMP_SYS(ioperm), SCMP_SYS(io_uring_setup), SCMP_SYS(seccomp),
+    };
+    int failed = 0;
+    for (size_t index = 0; index < sizeof refused / sizeof refused[0]; index++) {
+        // A call this kernel or libseccomp does not know is negative here: nothing to refuse.
+        if (refused[index] < 0) continue;
+        if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), refused[index], 0) != 0) failed = 1;
+    }
+    // Threads are clone with CLONE_THREAD; a new process is clone without it. clone3 passes its
+    // flags in memory, which a filter cannot read: it is refused as unknown (ENOSYS), and the C
+    // library falls back to clone.
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+                         SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0)) != 0) failed = 1;
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0) != 0) failed = 1;
+    if (failed || seccomp_load(filter) != 0) {
+        snprintf(message, capacity, "cannot load the seccomp filter");
+        seccomp_release(filter);
+        return -1;
+    }
+    seccomp_release(filter);
+    return flags | MT_CONFINED_SECCOMP;
+}
+
+int mt_probe_forbidden(const char *path) {
+    int refused = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && errno == EPERM) refused |= MT_PROBE_OPEN;
+    if (fd >= 0) close(fd);
+    int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (sock < 0 && errno == EPERM) refused |= MT_PROBE_SOCKET;
+    if (sock >= 0) close(sock);
+    // A program that does not exist: unconfined, this fails with ENOENT and replaces nothing.
+    char *const arguments[] = {"mediatool-probe", NULL};
+    char *const environment[] = {NULL};
+    if (execve("/nonexistent/mediatool-probe", arguments, environment) < 0 && errno == EPERM) refused |= MT_PROBE_EXEC;
+    pid_t child = fork();
+    if (child < 0 && errno == EPERM) refused |= MT_PROBE_FORK;
+    if (child == 0) _exit(0);
+    if (child > 0) waitpid(child, NULL, 0);
+    return refused;
+}

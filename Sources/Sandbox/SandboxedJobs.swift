@@ -1,0 +1,142 @@
+import Batch
+import FileIO
+import Glibc
+import JSON
+import Synchronization
+
+/// How inputs are decoded: in confined worker processes (the default), or in this process.
+public enum SandboxMode: String, Sendable, CaseIterable {
+    case on, off
+}
+
+public struct SandboxSettings: Sendable {
+    /// Wall time one input may take in its worker before the worker is killed.
+    public var timeout: Double
+    /// The memory one worker may use beyond its libraries (`--max-memory`), for its address-space limit.
+    public var maxMemory: Int
+    /// Threads each job of a worker uses (0: every core), as the batch counted them.
+    public var threads: Int
+
+    public init(timeout: Double, maxMemory: Int, threads: Int) {
+        self.timeout = timeout
+        self.maxMemory = maxMemory
+        self.threads = threads
+    }
+}
+
+/// Runs `FileJob`s in confined workers: this process opens each input and the output's temporary,
+/// a worker decodes and encodes on those descriptors, and this process alone moves the output into
+/// place. A worker that crashes, passes its memory or time, or answers nonsense costs its input
+/// only: it is ended and the next input gets a new one. Workers are kept between inputs, so a
+/// batch pays for starting one per worker thread, not per file.
+public final class SandboxedJobs: Sendable {
+    public let settings: SandboxSettings
+    private let idle = Mutex<[WorkerBox]>([])
+    /// Set when a worker could not confine itself: every later input fails with the same reason at once.
+    private let setupFailure = Mutex<WorkerFailure?>(nil)
+
+    public init(settings: SandboxSettings) {
+        self.settings = settings
+    }
+
+    /// The job for `input`, done in a worker; its report, or the worker's failure as an error.
+    public func run(_ job: FileJob, input: String, output: String) throws -> JobReport {
+        let (file, target) = try job.open(input: input, output: output)
+        var box = try checkout()
+        do {
+            let report = try perform(on: &box, input: file, output: target, outputName: output)
+            checkin(box)
+            try target.commit()
+            return report
+        } catch let failure as JobFailure {
+            // The job's own error: the worker is fine and stays.
+            checkin(box)
+            throw failure
+        }
+    }
+
+    private func checkout() throws -> WorkerBox {
+        if let failure = setupFailure.withLock({ $0 }) { throw failure }
+        if let box = idle.withLock({ $0.popLast() }) { return box }
+        return try start()
+    }
+
+    private func checkin(_ box: WorkerBox) {
+        guard !box.worker.isReaped else { return }
+        idle.withLock { $0.append(box) }
+    }
+
+    private func start() throws -> WorkerBox {
+        let worker = try WorkerProcess(threads: settings.threads)
+        do {
+            _ = try worker.awaitReady(seconds: 30)
+        } catch let failure as WorkerFailure {
+            if case .unconfined = failure { setupFailure.withLock { $0 = failure } }
+            throw failure
+        }
+        return WorkerBox(worker: worker)
+    }
+
+    /// Sends the job, waits for its answer within the timeout, and says what happened.
+    private func perform(on box: inout WorkerBox, input: InputFile, output: AtomicOutputFile, outputName: String) throws -> JobReport {
+        let request = WireMessage.job(input: input.displayName, output: outputName).bytes
+        box.worker.clearErrors()
+        do {
+            try box.worker.channel.send(request, descriptors: [input.descriptor, output.descriptor])
+        } catch {
+            // The worker ended while idle: one new worker, once.
+            _ = box.worker.end()
+            box = try start()
+            try box.worker.channel.send(request, descriptors: [input.descriptor, output.descriptor])
+        }
+        guard box.worker.channel.waitReadable(seconds: settings.timeout) else {
+            _ = box.worker.end()
+            throw WorkerFailure.timedOut(seconds: settings.timeout)
+        }
+        let answer: (bytes: [UInt8], descriptors: [Int32])
+        do {
+            guard let received = try box.worker.channel.receive() else {
+                // Only an ending worker closes its socket; one that closed it and lives on is ended.
+                throw failure(ending: box.worker.end(), of: box.worker)
+            }
+            answer = received
+        } catch is SystemError {
+            // An answer too long or cut short: no answer.
+            _ = box.worker.end()
+            throw WorkerFailure.malformedReply
+        }
+        answer.descriptors.forEach { close($0) }
+        switch WireMessage(bytes: answer.bytes) {
+        case .done(let fields, let warnings)?:
+            return JobReport(fields: fields.map { (name: $0.name, value: $0.value) }, warnings: warnings)
+        case .failed(let message)?:
+            throw JobFailure(description: message)
+        default:
+            _ = box.worker.end()
+            throw WorkerFailure.malformedReply
+        }
+    }
+
+    /// Why the worker ended, from its wait status and its last words on standard error.
+    private func failure(ending status: Int32, of worker: WorkerProcess) -> WorkerFailure {
+        let signal = status & 0x7F
+        let words = worker.drainErrors()
+        // The Swift runtime, C++ and the C library say so when an allocation fails under the limit.
+        if ["allocate", "bad_alloc", "out of memory", "Out of memory"].contains(where: words.contains) {
+            return .overMemory(limit: settings.maxMemory)
+        }
+        if signal == SIGXCPU { return .overCPUTime(seconds: settings.timeout) }
+        if signal != 0 { return .crashed(signal: signal) }
+        return .exited(status: (status >> 8) & 0xFF)
+    }
+}
+
+/// A job's own error, said by the worker in its words.
+struct JobFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A worker, owned by one batch thread at a time.
+struct WorkerBox: @unchecked Sendable {
+    let worker: WorkerProcess
+}

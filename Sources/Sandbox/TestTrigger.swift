@@ -1,0 +1,50 @@
+import CSandbox
+import Glibc
+
+/// Debug builds only: `MEDIATOOL_TEST_WORKER_TRIGGER=ACTION:SUFFIX` makes a worker misbehave on each
+/// input whose name ends in SUFFIX, as a hostile file would make a decoder: `crash` (SIGSEGV),
+/// `abort`, `hang`, `allocate` (without bound), `open:PATH`, `socket`, `exec`, `fork` (each tried,
+/// and the job fails saying whether the kernel refused it). Release builds leave this out.
+enum TestTrigger {
+    static func fire(for input: String) throws {
+        #if DEBUG
+        guard let value = getenv("MEDIATOOL_TEST_WORKER_TRIGGER").map({ String(cString: $0) }),
+              let colon = value.firstIndex(of: ":") else { return }
+        let action = String(value[..<colon])
+        var suffix = String(value[value.index(after: colon)...])
+        var path = "/"
+        if action == "open", let second = suffix.firstIndex(of: ":") {
+            path = String(suffix[..<second])
+            suffix = String(suffix[suffix.index(after: second)...])
+        }
+        guard input.hasSuffix(suffix) else { return }
+        switch action {
+        case "crash":
+            raise(SIGSEGV)
+        case "abort":
+            abort()
+        case "hang":
+            while true { pause() }
+        case "allocate":
+            var blocks: [UnsafeMutableRawPointer] = []
+            while true {
+                // Touched, so that the pages are really used.
+                let block = UnsafeMutableRawPointer.allocate(byteCount: 64 << 20, alignment: 4096)
+                memset(block, 1, 64 << 20)
+                blocks.append(block)
+            }
+        case "open", "socket", "exec", "fork":
+            let bit = Int32(["open": MT_PROBE_OPEN, "socket": MT_PROBE_SOCKET, "exec": MT_PROBE_EXEC, "fork": MT_PROBE_FORK][action]!)
+            let refused = mt_probe_forbidden(path) & bit != 0
+            throw ProbeOutcome(description: "\(action) \(refused ? "refused" : "ALLOWED") in the worker")
+        default:
+            return
+        }
+        #endif
+    }
+}
+
+/// What a probe found: the job fails with it.
+struct ProbeOutcome: Error, CustomStringConvertible {
+    let description: String
+}

@@ -1,0 +1,173 @@
+import Batch
+import JSON
+
+/// What mediatool and a worker say to each other, as bytes: a job to do, the worker's start, and
+/// how a job ended. The parent reads what a worker wrote as it reads any untrusted input: every
+/// length is checked, and a message that does not parse is the worker's failure, not the parent's.
+enum WireMessage: Equatable {
+    /// Parent to worker: read the input (the first descriptor), write the output (the second).
+    case job(input: String, output: String)
+    /// Worker to parent, once: set up and confined (`MT_CONFINED_` flags).
+    case ready(confinement: Int32)
+    /// Worker to parent, once: the sandbox could not be set up.
+    case unconfined(reason: String)
+    case done(fields: [JSONMember], warnings: [String])
+    case failed(message: String)
+
+    var bytes: [UInt8] {
+        var writer = WireWriter()
+        switch self {
+        case .job(let input, let output):
+            writer.byte(1)
+            writer.string(input)
+            writer.string(output)
+        case .ready(let confinement):
+            writer.byte(2)
+            writer.integer(Int(confinement))
+        case .unconfined(let reason):
+            writer.byte(3)
+            writer.string(reason)
+        case .done(let fields, let warnings):
+            writer.byte(4)
+            writer.value(.object(fields))
+            writer.integer(warnings.count)
+            warnings.forEach { writer.string($0) }
+        case .failed(let message):
+            writer.byte(5)
+            writer.string(message)
+        }
+        return writer.bytes
+    }
+
+    /// Nil for bytes that are no message.
+    init?(bytes: [UInt8]) {
+        var reader = WireReader(bytes: bytes)
+        guard let message = Self.read(&reader), reader.isAtEnd else { return nil }
+        self = message
+    }
+
+    private static func read(_ reader: inout WireReader) -> WireMessage? {
+        switch reader.byte() {
+        case 1:
+            guard let input = reader.string(), let output = reader.string() else { return nil }
+            return .job(input: input, output: output)
+        case 2:
+            guard let flags = reader.integer(), let confinement = Int32(exactly: flags) else { return nil }
+            return .ready(confinement: confinement)
+        case 3:
+            return reader.string().map { .unconfined(reason: $0) }
+        case 4:
+            guard case .object(let fields)? = reader.value(depth: 0), let count = reader.integer(), count >= 0,
+                  count <= reader.remaining else { return nil }
+            var warnings: [String] = []
+            for _ in 0..<count {
+                guard let warning = reader.string() else { return nil }
+                warnings.append(warning)
+            }
+            return .done(fields: fields, warnings: warnings)
+        case 5:
+            return reader.string().map { .failed(message: $0) }
+        default:
+            return nil
+        }
+    }
+}
+
+struct WireWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    mutating func integer(_ value: Int) {
+        withUnsafeBytes(of: Int64(value).littleEndian) { bytes += $0 }
+    }
+
+    mutating func string(_ value: String) {
+        let utf8 = Array(value.utf8)
+        integer(utf8.count)
+        bytes += utf8
+    }
+
+    mutating func value(_ value: JSONValue) {
+        switch value {
+        case .string(let text): byte(1); string(text)
+        case .int(let number): byte(2); integer(number)
+        case .double(let number): byte(3); integer(Int(Int64(bitPattern: number.bitPattern)))
+        case .float(let number): byte(4); integer(Int(number.bitPattern))
+        case .null: byte(5)
+        case .array(let values):
+            byte(6)
+            integer(values.count)
+            values.forEach { self.value($0) }
+        case .object(let members):
+            byte(7)
+            integer(members.count)
+            for member in members {
+                string(member.name)
+                self.value(member.value)
+            }
+        }
+    }
+}
+
+struct WireReader {
+    let bytes: [UInt8]
+    private var offset = 0
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { offset == bytes.count }
+    var remaining: Int { bytes.count - offset }
+
+    mutating func byte() -> UInt8? {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func integer() -> Int? {
+        guard remaining >= 8 else { return nil }
+        var value: UInt64 = 0
+        for index in (0..<8).reversed() { value = value << 8 | UInt64(bytes[offset + index]) }
+        offset += 8
+        return Int(Int64(bitPattern: value))
+    }
+
+    mutating func string() -> String? {
+        guard let count = integer(), count >= 0, count <= remaining else { return nil }
+        defer { offset += count }
+        return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+    }
+
+    /// Nested at most 16 deep: a report is flat, and a hostile worker gets no deep recursion.
+    mutating func value(depth: Int) -> JSONValue? {
+        guard depth < 16 else { return nil }
+        switch byte() {
+        case 1: return string().map(JSONValue.string)
+        case 2: return integer().map(JSONValue.int)
+        case 3: return integer().map { .double(Double(bitPattern: UInt64(bitPattern: Int64($0)))) }
+        case 4: return integer().flatMap { UInt32(exactly: $0) }.map { .float(Float(bitPattern: $0)) }
+        case 5: return .null
+        case 6:
+            guard let count = integer(), count >= 0, count <= remaining else { return nil }
+            var values: [JSONValue] = []
+            for _ in 0..<count {
+                guard let value = value(depth: depth + 1) else { return nil }
+                values.append(value)
+            }
+            return .array(values)
+        case 7:
+            guard let count = integer(), count >= 0, count <= remaining else { return nil }
+            var members: [JSONMember] = []
+            for _ in 0..<count {
+                guard let name = string(), let value = value(depth: depth + 1) else { return nil }
+                members.append(JSONMember(name, value))
+            }
+            return .object(members)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Glibc
+import Reporting
+
+/// How a job in a worker ended other than with the job's own answer.
+public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
+    /// Killed by a signal it did not ask for: a decoder's crash.
+    case crashed(signal: Int32)
+    /// Ended for want of memory under the worker's address-space limit.
+    case overMemory(limit: Int)
+    /// Still working when `--timeout` ran out: killed.
+    case timedOut(seconds: Double)
+    /// Past its CPU-time limit (SIGXCPU), which `--timeout` sets.
+    case overCPUTime(seconds: Double)
+    /// Ended by itself in the middle of a job.
+    case exited(status: Int32)
+    /// Did not say it was ready (its wait status, when it ended).
+    case didNotStart(ending: Int32)
+    /// Could not confine itself: nothing is decoded unconfined unless `--sandbox off` asks.
+    case unconfined(String)
+    /// Answered with bytes that are no answer: treated as a compromised worker, and ended.
+    case malformedReply
+
+    public var description: String {
+        switch self {
+        case .crashed(let signal):
+            return "the decoder crashed (\(Self.name(of: signal))); the file was refused"
+        case .overMemory(let limit):
+            return "over the memory limit of \(Self.size(limit)) (--max-memory); the file was refused"
+        case .timedOut(let seconds):
+            return "took longer than --timeout \(Self.number(seconds)) s; the file was refused"
+        case .overCPUTime(let seconds):
+            return "used more CPU time than --timeout \(Self.number(seconds)) s allows; the file was refused"
+        case .exited(let status):
+            return "the worker decoding it ended unexpectedly (exit status \(status)); the file was refused"
+        case .didNotStart(let ending):
+            return "a sandboxed worker did not start (\(Self.ending(ending)))"
+        case .unconfined(let reason):
+            return "the sandbox could not be set up: \(reason) (--sandbox off decodes without it)"
+        case .malformedReply:
+            return "the worker decoding it gave a malformed answer and was ended; the file was refused"
+        }
+    }
+
+    static func name(of signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE", SIGABRT: "SIGABRT", SIGTRAP: "SIGTRAP",
+            SIGKILL: "SIGKILL", SIGSYS: "SIGSYS", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM",
+        ]
+        return names[signal] ?? "signal \(signal)"
+    }
+
+    static func ending(_ status: Int32) -> String {
+        let signal = status & 0x7F
+        if signal == 0 { return "exit status \((status >> 8) & 0xFF)" }
+        return name(of: signal)
+    }
+
+    /// A limit as `--max-memory` takes it: 1 GiB, 512 MiB, or bytes.
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 30 && bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        return "\(bytes) bytes"
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

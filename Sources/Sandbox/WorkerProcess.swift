@@ -1,0 +1,142 @@
+import CSandbox
+import FileIO
+import Glibc
+
+/// One worker: a fresh exec of mediatool itself with the same arguments, which parses them as this
+/// process did, confines itself and then does one job at a time on the descriptors it is sent.
+final class WorkerProcess {
+    /// The environment variable that makes mediatool a worker: the descriptor of its socket.
+    static let environmentKey = "MEDIATOOL_SANDBOX_WORKER"
+    /// The threads each job of the worker uses, as the parent counted them.
+    static let threadsKey = "MEDIATOOL_SANDBOX_THREADS"
+    static let socketDescriptor: Int32 = 3
+
+    let pid: pid_t
+    let channel: WorkerChannel
+    /// What the worker writes to standard error (its libraries' words, the runtime's on a crash).
+    private let errors: Int32
+    private var errorText: [UInt8] = []
+    private(set) var isReaped = false
+    /// `MT_CONFINED_` flags the worker reported once it was set up.
+    private(set) var confinement: Int32 = 0
+
+    init(threads: Int) throws {
+        let (parentEnd, childEnd) = try WorkerChannel.pair()
+        var errorPipe: [Int32] = [-1, -1]
+        _ = try FileSystem.valueOrErrno("cannot make a pipe for a worker") { mt_pipe_cloexec(&errorPipe) }
+        defer { close(errorPipe[1]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // Standard output is the JSON report's: a worker never writes there.
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], STDERR_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, childEnd.descriptor, Self.socketDescriptor)
+        // Nothing else of this process's reaches the worker, close-on-exec or not: no folder held
+        // open, no other input, no other worker's socket.
+        let closing = mt_spawn_close_from(&actions, Self.socketDescriptor + 1)
+        guard closing == 0 else { throw SystemError("cannot start a worker", code: closing) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Signals blocked in this thread (the batch's signal handling) are not the worker's.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var environment = ProcessInfoLite.environment.filter {
+            !$0.hasPrefix(Self.environmentKey + "=") && !$0.hasPrefix(Self.threadsKey + "=") && !$0.hasPrefix("SWIFT_BACKTRACE=")
+        }
+        environment += ["\(Self.environmentKey)=\(Self.socketDescriptor)", "\(Self.threadsKey)=\(threads)",
+                        // A crash is reported by the parent; the runtime's backtracer would exec a program.
+                        "SWIFT_BACKTRACE=enable=no"]
+        var pid: pid_t = 0
+        let status = Self.withCStrings(CommandLine.arguments) { argv in
+            Self.withCStrings(environment) { envp in
+                posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp)
+            }
+        }
+        guard status == 0 else { throw SystemError("cannot start a worker", code: status) }
+        self.pid = pid
+        channel = parentEnd
+        errors = errorPipe[0]
+        _ = fcntl(errors, F_SETFL, fcntl(errors, F_GETFL) | O_NONBLOCK)
+        withExtendedLifetime(childEnd) {}
+    }
+
+    deinit {
+        close(errors)
+        if !isReaped {
+            kill(pid, SIGKILL)
+            _ = reap()
+        }
+    }
+
+    /// The worker's first message: confined, or why not.
+    func awaitReady(seconds: Double) throws -> Int32 {
+        guard channel.waitReadable(seconds: seconds), let message = try channel.receive() else {
+            throw WorkerFailure.didNotStart(ending: end())
+        }
+        switch WireMessage(bytes: message.bytes) {
+        case .ready(let flags)?:
+            confinement = flags
+            return flags
+        case .unconfined(let reason)?:
+            throw WorkerFailure.unconfined(reason)
+        default:
+            throw WorkerFailure.malformedReply
+        }
+    }
+
+    /// The last of what the worker wrote to standard error, read without waiting (at most 4 KiB kept).
+    func drainErrors() -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(errors, &buffer, buffer.count)
+            if count <= 0 { break }
+            errorText += buffer.prefix(count)
+            if errorText.count > 4096 { errorText.removeFirst(errorText.count - 4096) }
+        }
+        return String(decoding: errorText, as: UTF8.self)
+    }
+
+    func clearErrors() {
+        _ = drainErrors()
+        errorText = []
+    }
+
+    /// Kills the worker (if it still runs) and says how it ended.
+    func end() -> Int32 {
+        kill(pid, SIGKILL)
+        return reap()
+    }
+
+    /// Waits for the worker to end; its wait status.
+    @discardableResult
+    func reap() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        isReaped = true
+        return status
+    }
+
+    private static func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
+        let copies = strings.map { strdup($0) } + [nil]
+        defer { copies.forEach { free($0) } }
+        return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
+
+/// The process's environment as `NAME=value` strings, read from the C library.
+enum ProcessInfoLite {
+    static var environment: [String] {
+        var result: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            result.append(String(cString: pointer))
+            entry += 1
+        }
+        return result
+    }
+}

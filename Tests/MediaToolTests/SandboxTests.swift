@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The sandbox, for real: a debug build's trigger (`MEDIATOOL_TEST_WORKER_TRIGGER`) makes the worker
+/// of one input of a batch crash, hang, allocate without bound or try what its seccomp filter
+/// refuses. Each ends in one line naming the input and what happened, with no output for it; the
+/// other inputs of the batch are made, by other workers or the same one.
+@Suite struct SandboxTests {
+    /// A scratch folder of three copies of a small clip (v1.mkv, v2.mkv, v3.mkv) and a decoy file.
+    static func batch() throws -> URL {
+        let folder = try Fixture.scratchFolder()
+        let videos = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
+        for name in ["v1.mkv", "v2.mkv", "v3.mkv"] {
+            try FileManager.default.copyItem(atPath: Fixture.path("video/counter.mkv"), toPath: videos.appendingPathComponent(name).path)
+        }
+        try Data("decoy".utf8).write(to: folder.appendingPathComponent("decoy.txt"))
+        return folder
+    }
+
+    static func run(trigger: String, in folder: URL, extra: [String] = []) throws -> ToolRun {
+        try ToolRun.run(["thumbnail", "--json", "--jobs", "1", "--at", "0.5", "--out-dir", folder.appendingPathComponent("out").path]
+                            + extra + [folder.appendingPathComponent("in").path],
+                        environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "\(trigger):v2.mkv"], deadline: 60)
+    }
+
+    @Test(arguments: [
+        ("crash", [], "the decoder crashed (SIGSEGV); the file was refused"),
+        ("abort", [], "the decoder crashed (SIGABRT); the file was refused"),
+        ("hang", ["--timeout", "2"], "took longer than --timeout 2 s; the file was refused"),
+        ("allocate", ["--max-memory", "256M"], "over the memory limit of 256 MiB (--max-memory); the file was refused"),
+        ("socket", [], "socket refused in the worker"),
+        ("exec", [], "exec refused in the worker"),
+        ("fork", [], "fork refused in the worker"),
+    ] as [(String, [String], String)])
+    func aMisbehavingWorkerCostsItsInputOnly(trigger: String, extra: [String], message: String) throws {
+        let folder = try Self.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Self.run(trigger: trigger, in: folder, extra: extra)
+        let bad = folder.appendingPathComponent("in/v2.mkv").path
+        #expect(run.status == 1)
+        #expect(run.errorLines.first == "mediatool: \(bad): \(message)")
+        #expect(run.errorLines.dropFirst().first?.hasPrefix("mediatool: summary: 2 ok, 1 failed, 0 skipped of 3 in ") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path).sorted()
+                == ["v1.thumb.png", "v3.thumb.png"])
+        let lines = try BatchRunTests.jsonLines(run)
+        let failed = try #require(lines.first { $0["input"] as? String == bad })
+        #expect(failed["status"] as? String == "failed")
+        #expect(failed["error"] as? String == message)
+    }
+
+    /// Opening a file by name is refused inside the worker, even one the user could read.
+    @Test func openingAFileIsRefusedInTheWorker() throws {
+        let folder = try Self.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let decoy = folder.appendingPathComponent("decoy.txt").path
+        let run = try Self.run(trigger: "open:\(decoy)", in: folder)
+        #expect(run.errorLines.first == "mediatool: \(folder.appendingPathComponent("in/v2.mkv").path): open refused in the worker")
+        #expect(try String(contentsOfFile: decoy, encoding: .utf8) == "decoy")
+    }
+
+    /// The same thumbnail and crop, byte for byte, in a worker and in this process.
+    @Test func theSandboxChangesNoByte() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for mode in ["on", "off"] {
+            let thumbnail = try ToolRun.run(["thumbnail", "--sandbox", mode, "--at", "1", Fixture.path("video/counter.mp4"),
+                                             "-o", folder.appendingPathComponent("t-\(mode).png").path])
+            #expect(thumbnail.status == 0)
+            let crop = try ToolRun.run(["crop", "--sandbox", mode, "--rect", "8,8,40,30", Fixture.path("heif/grid6.heic"),
+                                        "-o", folder.appendingPathComponent("c-\(mode).jpg").path])
+            #expect(crop.status == 0)
+        }
+        for name in ["t", "c"] {
+            let on = try Data(contentsOf: folder.appendingPathComponent("\(name)-on.\(name == "t" ? "png" : "jpg")"))
+            let off = try Data(contentsOf: folder.appendingPathComponent("\(name)-off.\(name == "t" ? "png" : "jpg")"))
+            #expect(!on.isEmpty && on == off, "\(name)")
+        }
+    }
+
+    /// A job's own error comes back in its own words, and the worker goes on to the next input.
+    @Test func aJobErrorIsTheJobsOwnWords() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("bad.png")
+        try Data("not a picture".utf8).write(to: bad)
+        let good = Fixture.path("pictures/rgb8.png")
+        let run = try ToolRun.run(["crop", "--jobs", "1", "--rect", "0,0,2,2", "--out-dir", folder.appendingPathComponent("out").path,
+                                   bad.path, good])
+        #expect(run.status == 1)
+        #expect(run.errorLines.first == "mediatool: \(bad.path): not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file")
+        #expect(run.errorLines.dropFirst().first?.hasPrefix("mediatool: summary: 1 ok, 1 failed") == true)
+    }
+
+    @Test func versionSaysWhatTheSandboxApplies() throws {
+        let run = try ToolRun.run(["--version"])
+        #expect(run.output.contains("sandbox: seccomp filter (libseccomp "))
+    }
+}
