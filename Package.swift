@@ -96,7 +96,7 @@ let package = Package(
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO"]),
-        .target(name: "Storyboards", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
+        .target(name: "Storyboards", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
 

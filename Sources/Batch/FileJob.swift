@@ -1,34 +1,99 @@
 import FileIO
 
-/// A job that reads one input and writes one output, in the two halves a sandbox separates: the
-/// opening, by the trusted process (the input opened once, the output's temporary made where it
+/// A job that reads one input and writes its outputs, in the two halves a sandbox separates: the
+/// opening, by the trusted process (the input opened once, each output's temporary made where it
 /// belongs, inputs never overwritten), and the work on those descriptors, which decodes what
 /// strangers sent and may run in a confined worker. Only the trusted process moves outputs into place.
 public struct FileJob: Sendable {
-    public typealias Work = @Sendable (_ input: InputFile, _ output: Int32, _ outputName: String) throws -> JobReport
+    public typealias Work = @Sendable (_ input: InputFile, _ outputs: any JobOutputs, _ outputName: String) throws -> JobReport
+    /// Whether a job may write `path` beside its planned output `planned` (`namedByUser`: a name the
+    /// user gave, whose link may be followed).
+    public typealias OutputRule = @Sendable (_ planned: String, _ path: String, _ namedByUser: Bool) -> Bool
 
     /// Throws when a stream's first bytes are nothing the job reads (see `InputFile.randomAccess`).
     public var recognise: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?
     public var policy: OutputPolicy
-    /// Reads `input`, writes the whole output to the descriptor `output`, never moves or names a file.
+    /// Reads `input`, writes its outputs whole to the descriptors `outputs` gives, never moves or names a file.
     public var work: Work
+    /// The outputs a job may open besides its planned one (a storyboard's pictures and page); nil: none.
+    public var allowsOutput: OutputRule?
 
-    public init(recognise: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?, policy: OutputPolicy, work: @escaping Work) {
+    public init(recognise: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?, policy: OutputPolicy,
+                allowsOutput: OutputRule? = nil, work: @escaping Work) {
         self.recognise = recognise
         self.policy = policy
+        self.allowsOutput = allowsOutput
         self.work = work
     }
 
-    /// The input and the output's temporary, opened as every job opens them (see `OutputGuard.open`).
-    public func open(input: String, output: String) throws -> (InputFile, AtomicOutputFile) {
-        try OutputGuard.open(input: input, output: output, policy: policy, recognise: recognise)
+    /// The input and the planned output's temporary, opened as every job opens them (see `OutputGuard.open`).
+    public func open(input: String, output: String) throws -> (InputFile, OutputSet) {
+        let (file, target) = try OutputGuard.open(input: input, output: output, policy: policy, recognise: recognise)
+        return (file, OutputSet(planned: target, name: output, policy: policy, rule: allowsOutput))
     }
 
     /// The whole job in this process: opened, worked, committed.
     public func run(input: String, output: String) throws -> JobReport {
-        let (file, target) = try open(input: input, output: output)
-        let report = try work(file, target.descriptor, output)
-        try target.commit()
+        let (file, outputs) = try open(input: input, output: output)
+        let report = try work(file, outputs, output)
+        try outputs.commit()
         return report
+    }
+}
+
+/// Where a job writes: its planned output, opened before the work, and others it opens as it goes.
+public protocol JobOutputs: AnyObject {
+    /// The planned output's descriptor.
+    var primary: Int32 { get }
+    /// Another output, to appear with the planned one; its descriptor.
+    func open(_ path: String, namedByUser: Bool) throws -> Int32
+}
+
+/// The outputs of one job, made in this process: every one a temporary until `commit` moves them
+/// into place together, the planned one last (a storyboard's index after the pictures it names).
+public final class OutputSet: JobOutputs {
+    private let planned: AtomicOutputFile
+    private let name: String
+    private let policy: OutputPolicy
+    private let rule: FileJob.OutputRule?
+    private var others = AtomicOutputGroup()
+    /// More than any job writes: a worker gone wrong does not fill a folder.
+    static let limit = 100_000
+
+    init(planned: AtomicOutputFile, name: String, policy: OutputPolicy, rule: FileJob.OutputRule?) {
+        self.planned = planned
+        self.name = name
+        self.policy = policy
+        self.rule = rule
+    }
+
+    public var primary: Int32 { planned.descriptor }
+
+    public func open(_ path: String, namedByUser: Bool) throws -> Int32 {
+        guard rule?(name, path, namedByUser) == true, others.members.count < Self.limit else {
+            throw JobOutputError.notAllowed(path: path)
+        }
+        // A name the job made is never followed through a link; one the user gave may be.
+        let output = try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: policy.overwrite, isNamedByUser: namedByUser))
+        others.append(output)
+        return output.descriptor
+    }
+
+    /// Moves every output into place, the planned one last, or none.
+    public func commit() throws {
+        var all = others
+        all.append(planned)
+        try all.commit()
+    }
+}
+
+/// An output a job asked for that is not one of its own.
+public enum JobOutputError: Error, Equatable, CustomStringConvertible {
+    case notAllowed(path: String)
+
+    public var description: String {
+        switch self {
+        case .notAllowed(let path): return "the job asked to write \(path), which is none of its outputs: refused"
+        }
     }
 }

@@ -2,6 +2,7 @@
 #include "CSandbox.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <sched.h>
@@ -85,10 +86,12 @@ ssize_t mt_receive_message(int socket, void *bytes, size_t capacity, int *descri
     return received;
 }
 
-int mt_limit_resources(size_t address_space) {
+int mt_limit_resources(size_t address_space, int parent) {
+    // Sent when the parent's thread that started this worker ends: mediatool starts every worker
+    // from one thread that lasts as long as the process.
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) return -1;
-    // The parent may have ended before the line above: then this worker is an orphan already.
-    if (getppid() == 1) _exit(0);
+    // The parent may have ended before the line above: then this worker is another's child already.
+    if (getppid() != (pid_t)parent) _exit(0);
     struct rlimit none = {0, 0};
     if (setrlimit(RLIMIT_CORE, &none) != 0) return -1;
     if (address_space > 0) {
@@ -121,6 +124,55 @@ int mt_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
 
 int mt_spawn_close_from(void *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);
+}
+
+static pthread_mutex_t spawner_turn = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t spawner_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t spawner_changed = PTHREAD_COND_INITIALIZER;
+static pthread_once_t spawner_started = PTHREAD_ONCE_INIT;
+static void (*spawner_task)(void *);
+static void *spawner_context;
+static int spawner_done;
+static int spawner_running;
+
+static void *spawner_loop(void *unused) {
+    (void)unused;
+    pthread_mutex_lock(&spawner_lock);
+    for (;;) {
+        while (spawner_task == NULL) pthread_cond_wait(&spawner_changed, &spawner_lock);
+        spawner_task(spawner_context);
+        spawner_task = NULL;
+        spawner_done = 1;
+        pthread_cond_broadcast(&spawner_changed);
+    }
+    return NULL;
+}
+
+static void start_spawner(void) {
+    pthread_t thread;
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    spawner_running = pthread_create(&thread, &attributes, spawner_loop, NULL) == 0;
+    pthread_attr_destroy(&attributes);
+}
+
+void mt_run_on_spawner_thread(void (*task)(void *context), void *context) {
+    pthread_once(&spawner_started, start_spawner);
+    if (!spawner_running) {
+        // No thread to spare: started from here, a worker may end with this thread.
+        task(context);
+        return;
+    }
+    pthread_mutex_lock(&spawner_turn);
+    pthread_mutex_lock(&spawner_lock);
+    spawner_done = 0;
+    spawner_context = context;
+    spawner_task = task;
+    pthread_cond_broadcast(&spawner_changed);
+    while (!spawner_done) pthread_cond_wait(&spawner_changed, &spawner_lock);
+    pthread_mutex_unlock(&spawner_lock);
+    pthread_mutex_unlock(&spawner_turn);
 }
 
 void mt_seccomp_version(unsigned *major, unsigned *minor, unsigned *micro) {

@@ -12,10 +12,10 @@ public enum Confinement {
     /// stops), turns core dumps off, limits the address space to what is mapped now plus
     /// `maxMemory` (and headroom), then the seccomp filter and Landlock. `MT_CONFINED_` flags, or
     /// why it could not.
-    static func apply(maxMemory: Int, threads: Int) -> Result<Int32, WorkerFailure> {
+    static func apply(maxMemory: Int, threads: Int, parent: Int32) -> Result<Int32, WorkerFailure> {
         for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { Glibc.signal(signal, SIG_IGN) }
         let (limit, overflow) = Int(mt_mapped_bytes()).addingReportingOverflow(max(0, maxMemory).addingReportingOverflow(headroom(threads: threads)).partialValue)
-        if mt_limit_resources(overflow || limit < 0 ? 0 : limit) != 0 { return .failure(.unconfined("cannot set the worker's resource limits")) }
+        if mt_limit_resources(overflow || limit < 0 ? 0 : limit, parent) != 0 { return .failure(.unconfined("cannot set the worker's resource limits")) }
         var message = [CChar](repeating: 0, count: 256)
         let flags = mt_confine(&message, message.count)
         if flags < 0 { return .failure(.unconfined(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))) }

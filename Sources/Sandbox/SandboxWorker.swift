@@ -13,12 +13,15 @@ public struct SandboxWorker: Sendable {
     public static let current: SandboxWorker? = {
         guard let value = getenv(WorkerProcess.environmentKey), let descriptor = Int32(String(cString: value)) else { return nil }
         let threads = getenv(WorkerProcess.threadsKey).flatMap { Int(String(cString: $0)) } ?? 0
-        return SandboxWorker(channel: WorkerChannel(descriptor: descriptor), threads: threads)
+        let parent = getenv(WorkerProcess.parentKey).flatMap { Int32(String(cString: $0)) } ?? 0
+        return SandboxWorker(channel: WorkerChannel(descriptor: descriptor), threads: threads, parent: parent)
     }()
 
     let channel: WorkerChannel
     /// Threads of each job, as the parent counted them for the batch (0: every core).
     public let threads: Int
+    /// The process that started this worker: when it ends, so does the worker.
+    let parent: Int32
 
     /// What the C library and the runtime read from files on first use: the cores (cgroup and
     /// affinity files) and Dispatch's thread pool, started while files can still be read.
@@ -39,7 +42,7 @@ public struct SandboxWorker: Sendable {
             try? channel.send(WireMessage.unconfined(reason: "\(error)").bytes)
             exit(70)
         }
-        switch Confinement.apply(maxMemory: maxMemory, threads: threads) {
+        switch Confinement.apply(maxMemory: maxMemory, threads: threads, parent: parent) {
         case .failure(let failure):
             let reason = if case .unconfined(let text) = failure { text } else { "\(failure)" }
             try? channel.send(WireMessage.unconfined(reason: reason).bytes)
@@ -54,19 +57,54 @@ public struct SandboxWorker: Sendable {
                 exit(71)
             }
             Confinement.limitCPUTime(seconds: timeout, threads: threads)
+            let outputs = WorkerOutputs(channel: channel, primary: message.descriptors[1])
             let reply: WireMessage
             do {
                 let file = try InputFile(adopting: message.descriptors[0], displayName: input)
                 defer { withExtendedLifetime(file) {} }
                 try TestTrigger.fire(for: input)
-                let report = try job.work(file, message.descriptors[1], output)
+                let report = try job.work(file, outputs, output)
                 reply = .done(fields: report.fields.map { JSONMember($0.name, $0.value) }, warnings: report.warnings)
             } catch {
                 reply = .failed(message: "\(error)")
             }
-            // The output is whole and closed here before the parent is told: it moves it into place.
-            close(message.descriptors[1])
+            // The outputs are whole and closed here before the parent is told: it moves them into place.
+            outputs.closeAll()
             guard (try? channel.send(reply.bytes)) != nil else { exit(0) }
         }
+    }
+}
+
+/// A worker's outputs: the planned one it was sent, and others asked of the parent, which opens
+/// them (if they are the job's) and sends their descriptors.
+final class WorkerOutputs: JobOutputs {
+    private let channel: WorkerChannel
+    let primary: Int32
+    private var opened: [Int32] = []
+
+    init(channel: WorkerChannel, primary: Int32) {
+        self.channel = channel
+        self.primary = primary
+    }
+
+    func open(_ path: String, namedByUser: Bool) throws -> Int32 {
+        try channel.send(WireMessage.openOutput(path: path, namedByUser: namedByUser).bytes)
+        guard let answer = try channel.receive() else { exit(0) }
+        switch WireMessage(bytes: answer.bytes) {
+        case .outputOpened? where answer.descriptors.count == 1:
+            opened.append(answer.descriptors[0])
+            return answer.descriptors[0]
+        case .outputRefused(let message)?:
+            answer.descriptors.forEach { close($0) }
+            throw JobFailure(description: message)
+        default:
+            exit(71)
+        }
+    }
+
+    func closeAll() {
+        close(primary)
+        opened.forEach { close($0) }
+        opened = []
     }
 }

@@ -41,12 +41,12 @@ public final class SandboxedJobs: Sendable {
 
     /// The job for `input`, done in a worker; its report, or the worker's failure as an error.
     public func run(_ job: FileJob, input: String, output: String) throws -> JobReport {
-        let (file, target) = try job.open(input: input, output: output)
+        let (file, outputs) = try job.open(input: input, output: output)
         var box = try checkout()
         do {
-            let report = try perform(on: &box, input: file, output: target, outputName: output)
+            let report = try perform(on: &box, input: file, outputs: outputs, outputName: output)
             checkin(box)
-            try target.commit()
+            try outputs.commit()
             return report
         } catch let failure as JobFailure {
             // The job's own error: the worker is fine and stays.
@@ -77,43 +77,60 @@ public final class SandboxedJobs: Sendable {
         return WorkerBox(worker: worker)
     }
 
-    /// Sends the job, waits for its answer within the timeout, and says what happened.
-    private func perform(on box: inout WorkerBox, input: InputFile, output: AtomicOutputFile, outputName: String) throws -> JobReport {
+    /// Sends the job, answers the worker's requests for more outputs, and waits for its answer,
+    /// all within the timeout; says what happened.
+    private func perform(on box: inout WorkerBox, input: InputFile, outputs: OutputSet, outputName: String) throws -> JobReport {
         let request = WireMessage.job(input: input.displayName, output: outputName).bytes
         box.worker.clearErrors()
         do {
-            try box.worker.channel.send(request, descriptors: [input.descriptor, output.descriptor])
+            try box.worker.channel.send(request, descriptors: [input.descriptor, outputs.primary])
         } catch {
             // The worker ended while idle: one new worker, once.
             _ = box.worker.end()
             box = try start()
-            try box.worker.channel.send(request, descriptors: [input.descriptor, output.descriptor])
+            try box.worker.channel.send(request, descriptors: [input.descriptor, outputs.primary])
         }
-        guard box.worker.channel.waitReadable(seconds: settings.timeout) else {
-            _ = box.worker.end()
-            throw WorkerFailure.timedOut(seconds: settings.timeout)
-        }
-        let answer: (bytes: [UInt8], descriptors: [Int32])
-        do {
-            guard let received = try box.worker.channel.receive() else {
-                // Only an ending worker closes its socket; one that closed it and lives on is ended.
-                throw failure(ending: box.worker.end(), of: box.worker)
+        let deadline = Clock.seconds() + settings.timeout
+        while true {
+            guard box.worker.channel.waitReadable(seconds: deadline - Clock.seconds()) else {
+                _ = box.worker.end()
+                throw WorkerFailure.timedOut(seconds: settings.timeout)
             }
-            answer = received
-        } catch is SystemError {
-            // An answer too long or cut short: no answer.
-            _ = box.worker.end()
-            throw WorkerFailure.malformedReply
-        }
-        answer.descriptors.forEach { close($0) }
-        switch WireMessage(bytes: answer.bytes) {
-        case .done(let fields, let warnings)?:
-            return JobReport(fields: fields.map { (name: $0.name, value: $0.value) }, warnings: warnings)
-        case .failed(let message)?:
-            throw JobFailure(description: message)
-        default:
-            _ = box.worker.end()
-            throw WorkerFailure.malformedReply
+            let answer: (bytes: [UInt8], descriptors: [Int32])
+            do {
+                guard let received = try box.worker.channel.receive() else {
+                    // Only an ending worker closes its socket; one that closed it and lives on is ended.
+                    throw failure(ending: box.worker.end(), of: box.worker)
+                }
+                answer = received
+            } catch is SystemError {
+                // An answer too long or cut short: no answer.
+                _ = box.worker.end()
+                throw WorkerFailure.malformedReply
+            }
+            answer.descriptors.forEach { close($0) }
+            switch WireMessage(bytes: answer.bytes) {
+            case .done(let fields, let warnings)?:
+                return JobReport(fields: fields.map { (name: $0.name, value: $0.value) }, warnings: warnings)
+            case .failed(let message)?:
+                throw JobFailure(description: message)
+            case .openOutput(let path, let namedByUser)?:
+                let reply: WireMessage, descriptors: [Int32]
+                do {
+                    descriptors = [try outputs.open(path, namedByUser: namedByUser)]
+                    reply = .outputOpened
+                } catch {
+                    (reply, descriptors) = (.outputRefused(message: "\(error)"), [])
+                }
+                do {
+                    try box.worker.channel.send(reply.bytes, descriptors: descriptors)
+                } catch {
+                    throw failure(ending: box.worker.end(), of: box.worker)
+                }
+            default:
+                _ = box.worker.end()
+                throw WorkerFailure.malformedReply
+            }
         }
     }
 

@@ -13,6 +13,11 @@ enum WireMessage: Equatable {
     case unconfined(reason: String)
     case done(fields: [JSONMember], warnings: [String])
     case failed(message: String)
+    /// Worker to parent, during a job: open another output (the parent checks it is the job's).
+    case openOutput(path: String, namedByUser: Bool)
+    /// Parent to worker: the output asked for, its descriptor along.
+    case outputOpened
+    case outputRefused(message: String)
 
     var bytes: [UInt8] {
         var writer = WireWriter()
@@ -34,6 +39,15 @@ enum WireMessage: Equatable {
             warnings.forEach { writer.string($0) }
         case .failed(let message):
             writer.byte(5)
+            writer.string(message)
+        case .openOutput(let path, let namedByUser):
+            writer.byte(6)
+            writer.string(path)
+            writer.byte(namedByUser ? 1 : 0)
+        case .outputOpened:
+            writer.byte(7)
+        case .outputRefused(let message):
+            writer.byte(8)
             writer.string(message)
         }
         return writer.bytes
@@ -67,6 +81,13 @@ enum WireMessage: Equatable {
             return .done(fields: fields, warnings: warnings)
         case 5:
             return reader.string().map { .failed(message: $0) }
+        case 6:
+            guard let path = reader.string(), let flag = reader.byte(), flag <= 1 else { return nil }
+            return .openOutput(path: path, namedByUser: flag == 1)
+        case 7:
+            return .outputOpened
+        case 8:
+            return reader.string().map { .outputRefused(message: $0) }
         default:
             return nil
         }

@@ -9,6 +9,8 @@ final class WorkerProcess {
     static let environmentKey = "MEDIATOOL_SANDBOX_WORKER"
     /// The threads each job of the worker uses, as the parent counted them.
     static let threadsKey = "MEDIATOOL_SANDBOX_THREADS"
+    /// The parent's process ID, which the worker checks it still has once it asked to end with it.
+    static let parentKey = "MEDIATOOL_SANDBOX_PARENT"
     static let socketDescriptor: Int32 = 3
 
     let pid: pid_t
@@ -46,15 +48,17 @@ final class WorkerProcess {
         posix_spawnattr_setsigmask(&attributes, &unblocked)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var environment = ProcessInfoLite.environment.filter {
-            !$0.hasPrefix(Self.environmentKey + "=") && !$0.hasPrefix(Self.threadsKey + "=") && !$0.hasPrefix("SWIFT_BACKTRACE=")
+            ![Self.environmentKey, Self.threadsKey, Self.parentKey, "SWIFT_BACKTRACE"].contains(String($0.prefix { $0 != "=" }))
         }
-        environment += ["\(Self.environmentKey)=\(Self.socketDescriptor)", "\(Self.threadsKey)=\(threads)",
+        environment += ["\(Self.environmentKey)=\(Self.socketDescriptor)", "\(Self.threadsKey)=\(threads)", "\(Self.parentKey)=\(getpid())",
                         // A crash is reported by the parent; the runtime's backtracer would exec a program.
                         "SWIFT_BACKTRACE=enable=no"]
         var pid: pid_t = 0
-        let status = Self.withCStrings(CommandLine.arguments) { argv in
-            Self.withCStrings(environment) { envp in
-                posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp)
+        let status = WorkerSpawner.run {
+            Self.withCStrings(CommandLine.arguments) { argv in
+                Self.withCStrings(environment) { envp in
+                    posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp)
+                }
             }
         }
         guard status == 0 else { throw SystemError("cannot start a worker", code: status) }
@@ -138,5 +142,24 @@ enum ProcessInfoLite {
             entry += 1
         }
         return result
+    }
+}
+
+/// The one thread that starts workers. A worker ends when the thread that started it ends
+/// (PR_SET_PDEATHSIG is tied to the thread): this one lasts as long as the process, while the
+/// batch's threads end one by one and hand their workers on.
+enum WorkerSpawner {
+    /// Runs `body` on the spawning thread and returns its result.
+    static func run<Result>(_ body: () -> Result) -> Result {
+        withoutActuallyEscaping(body) { body in
+            var result: Result?
+            var task: () -> Void = { result = body() }
+            withUnsafeMutablePointer(to: &task) { pointer in
+                mt_run_on_spawner_thread({ context in
+                    context!.assumingMemoryBound(to: (() -> Void).self).pointee()
+                }, pointer)
+            }
+            return result!
+        }
     }
 }

@@ -19,6 +19,19 @@ public struct StoryboardNames: Sendable, Equatable {
         self.frameCount = frameCount
     }
 
+    /// Whether `path` is the name of a picture of the storyboard whose WebVTT file is `vtt`: in its
+    /// folder, `STEM.sheet-N.EXT` or `STEM.NNN.EXT`. What a sandboxed worker may ask to write.
+    public static func isPicture(_ path: String, of vtt: String, fileExtension: String) -> Bool {
+        let names = StoryboardNames(vtt: vtt, fileExtension: fileExtension, tiling: .none, frameCount: 1)
+        guard path.hasPrefix(names.folder) else { return false }
+        let name = path.dropFirst(names.folder.count)
+        let prefix = names.stem + ".", suffix = "." + fileExtension
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else { return false }
+        var middle = name.dropFirst(prefix.count).dropLast(suffix.count)
+        if middle.hasPrefix("sheet-") { middle = middle.dropFirst(6) }
+        return !middle.isEmpty && middle.count <= 10 && middle.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
     /// How many pictures the storyboard writes.
     public var fileCount: Int {
         switch tiling {

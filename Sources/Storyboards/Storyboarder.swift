@@ -3,6 +3,7 @@ import FFmpeg
 import FileIO
 import ImageCodecs
 import Imaging
+import Batch
 
 /// Makes the storyboard of a video: its frames at many times from one pass over it, in sprite
 /// sheets (or one picture a frame) and a WebVTT file that says which picture previews which time.
@@ -18,7 +19,28 @@ public struct Storyboarder: Sendable {
     /// place once every one is complete, the WebVTT file last.
     /// `html`: also a page that shows the storyboard at work (see `StoryboardPage`).
     public func makeStoryboard(of input: String, vtt: String, html: String? = nil) throws -> StoryboardReport {
-        let file = try InputFile(path: input).randomAccess()
+        let (file, outputs) = try job(html: html).open(input: input, output: vtt)
+        let report = try makeStoryboard(from: file, input: input, vtt: vtt, html: html, outputs: outputs)
+        try outputs.commit()
+        return report
+    }
+
+    /// The storyboard as a job: the WebVTT file planned, the pictures beside it and the page (when
+    /// asked) the only other outputs it may open.
+    public func job(html: String?) -> FileJob {
+        let (fileExtension, policy) = (options.format.fileExtension, options.output)
+        return FileJob(recognise: nil, policy: policy, allowsOutput: { vtt, path, namedByUser in
+            if let html, path == html { return namedByUser == policy.isNamedByUser }
+            return !namedByUser && StoryboardNames.isPicture(path, of: vtt, fileExtension: fileExtension)
+        }) { file, outputs, vtt in
+            let report = try makeStoryboard(from: file, input: file.displayName, vtt: vtt, html: html, outputs: outputs)
+            return JobReport(fields: report.fields, warnings: report.warnings)
+        }
+    }
+
+    /// The storyboard of an open input: the WebVTT text written to `outputs.primary`, each picture
+    /// and the page to an output `outputs` opens; the caller moves them into place.
+    public func makeStoryboard(from file: InputFile, input: String, vtt: String, html: String?, outputs: any JobOutputs) throws -> StoryboardReport {
         // One keyframe gains nothing from frame threads (see Thumbnailer); a run of frames does.
         let video = try VideoSource(file: file, threads: options.mode == .keyframe ? 1 : options.threads,
                                     videoStream: options.videoStream, limits: options.limits)
@@ -35,7 +57,7 @@ public struct Storyboarder: Sendable {
 
         var warnings: [String] = []
         if let colourWarning = video.colourWarning { warnings.append(colourWarning) }
-        var outputs = AtomicOutputGroup()
+        var sheets: [String] = []
         var frames: [StoryboardReport.Frame] = []
         var sheet: (index: Int, pixels: SpriteSheet)?
         var cellSize: (geometry: DisplayGeometry, orientation: Orientation)?
@@ -46,10 +68,9 @@ public struct Storyboarder: Sendable {
         func finishSheet() throws {
             guard let current = sheet else { return }
             // Named after the WebVTT file, not by the user: a link in their place is never followed.
-            let output = try AtomicOutputFile(path: names.path(current.index),
-                                              policy: OutputPolicy(overwrite: options.output.overwrite, isNamedByUser: false))
-            warnings += try encoder.write(current.pixels.pixels, metadata: PictureMetadata(), to: output.descriptor)
-            outputs.append(output)
+            let descriptor = try outputs.open(names.path(current.index), namedByUser: false)
+            warnings += try encoder.write(current.pixels.pixels, metadata: PictureMetadata(), to: descriptor)
+            sheets.append(names.path(current.index))
             sheet = nil
         }
 
@@ -117,18 +138,13 @@ public struct Storyboarder: Sendable {
             track.cues.append(WebVTT.Cue(start: entry.start, end: entry.end, url: Self.url(name, base: options.urlBase),
                                          rect: isSheet ? (frame.x, frame.y, frame.width, frame.height) : nil))
         }
-        let sheets = outputs.members.map(\.path)
-        // The index last: a player that finds it finds every file it names.
-        let index = try AtomicOutputFile(path: vtt, policy: options.output)
-        try FileSystem.writeAll(Array(track.text.utf8), to: index.descriptor, target: vtt)
+        // The index is moved into place last: a player that finds it finds every file it names.
+        try FileSystem.writeAll(Array(track.text.utf8), to: outputs.primary, target: vtt)
         if let html {
-            let output = try AtomicOutputFile(path: html, policy: options.output)
+            let page = try outputs.open(html, namedByUser: options.output.isNamedByUser)
             let text = try pageText(input: input, vtt: vtt, html: html, track: track, duration: duration ?? to)
-            try FileSystem.writeAll(Array(text.utf8), to: output.descriptor, target: html)
-            outputs.append(output)
+            try FileSystem.writeAll(Array(text.utf8), to: page, target: html)
         }
-        outputs.append(index)
-        try outputs.commit()
         return StoryboardReport(vtt: vtt, files: sheets, frames: frames, warnings: warnings)
     }
 

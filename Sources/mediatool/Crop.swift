@@ -149,8 +149,8 @@ struct Crop: ParsableCommand {
     /// One crop, from an open input to an open output: the part a sandboxed worker does.
     static func job(_ options: CropOptions) -> FileJob {
         let cropper = Cropper(options: options)
-        return FileJob(recognise: PictureFormat.recognise, policy: options.output) { file, output, name in
-            let report = try cropper.crop(from: file, into: output, output: name)
+        return FileJob(recognise: PictureFormat.recognise, policy: options.output) { file, outputs, name in
+            let report = try cropper.crop(from: file, into: outputs.primary, output: name)
             let rect = report.storedRect
             return JobReport(fields: [
                 ("orientation", .int(report.orientation.rawValue)),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Sandbox
 import Batch
 import FileIO
 import ImageCodecs
@@ -101,6 +102,8 @@ struct Storyboard: ParsableCommand {
 
     @OptionGroup var jobs: JobOptions
 
+    @OptionGroup var sandbox: SandboxOptions
+
     func validate() throws {
         guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video.") }
         try InputList.validate(inputs)
@@ -124,7 +127,6 @@ struct Storyboard: ParsableCommand {
     }
 
     func run() throws {
-        let videos = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
         var options = StoryboardOptions()
         if let every, case .seconds(let step)? = TimeSpec(parsing: every) {
             options.selection = .every(step)
@@ -146,6 +148,13 @@ struct Storyboard: ParsableCommand {
         options.output = OutputPolicy(overwrite: folder.overwrite, isNamedByUser: vtt != nil)
         options.limits = limits.runLimits()
         options.urlBase = vttBase
+        if let worker = SandboxWorker.current {
+            options.threads = worker.threads
+            options.encoding.threads = worker.threads
+            worker.serve(Storyboarder(options: options).job(html: html), maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout,
+                         prepare: FFmpegLibraries.load)
+        }
+        let videos = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
         options.threads = jobs.threadsPerWorker(inputs: videos.count)
         options.encoding.threads = options.threads
         if vtt != nil && videos.count != 1 {
@@ -164,10 +173,10 @@ struct Storyboard: ParsableCommand {
         // The page is named by the user, so it can be checked against every input before any work.
         RunInputs.register(paths: videos.map(\.path))
         if let html, RunInputs.contains(path: html) { throw ValidationError("\(OutputError.wouldOverwriteInput(path: html))") }
-        let storyboarder = Storyboarder(options: options)
+        let job = Storyboarder(options: options).job(html: html)
+        let run = sandbox.runner(maxMemory: limits.maxMemory.bytes, threads: options.threads)
         let summary = BatchEngine(settings: jobs.settings()).run(videos, plan: plan) { video, output in
-            let report = try storyboarder.makeStoryboard(of: video.path, vtt: output!, html: html)
-            return JobReport(fields: report.fields, warnings: report.warnings)
+            try run(job, video.path, output!)
         }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }

@@ -131,8 +131,8 @@ struct Thumbnail: ParsableCommand {
     /// One thumbnail, from an open input to an open output: the part a sandboxed worker does.
     static func job(_ options: ThumbnailOptions) -> FileJob {
         let thumbnailer = Thumbnailer(options: options)
-        return FileJob(recognise: VideoSource.recognise, policy: options.output) { file, output, name in
-            let report = try thumbnailer.makeThumbnail(from: file, into: output, output: name)
+        return FileJob(recognise: VideoSource.recognise, policy: options.output) { file, outputs, name in
+            let report = try thumbnailer.makeThumbnail(from: file, into: outputs.primary, output: name)
             return JobReport(fields: [
                 ("seconds", .double(report.seconds)), ("width", .int(report.width)), ("height", .int(report.height)),
                 ("orientation", .int(report.orientation.rawValue)),

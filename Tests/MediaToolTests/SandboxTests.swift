@@ -93,6 +93,41 @@ import TestSupport
         #expect(run.errorLines.dropFirst().first?.hasPrefix("mediatool: summary: 1 ok, 1 failed") == true)
     }
 
+    /// A storyboard's worker asks for its pictures one by one; when it crashes, none of them is
+    /// left, and the other videos' storyboards are whole.
+    @Test func aCrashedStoryboardLeavesNothing() throws {
+        let folder = try Self.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let run = try ToolRun.run(["storyboard", "--jobs", "1", "--count", "8", "--tile", "2x2", "--out-dir", out.path,
+                                   folder.appendingPathComponent("in").path],
+                                  environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "crash:v2.mkv"], deadline: 60)
+        #expect(run.status == 1)
+        #expect(run.errorLines.first == "mediatool: \(folder.appendingPathComponent("in/v2.mkv").path): the decoder crashed (SIGSEGV); the file was refused")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+                == ["v1.sheet-1.jpg", "v1.sheet-2.jpg", "v1.vtt", "v3.sheet-1.jpg", "v3.sheet-2.jpg", "v3.vtt"])
+    }
+
+    /// The same storyboard, byte for byte, from a worker and from this process.
+    @Test func aSandboxedStoryboardIsTheSame() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for mode in ["on", "off"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(mode), withIntermediateDirectories: true)
+            let run = try ToolRun.run(["storyboard", "--sandbox", mode, "--count", "6", "--tile", "2x2",
+                                       "--vtt", folder.appendingPathComponent("\(mode)/s.vtt").path,
+                                       "--html", folder.appendingPathComponent("\(mode)/s.html").path, Fixture.path("video/counter.mp4")])
+            #expect(run.status == 0, "\(run.standardError)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("on").path).sorted()
+        #expect(names == ["s.html", "s.sheet-1.jpg", "s.sheet-2.jpg", "s.vtt"])
+        #expect(names == (try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("off").path).sorted()))
+        for name in names where name != "s.html" {
+            let on = try Data(contentsOf: folder.appendingPathComponent("on/\(name)"))
+            #expect(on == (try Data(contentsOf: folder.appendingPathComponent("off/\(name)"))), "\(name)")
+        }
+    }
+
     @Test func versionSaysWhatTheSandboxApplies() throws {
         let run = try ToolRun.run(["--version"])
         #expect(run.output.contains("sandbox: seccomp filter (libseccomp "))

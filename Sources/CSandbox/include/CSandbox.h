@@ -24,9 +24,9 @@ enum {
 /// seccomp could not be set.
 int mt_confine(char *message, size_t capacity);
 
-/// Resource limits of a worker: it ends with its parent (PR_SET_PDEATHSIG), writes no core dump,
-/// and maps at most `address_space` bytes (none when 0). 0, or -1 with errno.
-int mt_limit_resources(size_t address_space);
+/// Resource limits of a worker: it ends with its parent `parent` (PR_SET_PDEATHSIG), writes no core
+/// dump, and maps at most `address_space` bytes (none when 0). 0, or -1 with errno.
+int mt_limit_resources(size_t address_space, int parent);
 
 /// Lets the process use `seconds` more of CPU time from now (soft RLIMIT_CPU: SIGXCPU past it).
 void mt_limit_cpu_time(double seconds);
@@ -40,6 +40,10 @@ int mt_pipe_cloexec(int ends[2]);
 /// Adds to `actions` the closing of every descriptor from `lowest` up in the child (glibc's
 /// posix_spawn_file_actions_addclosefrom_np, which needs _GNU_SOURCE). 0, or an error number.
 int mt_spawn_close_from(void *actions, int lowest);
+
+/// Runs `task(context)` on one thread that lasts as long as the process (started at the first
+/// call) and returns when it has run; callers take turns.
+void mt_run_on_spawner_thread(void (*task)(void *context), void *context);
 
 /// The libseccomp version this process runs with.
 void mt_seccomp_version(unsigned *major, unsigned *minor, unsigned *micro);
