@@ -1,9 +1,11 @@
 #define _GNU_SOURCE
 #include "CSandbox.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/landlock.h>
 #include <sched.h>
 #include <seccomp.h>
@@ -219,10 +221,40 @@ static int restrict_filesystem(void) {
 #endif
 }
 
+/// The threads of this process, from /proc/self/task; -1 when it cannot be read.
+static int thread_count(void) {
+    DIR *tasks = opendir("/proc/self/task");
+    if (tasks == NULL) return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(tasks)) != NULL) {
+        if (entry->d_name[0] != '.') count++;
+    }
+    closedir(tasks);
+    return count;
+}
+
 int mt_confine(char *message, size_t capacity) {
     message[0] = '\0';
+    // Landlock and the dropped capabilities hold for this thread and those it starts: a thread
+    // started before would run unconfined beside the decoders.
+    int threads = thread_count();
+    if (threads != 1) {
+        snprintf(message, capacity, "%d threads run before the confinement, which holds for one", threads);
+        return -1;
+    }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
         snprintf(message, capacity, "cannot set no-new-privileges: %s", strerror(errno));
+        return -1;
+    }
+    // No capabilities, should mediatool run as root (as in containers and CI): the worker is no
+    // more than an unprivileged process.
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+    struct __user_cap_data_struct none[2];
+    memset(none, 0, sizeof none);
+    if (syscall(SYS_capset, &header, none) != 0) {
+        snprintf(message, capacity, "cannot drop capabilities: %s", strerror(errno));
         return -1;
     }
     int flags = restrict_filesystem() ? MT_CONFINED_LANDLOCK : 0;
@@ -245,15 +277,28 @@ int mt_confine(char *message, size_t capacity) {
         SCMP_SYS(socket), SCMP_SYS(socketpair), SCMP_SYS(connect), SCMP_SYS(bind), SCMP_SYS(listen),
         SCMP_SYS(accept), SCMP_SYS(accept4), SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork),
         SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev), SCMP_SYS(pidfd_open),
-        SCMP_SYS(pidfd_getfd), SCMP_SYS(kill), SCMP_SYS(setns), SCMP_SYS(unshare), SCMP_SYS(personality),
+        SCMP_SYS(pidfd_getfd), SCMP_SYS(pidfd_send_signal), SCMP_SYS(tkill), SCMP_SYS(setns), SCMP_SYS(unshare), SCMP_SYS(personality),
         SCMP_SYS(kexec_load), SCMP_SYS(init_module), SCMP_SYS(finit_module), SCMP_SYS(delete_module),
         SCMP_SYS(bpf), SCMP_SYS(perf_event_open), SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key),
         SCMP_SYS(setuid), SCMP_SYS(setgid), SCMP_SYS(setreuid), SCMP_SYS(setregid), SCMP_SYS(setresuid),
         SCMP_SYS(setresgid), SCMP_SYS(setgroups), SCMP_SYS(reboot), SCMP_SYS(swapon), SCMP_SYS(swapoff),
         SCMP_SYS(sethostname), SCMP_SYS(setdomainname), SCMP_SYS(acct), SCMP_SYS(quotactl), SCMP_SYS(iopl),
-        SCMP_SYS(ioperm), SCMP_SYS(io_uring_setup), SCMP_SYS(seccomp),
+        SCMP_SYS(ioperm), SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter), SCMP_SYS(io_uring_register),
+        SCMP_SYS(seccomp), SCMP_SYS(capset), SCMP_SYS(fsopen), SCMP_SYS(fsconfig), SCMP_SYS(fsmount), SCMP_SYS(fspick),
+        SCMP_SYS(open_tree), SCMP_SYS(move_mount), SCMP_SYS(mount_setattr), SCMP_SYS(landlock_create_ruleset),
+        SCMP_SYS(landlock_add_rule), SCMP_SYS(process_madvise), SCMP_SYS(kcmp), SCMP_SYS(lookup_dcookie),
+        SCMP_SYS(fanotify_mark), SCMP_SYS(inotify_add_watch), SCMP_SYS(vhangup), SCMP_SYS(syslog),
     };
     int failed = 0;
+    // Every thread of the process under the filter, not only this one (and no new privileges for
+    // each): threads started before this call would otherwise run without it.
+    if (seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1) != 0) failed = 1;
+    // Signals to this process only: raise, abort and the runtime's own signals stay.
+    pid_t self = getpid();
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self)) != 0) failed = 1;
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self)) != 0) failed = 1;
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(rt_sigqueueinfo), 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self)) != 0) failed = 1;
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(rt_tgsigqueueinfo), 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self)) != 0) failed = 1;
     for (size_t index = 0; index < sizeof refused / sizeof refused[0]; index++) {
         // A call this kernel or libseccomp does not know is negative here: nothing to refuse.
         if (refused[index] < 0) continue;

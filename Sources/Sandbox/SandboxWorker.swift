@@ -1,7 +1,6 @@
 import Batch
 import CSandbox
 import FileIO
-import Dispatch
 import Glibc
 import WorkerPool
 import JSON
@@ -12,29 +11,28 @@ public struct SandboxWorker: Sendable {
     /// Set when this process was started as a worker; nil otherwise.
     public static let current: SandboxWorker? = {
         guard let value = getenv(WorkerProcess.environmentKey), let descriptor = Int32(String(cString: value)) else { return nil }
-        let threads = getenv(WorkerProcess.threadsKey).flatMap { Int(String(cString: $0)) } ?? 0
         let parent = getenv(WorkerProcess.parentKey).flatMap { Int32(String(cString: $0)) } ?? 0
-        return SandboxWorker(channel: WorkerChannel(descriptor: descriptor), threads: threads, parent: parent)
+        return SandboxWorker(channel: WorkerChannel(descriptor: descriptor), parent: parent)
     }()
 
     let channel: WorkerChannel
-    /// Threads of each job, as the parent counted them for the batch (0: every core).
-    public let threads: Int
+
+    /// Whether this process is a worker, known without starting anything.
+    public static var isRunning: Bool { getenv(WorkerProcess.environmentKey) != nil }
     /// The process that started this worker: when it ends, so does the worker.
     let parent: Int32
 
-    /// What the C library and the runtime read from files on first use: the cores (cgroup and
-    /// affinity files) and Dispatch's thread pool, started while files can still be read.
+    /// What is read from files on first use: the cores (cgroup and affinity files). No thread may
+    /// be started before the confinement: Landlock holds only for the thread that asks and the
+    /// threads it starts later (Dispatch's pool, started early, ran unconfined beside the decoders).
     static func warmUp() {
         _ = WorkerThreads.cores
-        let started = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { started.signal() }
-        started.wait()
     }
 
     /// Loads what the jobs need (`prepare`: libraries that load on first use), confines the process,
-    /// then serves `job` until the parent closes the socket; never returns.
-    public func serve(_ job: FileJob, maxMemory: Int, timeout: Double, prepare: () throws -> Void) -> Never {
+    /// then serves the jobs it is sent until the parent closes the socket; never returns. `job`
+    /// makes the job for a number of threads (0: every core), which the parent counts per batch.
+    public func serve(_ job: (_ threads: Int) -> FileJob, maxMemory: Int, timeout: Double, prepare: () throws -> Void) -> Never {
         do {
             try prepare()
             Self.warmUp()
@@ -42,7 +40,7 @@ public struct SandboxWorker: Sendable {
             try? channel.send(WireMessage.unconfined(reason: "\(error)").bytes)
             exit(70)
         }
-        switch Confinement.apply(maxMemory: maxMemory, threads: threads, parent: parent) {
+        switch Confinement.apply(maxMemory: maxMemory, threads: WorkerThreads.cores, parent: parent) {
         case .failure(let failure):
             let reason = if case .unconfined(let text) = failure { text } else { "\(failure)" }
             try? channel.send(WireMessage.unconfined(reason: reason).bytes)
@@ -50,20 +48,22 @@ public struct SandboxWorker: Sendable {
         case .success(let flags):
             guard (try? channel.send(WireMessage.ready(confinement: flags).bytes)) != nil else { exit(0) }
         }
+        var jobs: [Int: FileJob] = [:]
         while true {
             guard let message = try? channel.receive() else { exit(0) }
-            guard case .job(let input, let output)? = WireMessage(bytes: message.bytes), message.descriptors.count == 2 else {
+            guard case .job(let input, let output, let threads)? = WireMessage(bytes: message.bytes), message.descriptors.count == 2 else {
                 // Only the parent writes here: anything else means the socket is not what it was.
                 exit(71)
             }
-            Confinement.limitCPUTime(seconds: timeout, threads: threads)
+            Confinement.limitCPUTime(seconds: timeout, threads: threads == 0 ? WorkerThreads.cores : threads)
+            if jobs[threads] == nil { jobs[threads] = job(threads) }
             let outputs = WorkerOutputs(channel: channel, primary: message.descriptors[1])
             let reply: WireMessage
             do {
                 let file = try InputFile(adopting: message.descriptors[0], displayName: input)
                 defer { withExtendedLifetime(file) {} }
                 try TestTrigger.fire(for: input)
-                let report = try job.work(file, outputs, output)
+                let report = try jobs[threads]!.work(file, outputs, output)
                 reply = .done(fields: report.fields.map { JSONMember($0.name, $0.value) }, warnings: report.warnings)
             } catch {
                 reply = .failed(message: "\(error)")

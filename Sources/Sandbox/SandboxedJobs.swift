@@ -14,13 +14,10 @@ public struct SandboxSettings: Sendable {
     public var timeout: Double
     /// The memory one worker may use beyond its libraries (`--max-memory`), for its address-space limit.
     public var maxMemory: Int
-    /// Threads each job of a worker uses (0: every core), as the batch counted them.
-    public var threads: Int
 
-    public init(timeout: Double, maxMemory: Int, threads: Int) {
+    public init(timeout: Double, maxMemory: Int) {
         self.timeout = timeout
         self.maxMemory = maxMemory
-        self.threads = threads
     }
 }
 
@@ -35,16 +32,19 @@ public final class SandboxedJobs: Sendable {
     /// Set when a worker could not confine itself: every later input fails with the same reason at once.
     private let setupFailure = Mutex<WorkerFailure?>(nil)
 
+    /// Starts the first worker at once, so that its start overlaps the batch's planning.
     public init(settings: SandboxSettings) {
         self.settings = settings
+        if let first = try? WorkerProcess() { idle.withLock { $0.append(WorkerBox(worker: first)) } }
     }
 
-    /// The job for `input`, done in a worker; its report, or the worker's failure as an error.
-    public func run(_ job: FileJob, input: String, output: String) throws -> JobReport {
+    /// The job for `input`, done in a worker on `threads` threads (0: every core); its report, or
+    /// the worker's failure as an error.
+    public func run(_ job: FileJob, input: String, output: String, threads: Int) throws -> JobReport {
         let (file, outputs) = try job.open(input: input, output: output)
         var box = try checkout()
         do {
-            let report = try perform(on: &box, input: file, outputs: outputs, outputName: output)
+            let report = try perform(on: &box, input: file, outputs: outputs, outputName: output, threads: threads)
             checkin(box)
             try outputs.commit()
             return report
@@ -57,7 +57,10 @@ public final class SandboxedJobs: Sendable {
 
     private func checkout() throws -> WorkerBox {
         if let failure = setupFailure.withLock({ $0 }) { throw failure }
-        if let box = idle.withLock({ $0.popLast() }) { return box }
+        if let box = idle.withLock({ $0.popLast() }) {
+            if box.worker.confinement == nil { try ready(box.worker) }
+            return box
+        }
         return try start()
     }
 
@@ -67,20 +70,25 @@ public final class SandboxedJobs: Sendable {
     }
 
     private func start() throws -> WorkerBox {
-        let worker = try WorkerProcess(threads: settings.threads)
+        let worker = try WorkerProcess()
+        try ready(worker)
+        return WorkerBox(worker: worker)
+    }
+
+    /// Waits for a worker's start; a worker that cannot confine itself stops the sandbox's use for the run.
+    private func ready(_ worker: WorkerProcess) throws {
         do {
             _ = try worker.awaitReady(seconds: 30)
         } catch let failure as WorkerFailure {
             if case .unconfined = failure { setupFailure.withLock { $0 = failure } }
             throw failure
         }
-        return WorkerBox(worker: worker)
     }
 
     /// Sends the job, answers the worker's requests for more outputs, and waits for its answer,
     /// all within the timeout; says what happened.
-    private func perform(on box: inout WorkerBox, input: InputFile, outputs: OutputSet, outputName: String) throws -> JobReport {
-        let request = WireMessage.job(input: input.displayName, output: outputName).bytes
+    private func perform(on box: inout WorkerBox, input: InputFile, outputs: OutputSet, outputName: String, threads: Int) throws -> JobReport {
+        let request = WireMessage.job(input: input.displayName, output: outputName, threads: threads).bytes
         box.worker.clearErrors()
         do {
             try box.worker.channel.send(request, descriptors: [input.descriptor, outputs.primary])

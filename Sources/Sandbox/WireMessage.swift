@@ -5,8 +5,9 @@ import JSON
 /// how a job ended. The parent reads what a worker wrote as it reads any untrusted input: every
 /// length is checked, and a message that does not parse is the worker's failure, not the parent's.
 enum WireMessage: Equatable {
-    /// Parent to worker: read the input (the first descriptor), write the output (the second).
-    case job(input: String, output: String)
+    /// Parent to worker: read the input (the first descriptor), write the output (the second), on
+    /// `threads` threads (0: every core).
+    case job(input: String, output: String, threads: Int)
     /// Worker to parent, once: set up and confined (`MT_CONFINED_` flags).
     case ready(confinement: Int32)
     /// Worker to parent, once: the sandbox could not be set up.
@@ -22,10 +23,11 @@ enum WireMessage: Equatable {
     var bytes: [UInt8] {
         var writer = WireWriter()
         switch self {
-        case .job(let input, let output):
+        case .job(let input, let output, let threads):
             writer.byte(1)
             writer.string(input)
             writer.string(output)
+            writer.integer(threads)
         case .ready(let confinement):
             writer.byte(2)
             writer.integer(Int(confinement))
@@ -63,8 +65,9 @@ enum WireMessage: Equatable {
     private static func read(_ reader: inout WireReader) -> WireMessage? {
         switch reader.byte() {
         case 1:
-            guard let input = reader.string(), let output = reader.string() else { return nil }
-            return .job(input: input, output: output)
+            guard let input = reader.string(), let output = reader.string(), let threads = reader.integer(),
+                  (0...4096).contains(threads) else { return nil }
+            return .job(input: input, output: output, threads: threads)
         case 2:
             guard let flags = reader.integer(), let confinement = Int32(exactly: flags) else { return nil }
             return .ready(confinement: confinement)

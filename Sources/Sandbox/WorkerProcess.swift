@@ -7,8 +7,6 @@ import Glibc
 final class WorkerProcess {
     /// The environment variable that makes mediatool a worker: the descriptor of its socket.
     static let environmentKey = "MEDIATOOL_SANDBOX_WORKER"
-    /// The threads each job of the worker uses, as the parent counted them.
-    static let threadsKey = "MEDIATOOL_SANDBOX_THREADS"
     /// The parent's process ID, which the worker checks it still has once it asked to end with it.
     static let parentKey = "MEDIATOOL_SANDBOX_PARENT"
     static let socketDescriptor: Int32 = 3
@@ -19,10 +17,10 @@ final class WorkerProcess {
     private let errors: Int32
     private var errorText: [UInt8] = []
     private(set) var isReaped = false
-    /// `MT_CONFINED_` flags the worker reported once it was set up.
-    private(set) var confinement: Int32 = 0
+    /// `MT_CONFINED_` flags the worker reported once it was set up; nil until it did.
+    private(set) var confinement: Int32?
 
-    init(threads: Int) throws {
+    init() throws {
         let (parentEnd, childEnd) = try WorkerChannel.pair()
         var errorPipe: [Int32] = [-1, -1]
         _ = try FileSystem.valueOrErrno("cannot make a pipe for a worker") { mt_pipe_cloexec(&errorPipe) }
@@ -48,9 +46,9 @@ final class WorkerProcess {
         posix_spawnattr_setsigmask(&attributes, &unblocked)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var environment = ProcessInfoLite.environment.filter {
-            ![Self.environmentKey, Self.threadsKey, Self.parentKey, "SWIFT_BACKTRACE"].contains(String($0.prefix { $0 != "=" }))
+            ![Self.environmentKey, Self.parentKey, "SWIFT_BACKTRACE"].contains(String($0.prefix { $0 != "=" }))
         }
-        environment += ["\(Self.environmentKey)=\(Self.socketDescriptor)", "\(Self.threadsKey)=\(threads)", "\(Self.parentKey)=\(getpid())",
+        environment += ["\(Self.environmentKey)=\(Self.socketDescriptor)", "\(Self.parentKey)=\(getpid())",
                         // A crash is reported by the parent; the runtime's backtracer would exec a program.
                         "SWIFT_BACKTRACE=enable=no"]
         var pid: pid_t = 0

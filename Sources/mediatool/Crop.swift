@@ -105,17 +105,16 @@ struct Crop: ParsableCommand {
         options.losslessJPEG = encoding.losslessJPEG(for: options.format)
         options.strip = strip
         if let worker = SandboxWorker.current {
-            options.threads = worker.threads
-            options.encoding.threads = worker.threads
-            worker.serve(Self.job(options), maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout, prepare: { PictureFormat.prepareReaders() })
+            worker.serve({ threads in Self.job(options, threads: threads) }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
+                         prepare: { PictureFormat.prepareReaders() })
         }
+        let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
         let (plan, pictures, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Self.pictureExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
-        options.threads = jobs.threadsPerWorker(inputs: pictures.count)
-        options.encoding.threads = options.threads
-        let job = Self.job(options)
-        let run = sandbox.runner(maxMemory: limits.maxMemory.bytes, threads: options.threads)
+        let threads = jobs.threadsPerWorker(inputs: pictures.count)
+        let job = Self.job(options, threads: threads)
+        let run = sandboxRun.runner(threads: threads)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(pictures, plan: plan) { picture, output in
             try run(job, picture.path, output!)
         }
@@ -147,7 +146,10 @@ struct Crop: ParsableCommand {
     }
 
     /// One crop, from an open input to an open output: the part a sandboxed worker does.
-    static func job(_ options: CropOptions) -> FileJob {
+    static func job(_ options: CropOptions, threads: Int) -> FileJob {
+        var options = options
+        options.threads = threads
+        options.encoding.threads = threads
         let cropper = Cropper(options: options)
         return FileJob(recognise: PictureFormat.recognise, policy: options.output) { file, outputs, name in
             let report = try cropper.crop(from: file, into: outputs.primary, output: name)

@@ -32,8 +32,9 @@ struct MediaTool: ParsableCommand {
     /// The arguments as the bytes they are: a file name need not be UTF-8 (see `PathBytes`), and
     /// CommandLine.arguments would have replaced what is not.
     static func main() {
-        // Before any thread starts, so that no signal can be lost (see Interrupts).
-        Interrupts.install()
+        // Before any thread starts, so that no signal can be lost (see Interrupts). Not in a sandboxed
+        // worker: it ignores the signals (the batch decides), and starts no thread before it is confined.
+        if !SandboxWorker.isRunning { Interrupts.install() }
         FileSystem.raiseOpenFileLimit()
         let arguments = (1..<Int(CommandLine.argc)).map { index in
             let argument = CommandLine.unsafeArgv[index]!

@@ -9,17 +9,47 @@ struct SandboxOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Decode each input in a confined worker process (on: seccomp, Landlock, memory and time limits; a crash costs that input only), or in this process (off: for trusted files and debugging).", valueName: "on|off"))
     var sandbox: SandboxMode = .on
 
-    @Option(help: ArgumentHelp("Seconds one input may take in its worker before the worker is killed and the input fails (with the sandbox on).", valueName: "seconds"))
-    var timeout: Double = 120
+    @Option(help: ArgumentHelp("Seconds one input may take in its worker (wall time; its CPU time is held to this on each of its threads) before the worker is killed and the input fails. With --sandbox off there is no limit.", valueName: "seconds"))
+    var timeout: Seconds = Seconds(120)
 
     func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be more than 0 seconds.") }
+        guard timeout.value > 0, timeout.value <= 31_536_000 else {
+            throw ValidationError("--timeout takes seconds above 0, up to a year (31536000), not '\(timeout.text)'.")
+        }
     }
 
-    /// How the batch runs a job for one input: in a worker, or here.
-    func runner(maxMemory: Int, threads: Int) -> @Sendable (FileJob, String, String) throws -> JobReport {
-        guard sandbox == .on else { return { job, input, output in try job.run(input: input, output: output) } }
-        let jobs = SandboxedJobs(settings: SandboxSettings(timeout: timeout, maxMemory: maxMemory, threads: threads))
-        return { job, input, output in try jobs.run(job, input: input, output: output) }
+    /// Starts the run's sandbox: its first worker begins at once, while the batch is planned.
+    func begin(maxMemory: Int) -> SandboxRun {
+        SandboxRun(jobs: sandbox == .on ? SandboxedJobs(settings: SandboxSettings(timeout: timeout.value, maxMemory: maxMemory)) : nil)
     }
+}
+
+/// Where a run's jobs are done: in workers, or (`--sandbox off`) here.
+struct SandboxRun {
+    let jobs: SandboxedJobs?
+
+    /// How the batch runs a job for one input, each on `threads` threads.
+    func runner(threads: Int) -> @Sendable (FileJob, String, String) throws -> JobReport {
+        guard let jobs else { return { job, input, output in try job.run(input: input, output: output) } }
+        return { job, input, output in try jobs.run(job, input: input, output: output, threads: threads) }
+    }
+}
+
+/// A number of seconds as typed (`120`, `0.5`), shown as typed in help and messages.
+struct Seconds: ExpressibleByArgument {
+    let value: Double
+    let text: String
+
+    init(_ value: Int) {
+        self.value = Double(value)
+        text = String(value)
+    }
+
+    init?(argument: String) {
+        guard let value = Double(argument), !value.isNaN else { return nil }
+        self.value = value
+        text = argument
+    }
+
+    var defaultValueDescription: String { text }
 }

@@ -148,15 +148,19 @@ struct Storyboard: ParsableCommand {
         options.output = OutputPolicy(overwrite: folder.overwrite, isNamedByUser: vtt != nil)
         options.limits = limits.runLimits()
         options.urlBase = vttBase
-        if let worker = SandboxWorker.current {
-            options.threads = worker.threads
-            options.encoding.threads = worker.threads
-            worker.serve(Storyboarder(options: options).job(html: html), maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout,
-                         prepare: FFmpegLibraries.load)
+        let html = html
+        func job(threads: Int) -> FileJob {
+            var options = options
+            options.threads = threads
+            options.encoding.threads = threads
+            return Storyboarder(options: options).job(html: html)
         }
+        if let worker = SandboxWorker.current {
+            worker.serve(job, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value, prepare: FFmpegLibraries.load)
+        }
+        let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
         let videos = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
-        options.threads = jobs.threadsPerWorker(inputs: videos.count)
-        options.encoding.threads = options.threads
+        let threads = jobs.threadsPerWorker(inputs: videos.count)
         if vtt != nil && videos.count != 1 {
             throw ValidationError("--vtt names one storyboard: use --out-dir for \(videos.count) inputs.")
         }
@@ -173,8 +177,8 @@ struct Storyboard: ParsableCommand {
         // The page is named by the user, so it can be checked against every input before any work.
         RunInputs.register(paths: videos.map(\.path))
         if let html, RunInputs.contains(path: html) { throw ValidationError("\(OutputError.wouldOverwriteInput(path: html))") }
-        let job = Storyboarder(options: options).job(html: html)
-        let run = sandbox.runner(maxMemory: limits.maxMemory.bytes, threads: options.threads)
+        let job = job(threads: threads)
+        let run = sandboxRun.runner(threads: threads)
         let summary = BatchEngine(settings: jobs.settings()).run(videos, plan: plan) { video, output in
             try run(job, video.path, output!)
         }

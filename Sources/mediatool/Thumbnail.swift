@@ -111,17 +111,16 @@ struct Thumbnail: ParsableCommand {
         options.output = outputs.policy
         options.limits = limits.runLimits()
         if let worker = SandboxWorker.current {
-            options.threads = worker.threads
-            options.encoding.threads = worker.threads
-            worker.serve(Self.job(options), maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout, prepare: FFmpegLibraries.load)
+            worker.serve({ threads in Self.job(options, threads: threads) }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
+                         prepare: FFmpegLibraries.load)
         }
+        let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
         let (plan, videos, ownOutputs) = try outputs.plan(
             for: inputs, extensions: extensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "thumb", fileExtension: options.format.fileExtension))
-        options.threads = jobs.threadsPerWorker(inputs: videos.count)
-        options.encoding.threads = options.threads
-        let job = Self.job(options)
-        let run = sandbox.runner(maxMemory: limits.maxMemory.bytes, threads: options.threads)
+        let threads = jobs.threadsPerWorker(inputs: videos.count)
+        let job = Self.job(options, threads: threads)
+        let run = sandboxRun.runner(threads: threads)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(videos, plan: plan) { video, output in
             try run(job, video.path, output!)
         }
@@ -129,7 +128,10 @@ struct Thumbnail: ParsableCommand {
     }
 
     /// One thumbnail, from an open input to an open output: the part a sandboxed worker does.
-    static func job(_ options: ThumbnailOptions) -> FileJob {
+    static func job(_ options: ThumbnailOptions, threads: Int) -> FileJob {
+        var options = options
+        options.threads = threads
+        options.encoding.threads = threads
         let thumbnailer = Thumbnailer(options: options)
         return FileJob(recognise: VideoSource.recognise, policy: options.output) { file, outputs, name in
             let report = try thumbnailer.makeThumbnail(from: file, into: outputs.primary, output: name)

@@ -60,6 +60,45 @@ import TestSupport
         #expect(try String(contentsOfFile: decoy, encoding: .utf8) == "decoy")
     }
 
+    /// Every thread of a worker is confined, not only the one that set the filter: seccomp in
+    /// filter mode, no new privileges, no capabilities, as /proc tells from outside.
+    @Test func everyThreadOfAWorkerIsConfined() throws {
+        let folder = try Self.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var statuses: [String] = []
+        _ = try ChildProcess.run(ToolRun.executable.path,
+                                 ["thumbnail", "--jobs", "1", "--timeout", "60", "--out-dir", folder.appendingPathComponent("out").path,
+                                  folder.appendingPathComponent("in/v2.mkv").path],
+                                 environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "hang:v2.mkv"], deadline: 60) { process in
+            let parent = process.processIdentifier
+            var worker: String?
+            // The worker, once it hangs in its job: a child of mediatool asleep in pause().
+            try ChildProcess.waitUntil("the worker hanging in its job", deadline: 30) {
+                let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? ""
+                let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(parent)/task")) ?? []
+                let pids = all.flatMap { task in
+                    ((try? String(contentsOfFile: "/proc/\(parent)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ")
+                } + children.split(separator: " ")
+                worker = pids.map(String.init).first { pid in
+                    (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8))?.contains("pause") == true
+                        || (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") S ") == true
+                        && (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8))?.contains("Seccomp:\t2") == true
+                }
+                return worker != nil
+            }
+            let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker!)/task")
+            statuses = try tasks.map { try String(contentsOfFile: "/proc/\(worker!)/task/\($0)/status", encoding: .utf8) }
+            kill(parent, SIGKILL)
+        }
+        #expect(!statuses.isEmpty)
+        for status in statuses {
+            let lines = status.split(separator: "\n")
+            #expect(lines.contains("Seccomp:\t2"), "\(lines.first ?? "")")
+            #expect(lines.contains("NoNewPrivs:\t1"), "\(lines.first ?? "")")
+            #expect(lines.contains("CapEff:\t0000000000000000"), "\(lines.first ?? "")")
+        }
+    }
+
     /// The same thumbnail and crop, byte for byte, in a worker and in this process.
     @Test func theSandboxChangesNoByte() throws {
         let folder = try Fixture.scratchFolder()
