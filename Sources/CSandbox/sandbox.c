@@ -11,11 +11,13 @@
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -88,7 +90,7 @@ ssize_t mt_receive_message(int socket, void *bytes, size_t capacity, int *descri
     return received;
 }
 
-int mt_limit_resources(size_t address_space, int parent) {
+int mt_limit_resources(size_t address_space, size_t file_size, int parent) {
     // Sent when the parent's thread that started this worker ends: mediatool starts every worker
     // from one thread that lasts as long as the process.
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) return -1;
@@ -96,6 +98,11 @@ int mt_limit_resources(size_t address_space, int parent) {
     if (getppid() != (pid_t)parent) _exit(0);
     struct rlimit none = {0, 0};
     if (setrlimit(RLIMIT_CORE, &none) != 0) return -1;
+    // No file written larger than this (SIGXFSZ past it): a worker does not fill the disk.
+    if (file_size > 0) {
+        struct rlimit size = {file_size, file_size};
+        if (setrlimit(RLIMIT_FSIZE, &size) != 0) return -1;
+    }
     if (address_space > 0) {
         struct rlimit space = {address_space, address_space};
         if (setrlimit(RLIMIT_AS, &space) != 0) return -1;
@@ -176,6 +183,8 @@ void mt_run_on_spawner_thread(void (*task)(void *context), void *context) {
     pthread_mutex_unlock(&spawner_lock);
     pthread_mutex_unlock(&spawner_turn);
 }
+
+short mt_spawn_setsid_flag(void) { return POSIX_SPAWN_SETSID; }
 
 void mt_seccomp_version(unsigned *major, unsigned *minor, unsigned *micro) {
     const struct scmp_version *version = seccomp_version();
@@ -288,6 +297,16 @@ int mt_confine(char *message, size_t capacity) {
         SCMP_SYS(open_tree), SCMP_SYS(move_mount), SCMP_SYS(mount_setattr), SCMP_SYS(landlock_create_ruleset),
         SCMP_SYS(landlock_add_rule), SCMP_SYS(process_madvise), SCMP_SYS(kcmp), SCMP_SYS(lookup_dcookie),
         SCMP_SYS(fanotify_mark), SCMP_SYS(inotify_add_watch), SCMP_SYS(vhangup), SCMP_SYS(syslog),
+        // Modes, owners, times and attributes, by name or of the descriptors it was sent (the
+        // input's mode or owner, a setuid output); space taken without writing.
+        SCMP_SYS(fchmod), SCMP_SYS(fchown), SCMP_SYS(utime), SCMP_SYS(utimes), SCMP_SYS(futimesat),
+        SCMP_SYS(setxattr), SCMP_SYS(lsetxattr), SCMP_SYS(fsetxattr), SCMP_SYS(removexattr), SCMP_SYS(lremovexattr),
+        SCMP_SYS(fremovexattr), SCMP_SYS(fallocate), SCMP_SYS(flock),
+        // System V and POSIX message queues, shared memory and semaphores of other processes.
+        SCMP_SYS(shmget), SCMP_SYS(shmat), SCMP_SYS(shmctl), SCMP_SYS(msgget), SCMP_SYS(msgsnd), SCMP_SYS(msgrcv),
+        SCMP_SYS(msgctl), SCMP_SYS(semget), SCMP_SYS(semop), SCMP_SYS(semctl), SCMP_SYS(semtimedop),
+        SCMP_SYS(mq_open), SCMP_SYS(mq_unlink), SCMP_SYS(mq_timedsend), SCMP_SYS(mq_timedreceive),
+        SCMP_SYS(mq_notify), SCMP_SYS(mq_getsetattr), SCMP_SYS(setsid), SCMP_SYS(setpgid),
     };
     int failed = 0;
     // Every thread of the process under the filter, not only this one (and no new privileges for
@@ -299,6 +318,21 @@ int mt_confine(char *message, size_t capacity) {
     if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self)) != 0) failed = 1;
     if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(rt_sigqueueinfo), 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self)) != 0) failed = 1;
     if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(rt_tgsigqueueinfo), 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self)) != 0) failed = 1;
+    // fchmodat2 (Linux 6.6) is newer than libseccomp 2.5.4's table: by its number.
+#ifdef __x86_64__
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), 452, 0) != 0) failed = 1;
+#endif
+    // Other processes' limits, priorities and CPUs; the promise to end with the parent.
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64), 1, SCMP_A0(SCMP_CMP_NE, 0)) != 0) failed = 1;
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority), 1, SCMP_A1(SCMP_CMP_NE, 0)) != 0) failed = 1;
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setaffinity), 1, SCMP_A0(SCMP_CMP_NE, 0)) != 0) failed = 1;
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setscheduler), 1, SCMP_A0(SCMP_CMP_NE, 0)) != 0) failed = 1;
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setparam), 1, SCMP_A0(SCMP_CMP_NE, 0)) != 0) failed = 1;
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setattr), 1, SCMP_A0(SCMP_CMP_NE, 0)) != 0) failed = 1;
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_PDEATHSIG)) != 0) failed = 1;
+    // Typing into a terminal it was given (`-o -` on a terminal).
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCSTI)) != 0) failed = 1;
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCLINUX)) != 0) failed = 1;
     for (size_t index = 0; index < sizeof refused / sizeof refused[0]; index++) {
         // A call this kernel or libseccomp does not know is negative here: nothing to refuse.
         if (refused[index] < 0) continue;
@@ -335,5 +369,16 @@ int mt_probe_forbidden(const char *path) {
     if (child < 0 && errno == EPERM) refused |= MT_PROBE_FORK;
     if (child == 0) _exit(0);
     if (child > 0) waitpid(child, NULL, 0);
+    struct stat status;
+    if (stat(path, &status) == 0) {
+        // The mode it has, set again: by name (fchmodat2, chmod) and through utimensat's sibling.
+        long changed = syscall(452, AT_FDCWD, path, status.st_mode & 07777, 0);
+        if (changed < 0 && errno == EPERM && chmod(path, status.st_mode & 07777) < 0 && errno == EPERM) refused |= MT_PROBE_CHMOD;
+    }
+    // Signal 0 checks without sending.
+    pid_t parent = getppid();
+    if (kill(parent, 0) < 0 && errno == EPERM && syscall(SYS_tgkill, parent, parent, 0) < 0 && errno == EPERM) refused |= MT_PROBE_SIGNAL;
+    char letter = ' ';
+    if (ioctl(STDERR_FILENO, TIOCSTI, &letter) < 0 && errno == EPERM) refused |= MT_PROBE_TERMINAL;
     return refused;
 }

@@ -15,11 +15,18 @@ public enum Confinement {
     static func apply(maxMemory: Int, threads: Int, parent: Int32) -> Result<Int32, WorkerFailure> {
         for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { Glibc.signal(signal, SIG_IGN) }
         let (limit, overflow) = Int(mt_mapped_bytes()).addingReportingOverflow(max(0, maxMemory).addingReportingOverflow(headroom(threads: threads)).partialValue)
-        if mt_limit_resources(overflow || limit < 0 ? 0 : limit, parent) != 0 { return .failure(.unconfined("cannot set the worker's resource limits")) }
+        if mt_limit_resources(overflow || limit < 0 ? 0 : limit, largestOutput(maxMemory: maxMemory), parent) != 0 { return .failure(.unconfined("cannot set the worker's resource limits")) }
         var message = [CChar](repeating: 0, count: 256)
         let flags = mt_confine(&message, message.count)
         if flags < 0 { return .failure(.unconfined(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))) }
         return .success(flags)
+    }
+
+    /// The largest file a worker may write: an output holds at most what its decoding may take, in
+    /// pixels of up to 8 bytes, written without compression, and a margin.
+    static func largestOutput(maxMemory: Int) -> Int {
+        let (doubled, overflow) = max(0, maxMemory).multipliedReportingOverflow(by: 2)
+        return overflow || doubled > Int.max - (256 << 20) ? 0 : doubled + (256 << 20)
     }
 
     /// Sets the CPU time the next job may use, from what the worker has used so far: `seconds` on

@@ -119,7 +119,10 @@ public final class SandboxedJobs: Sendable {
             answer.descriptors.forEach { close($0) }
             switch WireMessage(bytes: answer.bytes) {
             case .done(let fields, let warnings)?:
-                return JobReport(fields: fields.map { (name: $0.name, value: $0.value) }, warnings: warnings)
+                // The batch's own fields are the batch's: a worker gone wrong does not write them.
+                let own: Set<String> = ["input", "output", "status", "error", "ms"]
+                return JobReport(fields: fields.filter { !own.contains($0.name) }.map { (name: $0.name, value: $0.value) },
+                                 warnings: warnings)
             case .failed(let message)?:
                 throw JobFailure(description: message)
             case .openOutput(let path, let namedByUser)?:
@@ -146,8 +149,10 @@ public final class SandboxedJobs: Sendable {
     private func failure(ending status: Int32, of worker: WorkerProcess) -> WorkerFailure {
         let signal = status & 0x7F
         let words = worker.drainErrors()
-        // The Swift runtime, C++ and the C library say so when an allocation fails under the limit.
-        if ["allocate", "bad_alloc", "out of memory", "Out of memory"].contains(where: words.contains) {
+        // The Swift runtime, C++ and AddressSanitizer say so when an allocation fails under the limit.
+        let memoryWords = ["Fatal error: failed to allocate", "std::bad_alloc", "AddressSanitizer: out of memory",
+                           "AddressSanitizer: requested allocation size", "allocator is out of memory"]
+        if signal != 0, memoryWords.contains(where: words.contains) {
             return .overMemory(limit: settings.maxMemory)
         }
         if signal == SIGXCPU { return .overCPUTime(seconds: settings.timeout) }

@@ -13,7 +13,7 @@ enum TestTrigger {
         let action = String(value[..<colon])
         var suffix = String(value[value.index(after: colon)...])
         var path = "/"
-        if action == "open", let second = suffix.firstIndex(of: ":") {
+        if ["open", "chmod"].contains(action), let second = suffix.firstIndex(of: ":") {
             path = String(suffix[..<second])
             suffix = String(suffix[suffix.index(after: second)...])
         }
@@ -33,8 +33,10 @@ enum TestTrigger {
                 memset(block, 1, 64 << 20)
                 blocks.append(block)
             }
-        case "open", "socket", "exec", "fork":
-            let bit = Int32(["open": MT_PROBE_OPEN, "socket": MT_PROBE_SOCKET, "exec": MT_PROBE_EXEC, "fork": MT_PROBE_FORK][action]!)
+        case "open", "socket", "exec", "fork", "chmod", "signal", "terminal":
+            let bits = ["open": MT_PROBE_OPEN, "socket": MT_PROBE_SOCKET, "exec": MT_PROBE_EXEC, "fork": MT_PROBE_FORK,
+                        "chmod": MT_PROBE_CHMOD, "signal": MT_PROBE_SIGNAL, "terminal": MT_PROBE_TERMINAL]
+            let bit = Int32(bits[action]!)
             let refused = mt_probe_forbidden(path) & bit != 0
             throw ProbeOutcome(description: "\(action) \(refused ? "refused" : "ALLOWED") in the worker")
         default:

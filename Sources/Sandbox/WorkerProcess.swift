@@ -44,7 +44,9 @@ final class WorkerProcess {
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
         posix_spawnattr_setsigmask(&attributes, &unblocked)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        // A session of its own: no controlling terminal to type into, and the terminal's signals
+        // are not sent to it (the batch ends its workers itself).
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK) | mt_spawn_setsid_flag())
         var environment = ProcessInfoLite.environment.filter {
             ![Self.environmentKey, Self.parentKey, "SWIFT_BACKTRACE"].contains(String($0.prefix { $0 != "=" }))
         }

@@ -13,8 +13,8 @@ struct SandboxOptions: ParsableArguments {
     var timeout: Seconds = Seconds(120)
 
     func validate() throws {
-        guard timeout.value > 0, timeout.value <= 31_536_000 else {
-            throw ValidationError("--timeout takes seconds above 0, up to a year (31536000), not '\(timeout.text)'.")
+        guard timeout.value >= 0.001, timeout.value <= 31_536_000 else {
+            throw ValidationError("--timeout takes seconds from 0.001 up to a year (31536000), not '\(timeout.text)'.")
         }
     }
 

@@ -33,6 +33,8 @@ import TestSupport
         ("socket", [], "socket refused in the worker"),
         ("exec", [], "exec refused in the worker"),
         ("fork", [], "fork refused in the worker"),
+        ("signal", [], "signal refused in the worker"),
+        ("terminal", [], "terminal refused in the worker"),
     ] as [(String, [String], String)])
     func aMisbehavingWorkerCostsItsInputOnly(trigger: String, extra: [String], message: String) throws {
         let folder = try Self.batch()
@@ -50,7 +52,7 @@ import TestSupport
         #expect(failed["error"] as? String == message)
     }
 
-    /// Opening a file by name is refused inside the worker, even one the user could read.
+    /// Opening a file by name, or changing its mode, is refused inside the worker, even for a file the user may change.
     @Test func openingAFileIsRefusedInTheWorker() throws {
         let folder = try Self.batch()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -58,6 +60,8 @@ import TestSupport
         let run = try Self.run(trigger: "open:\(decoy)", in: folder)
         #expect(run.errorLines.first == "mediatool: \(folder.appendingPathComponent("in/v2.mkv").path): open refused in the worker")
         #expect(try String(contentsOfFile: decoy, encoding: .utf8) == "decoy")
+        let chmod = try Self.run(trigger: "chmod:\(decoy)", in: folder, extra: ["--overwrite"])
+        #expect(chmod.errorLines.first == "mediatool: \(folder.appendingPathComponent("in/v2.mkv").path): chmod refused in the worker")
     }
 
     /// Every thread of a worker is confined, not only the one that set the filter: seccomp in

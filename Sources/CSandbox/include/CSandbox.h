@@ -25,8 +25,9 @@ enum {
 int mt_confine(char *message, size_t capacity);
 
 /// Resource limits of a worker: it ends with its parent `parent` (PR_SET_PDEATHSIG), writes no core
-/// dump, and maps at most `address_space` bytes (none when 0). 0, or -1 with errno.
-int mt_limit_resources(size_t address_space, int parent);
+/// dump, maps at most `address_space` bytes and writes no file larger than `file_size` (no limit
+/// where 0). 0, or -1 with errno.
+int mt_limit_resources(size_t address_space, size_t file_size, int parent);
 
 /// Lets the process use `seconds` more of CPU time from now (soft RLIMIT_CPU: SIGXCPU past it).
 void mt_limit_cpu_time(double seconds);
@@ -45,19 +46,26 @@ int mt_spawn_close_from(void *actions, int lowest);
 /// call) and returns when it has run; callers take turns.
 void mt_run_on_spawner_thread(void (*task)(void *context), void *context);
 
+/// glibc's POSIX_SPAWN_SETSID (the child in a session of its own), which needs _GNU_SOURCE.
+short mt_spawn_setsid_flag(void);
+
 /// The libseccomp version this process runs with.
 void mt_seccomp_version(unsigned *major, unsigned *minor, unsigned *micro);
 
 /// The Landlock ABI the kernel offers; 0 without Landlock.
 int mt_landlock_abi(void);
 
-/// Tries each forbidden kind of call (for tests in debug builds): which ones the kernel refused,
+/// Tries each forbidden kind of call (for tests in debug builds), each harmless where it is allowed
+/// (a program that does not exist, signal 0, the mode `path` has): which ones the kernel refused,
 /// as a bit mask of MT_PROBE_ flags.
 enum {
     MT_PROBE_OPEN = 1,
     MT_PROBE_SOCKET = 2,
     MT_PROBE_EXEC = 4,
     MT_PROBE_FORK = 8,
+    MT_PROBE_CHMOD = 16,
+    MT_PROBE_SIGNAL = 32,
+    MT_PROBE_TERMINAL = 64,
 };
 int mt_probe_forbidden(const char *path);
 
