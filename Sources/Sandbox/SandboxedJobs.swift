@@ -32,10 +32,28 @@ public final class SandboxedJobs: Sendable {
     /// Set when a worker could not confine itself: every later input fails with the same reason at once.
     private let setupFailure = Mutex<WorkerFailure?>(nil)
 
-    /// Starts the first worker at once, so that its start overlaps the batch's planning.
+    /// Takes the worker started at the process's start (see `prestart`), or starts the first one at
+    /// once, so that its start overlaps the batch's planning.
     public init(settings: SandboxSettings) {
         self.settings = settings
-        if let first = try? WorkerProcess() { idle.withLock { $0.append(WorkerBox(worker: first)) } }
+        let first = Self.prestarted.withLock { started in
+            defer { started = nil }
+            return started
+        }
+        if let worker = first?.worker ?? (try? WorkerProcess()) { idle.withLock { $0.append(WorkerBox(worker: worker)) } }
+    }
+
+    private static let prestarted = Mutex<WorkerBox?>(nil)
+
+    /// Starts a worker as soon as the process starts, for the command line `arguments` when they
+    /// will run one (a subcommand that decodes, without `--sandbox off` or `--help`): its start, the
+    /// larger part of what the sandbox costs one input, then overlaps the parsing and the planning.
+    public static func prestart(for arguments: [String], subcommands: Set<String>) {
+        guard let subcommand = arguments.first, subcommands.contains(subcommand) else { return }
+        let asked = arguments.dropFirst()
+        if asked.contains(where: { ["-h", "--help", "--sandbox=off", "--version"].contains($0) }) { return }
+        if zip(asked, asked.dropFirst()).contains(where: { $0 == "--sandbox" && $1 == "off" }) { return }
+        if let worker = try? WorkerProcess() { prestarted.withLock { $0 = WorkerBox(worker: worker) } }
     }
 
     /// The job for `input`, done in a worker on `threads` threads (0: every core); its report, or

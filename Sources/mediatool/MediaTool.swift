@@ -40,6 +40,7 @@ struct MediaTool: ParsableCommand {
             let argument = CommandLine.unsafeArgv[index]!
             return PathBytes.string(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
         }
+        if !SandboxWorker.isRunning { SandboxedJobs.prestart(for: arguments, subcommands: ["thumbnail", "storyboard", "crop"]) }
         run(spellingOptionalValues(arguments))
     }
 
