@@ -92,10 +92,10 @@ let package = Package(
         .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "FileIO", "Reporting", "WorkerPool"]),
 
         // The crop job: rects mapped through orientation, the regions decoded through ImageCodecs, lossless JPEG crops.
-        .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "JPEGCodec", "FileIO"]),
+        .target(name: "ImageCropping", dependencies: ["Batch", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
-        .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO"]),
+        .target(name: "VideoThumbnails", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO"]),
         .target(name: "Storyboards", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),

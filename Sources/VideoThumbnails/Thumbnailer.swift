@@ -1,6 +1,7 @@
 import FFmpeg
 import ImageCodecs
 import Imaging
+import Batch
 import FileIO
 
 /// What making one thumbnail did.
@@ -30,6 +31,17 @@ public struct Thumbnailer: Sendable {
         let report = try makeThumbnail(from: file, into: target.descriptor, output: output)
         try target.commit()
         return report
+    }
+
+    /// The thumbnail as a job: its planned output the only one it writes.
+    public var job: FileJob {
+        FileJob(recognise: VideoSource.recognise, policy: options.output) { file, outputs, name in
+            let report = try makeThumbnail(from: file, into: outputs.primary, output: name)
+            return JobReport(fields: [
+                ("seconds", .double(report.seconds)), ("width", .int(report.width)), ("height", .int(report.height)),
+                ("orientation", .int(report.orientation.rawValue)),
+            ], warnings: report.warnings)
+        }
     }
 
     /// The thumbnail of an open input, written whole to `descriptor` (the output's temporary, which

@@ -105,7 +105,7 @@ struct Crop: ParsableCommand {
         options.losslessJPEG = encoding.losslessJPEG(for: options.format)
         options.strip = strip
         if let worker = SandboxWorker.current {
-            worker.serve({ threads in Self.job(options, threads: threads) }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
+            worker.serve({ Cropper(options: options.threaded($0)).job }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
                          prepare: { PictureFormat.prepareReaders() })
         }
         let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
@@ -113,7 +113,7 @@ struct Crop: ParsableCommand {
             for: inputs, extensions: Self.pictureExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
         let threads = jobs.threadsPerWorker(inputs: pictures.count)
-        let job = Self.job(options, threads: threads)
+        let job = Cropper(options: options.threaded(threads)).job
         let run = sandboxRun.runner(threads: threads)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(pictures, plan: plan) { picture, output in
             try run(job, picture.path, output!)
@@ -143,21 +143,5 @@ struct Crop: ParsableCommand {
             throw ValidationError("--view takes WxH, e.g. 400x1000, not '\(view)'.")
         }
         return size
-    }
-
-    /// One crop, from an open input to an open output: the part a sandboxed worker does.
-    static func job(_ options: CropOptions, threads: Int) -> FileJob {
-        var options = options
-        options.threads = threads
-        options.encoding.threads = threads
-        let cropper = Cropper(options: options)
-        return FileJob(recognise: PictureFormat.recognise, policy: options.output) { file, outputs, name in
-            let report = try cropper.crop(from: file, into: outputs.primary, output: name)
-            let rect = report.storedRect
-            return JobReport(fields: [
-                ("orientation", .int(report.orientation.rawValue)),
-                ("stored_rect", .array([.int(rect.x), .int(rect.y), .int(rect.width), .int(rect.height)])),
-            ], warnings: report.warnings)
-        }
     }
 }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Batch
 import Sandbox
+import ImageCodecs
+import ImageCropping
+import Storyboards
+import VideoThumbnails
 
 extension SandboxMode: ExpressibleByArgument {}
 
@@ -53,3 +57,23 @@ struct Seconds: ExpressibleByArgument {
 
     var defaultValueDescription: String { text }
 }
+
+/// Options of a job that runs on a number of threads, its encoder's included.
+protocol ThreadedJobOptions {
+    var threads: Int { get set }
+    var encoding: EncodingSettings { get set }
+}
+
+extension ThreadedJobOptions {
+    /// The same options on `threads` threads (0: every core), as the batch counted them.
+    func threaded(_ threads: Int) -> Self {
+        var options = self
+        options.threads = threads
+        options.encoding.threads = threads
+        return options
+    }
+}
+
+extension ThumbnailOptions: ThreadedJobOptions {}
+extension CropOptions: ThreadedJobOptions {}
+extension StoryboardOptions: ThreadedJobOptions {}

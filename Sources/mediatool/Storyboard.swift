@@ -149,14 +149,8 @@ struct Storyboard: ParsableCommand {
         options.limits = limits.runLimits()
         options.urlBase = vttBase
         let html = html
-        func job(threads: Int) -> FileJob {
-            var options = options
-            options.threads = threads
-            options.encoding.threads = threads
-            return Storyboarder(options: options).job(html: html)
-        }
         if let worker = SandboxWorker.current {
-            worker.serve(job, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value, prepare: FFmpegLibraries.load)
+            worker.serve({ Storyboarder(options: options.threaded($0)).job(html: html) }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value, prepare: FFmpegLibraries.load)
         }
         let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
         let videos = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
@@ -177,7 +171,7 @@ struct Storyboard: ParsableCommand {
         // The page is named by the user, so it can be checked against every input before any work.
         RunInputs.register(paths: videos.map(\.path))
         if let html, RunInputs.contains(path: html) { throw ValidationError("\(OutputError.wouldOverwriteInput(path: html))") }
-        let job = job(threads: threads)
+        let job = Storyboarder(options: options.threaded(threads)).job(html: html)
         let run = sandboxRun.runner(threads: threads)
         let summary = BatchEngine(settings: jobs.settings()).run(videos, plan: plan) { video, output in
             try run(job, video.path, output!)

@@ -111,7 +111,7 @@ struct Thumbnail: ParsableCommand {
         options.output = outputs.policy
         options.limits = limits.runLimits()
         if let worker = SandboxWorker.current {
-            worker.serve({ threads in Self.job(options, threads: threads) }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
+            worker.serve({ Thumbnailer(options: options.threaded($0)).job }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
                          prepare: FFmpegLibraries.load)
         }
         let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
@@ -119,26 +119,11 @@ struct Thumbnail: ParsableCommand {
             for: inputs, extensions: extensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "thumb", fileExtension: options.format.fileExtension))
         let threads = jobs.threadsPerWorker(inputs: videos.count)
-        let job = Self.job(options, threads: threads)
+        let job = Thumbnailer(options: options.threaded(threads)).job
         let run = sandboxRun.runner(threads: threads)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(videos, plan: plan) { video, output in
             try run(job, video.path, output!)
         }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
-    }
-
-    /// One thumbnail, from an open input to an open output: the part a sandboxed worker does.
-    static func job(_ options: ThumbnailOptions, threads: Int) -> FileJob {
-        var options = options
-        options.threads = threads
-        options.encoding.threads = threads
-        let thumbnailer = Thumbnailer(options: options)
-        return FileJob(recognise: VideoSource.recognise, policy: options.output) { file, outputs, name in
-            let report = try thumbnailer.makeThumbnail(from: file, into: outputs.primary, output: name)
-            return JobReport(fields: [
-                ("seconds", .double(report.seconds)), ("width", .int(report.width)), ("height", .int(report.height)),
-                ("orientation", .int(report.orientation.rawValue)),
-            ], warnings: report.warnings)
-        }
     }
 }
