@@ -7,8 +7,8 @@ import FileIO
 public struct FileJob: Sendable {
     public typealias Work = @Sendable (_ input: InputFile, _ outputs: any JobOutputs, _ outputName: String) throws -> JobReport
     /// Whether a job may write `path` beside its planned output `planned` (`namedByUser`: a name the
-    /// user gave, whose link may be followed).
-    public typealias OutputRule = @Sendable (_ planned: String, _ path: String, _ namedByUser: Bool) -> Bool
+    /// user gave, whose link may be followed), after the others it `opened` (in order).
+    public typealias OutputRule = @Sendable (_ planned: String, _ path: String, _ namedByUser: Bool, _ opened: [String]) -> Bool
 
     /// Throws when a stream's first bytes are nothing the job reads (see `InputFile.randomAccess`).
     public var recognise: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?
@@ -70,7 +70,9 @@ public final class OutputSet: JobOutputs {
     public var primary: Int32 { planned.descriptor }
 
     public func open(_ path: String, namedByUser: Bool) throws -> Int32 {
-        guard rule?(name, path, namedByUser) == true, others.members.count < Self.limit else {
+        let opened = others.members.map(\.path)
+        // Each name once: a second one would replace the first, unseen.
+        guard path != name, !opened.contains(path), rule?(name, path, namedByUser, opened) == true, opened.count < Self.limit else {
             throw JobOutputError.notAllowed(path: path)
         }
         // A name the job made is never followed through a link; one the user gave may be.

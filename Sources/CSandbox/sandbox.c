@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
+#include <linux/sockios.h>
 #include <linux/capability.h>
 #include <linux/landlock.h>
 #include <sched.h>
@@ -259,6 +260,7 @@ int mt_confine(char *message, size_t capacity) {
     // No capabilities, should mediatool run as root (as in containers and CI): the worker is no
     // more than an unprivileged process.
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    for (int capability = 0; capability <= 63; capability++) prctl(PR_CAPBSET_DROP, capability, 0, 0, 0);
     struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
     struct __user_cap_data_struct none[2];
     memset(none, 0, sizeof none);
@@ -325,14 +327,25 @@ int mt_confine(char *message, size_t capacity) {
     // Other processes' limits, priorities and CPUs; the promise to end with the parent.
     if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64), 1, SCMP_A0(SCMP_CMP_NE, 0)) != 0) failed = 1;
     if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority), 1, SCMP_A1(SCMP_CMP_NE, 0)) != 0) failed = 1;
+    // PRIO_PGRP and PRIO_USER with 0 are the whole group or every process of the user.
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, PRIO_PGRP)) != 0) failed = 1;
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, PRIO_USER)) != 0) failed = 1;
+    // Signals by I/O readiness to a process of its choosing (F_SETOWN and its kin): the kernel
+    // checks them against the worker's credentials only.
+    static const unsigned owners[] = {F_SETOWN, F_SETOWN_EX, F_SETSIG};
+    for (size_t index = 0; index < sizeof owners / sizeof owners[0]; index++) {
+        if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(fcntl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, owners[index])) != 0) failed = 1;
+    }
+    static const unsigned long owner_ioctls[] = {FIOSETOWN, SIOCSPGRP, TIOCSTI, TIOCLINUX};
+    for (size_t index = 0; index < sizeof owner_ioctls / sizeof owner_ioctls[0]; index++) {
+        if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, owner_ioctls[index])) != 0) failed = 1;
+    }
     if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setaffinity), 1, SCMP_A0(SCMP_CMP_NE, 0)) != 0) failed = 1;
     if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setscheduler), 1, SCMP_A0(SCMP_CMP_NE, 0)) != 0) failed = 1;
     if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setparam), 1, SCMP_A0(SCMP_CMP_NE, 0)) != 0) failed = 1;
     if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setattr), 1, SCMP_A0(SCMP_CMP_NE, 0)) != 0) failed = 1;
-    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_PDEATHSIG)) != 0) failed = 1;
-    // Typing into a terminal it was given (`-o -` on a terminal).
-    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCSTI)) != 0) failed = 1;
-    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCLINUX)) != 0) failed = 1;
+    // The kernel reads prctl's option as 32 bits: compared so, or 0x100000001 passes.
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, PR_SET_PDEATHSIG)) != 0) failed = 1;
     for (size_t index = 0; index < sizeof refused / sizeof refused[0]; index++) {
         // A call this kernel or libseccomp does not know is negative here: nothing to refuse.
         if (refused[index] < 0) continue;

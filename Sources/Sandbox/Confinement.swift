@@ -6,7 +6,7 @@ import Glibc
 public enum Confinement {
     /// Address space beyond the libraries' and the memory limit: thread stacks and the C library's
     /// per-thread malloc arenas are reserved, not used, but count all the same.
-    static func headroom(threads: Int) -> Int { (256 << 20) + max(threads, 2) * (72 << 20) }
+    static func headroom(threads: Int) -> Int { (512 << 20) + max(threads, 2) * (128 << 20) }
 
     /// Ends the worker with its parent, ignores the terminal's signals (the batch decides what
     /// stops), turns core dumps off, limits the address space to what is mapped now plus

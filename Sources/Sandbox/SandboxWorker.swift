@@ -62,7 +62,7 @@ public struct SandboxWorker: Sendable {
             do {
                 let file = try InputFile(adopting: message.descriptors[0], displayName: input)
                 defer { withExtendedLifetime(file) {} }
-                try TestTrigger.fire(for: input)
+                try TestTrigger.fire(for: input, output: message.descriptors[1])
                 let report = try jobs[threads]!.work(file, outputs, output)
                 reply = .done(fields: report.fields.map { JSONMember($0.name, $0.value) }, warnings: report.warnings)
             } catch {

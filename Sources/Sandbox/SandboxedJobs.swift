@@ -103,25 +103,31 @@ public final class SandboxedJobs: Sendable {
         }
     }
 
-    /// Sends the job, answers the worker's requests for more outputs, and waits for its answer,
-    /// all within the timeout; says what happened.
+    /// Sends the job, moves the output's bytes from its pipe to the output, answers the worker's
+    /// requests for more outputs, and waits for its answer, all within the timeout; says what happened.
     private func perform(on box: inout WorkerBox, input: InputFile, outputs: OutputSet, outputName: String, threads: Int) throws -> JobReport {
         let request = WireMessage.job(input: input.displayName, output: outputName, threads: threads).bytes
+        var pipes = [try OutputPipe(target: outputs.primary, name: outputName)]
         box.worker.clearErrors()
         do {
-            try box.worker.channel.send(request, descriptors: [input.descriptor, outputs.primary])
+            try box.worker.channel.send(request, descriptors: [input.descriptor, pipes[0].writeEnd])
         } catch {
             // The worker ended while idle: one new worker, once.
             _ = box.worker.end()
             box = try start()
-            try box.worker.channel.send(request, descriptors: [input.descriptor, outputs.primary])
+            try box.worker.channel.send(request, descriptors: [input.descriptor, pipes[0].writeEnd])
         }
+        pipes[0].closeWriteEnd()
         let deadline = Clock.seconds() + settings.timeout
         while true {
-            guard box.worker.channel.waitReadable(seconds: deadline - Clock.seconds()) else {
+            let open = pipes.filter(\.isOpen)
+            let ready = Self.poll([box.worker.channel.descriptor] + open.map(\.readEnd), seconds: deadline - Clock.seconds())
+            guard let ready else {
                 _ = box.worker.end()
                 throw WorkerFailure.timedOut(seconds: settings.timeout)
             }
+            for (pipe, isReady) in zip(open, ready.dropFirst()) where isReady { try pipe.pump() }
+            guard ready[0] else { continue }
             let answer: (bytes: [UInt8], descriptors: [Int32])
             do {
                 guard let received = try box.worker.channel.receive() else {
@@ -137,6 +143,8 @@ public final class SandboxedJobs: Sendable {
             answer.descriptors.forEach { close($0) }
             switch WireMessage(bytes: answer.bytes) {
             case .done(let fields, let warnings)?:
+                // The worker closed its ends before it answered: what they held is all there is.
+                for pipe in pipes { try pipe.pump(draining: true) }
                 // The batch's own fields are the batch's: a worker gone wrong does not write them.
                 let own: Set<String> = ["input", "output", "status", "error", "ms"]
                 return JobReport(fields: fields.filter { !own.contains($0.name) }.map { (name: $0.name, value: $0.value) },
@@ -144,22 +152,37 @@ public final class SandboxedJobs: Sendable {
             case .failed(let message)?:
                 throw JobFailure(description: message)
             case .openOutput(let path, let namedByUser)?:
-                let reply: WireMessage, descriptors: [Int32]
+                var reply = WireMessage.outputOpened
+                var pipe: OutputPipe?
                 do {
-                    descriptors = [try outputs.open(path, namedByUser: namedByUser)]
-                    reply = .outputOpened
+                    pipe = try OutputPipe(target: try outputs.open(path, namedByUser: namedByUser), name: path)
                 } catch {
-                    (reply, descriptors) = (.outputRefused(message: "\(error)"), [])
+                    reply = .outputRefused(message: "\(error)")
                 }
                 do {
-                    try box.worker.channel.send(reply.bytes, descriptors: descriptors)
+                    try box.worker.channel.send(reply.bytes, descriptors: pipe.map { [$0.writeEnd] } ?? [])
                 } catch {
                     throw failure(ending: box.worker.end(), of: box.worker)
                 }
+                pipe?.closeWriteEnd()
+                if let pipe { pipes.append(pipe) }
             default:
                 _ = box.worker.end()
                 throw WorkerFailure.malformedReply
             }
+        }
+    }
+
+    /// Which of `descriptors` can be read (or have ended), waiting at most `seconds`; nil when the time ran out.
+    private static func poll(_ descriptors: [Int32], seconds: Double) -> [Bool]? {
+        var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let deadline = Clock.seconds() + seconds
+        while true {
+            let left = deadline - Clock.seconds()
+            if left <= 0 { return nil }
+            let ready = Glibc.poll(&entries, nfds_t(entries.count), Int32(min(left * 1000, 3_600_000).rounded(.up)))
+            if ready > 0 { return entries.map { $0.revents != 0 } }
+            if ready < 0 && errno != EINTR { return entries.map { _ in true } }
         }
     }
 
@@ -174,7 +197,13 @@ public final class SandboxedJobs: Sendable {
             return .overMemory(limit: settings.maxMemory)
         }
         if signal == SIGXCPU { return .overCPUTime(seconds: settings.timeout) }
-        if signal != 0 { return .crashed(signal: signal) }
+        if signal != 0 {
+            // The first line, as text a terminal shows as it is, and short.
+            let first = words.split(separator: "\n").first.map { line in
+                String(String(line).unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }.prefix(160).map(Character.init))
+            }
+            return .crashed(signal: signal, words: first?.isEmpty == false ? first : nil)
+        }
         return .exited(status: (status >> 8) & 0xFF)
     }
 }

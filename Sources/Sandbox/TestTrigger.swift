@@ -6,8 +6,10 @@ import Glibc
 /// `abort`, `hang`, `allocate` (without bound), `open:PATH`, `socket`, `exec`, `fork` (each tried,
 /// and the job fails saying whether the kernel refused it). Release builds leave this out.
 enum TestTrigger {
-    static func fire(for input: String) throws {
+    static func fire(for input: String, output: Int32) throws {
         #if DEBUG
+        // What a worker kept of an earlier input's output is written to at every later input.
+        if kept >= 0 { _ = "TAMPERED".withCString { write(kept, $0, 8) } }
         guard let value = getenv("MEDIATOOL_TEST_WORKER_TRIGGER").map({ String(cString: $0) }),
               let colon = value.firstIndex(of: ":") else { return }
         let action = String(value[..<colon])
@@ -19,7 +21,11 @@ enum TestTrigger {
         }
         guard input.hasSuffix(suffix) else { return }
         switch action {
+        case "tamper":
+            kept = dup(output)
         case "crash":
+            // As a decoder's bad pointer ends: by SIGSEGV, whatever handler a sanitizer put in place.
+            signal(SIGSEGV, SIG_DFL)
             raise(SIGSEGV)
         case "abort":
             abort()
@@ -45,6 +51,11 @@ enum TestTrigger {
         #endif
     }
 }
+
+#if DEBUG
+/// The output descriptor a `tamper` trigger kept.
+nonisolated(unsafe) private var kept: Int32 = -1
+#endif
 
 /// What a probe found: the job fails with it.
 struct ProbeOutcome: Error, CustomStringConvertible {

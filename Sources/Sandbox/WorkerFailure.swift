@@ -3,8 +3,9 @@ import Reporting
 
 /// How a job in a worker ended other than with the job's own answer.
 public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
-    /// Killed by a signal it did not ask for: a decoder's crash.
-    case crashed(signal: Int32)
+    /// Killed by a signal it did not ask for: a decoder's crash, with the first line the worker
+    /// wrote to standard error when it wrote one (a runtime's fatal error, a library's last words).
+    case crashed(signal: Int32, words: String?)
     /// Ended for want of memory under the worker's address-space limit.
     case overMemory(limit: Int)
     /// Still working when `--timeout` ran out: killed.
@@ -22,8 +23,8 @@ public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .crashed(let signal):
-            return "the decoder crashed (\(Self.name(of: signal))); the file was refused"
+        case .crashed(let signal, let words):
+            return "the decoder crashed (\(Self.name(of: signal))\(words.map { ": " + $0 } ?? "")); the file was refused"
         case .overMemory(let limit):
             return "over the memory limit of \(Self.size(limit)) (--max-memory); the file was refused"
         case .timedOut(let seconds):

@@ -1,6 +1,7 @@
 import CSandbox
 import FileIO
 import Glibc
+import WorkerPool
 
 /// One worker: a fresh exec of mediatool itself with the same arguments, which parses them as this
 /// process did, confines itself and then does one job at a time on the descriptors it is sent.
@@ -48,8 +49,13 @@ final class WorkerProcess {
         // are not sent to it (the batch ends its workers itself).
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK) | mt_spawn_setsid_flag())
         var environment = ProcessInfoLite.environment.filter {
-            ![Self.environmentKey, Self.parentKey, "SWIFT_BACKTRACE"].contains(String($0.prefix { $0 != "=" }))
+            ![Self.environmentKey, Self.parentKey, "SWIFT_BACKTRACE", "GLIBC_TUNABLES"].contains(String($0.prefix { $0 != "=" }))
         }
+        // The C library reserves 64 MiB of address space per malloc arena, up to eight a core: under
+        // the address-space limit, two a core leave the room for what is decoded.
+        let tunables = (getenv("GLIBC_TUNABLES").map { String(cString: $0) + ":" } ?? "")
+            + "glibc.malloc.arena_max=\(2 * max(1, WorkerThreads.cores))"
+        environment.append("GLIBC_TUNABLES=" + tunables)
         environment += ["\(Self.environmentKey)=\(Self.socketDescriptor)", "\(Self.parentKey)=\(getpid())",
                         // A crash is reported by the parent; the runtime's backtracer would exec a program.
                         "SWIFT_BACKTRACE=enable=no"]

@@ -19,17 +19,29 @@ public struct StoryboardNames: Sendable, Equatable {
         self.frameCount = frameCount
     }
 
-    /// Whether `path` is the name of a picture of the storyboard whose WebVTT file is `vtt`: in its
-    /// folder, `STEM.sheet-N.EXT` or `STEM.NNN.EXT`. What a sandboxed worker may ask to write.
-    public static func isPicture(_ path: String, of vtt: String, fileExtension: String) -> Bool {
-        let names = StoryboardNames(vtt: vtt, fileExtension: fileExtension, tiling: .none, frameCount: 1)
-        guard path.hasPrefix(names.folder) else { return false }
-        let name = path.dropFirst(names.folder.count)
-        let prefix = names.stem + ".", suffix = "." + fileExtension
-        guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else { return false }
-        var middle = name.dropFirst(prefix.count).dropLast(suffix.count)
-        if middle.hasPrefix("sheet-") { middle = middle.dropFirst(6) }
-        return !middle.isEmpty && middle.count <= 10 && middle.allSatisfy { $0.isASCII && $0.isNumber }
+    /// Whether `path` is the name of picture `number` (from 1) of the storyboard whose WebVTT file
+    /// is `vtt`: in its folder, `STEM.sheet-N.EXT` for sheets, `STEM.NNN.EXT` one picture a frame,
+    /// padded as the first picture's name (`first`) was, no wider than `most` pictures need. What a sandboxed worker may ask to write.
+    public static func isPicture(_ path: String, number: Int, after first: String?, of vtt: String, fileExtension: String,
+                                 tiling: Tiling, most: Int) -> Bool {
+        let names = StoryboardNames(vtt: vtt, fileExtension: fileExtension, tiling: tiling, frameCount: 1)
+        // Compared as bytes: two spellings of one name in Unicode are two files.
+        func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+        let prefix = bytes(names.folder + names.stem + "."), suffix = bytes("." + fileExtension)
+        let name = bytes(path)
+        guard name.count > prefix.count + suffix.count, name.starts(with: prefix), name.reversed().starts(with: suffix.reversed()) else {
+            return false
+        }
+        let middle = name[prefix.count..<(name.count - suffix.count)]
+        switch tiling {
+        case .sheets:
+            return Array(middle) == bytes("sheet-\(number)")
+        case .none:
+            let digits = String(number)
+            let width = first.map { bytes($0).count - prefix.count - suffix.count } ?? middle.count
+            return middle.count == width && width >= digits.count && width <= String(most).count
+                && Array(middle) == bytes(String(repeating: "0", count: width - digits.count) + digits)
+        }
     }
 
     /// How many pictures the storyboard writes.

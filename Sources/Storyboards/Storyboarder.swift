@@ -28,10 +28,16 @@ public struct Storyboarder: Sendable {
     /// The storyboard as a job: the WebVTT file planned, the pictures beside it and the page (when
     /// asked) the only other outputs it may open.
     public func job(html: String?) -> FileJob {
-        let (fileExtension, policy) = (options.format.fileExtension, options.output)
-        return FileJob(recognise: nil, policy: policy, allowsOutput: { vtt, path, namedByUser in
+        let (fileExtension, policy, tiling) = (options.format.fileExtension, options.output, options.tiling)
+        // At most the frames asked for (`--count`); with `--every`, the most a schedule has.
+        let most = if case .count(let count) = options.selection { count } else { FrameSchedule.maxFrames }
+        return FileJob(recognise: nil, policy: policy, allowsOutput: { vtt, path, namedByUser, opened in
             if let html, path == html { return namedByUser == policy.isNamedByUser }
-            return !namedByUser && StoryboardNames.isPicture(path, of: vtt, fileExtension: fileExtension)
+            // The pictures in the order they are written, named as the tiling names them.
+            let pictures = opened.filter { $0 != html }
+            return !namedByUser && pictures.count < most
+                && StoryboardNames.isPicture(path, number: pictures.count + 1, after: pictures.first, of: vtt,
+                                             fileExtension: fileExtension, tiling: tiling, most: most)
         }) { file, outputs, vtt in
             let report = try makeStoryboard(from: file, input: file.displayName, vtt: vtt, html: html, outputs: outputs)
             return JobReport(fields: report.fields, warnings: report.warnings)

@@ -64,6 +64,22 @@ import TestSupport
         #expect(chmod.errorLines.first == "mediatool: \(folder.appendingPathComponent("in/v2.mkv").path): chmod refused in the worker")
     }
 
+    /// A worker gets a pipe to each output, never the file: what it keeps of one cannot change an
+    /// output once mediatool moved it into place.
+    @Test func aWorkerCannotChangeAnOutputAfterIt() throws {
+        let folder = try Self.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["thumbnail", "--jobs", "1", "--at", "0.5", "--out-dir", folder.appendingPathComponent("out").path,
+                                   folder.appendingPathComponent("in").path],
+                                  environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "tamper:v1.mkv"], deadline: 60)
+        #expect(run.status == 0)
+        // The three clips are one: their thumbnails are the same bytes, v1's too.
+        let first = try Data(contentsOf: folder.appendingPathComponent("out/v1.thumb.png"))
+        let second = try Data(contentsOf: folder.appendingPathComponent("out/v2.thumb.png"))
+        let third = try Data(contentsOf: folder.appendingPathComponent("out/v3.thumb.png"))
+        #expect(!first.isEmpty && first == second && first == third)
+    }
+
     /// Every thread of a worker is confined, not only the one that set the filter: seccomp in
     /// filter mode, no new privileges, no capabilities, as /proc tells from outside.
     @Test func everyThreadOfAWorkerIsConfined() throws {

@@ -1,0 +1,57 @@
+import CSandbox
+import FileIO
+import Glibc
+
+/// One output's bytes on their way from a worker to its temporary file: the worker gets the write
+/// end of a pipe, never the file, so that nothing it keeps can touch an output once it is in place.
+final class OutputPipe {
+    /// Where the bytes go: the output's temporary (or standard output), written by mediatool.
+    let target: Int32
+    let name: String
+    private(set) var readEnd: Int32
+    /// The end the worker is sent; closed here once sent.
+    private(set) var writeEnd: Int32
+
+    init(target: Int32, name: String) throws(SystemError) {
+        var ends: [Int32] = [-1, -1]
+        _ = try FileSystem.valueOrErrno("cannot make a pipe for an output") { mt_pipe_cloexec(&ends) }
+        (readEnd, writeEnd) = (ends[0], ends[1])
+        self.target = target
+        self.name = name
+    }
+
+    deinit {
+        closeWriteEnd()
+        if readEnd >= 0 { close(readEnd) }
+    }
+
+    var isOpen: Bool { readEnd >= 0 }
+
+    func closeWriteEnd() {
+        if writeEnd >= 0 { close(writeEnd) }
+        writeEnd = -1
+    }
+
+    /// Moves what the pipe holds to the output; at its end (or with `draining`, when it holds no
+    /// more now) the pipe is closed. Throws when the output cannot be written (a full disk).
+    func pump(draining: Bool = false) throws {
+        guard readEnd >= 0 else { return }
+        if draining { _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = read(readEnd, &buffer, buffer.count)
+            if count > 0 {
+                try buffer.withUnsafeBytes { try FileSystem.writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: target, target: name) }
+                if !draining { return }
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            // The end (0), or nothing more for now while draining (EAGAIN): a worker that kept the
+            // write end gets no say after its answer.
+            if count < 0 && !draining && errno == EAGAIN { return }
+            close(readEnd)
+            readEnd = -1
+            return
+        }
+    }
+}
