@@ -11,13 +11,17 @@ final class OutputPipe {
     private(set) var readEnd: Int32
     /// The end the worker is sent; closed here once sent.
     private(set) var writeEnd: Int32
+    /// The most an output may take: past it the worker is wrong, and the disk is not filled.
+    private let limit: Int
+    private var written = 0
 
-    init(target: Int32, name: String) throws(SystemError) {
+    init(target: Int32, name: String, limit: Int) throws(SystemError) {
         var ends: [Int32] = [-1, -1]
         _ = try FileSystem.valueOrErrno("cannot make a pipe for an output") { mt_pipe_cloexec(&ends) }
         (readEnd, writeEnd) = (ends[0], ends[1])
         self.target = target
         self.name = name
+        self.limit = limit
     }
 
     deinit {
@@ -41,6 +45,8 @@ final class OutputPipe {
         while true {
             let count = read(readEnd, &buffer, buffer.count)
             if count > 0 {
+                written += count
+                if written > limit { throw WorkerFailure.outputTooLarge(limit: limit) }
                 try buffer.withUnsafeBytes { try FileSystem.writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: target, target: name) }
                 if !draining { return }
                 continue

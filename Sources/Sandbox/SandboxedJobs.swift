@@ -107,7 +107,8 @@ public final class SandboxedJobs: Sendable {
     /// requests for more outputs, and waits for its answer, all within the timeout; says what happened.
     private func perform(on box: inout WorkerBox, input: InputFile, outputs: OutputSet, outputName: String, threads: Int) throws -> JobReport {
         let request = WireMessage.job(input: input.displayName, output: outputName, threads: threads).bytes
-        var pipes = [try OutputPipe(target: outputs.primary, name: outputName)]
+        let limit = Confinement.largestOutput(maxMemory: settings.maxMemory)
+        var pipes = [try OutputPipe(target: outputs.primary, name: outputName, limit: limit == 0 ? Int.max : limit)]
         box.worker.clearErrors()
         do {
             try box.worker.channel.send(request, descriptors: [input.descriptor, pipes[0].writeEnd])
@@ -155,7 +156,7 @@ public final class SandboxedJobs: Sendable {
                 var reply = WireMessage.outputOpened
                 var pipe: OutputPipe?
                 do {
-                    pipe = try OutputPipe(target: try outputs.open(path, namedByUser: namedByUser), name: path)
+                    pipe = try OutputPipe(target: try outputs.open(path, namedByUser: namedByUser), name: path, limit: limit == 0 ? Int.max : limit)
                 } catch {
                     reply = .outputRefused(message: "\(error)")
                 }

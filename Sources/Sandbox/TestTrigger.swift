@@ -21,6 +21,10 @@ enum TestTrigger {
         }
         guard input.hasSuffix(suffix) else { return }
         switch action {
+        case "flood":
+            // Writes without end to the output, as a worker gone wrong may.
+            let zeros = [UInt8](repeating: 0, count: 1 << 20)
+            while write(output, zeros, zeros.count) > 0 {}
         case "tamper":
             kept = dup(output)
         case "crash":

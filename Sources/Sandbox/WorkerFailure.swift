@@ -20,6 +20,8 @@ public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
     case unconfined(String)
     /// Answered with bytes that are no answer: treated as a compromised worker, and ended.
     case malformedReply
+    /// Wrote more to an output than any output of the limits takes.
+    case outputTooLarge(limit: Int)
 
     public var description: String {
         switch self {
@@ -39,6 +41,8 @@ public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
             return "the sandbox could not be set up: \(reason) (--sandbox off decodes without it)"
         case .malformedReply:
             return "the worker decoding it gave a malformed answer and was ended; the file was refused"
+        case .outputTooLarge(let limit):
+            return "the worker decoding it wrote more than \(Self.size(limit)) to an output, more than the limits allow, and was ended; the file was refused"
         }
     }
 

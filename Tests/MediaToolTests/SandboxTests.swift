@@ -35,6 +35,8 @@ import TestSupport
         ("fork", [], "fork refused in the worker"),
         ("signal", [], "signal refused in the worker"),
         ("terminal", [], "terminal refused in the worker"),
+        ("flood", ["--max-memory", "1M"],
+         "the worker decoding it wrote more than 258 MiB to an output, more than the limits allow, and was ended; the file was refused"),
     ] as [(String, [String], String)])
     func aMisbehavingWorkerCostsItsInputOnly(trigger: String, extra: [String], message: String) throws {
         let folder = try Self.batch()
