@@ -105,7 +105,9 @@ struct Crop: ParsableCommand {
         options.losslessJPEG = encoding.losslessJPEG(for: options.format)
         options.strip = strip
         if let worker = SandboxWorker.current {
-            worker.serve({ Cropper(options: options.threaded($0)).job }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
+            // A copy the closure holds: Swift 6.3's optimiser crashed on one capturing the variable.
+            let settled = options
+            worker.serve({ Cropper(options: settled.threaded($0)).job }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
                          prepare: { PictureFormat.prepareReaders() })
         }
         let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)

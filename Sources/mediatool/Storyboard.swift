@@ -150,7 +150,9 @@ struct Storyboard: ParsableCommand {
         options.urlBase = vttBase
         let html = html
         if let worker = SandboxWorker.current {
-            worker.serve({ Storyboarder(options: options.threaded($0)).job(html: html) }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value, prepare: FFmpegLibraries.load)
+            // A copy the closure holds: Swift 6.3's optimiser crashed on one capturing the variable.
+            let settled = options
+            worker.serve({ Storyboarder(options: settled.threaded($0)).job(html: html) }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value, prepare: FFmpegLibraries.load)
         }
         let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
         let videos = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)

@@ -111,7 +111,9 @@ struct Thumbnail: ParsableCommand {
         options.output = outputs.policy
         options.limits = limits.runLimits()
         if let worker = SandboxWorker.current {
-            worker.serve({ Thumbnailer(options: options.threaded($0)).job }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
+            // A copy the closure holds: Swift 6.3's optimiser crashed on one capturing the variable.
+            let settled = options
+            worker.serve({ Thumbnailer(options: settled.threaded($0)).job }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
                          prepare: FFmpegLibraries.load)
         }
         let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
