@@ -19,6 +19,10 @@ final class OutputPipe {
         var ends: [Int32] = [-1, -1]
         _ = try FileSystem.valueOrErrno("cannot make a pipe for an output") { mt_pipe_cloexec(&ends) }
         (readEnd, writeEnd) = (ends[0], ends[1])
+        // A pipe of 1 MiB (the most one may have unprivileged) lets the encoder write on while
+        // mediatool copies, and reads here take what came in one go.
+        _ = fcntl(writeEnd, Self.setPipeSize, Int32(1 << 20))
+        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
         self.target = target
         self.name = name
         self.limit = limit
@@ -36,25 +40,27 @@ final class OutputPipe {
         writeEnd = -1
     }
 
-    /// Moves what the pipe holds to the output; at its end (or with `draining`, when it holds no
-    /// more now) the pipe is closed. Throws when the output cannot be written (a full disk).
+    /// F_SETPIPE_SZ, which Glibc's module leaves out.
+    private static let setPipeSize: Int32 = 1031
+
+    /// Moves what the pipe holds now to the output; at its end (or with `draining`, when it holds
+    /// no more) the pipe is closed. Throws when the output cannot be written (a full disk).
     func pump(draining: Bool = false) throws {
         guard readEnd >= 0 else { return }
-        if draining { _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = read(readEnd, &buffer, buffer.count)
             if count > 0 {
                 written += count
                 if written > limit { throw WorkerFailure.outputTooLarge(limit: limit) }
                 try buffer.withUnsafeBytes { try FileSystem.writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: target, target: name) }
-                if !draining { return }
                 continue
             }
             if count < 0 && errno == EINTR { continue }
-            // The end (0), or nothing more for now while draining (EAGAIN): a worker that kept the
-            // write end gets no say after its answer.
-            if count < 0 && !draining && errno == EAGAIN { return }
+            // Nothing more for now: the worker writes on, unless it has answered (a worker that kept
+            // the write end gets no say after its answer).
+            if count < 0 && errno == EAGAIN && !draining { return }
+            // The end (0), or drained.
             close(readEnd)
             readEnd = -1
             return
