@@ -14,6 +14,8 @@ final class OutputPipe {
     /// The most an output may take: past it the worker is wrong, and the disk is not filled.
     private let limit: Int
     private var written = 0
+    /// What one read takes: one buffer for the pipe's life, not one a wake.
+    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
 
     init(target: Int32, name: String, limit: Int) throws(SystemError) {
         var ends: [Int32] = [-1, -1]
@@ -47,7 +49,6 @@ final class OutputPipe {
     /// no more) the pipe is closed. Throws when the output cannot be written (a full disk).
     func pump(draining: Bool = false) throws {
         guard readEnd >= 0 else { return }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = read(readEnd, &buffer, buffer.count)
             if count > 0 {

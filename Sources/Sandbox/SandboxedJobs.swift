@@ -122,7 +122,7 @@ public final class SandboxedJobs: Sendable {
         let deadline = Clock.seconds() + settings.timeout
         while true {
             let open = pipes.filter(\.isOpen)
-            let ready = Self.poll([box.worker.channel.descriptor] + open.map(\.readEnd), seconds: deadline - Clock.seconds())
+            let ready = Readiness.wait(for: [box.worker.channel.descriptor] + open.map(\.readEnd), seconds: deadline - Clock.seconds())
             guard let ready else {
                 _ = box.worker.end()
                 throw WorkerFailure.timedOut(seconds: settings.timeout)
@@ -171,19 +171,6 @@ public final class SandboxedJobs: Sendable {
                 _ = box.worker.end()
                 throw WorkerFailure.malformedReply
             }
-        }
-    }
-
-    /// Which of `descriptors` can be read (or have ended), waiting at most `seconds`; nil when the time ran out.
-    private static func poll(_ descriptors: [Int32], seconds: Double) -> [Bool]? {
-        var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let deadline = Clock.seconds() + seconds
-        while true {
-            let left = deadline - Clock.seconds()
-            if left <= 0 { return nil }
-            let ready = Glibc.poll(&entries, nfds_t(entries.count), Int32(min(left * 1000, 3_600_000).rounded(.up)))
-            if ready > 0 { return entries.map { $0.revents != 0 } }
-            if ready < 0 && errno != EINTR { return entries.map { _ in true } }
         }
     }
 
