@@ -46,7 +46,9 @@ public struct BatchSummary: Sendable, Equatable {
 /// stop the others. Memory stays bounded: each worker holds one input's work at a time, and nothing
 /// is queued but the list of paths.
 public final class BatchEngine: Sendable {
-    public typealias Job = @Sendable (_ input: BatchInput, _ output: String?) throws -> JobReport
+    /// `outputs`: what the plan names for the input, the first opened before its job (with
+    /// `--skip-existing`, those not there yet); empty without a plan.
+    public typealias Job = @Sendable (_ input: BatchInput, _ outputs: [PlannedOutput]) throws -> JobReport
 
     private let settings: BatchSettings
 
@@ -86,9 +88,10 @@ public final class BatchEngine: Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < inputs.count else { return }
                 let input = inputs[index]
-                let output = input.problem == nil ? plan?.output(for: input) : nil
-                let outcome = Self.perform(job, input: input, output: output, plan: plan, isConfined: confined != nil,
+                let planned = input.problem == nil ? plan?.outputs(for: input) ?? [] : []
+                let outcome = Self.perform(job, input: input, planned: planned, plan: plan, isConfined: confined != nil,
                                            skipsExisting: settings.skipsExisting)
+                let output = planned.first?.path
                 state.withLock { $0.record(outcome, index: index, input: input, output: output, reportsJSON: settings.reportsJSON) }
                 tally.count(outcome)
             }
@@ -115,10 +118,16 @@ public final class BatchEngine: Sendable {
         case skipped
     }
 
-    private static func perform(_ job: Job, input: BatchInput, output: String?, plan: OutputPlan?, isConfined: Bool,
+    private static func perform(_ job: Job, input: BatchInput, planned: [PlannedOutput], plan: OutputPlan?, isConfined: Bool,
                                 skipsExisting: Bool) -> Outcome {
         if let problem = input.problem { return .failed(ListingProblem(text: problem), milliseconds: 0) }
-        if skipsExisting, let output, output != AtomicOutputFile.standardOutputName, FileIdentity(path: output) != nil { return .skipped }
+        var planned = planned
+        if skipsExisting {
+            // Each output on its own: the sizes already made stay, the others are made.
+            planned = planned.filter { $0.path == AtomicOutputFile.standardOutputName || FileIdentity(path: $0.path) == nil }
+            if planned.isEmpty { return .skipped }
+        }
+        let output = planned.first?.path
         let started = Clock.seconds()
         do {
             // Under --out-dir, the folders of the inputs' relative paths are made as needed (by the
@@ -134,7 +143,7 @@ public final class BatchEngine: Sendable {
                 held = try ConfinedFolders.hold(OutputPlan.folder(of: input.path) ?? ".")
             }
             defer { held.map(ConfinedFolders.release) }
-            let report = try job(input, output)
+            let report = try job(input, planned)
             return .done(report, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))
         } catch OutputError.exists(let path) where skipsExisting && path == output {
             // Another run (a second worker on the same folder) made it meanwhile: what was asked is there.

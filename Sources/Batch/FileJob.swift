@@ -17,6 +17,9 @@ public struct FileJob: Sendable {
     public var work: Work
     /// The outputs a job may open besides its planned one (a storyboard's pictures and page); nil: none.
     public var allowsOutput: OutputRule?
+    /// The decoders an input needs, by its first bytes: a worker made for pictures starts without
+    /// loading FFmpeg (about 40 ms and 20 MiB).
+    public var decoders: @Sendable (_ start: [UInt8]) -> JobDecoders = { _ in .media }
 
     public init(recognise: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?, policy: OutputPolicy,
                 allowsOutput: OutputRule? = nil, work: @escaping Work) {
@@ -26,18 +29,43 @@ public struct FileJob: Sendable {
         self.work = work
     }
 
-    /// The input and the planned output's temporary, opened as every job opens them (see `OutputGuard.open`).
-    public func open(input: String, output: String) throws -> (InputFile, OutputSet) {
+    /// The input and the first planned output's temporary, opened as every job opens them (see
+    /// `OutputGuard.open`); the job opens the others it writes.
+    public func open(input: String, outputs planned: [PlannedOutput]) throws -> (InputFile, OutputSet) {
+        let output = planned[0].path
         let (file, target) = try OutputGuard.open(input: input, output: output, policy: policy, recognise: recognise)
-        return (file, OutputSet(planned: target, name: output, policy: policy, rule: allowsOutput))
+        return (file, OutputSet(planned: target, outputs: planned, policy: policy, rule: allowsOutput))
     }
 
     /// The whole job in this process: opened, worked, committed.
-    public func run(input: String, output: String) throws -> JobReport {
-        let (file, outputs) = try open(input: input, output: output)
-        let report = try work(file, outputs, output)
+    public func run(input: String, outputs planned: [PlannedOutput]) throws -> JobReport {
+        let (file, outputs) = try open(input: input, outputs: planned)
+        let report = try work(file, outputs, planned[0].path)
         try outputs.commit()
         return report
+    }
+
+    public func run(input: String, output: String) throws -> JobReport {
+        try run(input: input, outputs: [PlannedOutput(path: output)])
+    }
+}
+
+/// What a worker must load before it is confined, for the inputs it will be sent.
+public enum JobDecoders: String, Sendable {
+    /// The picture codecs only.
+    case pictures
+    /// FFmpeg too.
+    case media
+}
+
+/// One output planned for an input, and which of the job's variants (a thumbnail's size) it holds.
+public struct PlannedOutput: Sendable, Equatable {
+    public var variant: String
+    public var path: String
+
+    public init(variant: String = "", path: String) {
+        self.variant = variant
+        self.path = path
     }
 }
 
@@ -45,6 +73,8 @@ public struct FileJob: Sendable {
 public protocol JobOutputs: AnyObject {
     /// The planned output's descriptor.
     var primary: Int32 { get }
+    /// Every output planned for the input, the primary first: the job opens the others by these names.
+    var planned: [PlannedOutput] { get }
     /// Another output, to appear with the planned one; its descriptor.
     func open(_ path: String, namedByUser: Bool) throws -> Int32
 }
@@ -52,30 +82,35 @@ public protocol JobOutputs: AnyObject {
 /// The outputs of one job, made in this process: every one a temporary until `commit` moves them
 /// into place together, the planned one last (a storyboard's index after the pictures it names).
 public final class OutputSet: JobOutputs {
-    private let planned: AtomicOutputFile
+    private let target: AtomicOutputFile
+    public let planned: [PlannedOutput]
     private let name: String
     private let policy: OutputPolicy
     private let rule: FileJob.OutputRule?
     private var others = AtomicOutputGroup()
     /// More than any job writes: a worker gone wrong does not fill a folder.
-    static let limit = 100_000
+    public static let limit = 100_000
 
-    init(planned: AtomicOutputFile, name: String, policy: OutputPolicy, rule: FileJob.OutputRule?) {
+    init(planned target: AtomicOutputFile, outputs planned: [PlannedOutput], policy: OutputPolicy, rule: FileJob.OutputRule?) {
+        self.target = target
         self.planned = planned
-        self.name = name
+        self.name = planned[0].path
         self.policy = policy
         self.rule = rule
     }
 
-    public var primary: Int32 { planned.descriptor }
+    public var primary: Int32 { target.descriptor }
 
     public func open(_ path: String, namedByUser: Bool) throws -> Int32 {
         let opened = others.members.map(\.path)
         // Each name once: a second one would replace the first, unseen.
-        guard path != name, !opened.contains(path), rule?(name, path, namedByUser, opened) == true, opened.count < Self.limit else {
+        let isPlanned = planned.dropFirst().contains { $0.path == path }
+        guard path != name, !opened.contains(path), isPlanned || rule?(name, path, namedByUser, opened) == true, opened.count < Self.limit else {
             throw JobOutputError.notAllowed(path: path)
         }
-        // A name the job made is never followed through a link; one the user gave may be.
+        // A name the job made is never followed through a link; one the user gave may be (a planned
+        // one as the primary is: named by the user when the primary was).
+        let namedByUser = isPlanned ? policy.isNamedByUser : namedByUser
         let output = try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: policy.overwrite, isNamedByUser: namedByUser))
         others.append(output)
         return output.descriptor
@@ -84,7 +119,7 @@ public final class OutputSet: JobOutputs {
     /// Moves every output into place, the planned one last, or none.
     public func commit() throws {
         var all = others
-        all.append(planned)
+        all.append(target)
         try all.commit()
     }
 }

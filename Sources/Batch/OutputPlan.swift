@@ -29,6 +29,9 @@ public struct OutputPlan: Sendable, Equatable {
     public var directory: String?
     /// `{stem}`, `{ext}` (the input's extension) and `{dir}` (its folder's name) are replaced.
     public var template: String
+    /// What each input's outputs hold, one output each (a thumbnail's sizes): each replaces
+    /// `{size}` in the template or the explicit path. One "" for one output an input.
+    public var variants: [String] = [""]
 
     /// What a collision's message suggests: subcommands without `--name` say what they have.
     public var collisionRemedy = OutputPlan.nameRemedy
@@ -46,17 +49,28 @@ public struct OutputPlan: Sendable, Equatable {
         "{stem}.\(suffix).\(fileExtension)"
     }
 
+    /// The first of the input's outputs: the one opened before its job.
     public func output(for input: BatchInput) -> String {
-        if let explicitPath { return explicitPath }
-        let (folder, relative) = placement(for: input)
+        output(for: input, variant: variants[0])
+    }
+
+    /// Every output of the input, in the order of the variants.
+    public func outputs(for input: BatchInput) -> [PlannedOutput] {
+        variants.map { PlannedOutput(variant: $0, path: output(for: input, variant: $0)) }
+    }
+
+    private func output(for input: BatchInput, variant: String) -> String {
+        if let explicitPath { return explicitPath.replacingEvery("{size}", with: variant) }
+        let (folder, relative) = placement(for: input, variant: variant)
         return folder.map { InputCollector.join($0, relative) } ?? relative
     }
 
     /// The folder an output belongs in (nil for the current folder) and its path under it.
-    private func placement(for input: BatchInput) -> (folder: String?, relative: String) {
+    private func placement(for input: BatchInput, variant: String) -> (folder: String?, relative: String) {
         let parts = input.parts
         let inputFolder = Self.folder(of: input.path)
         let name = template
+            .replacingEvery("{size}", with: variant)
             .replacingEvery("{stem}", with: parts.stem)
             .replacingEvery("{ext}", with: parts.fileExtension)
             .replacingEvery("{dir}", with: parts.folder.split(separator: "/").last.map(String.init) ?? Self.realName(of: inputFolder ?? "."))
@@ -91,8 +105,9 @@ public struct OutputPlan: Sendable, Equatable {
         var writers: [[UInt8]: Set<[UInt8]>] = [:]
         for input in inputs where input.problem == nil {
             let source = PathBytes.bytes(input.path)
-            writers[Self.place(of: output(for: input)), default: []].insert(source)
-            writers[Self.place(of: earlier.output(for: input)), default: []].insert(source)
+            for output in outputs(for: input) + earlier.outputs(for: input) {
+                writers[Self.place(of: output.path), default: []].insert(source)
+            }
         }
         let kept = inputs.filter { input in
             guard input.isFoundInFolder, input.problem == nil, let sources = writers[Self.place(of: input.path)] else { return true }
@@ -113,18 +128,20 @@ public struct OutputPlan: Sendable, Equatable {
         }
         var owners: [[UInt8]: String] = [:]
         for input in listed {
-            let output = output(for: input)
-            let place = Self.place(of: output)
-            if let first = owners[place] { throw .collision(output: output, first: first, second: input.path, remedy: collisionRemedy) }
-            owners[place] = input.path
-            if output != AtomicOutputFile.standardOutputName || explicitPath == nil,
-               let identity = FileIdentity(path: output), let owner = inputIdentities[identity] {
-                throw .outputIsInput(output: output, input: owner)
-            }
-            if explicitPath == nil {
-                let (folder, relative) = placement(for: input)
-                if !Self.staysInside(folder ?? ".", relative) {
-                    throw .escapes(output: output, folder: folder ?? ".")
+            for variant in variants {
+                let output = output(for: input, variant: variant)
+                let place = Self.place(of: output)
+                if let first = owners[place] { throw .collision(output: output, first: first, second: input.path, remedy: collisionRemedy) }
+                owners[place] = input.path
+                if output != AtomicOutputFile.standardOutputName || explicitPath == nil,
+                   let identity = FileIdentity(path: output), let owner = inputIdentities[identity] {
+                    throw .outputIsInput(output: output, input: owner)
+                }
+                if explicitPath == nil {
+                    let (folder, relative) = placement(for: input, variant: variant)
+                    if !Self.staysInside(folder ?? ".", relative) {
+                        throw .escapes(output: output, folder: folder ?? ".")
+                    }
                 }
             }
         }

@@ -177,6 +177,22 @@ int mt_jpeg_start(mt_jpeg_reader *reader, uint32_t *x, uint32_t *width,
     return check_warning(reader);
 }
 
+int mt_jpeg_start_scaled(mt_jpeg_reader *reader, unsigned denominator, uint32_t *width, uint32_t *height,
+                         char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
+    error_message[0] = '\0';
+    reader->error_message = error_message;
+    if (setjmp(reader->jump)) return -1;
+    struct jpeg_decompress_struct *d = &reader->decompress;
+    d->out_color_space = d->num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    d->scale_num = 1;
+    d->scale_denom = denominator;
+    jpeg_start_decompress(d);
+    reader->started = 1;
+    *width = d->output_width;
+    *height = d->output_height;
+    return check_warning(reader);
+}
+
 int mt_jpeg_skip_rows(mt_jpeg_reader *reader, uint32_t count,
                        char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';

@@ -30,6 +30,29 @@ public struct JPEGPicture: SourcePicture {
         color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
     }
 
+    public func reducedSize(atLeast width: Int, _ height: Int) -> (width: Int, height: Int) {
+        decoder.scaledSize(denominator: denominator(atLeast: width, height))
+    }
+
+    /// The largest of libjpeg-turbo's DCT scalings that keeps the picture at least this large.
+    private func denominator(atLeast width: Int, _ height: Int) -> Int {
+        [8, 4, 2].first {
+            let size = decoder.scaledSize(denominator: $0)
+            return size.width >= width && size.height >= height
+        } ?? 1
+    }
+
+    public var streamsRows: Bool { true }
+
+    public func readRows(at size: (width: Int, height: Int), into band: (PixelBuffer) -> Void) throws {
+        let denominator = [1, 2, 4, 8].first { decoder.scaledSize(denominator: $0) == size }
+        guard let denominator else { preconditionFailure("no scaling of \(storedWidth)x\(storedHeight) gives \(size)") }
+        let channels = decoder.channels
+        try decoder.readScaled(denominator: denominator) { bytes, rows in
+            band(PixelBuffer(width: size.width, height: rows, channels: channels, bytes: Array(bytes)))
+        }
+    }
+
     public func pixels(of rect: PixelRect) throws -> PixelBuffer {
         let bytes = try decoder.readRegion(x: rect.x, y: rect.y, columns: rect.width, rows: rect.height)
         return PixelBuffer(width: rect.width, height: rect.height, channels: decoder.channels, bytes: bytes)

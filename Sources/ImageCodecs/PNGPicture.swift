@@ -40,6 +40,27 @@ public struct PNGPicture: SourcePicture {
         storedHeight = decoder.height
     }
 
+    public var streamsRows: Bool { !decoder.isInterlaced }
+
+    /// Bands of rows as they are inflated: memory follows the width, not the picture's size.
+    public func readRows(at size: (width: Int, height: Int), into band: (PixelBuffer) -> Void) throws {
+        precondition(size == (storedWidth, storedHeight))
+        let channels = decoder.layout.channels.count, bytesPerSample = decoder.layout.bitDepth / 8
+        let decoded = Result {
+            // An interlaced picture is decoded whole whatever is asked (every pass covers all of it).
+            let bandRows = decoder.isInterlaced ? storedHeight : max(1, min(storedHeight, (1 << 20) / max(1, storedWidth * decoder.layout.bytesPerPixel)))
+            var row = 0
+            while row < storedHeight {
+                let rows = min(bandRows, storedHeight - row)
+                let bytes = try decoder.readRegion(x: 0, y: row, columns: storedWidth, rows: rows)
+                band(PixelBuffer(width: storedWidth, height: rows, channels: channels, bytesPerSample: bytesPerSample, bytes: bytes))
+                row += rows
+            }
+        }
+        try checksums.wait()
+        try decoded.get()
+    }
+
     public func pixels(of rect: PixelRect) throws -> PixelBuffer {
         let decoded = Result { try decoder.readRegion(x: rect.x, y: rect.y, columns: rect.width, rows: rect.height) }
         // A CRC error explains a decoding error better than the decoding error does.

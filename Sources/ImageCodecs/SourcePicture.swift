@@ -26,11 +26,33 @@ public protocol SourcePicture {
     /// Bytes a decoded pixel takes: what a region of the picture costs.
     var bytesPerPixel: Int { get }
     func pixels(of storedRect: PixelRect) throws -> PixelBuffer
+    /// The smallest size the format decodes the whole picture to without decoding it whole (libvips's
+    /// shrink-on-load) that is at least `width` x `height`, in stored orientation; the stored size
+    /// when the format has none.
+    func reducedSize(atLeast width: Int, _ height: Int) -> (width: Int, height: Int)
+    /// The whole picture at `size` (one `reducedSize` gave), top to bottom, in bands of whole rows.
+    /// Call once, instead of `pixels(of:)`.
+    /// Whether `readRows` gives bands as they are decoded (memory following the width), rather than
+    /// the whole picture at once.
+    var streamsRows: Bool { get }
+    func readRows(at size: (width: Int, height: Int), into band: (PixelBuffer) -> Void) throws
 }
 
 extension SourcePicture {
     /// At most four channels of two bytes, where the format does not say less before decoding.
     public var bytesPerPixel: Int { 8 }
+
+    public func reducedSize(atLeast width: Int, _ height: Int) -> (width: Int, height: Int) {
+        (storedWidth, storedHeight)
+    }
+
+    public var streamsRows: Bool { false }
+
+    /// The whole picture, decoded as a crop of all of it: one band.
+    public func readRows(at size: (width: Int, height: Int), into band: (PixelBuffer) -> Void) throws {
+        precondition(size == (storedWidth, storedHeight))
+        band(try pixels(of: PixelRect(x: 0, y: 0, width: storedWidth, height: storedHeight)))
+    }
 }
 
 /// How a picture is opened: the limits its header is checked against before anything is decoded,

@@ -34,6 +34,23 @@ public struct WebPPicture: SourcePicture {
         workingBytes = (file.size ?? 0) + (decoder.isAnimated ? storedWidth * storedHeight * 8 : storedWidth * 64 * 4)
     }
 
+    /// 1/n of the picture for the largest whole n that keeps it at least this large, as libvips's
+    /// webpload shrinks; an animation's frames are composed at full size.
+    public func reducedSize(atLeast width: Int, _ height: Int) -> (width: Int, height: Int) {
+        if decoder.isAnimated { return (storedWidth, storedHeight) }
+        let shrink = max(1, min(storedWidth / max(1, width), storedHeight / max(1, height)))
+        return ((storedWidth + shrink - 1) / shrink, (storedHeight + shrink - 1) / shrink)
+    }
+
+    public func readRows(at size: (width: Int, height: Int), into band: (PixelBuffer) -> Void) throws {
+        if decoder.isAnimated || size == (storedWidth, storedHeight) {
+            band(try pixels(of: PixelRect(x: 0, y: 0, width: storedWidth, height: storedHeight)))
+            return
+        }
+        let bytes = try decoder.decode(scaledWidth: size.width, scaledHeight: size.height)
+        band(PixelBuffer(width: size.width, height: size.height, channels: decoder.hasAlpha ? 4 : 3, bytes: bytes))
+    }
+
     public func pixels(of rect: PixelRect) throws -> PixelBuffer {
         let bytes = try decoder.decode(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
         return PixelBuffer(width: rect.width, height: rect.height, channels: decoder.hasAlpha ? 4 : 3, bytes: bytes)

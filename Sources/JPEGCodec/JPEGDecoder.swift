@@ -60,6 +60,38 @@ public final class JPEGDecoder {
         mt_jpeg_close(reader)
     }
 
+    /// The size the picture decodes to at 1/`denominator` (1, 2, 4 or 8), as libjpeg rounds it.
+    public func scaledSize(denominator: Int) -> (width: Int, height: Int) {
+        ((width + denominator - 1) / denominator, (height + denominator - 1) / denominator)
+    }
+
+    /// The whole picture at 1/`denominator` of its size, top to bottom, in bands of up to `bandRows`
+    /// rows given to `band` (the band's bytes, its rows). Call once, instead of `readRegion`.
+    public func readScaled(denominator: Int, bandRows: Int = 32,
+                           band: (_ bytes: UnsafeRawBufferPointer, _ rows: Int) -> Void) throws(JPEGError) {
+        precondition([1, 2, 4, 8].contains(denominator))
+        if isCMYK { throw .cmykUnsupported }
+        var message = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
+        var decodedWidth: UInt32 = 0, decodedHeight: UInt32 = 0
+        guard mt_jpeg_start_scaled(reader, UInt32(denominator), &decodedWidth, &decodedHeight, &message) == 0 else {
+            throw .library(message: JPEGError.text(of: message))
+        }
+        let rowBytes = Int(decodedWidth) * channels
+        let total = Int(decodedHeight)
+        var buffer = [UInt8](repeating: 0, count: rowBytes * min(bandRows, total))
+        var done = 0
+        while done < total {
+            let rows = min(bandRows, total - done)
+            let status = buffer.withUnsafeMutableBufferPointer { buffer in
+                let pointers: [UnsafeMutablePointer<UInt8>?] = (0..<rows).map { buffer.baseAddress! + $0 * rowBytes }
+                return mt_jpeg_read_rows(reader, pointers, UInt32(rows), &message)
+            }
+            guard status == 0 else { throw .library(message: JPEGError.text(of: message)) }
+            buffer.withUnsafeBytes { band(UnsafeRawBufferPointer(rebasing: $0[0..<(rows * rowBytes)]), rows) }
+            done += rows
+        }
+    }
+
     /// The pixels of columns `x ..< x + columns`, rows `y ..< y + rows`, packed. Call once.
     public func readRegion(x: Int, y: Int, columns: Int, rows: Int) throws(JPEGError) -> [UInt8] {
         precondition(x >= 0 && y >= 0 && columns > 0 && rows > 0 && x + columns <= width && y + rows <= height)

@@ -17,6 +17,11 @@ public struct SandboxWorker: Sendable {
 
     let channel: WorkerChannel
 
+    /// What the parent started this worker for: what it must load before its confinement.
+    public static var decoders: JobDecoders {
+        getenv(WorkerProcess.decodersKey).flatMap { JobDecoders(rawValue: String(cString: $0)) } ?? .media
+    }
+
     /// Whether this process is a worker, known without starting anything.
     public static var isRunning: Bool { getenv(WorkerProcess.environmentKey) != nil }
     /// The process that started this worker: when it ends, so does the worker.
@@ -51,19 +56,19 @@ public struct SandboxWorker: Sendable {
         var jobs: [Int: FileJob] = [:]
         while true {
             guard let message = try? channel.receive() else { exit(0) }
-            guard case .job(let input, let output, let threads)? = WireMessage(bytes: message.bytes), message.descriptors.count == 2 else {
+            guard case .job(let input, let planned, let threads)? = WireMessage(bytes: message.bytes), message.descriptors.count == 2 else {
                 // Only the parent writes here: anything else means the socket is not what it was.
                 exit(71)
             }
             Confinement.limitCPUTime(seconds: timeout, threads: threads == 0 ? WorkerThreads.cores : threads)
             if jobs[threads] == nil { jobs[threads] = job(threads) }
-            let outputs = WorkerOutputs(channel: channel, primary: message.descriptors[1])
+            let outputs = WorkerOutputs(channel: channel, primary: message.descriptors[1], planned: planned)
             let reply: WireMessage
             do {
                 let file = try InputFile(adopting: message.descriptors[0], displayName: input)
                 defer { withExtendedLifetime(file) {} }
                 try TestTrigger.fire(for: input, output: message.descriptors[1])
-                let report = try jobs[threads]!.work(file, outputs, output)
+                let report = try jobs[threads]!.work(file, outputs, planned[0].path)
                 reply = .done(fields: report.fields.map { JSONMember($0.name, $0.value) }, warnings: report.warnings)
             } catch {
                 reply = .failed(message: "\(error)")
@@ -80,11 +85,13 @@ public struct SandboxWorker: Sendable {
 final class WorkerOutputs: JobOutputs {
     private let channel: WorkerChannel
     let primary: Int32
+    let planned: [PlannedOutput]
     private var opened: [Int32] = []
 
-    init(channel: WorkerChannel, primary: Int32) {
+    init(channel: WorkerChannel, primary: Int32, planned: [PlannedOutput]) {
         self.channel = channel
         self.primary = primary
+        self.planned = planned
     }
 
     func open(_ path: String, namedByUser: Bool) throws -> Int32 {

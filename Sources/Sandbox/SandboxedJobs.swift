@@ -48,21 +48,24 @@ public final class SandboxedJobs: Sendable {
     /// Starts a worker as soon as the process starts, for the command line `arguments` when they
     /// will run one (a subcommand that decodes, without `--sandbox off` or `--help`): its start, the
     /// larger part of what the sandbox costs one input, then overlaps the parsing and the planning.
-    public static func prestart(for arguments: [String], subcommands: Set<String>) {
+    /// `decoders`: what the inputs the arguments name will need, as far as they tell.
+    public static func prestart(for arguments: [String], subcommands: Set<String>, decoders: JobDecoders) {
         guard let subcommand = arguments.first, subcommands.contains(subcommand) else { return }
         let asked = arguments.dropFirst()
         if asked.contains(where: { ["-h", "--help", "--sandbox=off", "--version"].contains($0) }) { return }
         if zip(asked, asked.dropFirst()).contains(where: { $0 == "--sandbox" && $1 == "off" }) { return }
-        if let worker = try? WorkerProcess() { prestarted.withLock { $0 = WorkerBox(worker: worker) } }
+        if let worker = try? WorkerProcess(decoders: decoders) { prestarted.withLock { $0 = WorkerBox(worker: worker) } }
     }
 
     /// The job for `input`, done in a worker on `threads` threads (0: every core); its report, or
     /// the worker's failure as an error.
-    public func run(_ job: FileJob, input: String, output: String, threads: Int) throws -> JobReport {
-        let (file, outputs) = try job.open(input: input, output: output)
-        var box = try checkout()
+    public func run(_ job: FileJob, input: String, outputs planned: [PlannedOutput], threads: Int) throws -> JobReport {
+        let (file, outputs) = try job.open(input: input, outputs: planned)
+        var start = [UInt8](repeating: 0, count: 16)
+        let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
+        var box = try checkout(for: job.decoders(Array(start.prefix(got))))
         do {
-            let report = try perform(on: &box, input: file, outputs: outputs, outputName: output, threads: threads)
+            let report = try perform(on: &box, input: file, outputs: outputs, outputName: planned[0].path, threads: threads)
             checkin(box)
             try outputs.commit()
             return report
@@ -73,13 +76,18 @@ public final class SandboxedJobs: Sendable {
         }
     }
 
-    private func checkout() throws -> WorkerBox {
+    /// An idle worker that has the decoders (one made for every input has them all), or a new one.
+    private func checkout(for decoders: JobDecoders) throws -> WorkerBox {
         if let failure = setupFailure.withLock({ $0 }) { throw failure }
-        if let box = idle.withLock({ $0.popLast() }) {
+        let found = idle.withLock { idle -> WorkerBox? in
+            guard let index = idle.lastIndex(where: { decoders == .pictures || $0.worker.decoders == .media }) else { return nil }
+            return idle.remove(at: index)
+        }
+        if let box = found {
             if box.worker.confinement == nil { try ready(box.worker) }
             return box
         }
-        return try start()
+        return try start(decoders)
     }
 
     private func checkin(_ box: WorkerBox) {
@@ -87,8 +95,8 @@ public final class SandboxedJobs: Sendable {
         idle.withLock { $0.append(box) }
     }
 
-    private func start() throws -> WorkerBox {
-        let worker = try WorkerProcess()
+    private func start(_ decoders: JobDecoders) throws -> WorkerBox {
+        let worker = try WorkerProcess(decoders: decoders)
         try ready(worker)
         return WorkerBox(worker: worker)
     }
@@ -106,7 +114,7 @@ public final class SandboxedJobs: Sendable {
     /// Sends the job, moves the output's bytes from its pipe to the output, answers the worker's
     /// requests for more outputs, and waits for its answer, all within the timeout; says what happened.
     private func perform(on box: inout WorkerBox, input: InputFile, outputs: OutputSet, outputName: String, threads: Int) throws -> JobReport {
-        let request = WireMessage.job(input: input.displayName, output: outputName, threads: threads).bytes
+        let request = WireMessage.job(input: input.displayName, outputs: outputs.planned, threads: threads).bytes
         let limit = Confinement.largestOutput(maxMemory: settings.maxMemory)
         var pipes = [try OutputPipe(target: outputs.primary, name: outputName, limit: limit == 0 ? Int.max : limit)]
         box.worker.clearErrors()
@@ -115,7 +123,7 @@ public final class SandboxedJobs: Sendable {
         } catch {
             // The worker ended while idle: one new worker, once.
             _ = box.worker.end()
-            box = try start()
+            box = try start(box.worker.decoders)
             try box.worker.channel.send(request, descriptors: [input.descriptor, pipes[0].writeEnd])
         }
         pipes[0].closeWriteEnd()

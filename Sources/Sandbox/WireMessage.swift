@@ -7,7 +7,8 @@ import JSON
 enum WireMessage: Equatable {
     /// Parent to worker: read the input (the first descriptor), write the output (the second), on
     /// `threads` threads (0: every core).
-    case job(input: String, output: String, threads: Int)
+    /// `outputs`: every output planned for the input, the one sent first.
+    case job(input: String, outputs: [PlannedOutput], threads: Int)
     /// Worker to parent, once: set up and confined (`MT_CONFINED_` flags).
     case ready(confinement: Int32)
     /// Worker to parent, once: the sandbox could not be set up.
@@ -23,10 +24,14 @@ enum WireMessage: Equatable {
     var bytes: [UInt8] {
         var writer = WireWriter()
         switch self {
-        case .job(let input, let output, let threads):
+        case .job(let input, let outputs, let threads):
             writer.byte(1)
             writer.string(input)
-            writer.string(output)
+            writer.integer(outputs.count)
+            for output in outputs {
+                writer.string(output.variant)
+                writer.string(output.path)
+            }
             writer.integer(threads)
         case .ready(let confinement):
             writer.byte(2)
@@ -65,9 +70,14 @@ enum WireMessage: Equatable {
     private static func read(_ reader: inout WireReader) -> WireMessage? {
         switch reader.byte() {
         case 1:
-            guard let input = reader.string(), let output = reader.string(), let threads = reader.integer(),
-                  (0...4096).contains(threads) else { return nil }
-            return .job(input: input, output: output, threads: threads)
+            guard let input = reader.string(), let count = reader.integer(), (1...OutputSet.limit).contains(count) else { return nil }
+            var outputs: [PlannedOutput] = []
+            for _ in 0..<count {
+                guard let variant = reader.string(), let path = reader.string() else { return nil }
+                outputs.append(PlannedOutput(variant: variant, path: path))
+            }
+            guard let threads = reader.integer(), (0...4096).contains(threads) else { return nil }
+            return .job(input: input, outputs: outputs, threads: threads)
         case 2:
             guard let flags = reader.integer(), let confinement = Int32(exactly: flags) else { return nil }
             return .ready(confinement: confinement)

@@ -1,3 +1,4 @@
+import Batch
 import CSandbox
 import FileIO
 import Glibc
@@ -10,6 +11,8 @@ final class WorkerProcess {
     static let environmentKey = "MEDIATOOL_SANDBOX_WORKER"
     /// The parent's process ID, which the worker checks it still has once it asked to end with it.
     static let parentKey = "MEDIATOOL_SANDBOX_PARENT"
+    /// What the worker is to load: a `JobDecoders`.
+    static let decodersKey = "MEDIATOOL_SANDBOX_DECODERS"
     static let socketDescriptor: Int32 = 3
 
     let pid: pid_t
@@ -21,7 +24,11 @@ final class WorkerProcess {
     /// `MT_CONFINED_` flags the worker reported once it was set up; nil until it did.
     private(set) var confinement: Int32?
 
-    init() throws {
+    /// What the worker loads before its confinement, and so what it can decode.
+    let decoders: JobDecoders
+
+    init(decoders: JobDecoders = .media) throws {
+        self.decoders = decoders
         let (parentEnd, childEnd) = try WorkerChannel.pair()
         var errorPipe: [Int32] = [-1, -1]
         _ = try FileSystem.valueOrErrno("cannot make a pipe for a worker") { mt_pipe_cloexec(&errorPipe) }
@@ -49,7 +56,7 @@ final class WorkerProcess {
         // are not sent to it (the batch ends its workers itself).
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK) | mt_spawn_setsid_flag())
         var environment = ProcessInfoLite.environment.filter {
-            ![Self.environmentKey, Self.parentKey, "SWIFT_BACKTRACE", "GLIBC_TUNABLES"].contains(String($0.prefix { $0 != "=" }))
+            ![Self.environmentKey, Self.parentKey, Self.decodersKey, "SWIFT_BACKTRACE", "GLIBC_TUNABLES"].contains(String($0.prefix { $0 != "=" }))
         }
         // The C library reserves 64 MiB of address space per malloc arena, up to eight a core: under
         // the address-space limit, two a core leave the room for what is decoded.
@@ -57,6 +64,7 @@ final class WorkerProcess {
             + "glibc.malloc.arena_max=\(2 * max(1, WorkerThreads.cores))"
         environment.append("GLIBC_TUNABLES=" + tunables)
         environment += ["\(Self.environmentKey)=\(Self.socketDescriptor)", "\(Self.parentKey)=\(getpid())",
+                        "\(Self.decodersKey)=\(decoders.rawValue)",
                         // A crash is reported by the parent; the runtime's backtracer would exec a program.
                         "SWIFT_BACKTRACE=enable=no"]
         var pid: pid_t = 0

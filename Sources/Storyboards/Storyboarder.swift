@@ -19,7 +19,7 @@ public struct Storyboarder: Sendable {
     /// place once every one is complete, the WebVTT file last.
     /// `html`: also a page that shows the storyboard at work (see `StoryboardPage`).
     public func makeStoryboard(of input: String, vtt: String, html: String? = nil) throws -> StoryboardReport {
-        let (file, outputs) = try job(html: html).open(input: input, output: vtt)
+        let (file, outputs) = try job(html: html).open(input: input, outputs: [PlannedOutput(path: vtt)])
         let report = try makeStoryboard(from: file, input: input, vtt: vtt, html: html, outputs: outputs)
         try outputs.commit()
         return report

@@ -28,6 +28,14 @@ public struct ThumbnailOptions: Sendable {
     public var cover: CoverChoice = .never
     /// The largest frame (or cover picture) decoded, by pixels and by the memory it would take.
     public var limits = DecodeLimits()
+    /// The sizes written, one output each; empty: one, by `maxWidth`/`maxHeight` (which may enlarge),
+    /// or the display size.
+    public var sizes: [ThumbnailSize] = []
+    /// Fill each size's box exactly, cut where the gravity says; nil: fit inside it.
+    public var fill: CropGravity?
+    /// The options given that only a video has a use for (`--at`, `--keyframe`, ...): a picture says
+    /// so in one warning.
+    public var videoOnlyOptions: [String] = []
 
     public init() {}
 }

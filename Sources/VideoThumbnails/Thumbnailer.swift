@@ -3,21 +3,35 @@ import ImageCodecs
 import Imaging
 import Batch
 import FileIO
+import JSON
 
-/// What making one thumbnail did.
-public struct ThumbnailReport: Sendable {
-    public let output: String
-    /// The presentation time of the frame written, from the stream's first frame.
-    public let seconds: Double
+/// One picture a thumbnail job wrote.
+public struct ThumbnailOutput: Sendable {
+    public let path: String
+    /// The size asked for, as `{size}` spells it.
+    public let size: String
     public let width: Int
     public let height: Int
+}
+
+/// What making the thumbnails of one input did.
+public struct ThumbnailReport: Sendable {
+    /// The first output (the one planned first).
+    public var output: String { outputs[0].path }
+    /// The presentation time of the frame written, from the stream's first frame; nil for a picture.
+    public let seconds: Double?
+    /// Every output, in the order of the sizes.
+    public let outputs: [ThumbnailOutput]
+    public var width: Int { outputs[0].width }
+    public var height: Int { outputs[0].height }
     /// The orientation applied to make it upright.
     public let orientation: Orientation
     /// Things done other than asked, each one line.
     public let warnings: [String]
 }
 
-/// Makes a still image of a video at a time: the exact frame, upright, at display aspect, in its colours.
+/// Makes the thumbnails of a video (the exact frame at a time) or a picture, upright, at display
+/// aspect, in their colours, in every size asked from one decode.
 public struct Thumbnailer: Sendable {
     public let options: ThumbnailOptions
 
@@ -25,99 +39,107 @@ public struct Thumbnailer: Sendable {
         self.options = options
     }
 
+    /// One input to one output, in this process.
     public func makeThumbnail(of input: String, to output: String) throws -> ThumbnailReport {
-        let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output,
-                                                  recognise: VideoSource.recognise)
-        let report = try makeThumbnail(from: file, into: target.descriptor, output: output)
+        let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output, recognise: Self.recognise)
+        let outputs = ThumbnailTargets(planned: [PlannedOutput(variant: sizes[0].description, path: output)], primary: target.descriptor)
+        let report = try makeThumbnails(from: file, into: outputs)
         try target.commit()
         return report
     }
 
-    /// The thumbnail as a job: its planned output the only one it writes.
+    /// The thumbnail as a job: one output per size, planned by the run (`OutputPlan.variants`).
     public var job: FileJob {
-        FileJob(recognise: VideoSource.recognise, policy: options.output) { file, outputs, name in
-            let report = try makeThumbnail(from: file, into: outputs.primary, output: name)
-            return JobReport(fields: [
-                ("seconds", .double(report.seconds)), ("width", .int(report.width)), ("height", .int(report.height)),
+        var job = FileJob(recognise: Self.recognise, policy: options.output) { file, outputs, _ in
+            let report = try makeThumbnails(from: file, into: ThumbnailTargets(outputs))
+            var fields: [(String, JSONValue)] = [
+                ("kind", .string(report.seconds == nil ? "picture" : "video")),
+                ("seconds", report.seconds.map(JSONValue.double) ?? .null),
+                ("width", .int(report.width)), ("height", .int(report.height)),
                 ("orientation", .int(report.orientation.rawValue)),
-            ], warnings: report.warnings)
+            ]
+            fields.append(("outputs", .array(report.outputs.map { output in
+                .object([JSONMember("path", .string(output.path)), JSONMember("size", .string(output.size)),
+                         JSONMember("width", .int(output.width)), JSONMember("height", .int(output.height))])
+            })))
+            return JobReport(fields: fields, warnings: report.warnings)
         }
+        job.decoders = { PictureFormat.identify(Array($0.prefix(12))) == nil ? .media : .pictures }
+        return job
     }
 
-    /// The thumbnail of an open input, written whole to `descriptor` (the output's temporary, which
-    /// the caller moves into place); `output` names it in the report.
-    public func makeThumbnail(from file: InputFile, into descriptor: Int32, output: String) throws -> ThumbnailReport {
-        if options.cover != .never {
-            if let cover = try CoverArt.picture(in: file, limits: options.limits) {
-                return try write(cover, to: descriptor, output: output)
-            }
-            if options.cover == .only { throw VideoError.noCoverArt }
-        }
-        // One keyframe gains nothing from frame threads and pays for starting them (measured: 40 ms
-        // against 60 ms at 1080p); a run of frames to decode gains 1.45x from them.
-        let threads = options.mode == .keyframe ? 1 : options.threads
-        let video = try VideoSource(file: file, threads: threads, videoStream: options.videoStream, limits: options.limits)
-        var warnings: [String] = []
-        let seconds: Double
-        switch options.time {
-        case .posterFrame:
-            seconds = try PosterFrame.seconds(in: video)
-        case .at(.seconds(let value)):
-            seconds = value
-        case .at(.fraction(let fraction)):
-            guard let duration = video.durationSeconds else { throw VideoError.unknownDuration }
-            seconds = fraction * duration
-        }
-        if let colourWarning = video.colourWarning { warnings.append(colourWarning) }
-        let located = try video.frame(atSeconds: seconds, mode: options.time == .posterFrame ? .keyframe : options.mode)
-        if located.hasErrors {
-            warnings.append("the frame decoded with errors even from the start of the file: it is damaged, and the picture may show it")
-        }
-        if located.isPastEnd {
-            warnings.append("\(Self.format(seconds)) s is past the end: wrote the last frame, at \(Self.format(located.seconds)) s")
-        }
-        var orientation = Orientation.identity
-        if options.appliesOrientation {
-            let upright = video.uprightOrientation(of: located.frame)
-            orientation = upright.orientation
-            if let warning = upright.warning { warnings.append(warning) }
-        }
-        let geometry = DisplayGeometry(codedWidth: located.frame.width, codedHeight: located.frame.height,
-                                       pixelAspect: video.pixelAspectRatio(of: located.frame), orientation: orientation,
-                                       maxWidth: options.maxWidth, maxHeight: options.maxHeight)
-        let keepsHDR = options.hdr == .keep && video.isHDR(located.frame)
-        let pixels = try video.pixels(of: located.frame, width: geometry.scaledWidth, height: geometry.scaledHeight,
-                                      deinterlaces: options.deinterlaces, sixteenBit: keepsHDR || options.sixteenBit,
-                                      threads: options.threads)
-            .oriented(orientation)
-        // Kept as HDR, the pixels are BT.2020 PQ or HLG, which the cICP chunk says; otherwise sRGB.
-        let metadata = PictureMetadata(codePoints: keepsHDR ? video.codePoints(of: located.frame) : nil)
-        warnings += try ImageEncoders.encoder(for: options.format, settings: options.encoding)
-            .write(pixels, metadata: metadata, to: descriptor)
-        return ThumbnailReport(output: output, seconds: located.seconds, width: pixels.width, height: pixels.height,
-                               orientation: orientation, warnings: warnings)
+    /// A picture of a format `PictureFormat` reads, or media FFmpeg opens.
+    @Sendable static func recognise(_ start: UnsafeRawBufferPointer) throws {
+        if PictureFormat.identify(Array(start.prefix(12))) != nil { return }
+        try VideoSource.recognise(start)
     }
 
-    /// The cover art, within the size asked for, at its own aspect.
-    private func write(_ cover: CoverArt, to descriptor: Int32, output: String) throws -> ThumbnailReport {
-        let geometry = DisplayGeometry(codedWidth: cover.width, codedHeight: cover.height, pixelAspect: (1, 1), orientation: .identity,
-                                       maxWidth: options.maxWidth, maxHeight: options.maxHeight)
-        let pixels = try cover.pixels(width: geometry.scaledWidth, height: geometry.scaledHeight)
-        let warnings = try ImageEncoders.encoder(for: options.format, settings: options.encoding)
-            .write(pixels, metadata: PictureMetadata(), to: descriptor)
-        return ThumbnailReport(output: output, seconds: 0, width: pixels.width, height: pixels.height,
-                               orientation: .identity, warnings: warnings)
+    /// The sizes the run asks for: `--size`s, or one from `--width`/`--height`, or the display size.
+    var sizes: [ThumbnailSize] {
+        if !options.sizes.isEmpty { return options.sizes }
+        if options.maxWidth != nil || options.maxHeight != nil {
+            return [ThumbnailSize(width: options.maxWidth, height: options.maxHeight, enlarges: true)]
+        }
+        return [.original]
     }
 
-    /// Seconds with at most three decimals, and no trailing zeros.
-    static func format(_ seconds: Double) -> String {
-        let millis = Int((seconds * 1000).rounded())
-        let whole = "\(millis / 1000)"
-        let fraction = millis % 1000
-        if fraction == 0 { return whole }
-        var digits = String(fraction)
-        digits = String(repeating: "0", count: 3 - digits.count) + digits
-        while digits.hasSuffix("0") { digits.removeLast() }
-        return "\(whole).\(digits)"
+    /// The thumbnails of an open input, each written whole to its output's temporary (which the caller moves into place).
+    public func makeThumbnails(from file: InputFile, into outputs: ThumbnailTargets) throws -> ThumbnailReport {
+        var start = [UInt8](repeating: 0, count: 12)
+        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
+        // The sizes of the outputs planned: all asked for, or (--skip-existing) those not made yet.
+        let wanted = outputs.planned.map { planned in sizes.first { $0.description == planned.variant } ?? sizes[0] }
+        let made: MadeThumbnails
+        if PictureFormat.identify(Array(start.prefix(got))) != nil {
+            made = try PictureThumbnails(options: options).make(from: file, sizes: wanted)
+        } else {
+            made = try VideoFrameThumbnails(options: options).make(from: file, sizes: wanted)
+        }
+        var warnings = made.warnings
+        var written: [ThumbnailOutput] = []
+        let encoder = ImageEncoders.encoder(for: options.format, settings: options.encoding)
+        for (index, pixels) in made.pictures.enumerated() {
+            let planned = outputs.planned[index]
+            let descriptor = try outputs.descriptor(index)
+            let left = try encoder.write(pixels, metadata: made.metadata, to: descriptor)
+            // An encoder's note is said once, not once a size.
+            warnings += left.filter { !warnings.contains($0) }
+            written.append(ThumbnailOutput(path: planned.path, size: wanted[index].description, width: pixels.width, height: pixels.height))
+        }
+        return ThumbnailReport(seconds: made.seconds, outputs: written, orientation: made.orientation, warnings: warnings)
+    }
+}
+
+/// What a source gave: the pictures, one per size, and what goes with them.
+struct MadeThumbnails {
+    var pictures: [PixelBuffer]
+    var metadata: PictureMetadata
+    var seconds: Double?
+    var orientation: Orientation
+    var warnings: [String]
+}
+
+/// Where a thumbnail job's pictures go: the planned outputs, the first already open.
+public final class ThumbnailTargets {
+    public let planned: [PlannedOutput]
+    private let primary: Int32
+    private let outputs: (any JobOutputs)?
+
+    init(_ outputs: any JobOutputs) {
+        self.planned = outputs.planned
+        self.primary = outputs.primary
+        self.outputs = outputs
+    }
+
+    init(planned: [PlannedOutput], primary: Int32) {
+        self.planned = planned
+        self.primary = primary
+        self.outputs = nil
+    }
+
+    func descriptor(_ index: Int) throws -> Int32 {
+        if index == 0 { return primary }
+        guard let outputs else { preconditionFailure("one output only") }
+        return try outputs.open(planned[index].path, namedByUser: false)
     }
 }

@@ -85,6 +85,33 @@ public final class WebPDecoder {
         return Self.region(of: decoded, stride: stride, x: x - left, y: y - top, width: regionWidth, height: regionHeight, channels: channels)
     }
 
+    /// The whole picture scaled to `scaledWidth` x `scaledHeight` by libwebp as it decodes (its
+    /// area-averaging rescaler), as RGB or RGBA (`hasAlpha`). Not for an animation.
+    public func decode(scaledWidth: Int, scaledHeight: Int) throws(WebPError) -> [UInt8] {
+        precondition(!isAnimated)
+        let channels = hasAlpha ? 4 : 3
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else { throw .decodingFailed("libwebp version mismatch") }
+        if scaledWidth != width || scaledHeight != height {
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(scaledWidth)
+            config.options.scaled_height = Int32(scaledHeight)
+        }
+        config.output.colorspace = hasAlpha ? MODE_RGBA : MODE_RGB
+        config.output.is_external_memory = 1
+        let stride = scaledWidth * channels
+        var decoded = [UInt8](repeating: 0, count: stride * scaledHeight)
+        let status = decoded.withUnsafeMutableBufferPointer { output in
+            config.output.u.RGBA.rgba = output.baseAddress
+            config.output.u.RGBA.stride = Int32(stride)
+            config.output.u.RGBA.size = output.count
+            return bytes.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
+        }
+        WebPFreeDecBuffer(&config.output)
+        guard status == VP8_STATUS_OK else { throw .decodingFailed(Self.describe(status)) }
+        return decoded
+    }
+
     /// The first frame of an animation, composed on the canvas by libwebp's animation decoder.
     private func firstFrame(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int, channels: Int) throws(WebPError) -> [UInt8] {
         var options = WebPAnimDecoderOptions()

@@ -80,6 +80,7 @@ struct Crop: ParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one picture.") }
+        if outputs.name?.contains("{size}") == true { throw ValidationError("--name's {size} is thumbnail's: a crop has one size.") }
         try InputList.validate(inputs)
         if inputs.contains("-") && outputs.output == nil {
             throw ValidationError("Standard input has no name to make an output's from: give -o FILE (or -o -).")
@@ -117,8 +118,8 @@ struct Crop: ParsableCommand {
         let threads = jobs.threadsPerWorker(inputs: pictures.count)
         let job = Cropper(options: options.threaded(threads)).job
         let run = sandboxRun.runner(threads: threads)
-        let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(pictures, plan: plan) { picture, output in
-            try run(job, picture.path, output!)
+        let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(pictures, plan: plan) { picture, outputs in
+            try run(job, picture.path, outputs)
         }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }

@@ -21,14 +21,14 @@ struct OutputOptions: ParsableArguments {
 
     @OptionGroup var folder: OutputFolderOptions
 
-    @Option(help: ArgumentHelp("Name outputs by this template: {stem}, {ext} (the input's extension), {dir} (its folder's name).", valueName: "template"))
+    @Option(help: ArgumentHelp("Name outputs by this template: {stem}, {ext} (the input's extension), {dir} (its folder's name); for thumbnail, {size}.", valueName: "template"))
     var name: String?
 
     var outDir: String? { folder.outDir }
     var overwrite: Bool { folder.overwrite }
 
     /// The placeholders a `--name` template may hold.
-    static let placeholders: Set<String> = ["stem", "ext", "dir"]
+    static let placeholders: Set<String> = ["stem", "ext", "dir", "size"]
 
     func validate() throws {
         try InputList.refuseEmpty([("-o", output), ("--out-dir", outDir), ("--name", name)])
@@ -42,7 +42,7 @@ struct OutputOptions: ParsableArguments {
                 }
                 let placeholder = String(rest[rest.index(after: open)..<close])
                 guard Self.placeholders.contains(placeholder) else {
-                    throw ValidationError("--name knows {stem}, {ext} and {dir}, not {\(placeholder)}.")
+                    throw ValidationError("--name knows {stem}, {ext}, {dir} and (for thumbnail) {size}, not {\(placeholder)}.")
                 }
                 rest = rest[rest.index(after: close)...]
             }
@@ -96,8 +96,9 @@ struct OutputOptions: ParsableArguments {
     /// in folders that this plan writes (a run's own outputs, or an earlier run's), this shard's
     /// share only; how many were passed over is for the summary.
     func plan(for arguments: [String], extensions: Set<String>, batch: BatchOptions,
-              defaultTemplate: String) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
-        let plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
+              defaultTemplate: String, variants: [String] = [""]) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
+        var plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
+        plan.variants = variants
         let (kept, ownOutputs) = plan.passingOverOwnOutputs(try batch.allInputs(arguments, extensions: extensions),
                                                             defaultTemplate: defaultTemplate)
         let inputs = batch.shardShare(of: kept)

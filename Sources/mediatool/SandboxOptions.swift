@@ -33,9 +33,9 @@ struct SandboxRun {
     let jobs: SandboxedJobs?
 
     /// How the batch runs a job for one input, each on `threads` threads.
-    func runner(threads: Int) -> @Sendable (FileJob, String, String) throws -> JobReport {
-        guard let jobs else { return { job, input, output in try job.run(input: input, output: output) } }
-        return { job, input, output in try jobs.run(job, input: input, output: output, threads: threads) }
+    func runner(threads: Int) -> @Sendable (FileJob, String, [PlannedOutput]) throws -> JobReport {
+        guard let jobs else { return { job, input, outputs in try job.run(input: input, outputs: outputs) } }
+        return { job, input, outputs in try jobs.run(job, input: input, outputs: outputs, threads: threads) }
     }
 }
 

@@ -175,8 +175,8 @@ struct Storyboard: ParsableCommand {
         if let html, RunInputs.contains(path: html) { throw ValidationError("\(OutputError.wouldOverwriteInput(path: html))") }
         let job = Storyboarder(options: options.threaded(threads)).job(html: html)
         let run = sandboxRun.runner(threads: threads)
-        let summary = BatchEngine(settings: jobs.settings()).run(videos, plan: plan) { video, output in
-            try run(job, video.path, output!)
+        let summary = BatchEngine(settings: jobs.settings()).run(videos, plan: plan) { video, outputs in
+            try run(job, video.path, outputs)
         }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }

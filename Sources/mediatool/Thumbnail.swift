@@ -2,20 +2,35 @@ import ArgumentParser
 import Batch
 import FFmpeg
 import FileIO
+import ImageCodecs
+import Imaging
 import Sandbox
 import VideoThumbnails
 
 extension HDRHandling: ExpressibleByArgument {}
+extension CropGravity: ExpressibleByArgument {}
 
 struct Thumbnail: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a still image of each video at a time, as a player shows it.",
+        abstract: "Write a still image of each video at a time, as a player shows it, or of each picture, upright; in every size asked.",
         discussion: """
             The picture is the exact frame shown at the time (decoded forward from the keyframe \
             before it), turned upright by the display matrix (rotations and flips), at its display \
             aspect (anamorphic pixels made square), with the stream's own YUV matrix and range. A \
             source with alpha gives an RGBA PNG. CLIP.mov is written to CLIP.thumb.png beside it, \
             or to -o FILE (one input) or --out-dir DIR.
+
+            Pictures (JPEG, PNG, HEIC/AVIF, WebP, TIFF) are turned upright by their EXIF or HEIF \
+            orientation and reduced from one decode at the smallest scale their format decodes to \
+            (JPEG at 1/2, 1/4 or 1/8; WebP scaled; PNG row by row), with a Lanczos-3 filter in \
+            their own bit depth; their ICC profile is kept. A folder of photos and videos works in \
+            one run.
+
+            Sizes: --size 150 (a 150x150 box), 300x200, 300x (a width) or x200 (a height), as many \
+            as needed (or --sizes 150,300,1024): every size from one decode, each written to its own \
+            file, named by {size} ({stem}.{size}.png by default when there are several). A size \
+            fits inside its box and never enlarges the picture unless --enlarge; with --fill it is \
+            exactly the box, cut around --gravity.
 
             Times: seconds (35, 35.2), a timestamp (1:02.5, 00:01:02.500) or a percentage of the \
             duration (10%), counted from the first frame. A time past the end gives the last frame \
@@ -25,12 +40,14 @@ struct Thumbnail: ParsableCommand {
               mediatool thumbnail clip.mov
               mediatool thumbnail --at 1:02.5 --width 320 clip.mp4 -o poster.jpg
               mediatool thumbnail --at 0 --keyframe --out-dir thumbs/ *.mkv
+              mediatool thumbnail --sizes 150,1024 --format jpeg --out-dir thumbs/ uploads/
+              mediatool thumbnail --size 256 --fill --gravity attention IMG_0001.heic
 
             Exit status: 0 when every input gave a thumbnail, 1 when any failed, 64 for usage errors.
             """
     )
 
-    @Argument(help: "Video files, and folders of them.", completion: .file())
+    @Argument(help: "Videos and pictures, and folders of them.", completion: .file())
     var inputs: [String] = []
 
     // Parsed once, here: a transform, so that a wrong time says what a right one looks like.
@@ -61,6 +78,21 @@ struct Thumbnail: ParsableCommand {
 
     @OptionGroup var frames: FrameOptions<ThumbnailFrameHelp>
 
+    @Option(name: .customLong("size"), help: ArgumentHelp("A size to write: N (an NxN box), WxH, Wx or xH; give it again for more sizes, all from one decode.", valueName: "size"))
+    var size: [ThumbnailSize] = []
+
+    @Option(help: ArgumentHelp("Sizes to write, separated by commas (150,300x300,1024).", valueName: "sizes"))
+    var sizes: String?
+
+    @Flag(help: "Let a --size make the picture larger than it is (by default a smaller picture keeps its size).")
+    var enlarge = false
+
+    @Flag(help: "Make each --size exactly its box: scaled to cover it, then cut to it around --gravity.")
+    var fill = false
+
+    @Option(help: ArgumentHelp("Where --fill cuts: centre, top, bottom, left, right, or attention (the part with the most detail, colour and skin tones).", valueName: "gravity"))
+    var gravity: CropGravity?
+
     @OptionGroup var encoding: EncodingOptions<ThumbnailEncodingHelp>
 
     @OptionGroup var outputs: OutputOptions
@@ -78,8 +110,38 @@ struct Thumbnail: ParsableCommand {
     /// With --cover, audio files with artwork too.
     static let audioExtensions: Set<String> = ["mp3", "m4a", "flac", "ogg", "opus", "mka"]
 
+    /// Every size asked, once each, in the order given.
+    func allSizes() throws -> [ThumbnailSize] {
+        var listed = size
+        if let sizes {
+            for part in sizes.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let parsed = ThumbnailSize(parsing: String(part.filter { $0 != " " })) else {
+                    throw ValidationError("--sizes takes sizes separated by commas (150,300x300,1024), not '\(part)'.")
+                }
+                listed.append(parsed)
+            }
+        }
+        var seen: Set<String> = []
+        return listed.map { ThumbnailSize(width: $0.width, height: $0.height, enlarges: enlarge) }.filter { seen.insert($0.description).inserted }
+    }
+
     func validate() throws {
-        guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video.") }
+        guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video or picture.") }
+        let sizes = try allSizes()
+        if !sizes.isEmpty && (frames.width != nil || frames.height != nil) {
+            throw ValidationError("Give sizes by --size (or --sizes), or one by --width/--height, not both.")
+        }
+        if fill && (sizes.isEmpty || sizes.contains { $0.width == nil || $0.height == nil }) {
+            throw ValidationError("--fill needs every size as a box: --size N or --size WxH.")
+        }
+        if gravity != nil && !fill { throw ValidationError("--gravity says where --fill cuts: give --fill too.") }
+        if enlarge && sizes.isEmpty { throw ValidationError("--enlarge applies to --size (--width and --height always give that size).") }
+        if sizes.count > 1 {
+            if outputs.writesToStandardOutput { throw ValidationError("-o - writes one picture: give one --size.") }
+            for (flag, name) in [("-o", outputs.output), ("--name", outputs.name)] where name.map({ !$0.contains("{size}") }) ?? false {
+                throw ValidationError("\(flag) must hold {size} when several sizes are written, so that each has its own name.")
+            }
+        }
         try InputList.validate(inputs)
         if inputs.contains("-") && outputs.output == nil {
             throw ValidationError("Standard input has no name to make an output's from: give -o FILE (or -o -).")
@@ -89,7 +151,9 @@ struct Thumbnail: ParsableCommand {
     }
 
     func run() throws {
-        let extensions = cover || coverPrefer ? Self.videoExtensions.union(Self.audioExtensions) : Self.videoExtensions
+        let videos = cover || coverPrefer ? Self.videoExtensions.union(Self.audioExtensions) : Self.videoExtensions
+        let extensions = videos.union(PictureFormat.readableExtensions)
+        let sizes = try allSizes()
         var options = ThumbnailOptions()
         options.time = at
         options.mode = keyframe ? .keyframe : .exact
@@ -110,22 +174,47 @@ struct Thumbnail: ParsableCommand {
         options.encoding = encoding.settings
         options.output = outputs.policy
         options.limits = limits.runLimits()
+        options.sizes = sizes
+        options.fill = fill ? gravity ?? .centre : nil
+        options.videoOnlyOptions = videoOnlyOptionsGiven()
         if let worker = SandboxWorker.current {
             // A copy the closure holds: Swift 6.3's optimiser crashed on one capturing the variable.
             let settled = options
             worker.serve({ Thumbnailer(options: settled.threaded($0)).job }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
-                         prepare: FFmpegLibraries.load)
+                         prepare: {
+                             PictureFormat.prepareReaders()
+                             if SandboxWorker.decoders == .media { try FFmpegLibraries.load() }
+                         })
         }
         let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
-        let (plan, videos, ownOutputs) = try outputs.plan(
+        let (plan, files, ownOutputs) = try outputs.plan(
             for: inputs, extensions: extensions, batch: batch,
-            defaultTemplate: OutputPlan.defaultTemplate(suffix: "thumb", fileExtension: options.format.fileExtension))
-        let threads = jobs.threadsPerWorker(inputs: videos.count)
+            defaultTemplate: OutputPlan.defaultTemplate(suffix: sizes.count > 1 ? "{size}" : "thumb", fileExtension: options.format.fileExtension),
+            variants: sizes.isEmpty ? [""] : sizes.map(\.description))
+        let threads = jobs.threadsPerWorker(inputs: files.count)
         let job = Thumbnailer(options: options.threaded(threads)).job
         let run = sandboxRun.runner(threads: threads)
-        let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(videos, plan: plan) { video, output in
-            try run(job, video.path, output!)
+        let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(files, plan: plan) { file, outputs in
+            try run(job, file.path, outputs)
         }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+    }
+
+    /// The options given that a picture has no use for, as the user spelled them.
+    func videoOnlyOptionsGiven() -> [String] {
+        var given: [String] = []
+        if at != .at(.fraction(0.1)) { given.append("--at") }
+        if keyframe { given.append("--keyframe") }
+        if cover || coverPrefer { given.append("--cover") }
+        if hdr != .toneMap { given.append("--hdr") }
+        if frames.videoStream != nil { given.append("--stream") }
+        if frames.noDeinterlace { given.append("--no-deinterlace") }
+        return given
+    }
+}
+
+extension ThumbnailSize: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(parsing: argument)
     }
 }

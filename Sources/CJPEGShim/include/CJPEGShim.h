@@ -53,6 +53,11 @@ mt_jpeg_reader *mt_jpeg_open(int fd, mt_jpeg_header *header,
 int mt_jpeg_start(mt_jpeg_reader *reader, uint32_t *x, uint32_t *width,
                    char error_message[MT_ERROR_MESSAGE_CAPACITY]);
 
+/// Starts decoding the whole picture at 1/`denominator` of its size (1, 2, 4 or 8: libjpeg-turbo
+/// scales in the inverse DCT, which is shrink-on-load); the size decoded comes back.
+int mt_jpeg_start_scaled(mt_jpeg_reader *reader, unsigned denominator, uint32_t *width, uint32_t *height,
+                         char error_message[MT_ERROR_MESSAGE_CAPACITY]);
+
 /// Skips `count` rows without decoding what it need not.
 int mt_jpeg_skip_rows(mt_jpeg_reader *reader, uint32_t count,
                        char error_message[MT_ERROR_MESSAGE_CAPACITY]);

@@ -1,0 +1,210 @@
+#include "CResample.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// The taps of one target sample: the first source sample and the weights from it.
+typedef struct {
+    int first;
+    int count;
+    int offset;  // into the weights array
+} window;
+
+struct mt_resampler {
+    int source_width, source_height, target_width, target_height;
+    int channels, bytes_per_sample, alpha;
+    float maximum;
+    window *columns, *rows;
+    float *column_weights, *row_weights;
+    // Horizontally reduced source rows, a ring of `ring` rows of target_width * channels floats.
+    float *ring;
+    int ring_rows;
+    // One source row as floats, premultiplied.
+    float *source_row;
+    // One target row as floats.
+    float *accumulator;
+    int rows_taken;
+    int rows_done;
+};
+
+static double sinc(double x) {
+    if (x == 0) return 1;
+    x *= M_PI;
+    return sin(x) / x;
+}
+
+static double lanczos3(double x) {
+    if (x <= -3 || x >= 3) return 0;
+    return sinc(x) * sinc(x / 3);
+}
+
+/// Pillow's and libvips's windows: the kernel widened by the reduction factor (so that a reduction
+/// averages everything it drops), centred on each target sample's centre, clipped to the picture and
+/// normalised there.
+static int make_windows(int source, int target, window **windows, float **weights, int *widest) {
+    double scale = (double)source / target;
+    double filter_scale = scale > 1 ? scale : 1;
+    double support = 3 * filter_scale;
+    int most = (int)ceil(support) * 2 + 1;
+    *windows = malloc(sizeof(window) * (size_t)target);
+    *weights = malloc(sizeof(float) * (size_t)target * (size_t)most);
+    if (*windows == NULL || *weights == NULL) return -1;
+    *widest = 0;
+    for (int i = 0; i < target; i++) {
+        double centre = (i + 0.5) * scale;
+        int first = (int)(centre - support + 0.5);
+        int last = (int)(centre + support + 0.5);
+        if (first < 0) first = 0;
+        if (last > source) last = source;
+        if (last - first > most) last = first + most;
+        if (last <= first) { first = (int)centre < source ? (int)centre : source - 1; last = first + 1; }
+        float *w = *weights + (size_t)i * most;
+        double total = 0;
+        for (int x = first; x < last; x++) {
+            double value = lanczos3((x - centre + 0.5) / filter_scale);
+            w[x - first] = (float)value;
+            total += value;
+        }
+        if (total == 0) { w[0] = 1; total = 1; for (int x = first + 1; x < last; x++) w[x - first] = 0; }
+        for (int x = first; x < last; x++) w[x - first] = (float)(w[x - first] / total);
+        (*windows)[i] = (window){ first, last - first, i * most };
+        if (last - first > *widest) *widest = last - first;
+    }
+    return 0;
+}
+
+size_t mt_resampler_working_bytes(int source_width, int source_height, int target_width, int target_height, int channels) {
+    double scale_x = (double)source_width / target_width, scale_y = (double)source_height / target_height;
+    size_t taps_x = (size_t)ceil(3 * (scale_x > 1 ? scale_x : 1)) * 2 + 1;
+    size_t taps_y = (size_t)ceil(3 * (scale_y > 1 ? scale_y : 1)) * 2 + 1;
+    return sizeof(float) * (taps_x * target_width + taps_y * target_height + taps_y * target_width * channels
+                            + (size_t)(source_width + target_width) * channels);
+}
+
+void mt_resampler_free(mt_resampler *r) {
+    if (r == NULL) return;
+    free(r->columns);
+    free(r->rows);
+    free(r->column_weights);
+    free(r->row_weights);
+    free(r->ring);
+    free(r->source_row);
+    free(r->accumulator);
+    free(r);
+}
+
+mt_resampler *mt_resampler_new(int source_width, int source_height, int target_width, int target_height,
+                               int channels, int bytes_per_sample, int alpha_channel) {
+    if (source_width <= 0 || source_height <= 0 || target_width <= 0 || target_height <= 0 || channels < 1 || channels > 4 ||
+        (bytes_per_sample != 1 && bytes_per_sample != 2)) return NULL;
+    mt_resampler *r = calloc(1, sizeof *r);
+    if (r == NULL) return NULL;
+    r->source_width = source_width; r->source_height = source_height;
+    r->target_width = target_width; r->target_height = target_height;
+    r->channels = channels; r->bytes_per_sample = bytes_per_sample;
+    r->alpha = alpha_channel;
+    r->maximum = bytes_per_sample == 1 ? 255.0f : 65535.0f;
+    int widest_column, widest_row;
+    if (make_windows(source_width, target_width, &r->columns, &r->column_weights, &widest_column) != 0 ||
+        make_windows(source_height, target_height, &r->rows, &r->row_weights, &widest_row) != 0) {
+        mt_resampler_free(r);
+        return NULL;
+    }
+    r->ring_rows = widest_row;
+    r->ring = malloc(sizeof(float) * (size_t)widest_row * target_width * channels);
+    r->source_row = malloc(sizeof(float) * (size_t)source_width * channels);
+    r->accumulator = malloc(sizeof(float) * (size_t)target_width * channels);
+    if (r->ring == NULL || r->source_row == NULL || r->accumulator == NULL) {
+        mt_resampler_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/// One source row to floats (premultiplied by alpha), then reduced across into its ring slot.
+static void take_row(mt_resampler *r, const uint8_t *row) {
+    int channels = r->channels, width = r->source_width;
+    float *samples = r->source_row;
+    size_t count = (size_t)width * channels;
+    if (r->bytes_per_sample == 1) {
+        for (size_t i = 0; i < count; i++) samples[i] = row[i];
+    } else {
+        for (size_t i = 0; i < count; i++) samples[i] = (float)(row[2 * i] << 8 | row[2 * i + 1]);
+    }
+    if (r->alpha >= 0) {
+        float scale = 1.0f / r->maximum;
+        for (int x = 0; x < width; x++) {
+            float *pixel = samples + (size_t)x * channels;
+            float alpha = pixel[r->alpha] * scale;
+            for (int c = 0; c < channels; c++) if (c != r->alpha) pixel[c] *= alpha;
+        }
+    }
+    float *out = r->ring + (size_t)(r->rows_taken % r->ring_rows) * r->target_width * channels;
+    for (int i = 0; i < r->target_width; i++) {
+        window w = r->columns[i];
+        const float *weights = r->column_weights + w.offset;
+        const float *in = samples + (size_t)w.first * channels;
+        float sum[4] = {0, 0, 0, 0};
+        for (int k = 0; k < w.count; k++) {
+            float weight = weights[k];
+            for (int c = 0; c < channels; c++) sum[c] += in[k * channels + c] * weight;
+        }
+        for (int c = 0; c < channels; c++) out[(size_t)i * channels + c] = sum[c];
+    }
+    r->rows_taken++;
+}
+
+/// A target row from the ring, unpremultiplied, rounded and clamped into `target`.
+static void make_row(mt_resampler *r, int y, uint8_t *target) {
+    int channels = r->channels;
+    size_t samples = (size_t)r->target_width * channels;
+    window w = r->rows[y];
+    const float *weights = r->row_weights + w.offset;
+    float *accumulator = r->accumulator;
+    memset(accumulator, 0, sizeof(float) * samples);
+    for (int k = 0; k < w.count; k++) {
+        const float *in = r->ring + (size_t)((w.first + k) % r->ring_rows) * samples;
+        float weight = weights[k];
+        for (size_t i = 0; i < samples; i++) accumulator[i] += in[i] * weight;
+    }
+    float maximum = r->maximum;
+    if (r->alpha >= 0) {
+        for (int x = 0; x < r->target_width; x++) {
+            float *pixel = accumulator + (size_t)x * channels;
+            float alpha = pixel[r->alpha];
+            alpha = alpha < 0 ? 0 : alpha > maximum ? maximum : alpha;
+            float undo = alpha > 0 ? maximum / alpha : 0;
+            for (int c = 0; c < channels; c++) if (c != r->alpha) pixel[c] *= undo;
+        }
+    }
+    if (r->bytes_per_sample == 1) {
+        uint8_t *out = target + (size_t)y * samples;
+        for (size_t i = 0; i < samples; i++) {
+            float value = accumulator[i] + 0.5f;
+            out[i] = value <= 0 ? 0 : value >= 255 ? 255 : (uint8_t)value;
+        }
+    } else {
+        uint8_t *out = target + (size_t)y * samples * 2;
+        for (size_t i = 0; i < samples; i++) {
+            float value = accumulator[i] + 0.5f;
+            uint16_t code = value <= 0 ? 0 : value >= 65535 ? 65535 : (uint16_t)value;
+            out[2 * i] = (uint8_t)(code >> 8);
+            out[2 * i + 1] = (uint8_t)code;
+        }
+    }
+}
+
+int mt_resampler_push(mt_resampler *r, const uint8_t *rows, size_t stride, int count, uint8_t *target) {
+    for (int i = 0; i < count && r->rows_taken < r->source_height; i++) {
+        take_row(r, rows + (size_t)i * stride);
+        // Every target row whose window ends at the row just taken.
+        while (r->rows_done < r->target_height) {
+            window w = r->rows[r->rows_done];
+            if (w.first + w.count > r->rows_taken) break;
+            make_row(r, r->rows_done, target);
+            r->rows_done++;
+        }
+    }
+    return r->rows_done;
+}

@@ -1,0 +1,52 @@
+import ImageCodecs
+import Imaging
+import FileIO
+
+/// A picture in every size asked, from one decode at the smallest scale its format decodes to that
+/// serves the largest size (shrink-on-load), its rows reduced as they come, turned upright at the end.
+struct PictureThumbnails {
+    let options: ThumbnailOptions
+
+    func make(from file: InputFile, sizes: [ThumbnailSize]) throws -> MadeThumbnails {
+        let limits = options.limits
+        let picture = try PictureFormat.open(file, PictureOpening(maxPixels: limits.maxPixels, maxMemory: limits.maxMemory, threads: options.threads))
+        var warnings = picture.warnings
+        if !options.videoOnlyOptions.isEmpty {
+            let named = options.videoOnlyOptions.joined(separator: ", ")
+            warnings.append("\(named) \(options.videoOnlyOptions.count == 1 ? "is" : "are") for videos: a picture has one frame, which was used")
+        }
+        let orientation = options.appliesOrientation ? picture.orientation : .identity
+        let display = orientation.displaySize(storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
+        let ladder = ThumbnailLadder(sizes: sizes, displayWidth: display.width, displayHeight: display.height, fill: options.fill)
+        let least = VideoFrameThumbnails.stored(ladder.decodeAtLeast, orientation)
+        let decoded = picture.reducedSize(atLeast: least.0, least.1)
+        let reservation = try reserveMemory(picture, decoded: decoded, ladder: ladder)
+        defer { withExtendedLifetime(reservation) {} }
+        let pictures = try ladder.make(decodedWidth: decoded.width, decodedHeight: decoded.height, orientation: orientation) { band in
+            try picture.readRows(at: decoded, into: band)
+        }
+        // The colour description stays with the pixels; EXIF does not (the pixels are upright, and a
+        // thumbnail published carries no camera data or position).
+        return MadeThumbnails(pictures: pictures, metadata: PictureMetadata(color: picture.color), seconds: nil,
+                              orientation: orientation, warnings: warnings)
+    }
+
+    /// The decoder's own needs, the decoded picture where the format does not give it in bands, and
+    /// the ladder's, against `--max-memory`; held of the run's budget while the reservation lives.
+    private func reserveMemory(_ picture: any SourcePicture, decoded: (width: Int, height: Int),
+                               ladder: ThumbnailLadder) throws -> MemoryBudget.Reservation? {
+        let (pixels, overflow) = decoded.width.multipliedReportingOverflow(by: decoded.height)
+        let whole = overflow ? Int.max : pixels.multipliedReportingOverflow(by: picture.bytesPerPixel).partialValue
+        let bands = picture.streamsRows ? min(whole, 1 << 21) : whole
+        let ladderBytes = ladder.workingBytes(decodedWidth: decoded.width, decodedHeight: decoded.height,
+                                              channels: 4, bytesPerSample: picture.bytesPerPixel >= 6 ? 2 : 1)
+        let (sum, sumOverflow) = picture.workingBytes.addingReportingOverflow(bands)
+        let (needed, neededOverflow) = sum.addingReportingOverflow(ladderBytes)
+        let limit = options.limits.maxMemory
+        if overflow || sumOverflow || neededOverflow || needed < 0 || needed > limit {
+            throw DecodeLimitError.tooMuchMemory(needed: overflow || sumOverflow || neededOverflow || needed < 0 ? Int.max : needed,
+                                                 limit: limit, width: picture.storedWidth, height: picture.storedHeight)
+        }
+        return options.limits.budget?.reserve(needed)
+    }
+}
