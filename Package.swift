@@ -95,13 +95,13 @@ let package = Package(
         .target(name: "ImageCropping", dependencies: ["Batch", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
-        .target(name: "VideoThumbnails", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
+        .target(name: "VideoThumbnails", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "WorkerPool"]),
         .target(name: "Storyboards", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
 
         // Pixel buffers and orientation, shared by thumbnail and crop: no codec here.
-        .target(name: "Imaging", dependencies: ["FileIO", "CToneMap", "CResample"]),
+        .target(name: "Imaging", dependencies: ["FileIO", "CToneMap", "CResample", "WorkerPool"]),
         // Lanczos-3 reduction of rows as they are decoded, in the picture's own bit depth.
         .target(name: "CResample"),
         // HDRToneMapper's per-pixel loop, four pixels at a time in SSE2 registers.

@@ -26,7 +26,18 @@ struct mt_resampler {
     float *accumulator;
     int rows_taken;
     int rows_done;
+    // A reduction of 4 or more first averages boxes of `box` x `box` pixels (as libvips shrinks
+    // before it reduces), leaving a factor of 2 or more to the Lanczos stage: the kernel's taps
+    // then stay few however large the picture.
+    int box;
+    int box_width, box_height;
+    float *box_sums;
+    int *box_counts;
+    int box_rows;
+    int source_rows_seen;
 };
+
+static void take_samples(mt_resampler *r, float *samples);
 
 static double sinc(double x) {
     if (x == 0) return 1;
@@ -42,8 +53,10 @@ static double lanczos3(double x) {
 /// Pillow's and libvips's windows: the kernel widened by the reduction factor (so that a reduction
 /// averages everything it drops), centred on each target sample's centre, clipped to the picture and
 /// normalised there.
-static int make_windows(int source, int target, window **windows, float **weights, int *widest) {
-    double scale = (double)source / target;
+/// `extent`: the source's length in its own samples, which a box stage's partial last box makes
+/// fractional: the centres follow the picture, not the count of boxes.
+static int make_windows(int source, double extent, int target, window **windows, float **weights, int *widest) {
+    double scale = extent / target;
     double filter_scale = scale > 1 ? scale : 1;
     double support = 3 * filter_scale;
     int most = (int)ceil(support) * 2 + 1;
@@ -91,6 +104,8 @@ void mt_resampler_free(mt_resampler *r) {
     free(r->ring);
     free(r->source_row);
     free(r->accumulator);
+    free(r->box_sums);
+    free(r->box_counts);
     free(r);
 }
 
@@ -105,9 +120,13 @@ mt_resampler *mt_resampler_new(int source_width, int source_height, int target_w
     r->channels = channels; r->bytes_per_sample = bytes_per_sample;
     r->alpha = alpha_channel;
     r->maximum = bytes_per_sample == 1 ? 255.0f : 65535.0f;
+    double least_scale = fmin((double)source_width / target_width, (double)source_height / target_height);
+    r->box = least_scale >= 4 ? (int)(least_scale / 2) : 1;
+    r->box_width = (source_width + r->box - 1) / r->box;
+    r->box_height = (source_height + r->box - 1) / r->box;
     int widest_column, widest_row;
-    if (make_windows(source_width, target_width, &r->columns, &r->column_weights, &widest_column) != 0 ||
-        make_windows(source_height, target_height, &r->rows, &r->row_weights, &widest_row) != 0) {
+    if (make_windows(r->box_width, (double)source_width / r->box, target_width, &r->columns, &r->column_weights, &widest_column) != 0 ||
+        make_windows(r->box_height, (double)source_height / r->box, target_height, &r->rows, &r->row_weights, &widest_row) != 0) {
         mt_resampler_free(r);
         return NULL;
     }
@@ -115,7 +134,12 @@ mt_resampler *mt_resampler_new(int source_width, int source_height, int target_w
     r->ring = malloc(sizeof(float) * (size_t)widest_row * target_width * channels);
     r->source_row = malloc(sizeof(float) * (size_t)source_width * channels);
     r->accumulator = malloc(sizeof(float) * (size_t)target_width * channels);
-    if (r->ring == NULL || r->source_row == NULL || r->accumulator == NULL) {
+    if (r->box > 1) {
+        r->box_sums = calloc((size_t)r->box_width * channels, sizeof(float));
+        r->box_counts = calloc((size_t)r->box_width, sizeof(int));
+    }
+    if (r->ring == NULL || r->source_row == NULL || r->accumulator == NULL ||
+        (r->box > 1 && (r->box_sums == NULL || r->box_counts == NULL))) {
         mt_resampler_free(r);
         return NULL;
     }
@@ -132,6 +156,12 @@ static void take_row(mt_resampler *r, const uint8_t *row) {
     } else {
         for (size_t i = 0; i < count; i++) samples[i] = (float)(row[2 * i] << 8 | row[2 * i + 1]);
     }
+    take_samples(r, samples);
+}
+
+/// A row already as floats (`samples`, which may be changed): premultiplied, then reduced across.
+static void take_samples(mt_resampler *r, float *samples) {
+    int channels = r->channels, width = r->box_width;
     if (r->alpha >= 0) {
         float scale = 1.0f / r->maximum;
         for (int x = 0; x < width; x++) {
@@ -141,18 +171,80 @@ static void take_row(mt_resampler *r, const uint8_t *row) {
         }
     }
     float *out = r->ring + (size_t)(r->rows_taken % r->ring_rows) * r->target_width * channels;
-    for (int i = 0; i < r->target_width; i++) {
-        window w = r->columns[i];
-        const float *weights = r->column_weights + w.offset;
-        const float *in = samples + (size_t)w.first * channels;
-        float sum[4] = {0, 0, 0, 0};
-        for (int k = 0; k < w.count; k++) {
-            float weight = weights[k];
-            for (int c = 0; c < channels; c++) sum[c] += in[k * channels + c] * weight;
+    // The channel counts written out, so that the sums stay in registers.
+    switch (channels) {
+    case 3:
+        for (int i = 0; i < r->target_width; i++) {
+            window w = r->columns[i];
+            const float *weights = r->column_weights + w.offset, *in = samples + (size_t)w.first * 3;
+            float s0 = 0, s1 = 0, s2 = 0;
+            for (int k = 0; k < w.count; k++) {
+                float weight = weights[k];
+                s0 += in[3 * k] * weight; s1 += in[3 * k + 1] * weight; s2 += in[3 * k + 2] * weight;
+            }
+            out[3 * i] = s0; out[3 * i + 1] = s1; out[3 * i + 2] = s2;
         }
-        for (int c = 0; c < channels; c++) out[(size_t)i * channels + c] = sum[c];
+        break;
+    case 4:
+        for (int i = 0; i < r->target_width; i++) {
+            window w = r->columns[i];
+            const float *weights = r->column_weights + w.offset, *in = samples + (size_t)w.first * 4;
+            float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+            for (int k = 0; k < w.count; k++) {
+                float weight = weights[k];
+                s0 += in[4 * k] * weight; s1 += in[4 * k + 1] * weight; s2 += in[4 * k + 2] * weight; s3 += in[4 * k + 3] * weight;
+            }
+            out[4 * i] = s0; out[4 * i + 1] = s1; out[4 * i + 2] = s2; out[4 * i + 3] = s3;
+        }
+        break;
+    default:
+        for (int i = 0; i < r->target_width; i++) {
+            window w = r->columns[i];
+            const float *weights = r->column_weights + w.offset, *in = samples + (size_t)w.first * channels;
+            float sum[4] = {0, 0, 0, 0};
+            for (int k = 0; k < w.count; k++) {
+                float weight = weights[k];
+                for (int c = 0; c < channels; c++) sum[c] += in[k * channels + c] * weight;
+            }
+            for (int c = 0; c < channels; c++) out[(size_t)i * channels + c] = sum[c];
+        }
     }
     r->rows_taken++;
+}
+
+/// A source row into the box stage: its pixels summed `box` at a time into the row of sums; every
+/// `box` rows (or at the last row) the averages go on to the Lanczos stage.
+static void take_boxed_row(mt_resampler *r, const uint8_t *row) {
+    int channels = r->channels, box = r->box;
+    float *sums = r->box_sums;
+    for (int x = 0; x < r->box_width; x++) {
+        int first = x * box, last = first + box < r->source_width ? first + box : r->source_width;
+        for (int c = 0; c < channels; c++) {
+            float sum = 0;
+            if (r->bytes_per_sample == 1) {
+                for (int i = first; i < last; i++) sum += row[(size_t)i * channels + c];
+            } else {
+                for (int i = first; i < last; i++) {
+                    const uint8_t *sample = row + 2 * ((size_t)i * channels + c);
+                    sum += (float)(sample[0] << 8 | sample[1]);
+                }
+            }
+            sums[(size_t)x * channels + c] += sum;
+        }
+        r->box_counts[x] = last - first;
+    }
+    r->box_rows++;
+    r->source_rows_seen++;
+    if (r->box_rows == box || r->source_rows_seen == r->source_height) {
+        float *averages = r->source_row;
+        for (int x = 0; x < r->box_width; x++) {
+            float scale = 1.0f / (float)(r->box_counts[x] * r->box_rows);
+            for (int c = 0; c < channels; c++) averages[(size_t)x * channels + c] = sums[(size_t)x * channels + c] * scale;
+        }
+        memset(sums, 0, sizeof(float) * (size_t)r->box_width * channels);
+        r->box_rows = 0;
+        take_samples(r, averages);
+    }
 }
 
 /// A target row from the ring, unpremultiplied, rounded and clamped into `target`.
@@ -196,8 +288,13 @@ static void make_row(mt_resampler *r, int y, uint8_t *target) {
 }
 
 int mt_resampler_push(mt_resampler *r, const uint8_t *rows, size_t stride, int count, uint8_t *target) {
-    for (int i = 0; i < count && r->rows_taken < r->source_height; i++) {
-        take_row(r, rows + (size_t)i * stride);
+    for (int i = 0; i < count && r->source_rows_seen < r->source_height; i++) {
+        if (r->box > 1) {
+            take_boxed_row(r, rows + (size_t)i * stride);
+        } else {
+            take_row(r, rows + (size_t)i * stride);
+            r->source_rows_seen++;
+        }
         // Every target row whose window ends at the row just taken.
         while (r->rows_done < r->target_height) {
             window w = r->rows[r->rows_done];

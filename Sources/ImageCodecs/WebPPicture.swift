@@ -34,11 +34,12 @@ public struct WebPPicture: SourcePicture {
         workingBytes = (file.size ?? 0) + (decoder.isAnimated ? storedWidth * storedHeight * 8 : storedWidth * 64 * 4)
     }
 
-    /// 1/n of the picture for the largest whole n that keeps it at least this large, as libvips's
-    /// webpload shrinks; an animation's frames are composed at full size.
+    /// 1/n of the picture for the largest whole n that keeps it at least twice this large (libwebp's
+    /// rescaler averages boxes, and a Lanczos reduction of 2 or more after it hides their edges);
+    /// an animation's frames are composed at full size.
     public func reducedSize(atLeast width: Int, _ height: Int) -> (width: Int, height: Int) {
         if decoder.isAnimated { return (storedWidth, storedHeight) }
-        let shrink = max(1, min(storedWidth / max(1, width), storedHeight / max(1, height)))
+        let shrink = max(1, min(storedWidth / max(1, 2 * width), storedHeight / max(1, 2 * height)))
         return ((storedWidth + shrink - 1) / shrink, (storedHeight + shrink - 1) / shrink)
     }
 

@@ -3,9 +3,12 @@ import CResample
 /// Why a picture could not be resized.
 public enum ResampleError: Error, Equatable, CustomStringConvertible {
     case outOfMemory(width: Int, height: Int)
+    /// The decoder gave fewer rows than the picture has.
+    case noRows
 
     public var description: String {
         switch self {
+        case .noRows: return "the picture's decoder gave fewer rows than it has"
         case .outOfMemory(let width, let height): return "no memory to resize to \(width)x\(height)"
         }
     }
@@ -66,6 +69,8 @@ public final class Resampler {
         precondition(band.width == sourceWidth && band.channels == channels && band.bytesPerSample == bytesPerSample)
         band.bytes.withUnsafeBytes { push($0, count: band.height) }
     }
+
+    public var isComplete: Bool { rowsGiven == sourceHeight }
 
     /// The target, once every source row has been given.
     public func finish() -> PixelBuffer {

@@ -1,3 +1,5 @@
+import WorkerPool
+
 /// Every size of a thumbnail from one decode. The sizes that nothing larger can serve are reduced
 /// from the decoded rows as they come (one resampler each, fed the same bands); each other size is
 /// reduced from the smallest of those at least twice its size, which a Lanczos-3 reduction of it
@@ -54,48 +56,36 @@ public struct ThumbnailLadder: Sendable {
     }
 
     /// Every rung's picture, in the order of the sizes: `decode` gives the stored picture, at
-    /// `decodedWidth` x `decodedHeight`, in bands of whole rows to the function it is passed.
-    public func make(decodedWidth: Int, decodedHeight: Int, orientation: Orientation,
+    /// `decodedWidth` x `decodedHeight`, in bands of whole rows to the function it is passed. With
+    /// `threads` above 1, the reductions run on threads of their own while the decoding goes on.
+    public func make(decodedWidth: Int, decodedHeight: Int, orientation: Orientation, threads: Int = 1,
                      decode: (_ band: (PixelBuffer) -> Void) throws -> Void) throws -> [PixelBuffer] {
         let direct = rungs.indices.filter { rungs[$0].parent == nil }
         // Made at the first band, which says the channels and depth the format decoded to.
-        var resamplers: [Int: Resampler]? = nil
-        var whole: [UInt8] = []
-        var keepsWhole = false
+        var reductions: Reductions? = nil
         var failure: ResampleError? = nil
-        var layout = (channels: 0, bytesPerSample: 0)
+        // The threads end however the decoding does.
+        defer { reductions?.stop() }
         try decode { band in
             precondition(band.width == decodedWidth)
-            if resamplers == nil {
-                layout = (band.channels, band.bytesPerSample)
-                resamplers = [:]
-                for index in direct {
-                    let rung = rungs[index]
-                    let (width, height) = orientation.swapsAxes ? (rung.scaledHeight, rung.scaledWidth) : (rung.scaledWidth, rung.scaledHeight)
-                    if width == decodedWidth && height == decodedHeight {
-                        keepsWhole = true
-                        continue
-                    }
-                    do {
-                        resamplers![index] = try Resampler(sourceWidth: decodedWidth, sourceHeight: decodedHeight, targetWidth: width,
-                                                           targetHeight: height, channels: band.channels, bytesPerSample: band.bytesPerSample)
-                    } catch let error as ResampleError {
-                        failure = error
-                    } catch {}
-                }
+            if reductions == nil && failure == nil {
+                do {
+                    reductions = try Reductions(rungs: rungs, direct: direct, decodedWidth: decodedWidth, decodedHeight: decodedHeight,
+                                                orientation: orientation, first: band, threads: threads)
+                } catch let error as ResampleError {
+                    failure = error
+                } catch {}
             }
-            precondition(band.channels == layout.channels && band.bytesPerSample == layout.bytesPerSample)
-            guard failure == nil else { return }
-            for resampler in resamplers!.values { resampler.push(band) }
-            if keepsWhole { whole += band.bytes }
+            reductions?.take(band)
         }
         if let failure { throw failure }
+        guard let reductions else { throw ResampleError.noRows }
+        reductions.stop()
+        let stored = try reductions.results()
         var scaled = [PixelBuffer?](repeating: nil, count: rungs.count)
-        let decoded = keepsWhole ? PixelBuffer(width: decodedWidth, height: decodedHeight, channels: layout.channels,
-                                               bytesPerSample: layout.bytesPerSample, bytes: whole) : nil
         for index in direct {
-            let stored = resamplers?[index]?.finish() ?? decoded!
-            scaled[index] = stored.oriented(orientation)
+            guard let picture = stored[index] ?? reductions.decoded else { throw ResampleError.noRows }
+            scaled[index] = picture.oriented(orientation)
         }
         // Larger first, so that each parent is made before the rungs reduced from it.
         for index in rungs.indices.sorted(by: { rungs[$0].scaledWidth * rungs[$0].scaledHeight > rungs[$1].scaledWidth * rungs[$1].scaledHeight })
@@ -108,5 +98,102 @@ public struct ThumbnailLadder: Sendable {
             guard let gravity, rung.outputWidth != picture.width || rung.outputHeight != picture.height else { return picture }
             return picture.cropped(to: gravity.window(in: picture, width: rung.outputWidth, height: rung.outputHeight))
         }
+    }
+}
+
+/// The reductions of the decoded rows, one per rung made from them: on threads of their own (each
+/// given every band through a `BandFanOut`), or here when there is one thread.
+private final class Reductions: @unchecked Sendable {
+    private var resamplers: [Int: Resampler] = [:]
+    private var whole: [UInt8] = []
+    private var keepsWhole = false
+    private let layout: (width: Int, height: Int, channels: Int, bytesPerSample: Int)
+    /// The resamplers each thread feeds; those of threads that could not start are fed here.
+    private var inline: [Resampler] = []
+    private var fanOut: BandFanOut?
+    private var threads: [ThreadToJoin] = []
+
+    init(rungs: [ThumbnailLadder.Rung], direct: [Int], decodedWidth: Int, decodedHeight: Int, orientation: Orientation,
+         first band: PixelBuffer, threads threadCount: Int) throws(ResampleError) {
+        layout = (decodedWidth, decodedHeight, band.channels, band.bytesPerSample)
+        for index in direct {
+            let rung = rungs[index]
+            let (width, height) = orientation.swapsAxes ? (rung.scaledHeight, rung.scaledWidth) : (rung.scaledWidth, rung.scaledHeight)
+            if width == decodedWidth && height == decodedHeight {
+                keepsWhole = true
+            } else {
+                resamplers[index] = try Resampler(sourceWidth: decodedWidth, sourceHeight: decodedHeight, targetWidth: width,
+                                                  targetHeight: height, channels: band.channels, bytesPerSample: band.bytesPerSample)
+            }
+        }
+        let all = resamplers.keys.sorted().map { resamplers[$0]! }
+        let consumers = threadCount > 1 ? min(threadCount, all.count) : 0
+        guard consumers > 0 else {
+            inline = all
+            return
+        }
+        let fanOut = BandFanOut(consumers: consumers)
+        self.fanOut = fanOut
+        for consumer in 0..<consumers {
+            let share = Shared(stride(from: consumer, to: all.count, by: consumers).map { all[$0] })
+            let started = WorkerThreads.start(count: 1) { _ in
+                while let band = fanOut.next(for: consumer) { share.value.forEach { $0.push(band) } }
+            }
+            if started.count == 1 {
+                threads.append(ThreadToJoin(started))
+            } else {
+                started.join()
+                fanOut.drop(consumer)
+                inline += share.value
+            }
+        }
+    }
+
+    func take(_ band: PixelBuffer) {
+        precondition(band.channels == layout.channels && band.bytesPerSample == layout.bytesPerSample)
+        fanOut?.put(band)
+        inline.forEach { $0.push(band) }
+        if keepsWhole { whole += band.bytes }
+    }
+
+    /// No more bands: waits for the threads.
+    func stop() {
+        fanOut?.finish()
+        while let thread = threads.popLast() { thread.join() }
+    }
+
+    /// Every reduced rung's stored picture, by rung, once every band was taken and `stop` called.
+    func results() throws(ResampleError) -> [Int: PixelBuffer] {
+        var stored: [Int: PixelBuffer] = [:]
+        for (index, resampler) in resamplers {
+            guard resampler.isComplete else { throw .noRows }
+            stored[index] = resampler.finish()
+        }
+        return stored
+    }
+
+    /// The decoded picture itself, for a rung of its size.
+    var decoded: PixelBuffer? {
+        keepsWhole ? PixelBuffer(width: layout.width, height: layout.height, channels: layout.channels,
+                                 bytesPerSample: layout.bytesPerSample, bytes: whole) : nil
+    }
+}
+
+/// A value handed to one other thread, which alone uses it from then on.
+private final class Shared<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A started thread, held until it is joined.
+private final class ThreadToJoin {
+    private var group: WorkerThreads.Group?
+
+    init(_ group: consuming WorkerThreads.Group) {
+        self.group = consume group
+    }
+
+    func join() {
+        group.take()?.join()
     }
 }

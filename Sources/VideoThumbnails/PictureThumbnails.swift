@@ -1,6 +1,7 @@
 import ImageCodecs
 import Imaging
 import FileIO
+import WorkerPool
 
 /// A picture in every size asked, from one decode at the smallest scale its format decodes to that
 /// serves the largest size (shrink-on-load), its rows reduced as they come, turned upright at the end.
@@ -22,7 +23,8 @@ struct PictureThumbnails {
         let decoded = picture.reducedSize(atLeast: least.0, least.1)
         let reservation = try reserveMemory(picture, decoded: decoded, ladder: ladder)
         defer { withExtendedLifetime(reservation) {} }
-        let pictures = try ladder.make(decodedWidth: decoded.width, decodedHeight: decoded.height, orientation: orientation) { band in
+        let pictures = try ladder.make(decodedWidth: decoded.width, decodedHeight: decoded.height, orientation: orientation,
+                                       threads: WorkerThreads.count(forSetting: options.threads)) { band in
             try picture.readRows(at: decoded, into: band)
         }
         // The colour description stays with the pixels; EXIF does not (the pixels are upright, and a
