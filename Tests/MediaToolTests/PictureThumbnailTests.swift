@@ -1,0 +1,212 @@
+import Foundation
+import Imaging
+import Testing
+import TestSupport
+
+/// Issue 27: pictures as inputs of `thumbnail`, upright, in every size asked from one decode.
+@Suite struct PictureThumbnailTests {
+    /// Runs `thumbnail` with `arguments` in a scratch folder (where the outputs land); the folder too.
+    static func run(_ arguments: [String]) throws -> (run: ToolRun, folder: URL) {
+        let folder = try Fixture.scratchFolder()
+        let run = try ToolRun.run(["thumbnail"] + arguments, in: folder)
+        return (run, folder)
+    }
+
+    static func decoded(_ folder: URL, _ name: String) throws -> DecodedPNG {
+        try DecodedPNG(path: folder.appendingPathComponent(name).path)
+    }
+
+    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        let squares = zip(a, b).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) }
+        return squares == 0 ? .infinity : 10 * log10(255 * 255 / (squares / Double(a.count)))
+    }
+
+    static let upright = CropTests.upright
+
+    @Test(arguments: 1...8, ["png", "jpg"])
+    func everyOrientationComesOutUpright(orientation: Int, format: String) throws {
+        let (run, folder) = try Self.run([Fixture.path("pictures/orientation\(orientation).\(format)"), "-o", "out.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let picture = try Self.decoded(folder, "out.png")
+        #expect((picture.width, picture.height, picture.channels) == (Self.upright.width, Self.upright.height, 3))
+        let worst = zip(picture.bytes, Self.upright.bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        // PNG is exact; JPEG within what quality 95 moves a sample.
+        #expect(worst <= (format == "png" ? 0 : 6))
+    }
+
+    /// HEIF's irot and imir, never the EXIF orientation iPhones also store: upright as libheif shows it.
+    @Test(arguments: [2, 5, 6, 7])
+    func heifTransformsComeOutUpright(orientation: Int) throws {
+        let fixture = "orientation\(orientation).heic"
+        let (run, folder) = try Self.run([Fixture.path("heif/\(fixture)"), "-o", "out.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let picture = try Self.decoded(folder, "out.png")
+        let reference = try HEIFCropTests.libheifDecoding(fixture)
+        #expect((picture.width, picture.height) == (reference.width, reference.height))
+        #expect(Self.psnr(picture.bytes, reference.bytes) > 40)
+    }
+
+    /// Reductions match Pillow's Lanczos reduction of the same picture (a reference made by
+    /// scripts/fixtures/thumbnails.py), both where the filter alone reduces and past a factor of 4,
+    /// where boxes are averaged first.
+    @Test(arguments: [(100, 100, 67), (40, 40, 27)])
+    func reductionsMatchPillowsLanczos(size: Int, width: Int, height: Int) throws {
+        let (run, folder) = try Self.run([Fixture.path("thumbnails/scene.png"), "--size", "\(size)", "-o", "out.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [])
+        let picture = try Self.decoded(folder, "out.png")
+        #expect((picture.width, picture.height) == (width, height))
+        let reference = [UInt8](try Fixture.data("thumbnails/scene-lanczos-\(width)x\(height).rgb"))
+        #expect(Self.psnr(picture.bytes, reference) > 45)
+    }
+
+    @Test func everySizeIsWrittenAndReportedFromOneRun() throws {
+        let input = Fixture.path("thumbnails/scene.png")
+        // The --size ones first, then those of --sizes.
+        let (run, folder) = try Self.run([input, "--size", "100", "--size", "40x40", "--sizes", "60x,x20", "--out-dir", ".", "--json"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let expected = [("100", 100, 67), ("40", 40, 27), ("60x", 60, 40), ("x20", 30, 20)]
+        for (label, width, height) in expected {
+            let picture = try Self.decoded(folder, "scene.\(label).png")
+            #expect((picture.width, picture.height) == (width, height), "\(label)")
+        }
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let outputs = try #require(report["outputs"] as? [[String: Any]])
+        #expect(outputs.map { $0["size"] as? String } == expected.map(\.0))
+        #expect(outputs.map { $0["width"] as? Int } == expected.map(\.1))
+        #expect(report["kind"] as? String == "picture")
+    }
+
+    /// A size never enlarges unless asked; --width does, as it always has.
+    @Test func aSizeDoesNotEnlargeUnlessAsked() throws {
+        let input = Fixture.path("pictures/orientation1.png")
+        for (options, width, height) in [(["--size", "500"], 61, 41), (["--size", "122", "--enlarge"], 122, 82), (["--width", "122"], 122, 82)] {
+            let (run, folder) = try Self.run([input, "-o", "out.png"] + options)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            #expect(run.status == 0)
+            let picture = try Self.decoded(folder, "out.png")
+            #expect((picture.width, picture.height) == (width, height), "\(options)")
+        }
+    }
+
+    /// --fill is the fitted picture that covers the box, cut around the gravity.
+    @Test func fillIsTheCoveringReductionCutAtItsCentre() throws {
+        let input = Fixture.path("thumbnails/scene.png")
+        let (run, folder) = try Self.run([input, "--size", "40x40", "--fill", "-o", "scene.40.png"])
+        let (covering, coveringFolder) = try Self.run([input, "--size", "x40", "-o", "scene.x40.png"])
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: coveringFolder)
+        }
+        #expect(run.status == 0 && covering.status == 0)
+        let filled = try Self.decoded(folder, "scene.40.png")
+        let whole = try Self.decoded(coveringFolder, "scene.x40.png")
+        #expect((filled.width, filled.height, whole.width, whole.height) == (40, 40, 60, 40))
+        let centre = RepositoryFixtures.rect(of: whole.bytes, pictureWidth: 60, bytesPerPixel: 3, x: 10, y: 0, width: 40, height: 40)
+        #expect(filled.bytes == centre)
+    }
+
+    /// The attention crop keeps the side with the detail, the colour and the skin tone.
+    @Test func attentionKeepsTheBusySide() throws {
+        let (run, folder) = try Self.run([Fixture.path("thumbnails/attention.png"), "--size", "40", "--fill", "--gravity", "attention", "-o", "a.png"])
+        let (plain, plainFolder) = try Self.run([Fixture.path("thumbnails/attention.png"), "-o", "p.png"])
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: plainFolder)
+        }
+        #expect(run.status == 0 && plain.status == 0)
+        let kept = try Self.decoded(folder, "a.png"), whole = try Self.decoded(plainFolder, "p.png")
+        #expect((kept.width, kept.height) == (40, 40))
+        // The stripes and the face are at columns 84 to 117; columns 78 to 83 are flat, so any of
+        // the windows from 78 to 80 keeps all of them.
+        let windows = (0...80).filter { x in
+            kept.bytes == RepositoryFixtures.rect(of: whole.bytes, pictureWidth: 120, bytesPerPixel: 3, x: x, y: 0, width: 40, height: 40)
+        }
+        #expect(windows.count == 1 && (78...80).contains(windows[0]), "\(windows)")
+    }
+
+    /// Alpha is kept, and transparent pixels lend no colour to their opaque neighbours.
+    @Test func transparentPixelsDoNotBleed() throws {
+        let (run, folder) = try Self.run([Fixture.path("thumbnails/blue-beside-transparent-red.png"), "--size", "16", "-o", "out.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0)
+        let picture = try Self.decoded(folder, "out.png")
+        #expect((picture.width, picture.height, picture.channels) == (16, 8, 4))
+        for y in 0..<8 {
+            for x in 0..<16 {
+                let pixel = picture.pixel(x: x, y: y)
+                #expect(pixel[0] == 0, "red at \(x),\(y): \(pixel)")
+                if x < 7 { #expect(pixel[3] >= 250) }
+            }
+        }
+    }
+
+    /// --skip-existing makes the sizes that are missing, and leaves the others as they are.
+    @Test func skipExistingMakesOnlyTheMissingSizes() throws {
+        let input = Fixture.path("thumbnails/scene.png")
+        let (first, folder) = try Self.run([input, "--sizes", "100,40", "--out-dir", "."])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(first.status == 0)
+        let kept = folder.appendingPathComponent("scene.100.png").path, removed = folder.appendingPathComponent("scene.40.png").path
+        let identity = try #require(FileManager.default.attributesOfItem(atPath: kept)[.systemFileNumber] as? Int)
+        try FileManager.default.removeItem(atPath: removed)
+        let second = try ToolRun.run(["thumbnail", input, "--sizes", "100,40", "--out-dir", ".", "--skip-existing"], in: folder)
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(FileManager.default.fileExists(atPath: removed))
+        #expect(try FileManager.default.attributesOfItem(atPath: kept)[.systemFileNumber] as? Int == identity)
+        #expect(try Self.decoded(folder, "scene.40.png").width == 40)
+        let third = try ToolRun.run(["thumbnail", input, "--sizes", "100,40", "--out-dir", ".", "--skip-existing"], in: folder)
+        #expect(third.status == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: kept)[.systemFileNumber] as? Int == identity)
+    }
+
+    /// One decoded frame of a video, many sizes.
+    @Test func aVideoFrameInManySizes() throws {
+        let (run, folder) = try Self.run([Fixture.path("video/counter.mp4"), "--at", "0", "--sizes", "64,32", "--out-dir", "."])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        #expect(try Self.decoded(folder, "counter.64.png").width == 64)
+        #expect(try Self.decoded(folder, "counter.32.png").width == 32)
+    }
+
+    /// A folder of photos and videos in one run; a video's options are said to be of no use to a picture.
+    @Test func aMixedFolderInOneRun() throws {
+        let (run, folder) = try Self.run(["--at", "0", "--size", "32", "--sandbox", "on", "--quiet"] + ["pictures/orientation6.jpg", "video/counter.mp4"].map(Fixture.path)
+                                         + ["--out-dir", "."])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0)
+        #expect(run.errorLines == ["mediatool: warning: \(Fixture.path("pictures/orientation6.jpg")): --at is for videos: a picture has one frame, which was used"])
+        #expect(try Self.decoded(folder, "orientation6.thumb.png").width == 32)
+        #expect(try Self.decoded(folder, "counter.thumb.png").width == 32)
+    }
+
+    @Test(arguments: [
+        (["--sizes", "10,20", "--name", "{stem}.png"], "--name must hold {size} when several sizes are written, so that each has its own name."),
+        (["--sizes", "10,20", "-o", "x.png"], "-o must hold {size} when several sizes are written, so that each has its own name."),
+        (["--size", "10", "--width", "10"], "Give sizes by --size (or --sizes), or one by --width/--height, not both."),
+        (["--size", "10x", "--fill"], "--fill needs every size as a box: --size N or --size WxH."),
+        (["--gravity", "attention"], "--gravity says where --fill cuts: give --fill too."),
+        (["--sizes", "10,0"], "--sizes takes sizes separated by commas (150,300x300,1024), not '0'."),
+        (["--size", "x"], "The value 'x' is invalid for '--size <size>'"),
+    ])
+    func sizeMistakesAreUsageErrors(options: [String], message: String) throws {
+        let run = try ToolRun.run(["thumbnail", Fixture.path("thumbnails/scene.png")] + options)
+        #expect(run.status == 64)
+        #expect(run.errorLines.first?.hasPrefix("mediatool: \(message)") == true, "\(run.standardError)")
+    }
+
+    /// Broken pictures: one line each, nothing written, the others made.
+    @Test func badPicturesFailAloneWithNothingWritten() throws {
+        let bad = ["corrupt-idat.png", "truncated.jpg", "bomb.png", "bad-crc.png"].map { Fixture.path("pictures/\($0)") }
+        let (run, folder) = try Self.run(bad + [Fixture.path("thumbnails/scene.png"), "--sizes", "40,20", "--out-dir", ".", "--quiet"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 1)
+        #expect(run.errorLines.count == bad.count, "\(run.standardError)")
+        for path in bad { #expect(run.errorLines.filter { $0.hasPrefix("mediatool: \(path): ") }.count == 1, "\(path)") }
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(written == ["scene.20.png", "scene.40.png"])
+    }
+}
