@@ -103,6 +103,53 @@ public final class HEIFDecoder {
         reader.deallocate()
     }
 
+    /// The primary image's thumbnails (`thmb` items), by their displayed size (their own rotation
+    /// and mirror applied), as libheif lists them.
+    public var thumbnails: [(id: UInt32, width: Int, height: Int)] {
+        let count = Int(heif_image_handle_get_number_of_thumbnails(handle))
+        guard count > 0 else { return [] }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(count)))
+        return ids.prefix(listed).compactMap { id in
+            var thumbnail: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(handle, id, &thumbnail).code == heif_error_Ok, let thumbnail else { return nil }
+            defer { heif_image_handle_release(thumbnail) }
+            return (id, Int(heif_image_handle_get_width(thumbnail)), Int(heif_image_handle_get_height(thumbnail)))
+        }
+    }
+
+    /// A thumbnail, as displayed (its rotation and mirror applied), as 8-bit RGB or RGBA.
+    public func decodeThumbnail(id: UInt32) throws(HEIFError) -> HEIFPixels {
+        var thumbnail: OpaquePointer?
+        let found = heif_image_handle_get_thumbnail(handle, id, &thumbnail)
+        guard found.code == heif_error_Ok, let thumbnail else { throw .library(message: Self.text(found)) }
+        defer { heif_image_handle_release(thumbnail) }
+        let alpha = heif_image_handle_has_alpha_channel(thumbnail) != 0
+        guard let options = heif_decoding_options_alloc() else { throw .library(message: "out of memory") }
+        defer { heif_decoding_options_free(options) }
+        var image: OpaquePointer?
+        LibraryMessages.clear()
+        let decoded = heif_decode_image(thumbnail, &image, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
+        guard decoded.code == heif_error_Ok, let image else {
+            if let reason = LibraryMessages.take() { throw .decoding(reason) }
+            throw .library(message: Self.text(decoded))
+        }
+        defer { heif_image_release(image) }
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+            throw .library(message: "the decoded thumbnail has no pixels")
+        }
+        let channels = alpha ? 4 : 3
+        let rowBytes = width * channels
+        var bytes = [UInt8](repeating: 0, count: rowBytes * height)
+        bytes.withUnsafeMutableBufferPointer { destination in
+            for row in 0..<height { (destination.baseAddress! + row * rowBytes).update(from: plane + row * Int(stride), count: rowBytes) }
+        }
+        return HEIFPixels(width: width, height: height, channels: channels, bytesPerSample: 1, bytes: bytes)
+    }
+
     /// The ICC profile (`prof` or `rICC`), if the image has one.
     public var iccProfile: [UInt8]? {
         let type = heif_image_handle_get_color_profile_type(handle)

@@ -89,6 +89,38 @@ public struct HEIFPicture: SourcePicture {
         warnings = []
     }
 
+    /// The smallest thumbnail item (phones write one) at least this large, in stored orientation;
+    /// else the picture. A thumbnail is taken only where it shows what the picture shows: its
+    /// displayed shape the picture's (a thumbnail turned otherwise is passed over).
+    public func reducedSize(atLeast width: Int, _ height: Int) -> (width: Int, height: Int) {
+        usableThumbnail(atLeast: width, height).map { ($0.width, $0.height) } ?? (storedWidth, storedHeight)
+    }
+
+    private func usableThumbnail(atLeast width: Int, _ height: Int) -> (id: UInt32, width: Int, height: Int)? {
+        guard !libheifTransforms else { return nil }
+        let shown = orientation.displaySize(storedWidth: storedWidth, storedHeight: storedHeight)
+        return decoder.thumbnails
+            .filter { abs(Double($0.width) / Double($0.height) - Double(shown.width) / Double(shown.height)) < 0.02 * Double(shown.width) / Double(shown.height) }
+            .map { thumbnail in
+                let stored = orientation.swapsAxes ? (thumbnail.height, thumbnail.width) : (thumbnail.width, thumbnail.height)
+                return (thumbnail.id, stored.0, stored.1)
+            }
+            .filter { $0.width >= width && $0.height >= height && $0.width < storedWidth }
+            .min { $0.width < $1.width }
+    }
+
+    public func readRows(at size: (width: Int, height: Int), into band: (PixelBuffer) -> Void) throws {
+        if size != (storedWidth, storedHeight), let thumbnail = usableThumbnail(atLeast: size.width, size.height), (thumbnail.width, thumbnail.height) == size {
+            // Decoded as shown, then turned back to the stored orientation the caller turns upright.
+            let shown = try decoder.decodeThumbnail(id: thumbnail.id)
+            let pixels = PixelBuffer(width: shown.width, height: shown.height, channels: shown.channels, bytes: shown.bytes)
+            band(pixels.oriented(orientation.inverse))
+            return
+        }
+        precondition(size == (storedWidth, storedHeight))
+        band(try pixels(of: PixelRect(x: 0, y: 0, width: storedWidth, height: storedHeight)))
+    }
+
     public func pixels(of rect: PixelRect) throws -> PixelBuffer {
         let decoded: HEIFPixels
         if let grid {
