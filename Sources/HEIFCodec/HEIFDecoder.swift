@@ -103,6 +103,17 @@ public final class HEIFDecoder {
         reader.deallocate()
     }
 
+    /// The primary image's coding-independent code points (its `colr` nclx box: primaries, transfer,
+    /// matrix, full range, as ITU-T H.273 numbers them); nil where it has none.
+    public var codePoints: [UInt8]? {
+        var profile: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif_image_handle_get_nclx_color_profile(handle, &profile).code == heif_error_Ok, let profile else { return nil }
+        defer { heif_nclx_color_profile_free(profile) }
+        let nclx = profile.pointee
+        return [UInt8(clamping: nclx.color_primaries.rawValue), UInt8(clamping: nclx.transfer_characteristics.rawValue),
+                UInt8(clamping: nclx.matrix_coefficients.rawValue), nclx.full_range_flag != 0 ? 1 : 0]
+    }
+
     /// The primary image's thumbnails (`thmb` items), by their displayed size (their own rotation
     /// and mirror applied), as libheif lists them.
     public var thumbnails: [(id: UInt32, width: Int, height: Int)] {

@@ -20,6 +20,7 @@ public struct HEIFPicture: SourcePicture {
     public var subsampling: ChromaSubsampling? { nil }
     public let workingBytes: Int
     public var keepsStoredPixels: Bool { false }
+    public var codePoints: [UInt8]? { decoder.codePoints }
     private let decoder: HEIFDecoder
     private let grid: HEIFGrid?
     private let file: InputFile

@@ -32,6 +32,9 @@ public protocol SourcePicture {
     func reducedSize(atLeast width: Int, _ height: Int) -> (width: Int, height: Int)
     /// The whole picture at `size` (one `reducedSize` gave), top to bottom, in bands of whole rows.
     /// Call once, instead of `pixels(of:)`.
+    /// Coding-independent code points (H.273: primaries, transfer, matrix, full range) where the
+    /// file states them (HEIF's nclx): how HDR (PQ, HLG) pictures say what they are.
+    var codePoints: [UInt8]? { get }
     /// Whether `readRows` gives bands as they are decoded (memory following the width), rather than
     /// the whole picture at once.
     var streamsRows: Bool { get }
@@ -47,6 +50,17 @@ extension SourcePicture {
     }
 
     public var streamsRows: Bool { false }
+
+    public var codePoints: [UInt8]? { nil }
+
+    /// PQ or HLG, by the code points' transfer (16, 18); nil for SDR.
+    public var hdrTransfer: HDRTransfer? {
+        switch codePoints?[1] {
+        case 16: return .pq
+        case 18: return .hlg
+        default: return nil
+        }
+    }
 
     /// The whole picture, decoded as a crop of all of it: one band.
     public func readRows(at size: (width: Int, height: Int), into band: (PixelBuffer) -> Void) throws {

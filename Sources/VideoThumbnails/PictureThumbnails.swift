@@ -23,14 +23,25 @@ struct PictureThumbnails {
         let decoded = picture.reducedSize(atLeast: least.0, least.1)
         let reservation = try reserveMemory(picture, decoded: decoded, ladder: ladder)
         defer { withExtendedLifetime(reservation) {} }
-        let pictures = try ladder.make(decodedWidth: decoded.width, decodedHeight: decoded.height, orientation: orientation,
+        var pictures = try ladder.make(decodedWidth: decoded.width, decodedHeight: decoded.height, orientation: orientation,
                                        threads: WorkerThreads.count(forSetting: options.threads)) { band in
             try picture.readRows(at: decoded, into: band)
         }
         // The colour description stays with the pixels; EXIF does not (the pixels are upright, and a
         // thumbnail published carries no camera data or position).
-        return MadeThumbnails(pictures: pictures, metadata: PictureMetadata(color: picture.color), seconds: nil,
-                              orientation: orientation, warnings: warnings)
+        var metadata = PictureMetadata(color: picture.color)
+        if let transfer = picture.hdrTransfer {
+            if options.hdr == .keep && options.format == .png {
+                // As HDR video frames are kept: 16-bit, the code points in a cICP chunk.
+                metadata = PictureMetadata(codePoints: picture.codePoints.map { [$0[0], $0[1], 0, 1] })
+            } else {
+                // Reduced in the signal's own terms, then mapped as a video frame of the same transfer is.
+                let mapper = HDRToneMapper(transfer: transfer, peakNits: nil)
+                pictures = pictures.map { HDRPhoto.toneMapped($0, mapper) }
+                metadata = PictureMetadata()
+            }
+        }
+        return MadeThumbnails(pictures: pictures, metadata: metadata, seconds: nil, orientation: orientation, warnings: warnings)
     }
 
     /// The decoder's own needs, the decoded picture where the format does not give it in bands, and

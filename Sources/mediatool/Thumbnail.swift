@@ -206,7 +206,6 @@ struct Thumbnail: ParsableCommand {
         if at != .at(.fraction(0.1)) { given.append("--at") }
         if keyframe { given.append("--keyframe") }
         if cover || coverPrefer { given.append("--cover") }
-        if hdr != .toneMap { given.append("--hdr") }
         if frames.videoStream != nil { given.append("--stream") }
         if frames.noDeinterlace { given.append("--no-deinterlace") }
         return given

@@ -209,4 +209,28 @@ import TestSupport
         let written = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(written == ["scene.20.png", "scene.40.png"])
     }
+
+    /// HDR photos (10-bit AVIF, BT.2020 with HLG or PQ in their nclx box), made from photo-sdr.png
+    /// with reference white at 203 cd/m²: tone mapped as video frames are, they are that picture again.
+    @Test(arguments: ["hlg", "pq"])
+    func hdrPhotosComeBackAsTheSDRPicture(transfer: String) throws {
+        let (run, folder) = try Self.run([Fixture.path("hdr/photo-\(transfer).avif"), "-o", "out.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let picture = try Self.decoded(folder, "out.png"), sdr = try DecodedPNG(path: Fixture.path("hdr/photo-sdr.png"))
+        #expect((picture.width, picture.height, picture.channels) == (sdr.width, sdr.height, 3))
+        let psnr = Self.psnr(picture.bytes, sdr.bytes)
+        #expect(psnr >= 35, "\(psnr) dB")
+    }
+
+    /// --hdr keep writes the HDR signal as 16-bit PNG, with its code points in a cICP chunk.
+    @Test func hdrPhotosKeptAreSixteenBitWithCICP() throws {
+        let (run, folder) = try Self.run([Fixture.path("hdr/photo-hlg.avif"), "--hdr", "keep", "-o", "out.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("out.png")))
+        #expect(bytes[24] == 16)
+        let cicp = try #require(bytes.indices.dropLast(8).first { bytes[$0..<($0 + 4)].elementsEqual("cICP".utf8) })
+        #expect(Array(bytes[(cicp + 4)..<(cicp + 8)]) == [9, 18, 0, 1])
+    }
 }
