@@ -95,7 +95,14 @@ let package = Package(
         .target(name: "ImageCropping", dependencies: ["Batch", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
-        .target(name: "VideoThumbnails", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "WorkerPool"]),
+        .target(name: "VideoThumbnails", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "WorkerPool", "ColourManagement"]),
+        // lcms2 (Little CMS) for conversions from a picture's ICC profile to sRGB.
+        .systemLibrary(
+            name: "CLCMS2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]
+        ),
+        .target(name: "ColourManagement", dependencies: ["CLCMS2", "Imaging"]),
         .target(name: "Storyboards", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),

@@ -1,3 +1,4 @@
+import ColourManagement
 import ImageCodecs
 import Imaging
 import FileIO
@@ -30,6 +31,19 @@ struct PictureThumbnails {
         // The colour description stays with the pixels; EXIF does not (the pixels are upright, and a
         // thumbnail published carries no camera data or position).
         var metadata = PictureMetadata(color: picture.color)
+        if options.convertsToSRGB, picture.hdrTransfer == nil, let profile = picture.color?.iccProfile {
+            if SRGBConversion.describesRGB(profile) && pictures.allSatisfy({ $0.channels >= 3 }) {
+                do {
+                    pictures = try pictures.map { try SRGBConversion.convert($0, from: profile) }
+                    metadata = PictureMetadata(color: ColorDescription(srgbIntent: 0))
+                } catch {
+                    // A profile lcms2 cannot use costs the conversion, not the thumbnail.
+                    warnings.append("\(error): the profile was kept, the colours not converted (--colorspace srgb)")
+                }
+            } else {
+                warnings.append("its ICC profile is not one lcms2 can convert RGB pixels from: the profile was kept, the colours not converted (--colorspace srgb)")
+            }
+        }
         if let transfer = picture.hdrTransfer {
             if options.hdr == .keep && options.format == .png {
                 // As HDR video frames are kept: 16-bit, the code points in a cICP chunk.

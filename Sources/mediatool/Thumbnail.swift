@@ -10,6 +10,11 @@ import VideoThumbnails
 extension HDRHandling: ExpressibleByArgument {}
 extension CropGravity: ExpressibleByArgument {}
 
+/// `--colorspace`: what becomes of a picture's colour profile.
+enum ColourSpaceChoice: String, ExpressibleByArgument, CaseIterable {
+    case keep, srgb
+}
+
 struct Thumbnail: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a still image of each video at a time, as a player shows it, or of each picture, upright; in every size asked.",
@@ -89,6 +94,9 @@ struct Thumbnail: ParsableCommand {
 
     @Flag(help: "Make each --size exactly its box: scaled to cover it, then cut to it around --gravity.")
     var fill = false
+
+    @Option(help: ArgumentHelp("A picture's colours: keep its ICC profile with them, or convert them to sRGB through the profile (lcms2), for browsers and sites that ignore profiles.", valueName: "keep|srgb"))
+    var colorspace: ColourSpaceChoice = .keep
 
     @Option(help: ArgumentHelp("Where --fill cuts: centre, top, bottom, left, right, or attention (the part with the most detail, colour and skin tones).", valueName: "gravity"))
     var gravity: CropGravity?
@@ -176,6 +184,7 @@ struct Thumbnail: ParsableCommand {
         options.limits = limits.runLimits()
         options.sizes = sizes
         options.fill = fill ? gravity ?? .centre : nil
+        options.convertsToSRGB = colorspace == .srgb
         options.videoOnlyOptions = videoOnlyOptionsGiven()
         if let worker = SandboxWorker.current {
             // A copy the closure holds: Swift 6.3's optimiser crashed on one capturing the variable.

@@ -233,4 +233,33 @@ import TestSupport
         let cicp = try #require(bytes.indices.dropLast(8).first { bytes[$0..<($0 + 4)].elementsEqual("cICP".utf8) })
         #expect(Array(bytes[(cicp + 4)..<(cicp + 8)]) == [9, 18, 0, 1])
     }
+
+    /// --colorspace srgb converts through the profile exactly as lcms2 does for Pillow (a reference
+    /// made by scripts/fixtures/thumbnails.py); by default the profile goes along with the pixels.
+    @Test func displayP3ConvertedToSRGBOrCarried() throws {
+        let input = Fixture.path("thumbnails/scene-p3.png")
+        let (converted, folder) = try Self.run([input, "--colorspace", "srgb", "-o", "srgb.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(converted.status == 0 && converted.errorLines == [], "\(converted.standardError)")
+        let picture = try Self.decoded(folder, "srgb.png")
+        let reference = [UInt8](try Fixture.data("thumbnails/scene-p3-in-srgb.rgb"))
+        let worst = zip(picture.bytes, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(picture.bytes.count == reference.count && worst <= 1, "\(worst)")
+        let kept = try ToolRun.run(["thumbnail", input, "-o", "kept.png"], in: folder)
+        #expect(kept.status == 0)
+        let carried = try RealWorldCropTests.profile(ofPNG: folder.appendingPathComponent("kept.png").path)
+        let original = try RealWorldCropTests.profile(ofPNG: input)
+        #expect(carried != nil && carried == original)
+        let keptPixels = try Self.decoded(folder, "kept.png").bytes, scene = try DecodedPNG(path: Fixture.path("thumbnails/scene.png")).bytes
+        #expect(keptPixels == scene)
+    }
+
+    /// A profile lcms2 cannot use costs the conversion, said in one warning, not the thumbnail.
+    @Test func anUnusableProfileIsKeptWithAWarning() throws {
+        let (run, folder) = try Self.run([Fixture.path("pictures/icc.jpg"), "--colorspace", "srgb", "-o", "out.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0)
+        #expect(run.errorLines == ["mediatool: warning: \(Fixture.path("pictures/icc.jpg")): its ICC profile cannot be used for a colour conversion (lcms2 refused it): the profile was kept, the colours not converted (--colorspace srgb)"])
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
+    }
 }
