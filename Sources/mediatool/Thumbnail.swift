@@ -160,7 +160,8 @@ struct Thumbnail: ParsableCommand {
 
     func run() throws {
         let videos = cover || coverPrefer ? Self.videoExtensions.union(Self.audioExtensions) : Self.videoExtensions
-        let extensions = videos.union(PictureFormat.readableExtensions)
+        // GIF goes through FFmpeg (an animation is a video to it), the other pictures through their codecs.
+        let extensions = videos.union(PictureFormat.readableExtensions).union(["gif"])
         let sizes = try allSizes()
         var options = ThumbnailOptions()
         options.time = at
