@@ -119,8 +119,21 @@ public struct HEIFPicture: SourcePicture {
             return
         }
         precondition(size == (storedWidth, storedHeight))
-        band(try pixels(of: PixelRect(x: 0, y: 0, width: storedWidth, height: storedHeight)))
+        guard let grid else {
+            band(try pixels(of: PixelRect(x: 0, y: 0, width: storedWidth, height: storedHeight)))
+            return
+        }
+        // A grid a row of tiles at a time (its tiles on every core): the rows reduced while the next
+        // are decoded, and memory a row of tiles, not the picture.
+        var row = 0
+        while row < storedHeight {
+            let rows = min(grid.tileHeight - row % grid.tileHeight, storedHeight - row)
+            band(try pixels(of: PixelRect(x: 0, y: row, width: storedWidth, height: rows)))
+            row += rows
+        }
     }
+
+    public var streamsRows: Bool { grid != nil }
 
     public func pixels(of rect: PixelRect) throws -> PixelBuffer {
         let decoded: HEIFPixels

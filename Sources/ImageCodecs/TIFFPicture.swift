@@ -30,6 +30,22 @@ public struct TIFFPicture: SourcePicture {
         warnings = []
     }
 
+    public var streamsRows: Bool { true }
+
+    /// Bands of whole strips (or rows of tiles), each read once: memory follows the width.
+    public func readRows(at size: (width: Int, height: Int), into band: (PixelBuffer) -> Void) throws {
+        precondition(size == (storedWidth, storedHeight))
+        let rowBytes = max(1, storedWidth * decoder.channels * decoder.bytesPerSample)
+        let blocks = max(1, (1 << 20) / (rowBytes * decoder.blockRows))
+        let bandRows = decoder.blockRows * blocks
+        var row = 0
+        while row < storedHeight {
+            let rows = min(bandRows, storedHeight - row)
+            band(try pixels(of: PixelRect(x: 0, y: row, width: storedWidth, height: rows)))
+            row += rows
+        }
+    }
+
     public func pixels(of rect: PixelRect) throws -> PixelBuffer {
         let bytes = try decoder.readRegion(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
         return PixelBuffer(width: rect.width, height: rect.height, channels: decoder.channels,

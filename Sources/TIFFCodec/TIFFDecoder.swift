@@ -150,6 +150,9 @@ public final class TIFFDecoder {
         TIFFClose(tiff)
     }
 
+    /// The rows of one strip or row of tiles: regions that start and end on them read each block once.
+    public var blockRows: Int { max(1, oldJPEG ? bandHeight : tileSize?.height ?? rowsPerStrip) }
+
     /// Bytes reading any region takes besides the region: one strip or tile (and, for old-style
     /// JPEG, a band of them across the picture as RGBA).
     public var workingBytes: Int {
