@@ -114,6 +114,10 @@ public struct HEIFPicture: SourcePicture {
         if size != (storedWidth, storedHeight), let thumbnail = usableThumbnail(atLeast: size.width, size.height), (thumbnail.width, thumbnail.height) == size {
             // Decoded as shown, then turned back to the stored orientation the caller turns upright.
             let shown = try decoder.decodeThumbnail(id: thumbnail.id)
+            let declared = orientation.displaySize(storedWidth: thumbnail.width, storedHeight: thumbnail.height)
+            guard (shown.width, shown.height) == declared else {
+                throw HEIFError.library(message: "its thumbnail decoded at \(shown.width)x\(shown.height), not the \(declared.width)x\(declared.height) it states")
+            }
             let pixels = PixelBuffer(width: shown.width, height: shown.height, channels: shown.channels, bytes: shown.bytes)
             band(pixels.oriented(orientation.inverse))
             return

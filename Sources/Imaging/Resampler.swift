@@ -5,10 +5,13 @@ public enum ResampleError: Error, Equatable, CustomStringConvertible {
     case outOfMemory(width: Int, height: Int)
     /// The decoder gave fewer rows than the picture has.
     case noRows
+    /// The decoder gave rows of another size or layout than it said, or more of them.
+    case unexpectedRows(width: Int, height: Int)
 
     public var description: String {
         switch self {
         case .noRows: return "the picture's decoder gave fewer rows than it has"
+        case .unexpectedRows(let width, let height): return "the picture's decoder gave rows that are not those of its \(width)x\(height) picture"
         case .outOfMemory(let width, let height): return "no memory to resize to \(width)x\(height)"
         }
     }

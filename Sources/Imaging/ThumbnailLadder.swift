@@ -66,9 +66,17 @@ public struct ThumbnailLadder: Sendable {
         var failure: ResampleError? = nil
         // The threads end however the decoding does.
         defer { reductions?.stop() }
+        var rows = 0
         try decode { band in
-            precondition(band.width == decodedWidth)
-            if reductions == nil && failure == nil {
+            // A decoder that gives what it did not announce (a HEIF thumbnail coded at another size
+            // than its header states) fails the picture, never the process.
+            rows += band.height
+            if failure == nil && (band.width != decodedWidth || rows > decodedHeight
+                                  || reductions.map({ !$0.takes(band) }) == true) {
+                failure = .unexpectedRows(width: decodedWidth, height: decodedHeight)
+            }
+            guard failure == nil else { return }
+            if reductions == nil {
                 do {
                     reductions = try Reductions(rungs: rungs, direct: direct, decodedWidth: decodedWidth, decodedHeight: decodedHeight,
                                                 orientation: orientation, first: band, threads: threads)
@@ -149,8 +157,12 @@ private final class Reductions: @unchecked Sendable {
         }
     }
 
+    /// Whether a band is of the layout of the first.
+    func takes(_ band: PixelBuffer) -> Bool {
+        band.channels == layout.channels && band.bytesPerSample == layout.bytesPerSample
+    }
+
     func take(_ band: PixelBuffer) {
-        precondition(band.channels == layout.channels && band.bytesPerSample == layout.bytesPerSample)
         fanOut?.put(band)
         inline.forEach { $0.push(band) }
         if keepsWhole { whole += band.bytes }

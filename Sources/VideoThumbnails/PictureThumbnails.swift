@@ -70,6 +70,10 @@ struct PictureThumbnails {
         let (sum, sumOverflow) = picture.workingBytes.addingReportingOverflow(bands)
         let (needed, neededOverflow) = sum.addingReportingOverflow(ladderBytes)
         let limit = options.limits.maxMemory
+        if ladderBytes > limit || ladderBytes < 0 {
+            let largest = ladder.rungs.max { $0.scaledWidth * $0.scaledHeight < $1.scaledWidth * $1.scaledHeight }!
+            throw ThumbnailSizeError.tooLarge(width: largest.scaledWidth, height: largest.scaledHeight, needed: ladderBytes < 0 ? Int.max : ladderBytes, limit: limit)
+        }
         if overflow || sumOverflow || neededOverflow || needed < 0 || needed > limit {
             throw DecodeLimitError.tooMuchMemory(needed: overflow || sumOverflow || neededOverflow || needed < 0 ? Int.max : needed,
                                                  limit: limit, width: picture.storedWidth, height: picture.storedHeight)

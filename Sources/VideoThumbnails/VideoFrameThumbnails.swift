@@ -51,6 +51,7 @@ struct VideoFrameThumbnails {
         let keepsHDR = options.hdr == .keep && video.isHDR(located.frame)
         // The frame is scaled once, by libswscale, to the largest size; the ladder reduces the rest.
         let (width, height) = Self.stored(ladder.decodeAtLeast, orientation)
+        try Self.checkMemory(ladder, width: width, height: height, limits: options.limits)
         let pictures = try ladder.make(decodedWidth: width, decodedHeight: height, orientation: orientation) { band in
             band(try video.pixels(of: located.frame, width: width, height: height, deinterlaces: options.deinterlaces,
                                   sixteenBit: keepsHDR || options.sixteenBit, threads: options.threads))
@@ -64,10 +65,22 @@ struct VideoFrameThumbnails {
     private func pictures(of cover: CoverArt, sizes: [ThumbnailSize]) throws -> MadeThumbnails {
         let ladder = ThumbnailLadder(sizes: sizes, displayWidth: cover.width, displayHeight: cover.height, fill: options.fill)
         let (width, height) = ladder.decodeAtLeast
+        try Self.checkMemory(ladder, width: width, height: height, limits: options.limits)
         let pictures = try ladder.make(decodedWidth: width, decodedHeight: height, orientation: .identity) { band in
             band(try cover.pixels(width: width, height: height))
         }
         return MadeThumbnails(pictures: pictures, metadata: PictureMetadata(), seconds: 0, orientation: .identity, warnings: [])
+    }
+
+    /// The sizes asked (`--size 100000 --enlarge` included) against `--max-memory`: the frame
+    /// converted at the largest and every reduction of it, before any is allocated.
+    static func checkMemory(_ ladder: ThumbnailLadder, width: Int, height: Int, limits: DecodeLimits) throws {
+        let (converted, overflow) = width.multipliedReportingOverflow(by: height * 8)
+        let (needed, sumOverflow) = converted.addingReportingOverflow(ladder.workingBytes(decodedWidth: width, decodedHeight: height,
+                                                                                          channels: 4, bytesPerSample: 2))
+        if overflow || sumOverflow || needed > limits.maxMemory {
+            throw ThumbnailSizeError.tooLarge(width: width, height: height, needed: overflow || sumOverflow ? Int.max : needed, limit: limits.maxMemory)
+        }
     }
 
     /// An upright size in stored orientation.

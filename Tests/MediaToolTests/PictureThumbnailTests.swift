@@ -262,4 +262,14 @@ import TestSupport
         #expect(run.errorLines == ["mediatool: warning: \(Fixture.path("pictures/icc.jpg")): its ICC profile cannot be used for a colour conversion (lcms2 refused it): the profile was kept, the colours not converted (--colorspace srgb)"])
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
     }
+
+    /// A size the memory cannot hold is refused before anything is allocated, for a picture and a video.
+    @Test(arguments: [("pictures/orientation6.jpg", "200000x134426", "205151"), ("video/counter.mp4", "200000x25000", "114474")])
+    func sizesPastTheMemoryAreRefused(fixture: String, largest: String, mebibytes: String) throws {
+        let (run, folder) = try Self.run([Fixture.path(fixture), "--size", "200000", "--enlarge", "--at", "0", "-o", "out.png", "--quiet"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 1)
+        #expect(run.errorLines.last == "mediatool: \(Fixture.path(fixture)): the sizes asked (the largest \(largest)) need \(mebibytes) MiB of memory, over the limit of 1024 MiB (--max-memory)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
+    }
 }
