@@ -159,26 +159,8 @@ mt_jpeg_reader *mt_jpeg_open(int fd, mt_jpeg_header *header,
     return reader;
 }
 
-int mt_jpeg_start(mt_jpeg_reader *reader, uint32_t *x, uint32_t *width,
-                   char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
-    error_message[0] = '\0';
-    reader->error_message = error_message;
-    if (setjmp(reader->jump)) return -1;
-    struct jpeg_decompress_struct *d = &reader->decompress;
-    d->out_color_space = d->num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
-    jpeg_start_decompress(d);
-    reader->started = 1;
-    JDIMENSION offset = *x, columns = *width;
-    if (offset != 0 || columns != d->output_width) {
-        jpeg_crop_scanline(d, &offset, &columns);
-    }
-    *x = offset;
-    *width = columns;
-    return check_warning(reader);
-}
-
-int mt_jpeg_start_scaled(mt_jpeg_reader *reader, unsigned denominator, uint32_t *width, uint32_t *height,
-                         char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
+int mt_jpeg_start(mt_jpeg_reader *reader, unsigned denominator, uint32_t *x, uint32_t *width, uint32_t *height,
+                  char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     reader->error_message = error_message;
     if (setjmp(reader->jump)) return -1;
@@ -188,7 +170,12 @@ int mt_jpeg_start_scaled(mt_jpeg_reader *reader, unsigned denominator, uint32_t 
     d->scale_denom = denominator;
     jpeg_start_decompress(d);
     reader->started = 1;
-    *width = d->output_width;
+    JDIMENSION offset = *x, columns = *width == 0 ? d->output_width : *width;
+    if (offset != 0 || columns != d->output_width) {
+        jpeg_crop_scanline(d, &offset, &columns);
+    }
+    *x = offset;
+    *width = columns;
     *height = d->output_height;
     return check_warning(reader);
 }

@@ -136,15 +136,8 @@ public final class HEIFDecoder {
         guard found.code == heif_error_Ok, let thumbnail else { throw .library(message: Self.text(found)) }
         defer { heif_image_handle_release(thumbnail) }
         let alpha = heif_image_handle_has_alpha_channel(thumbnail) != 0
-        guard let options = heif_decoding_options_alloc() else { throw .library(message: "out of memory") }
-        defer { heif_decoding_options_free(options) }
-        var image: OpaquePointer?
-        LibraryMessages.clear()
-        let decoded = heif_decode_image(thumbnail, &image, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
-        guard decoded.code == heif_error_Ok, let image else {
-            if let reason = LibraryMessages.take() { throw .decoding(reason) }
-            throw .library(message: Self.text(decoded))
-        }
+        let image = try decodedImage(of: thumbnail, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
+                                     appliesTransforms: true)
         defer { heif_image_release(image) }
         let width = Int(heif_image_get_width(image, heif_channel_interleaved))
         let height = Int(heif_image_get_height(image, heif_channel_interleaved))
@@ -307,6 +300,12 @@ public final class HEIFDecoder {
 
     /// The primary image decoded by libheif in `colorspace` and `chroma`; the caller releases it.
     private func decodedImage(_ colorspace: heif_colorspace, _ chroma: heif_chroma, appliesTransforms: Bool) throws(HEIFError) -> OpaquePointer {
+        try decodedImage(of: handle, colorspace, chroma, appliesTransforms: appliesTransforms)
+    }
+
+    /// An image of the file (the primary's, or a thumbnail's) decoded; the decoder's own reason when it fails.
+    private func decodedImage(of handle: OpaquePointer, _ colorspace: heif_colorspace, _ chroma: heif_chroma,
+                              appliesTransforms: Bool) throws(HEIFError) -> OpaquePointer {
         guard let options = heif_decoding_options_alloc() else { throw .library(message: "out of memory") }
         defer { heif_decoding_options_free(options) }
         options.pointee.ignore_transformations = appliesTransforms ? 0 : 1

@@ -72,8 +72,8 @@ public final class JPEGDecoder {
         precondition([1, 2, 4, 8].contains(denominator))
         if isCMYK { throw .cmykUnsupported }
         var message = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
-        var decodedWidth: UInt32 = 0, decodedHeight: UInt32 = 0
-        guard mt_jpeg_start_scaled(reader, UInt32(denominator), &decodedWidth, &decodedHeight, &message) == 0 else {
+        var decodedX: UInt32 = 0, decodedWidth: UInt32 = 0, decodedHeight: UInt32 = 0
+        guard mt_jpeg_start(reader, UInt32(denominator), &decodedX, &decodedWidth, &decodedHeight, &message) == 0 else {
             throw .library(message: JPEGError.text(of: message))
         }
         let rowBytes = Int(decodedWidth) * channels
@@ -103,7 +103,8 @@ public final class JPEGDecoder {
         // for are kept.
         let start = max(0, x - mcuWidth)
         var decodedX = UInt32(start), decodedColumns = UInt32(min(width, x + columns + mcuWidth) - start)
-        guard mt_jpeg_start(reader, &decodedX, &decodedColumns, &message) == 0 else {
+        var decodedRows: UInt32 = 0
+        guard mt_jpeg_start(reader, 1, &decodedX, &decodedColumns, &decodedRows, &message) == 0 else {
             throw .library(message: JPEGError.text(of: message))
         }
         guard mt_jpeg_skip_rows(reader, UInt32(y), &message) == 0 else {

@@ -63,25 +63,14 @@ public final class WebPDecoder {
         let margin = 16
         let left = max(0, x - margin) & ~1, top = max(0, y - margin) & ~1
         let cropWidth = min(width, x + regionWidth + margin) - left, cropHeight = min(height, y + regionHeight + margin) - top
-        var config = WebPDecoderConfig()
-        guard WebPInitDecoderConfig(&config) != 0 else { throw .decodingFailed("libwebp version mismatch") }
-        config.options.use_cropping = 1
-        config.options.crop_left = Int32(left)
-        config.options.crop_top = Int32(top)
-        config.options.crop_width = Int32(cropWidth)
-        config.options.crop_height = Int32(cropHeight)
-        config.output.colorspace = hasAlpha ? MODE_RGBA : MODE_RGB
-        config.output.is_external_memory = 1
-        let stride = cropWidth * channels
-        var decoded = [UInt8](repeating: 0, count: stride * cropHeight)
-        let status = decoded.withUnsafeMutableBufferPointer { output in
-            config.output.u.RGBA.rgba = output.baseAddress
-            config.output.u.RGBA.stride = Int32(stride)
-            config.output.u.RGBA.size = output.count
-            return bytes.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
+        let decoded = try decode(outputWidth: cropWidth, outputHeight: cropHeight) { options in
+            options.use_cropping = 1
+            options.crop_left = Int32(left)
+            options.crop_top = Int32(top)
+            options.crop_width = Int32(cropWidth)
+            options.crop_height = Int32(cropHeight)
         }
-        WebPFreeDecBuffer(&config.output)
-        guard status == VP8_STATUS_OK else { throw .decodingFailed(Self.describe(status)) }
+        let stride = cropWidth * channels
         return Self.region(of: decoded, stride: stride, x: x - left, y: y - top, width: regionWidth, height: regionHeight, channels: channels)
     }
 
@@ -89,18 +78,25 @@ public final class WebPDecoder {
     /// area-averaging rescaler), as RGB or RGBA (`hasAlpha`). Not for an animation.
     public func decode(scaledWidth: Int, scaledHeight: Int) throws(WebPError) -> [UInt8] {
         precondition(!isAnimated)
-        let channels = hasAlpha ? 4 : 3
+        return try decode(outputWidth: scaledWidth, outputHeight: scaledHeight) { options in
+            if scaledWidth != width || scaledHeight != height {
+                options.use_scaling = 1
+                options.scaled_width = Int32(scaledWidth)
+                options.scaled_height = Int32(scaledHeight)
+            }
+        }
+    }
+
+    /// One decoding into RGB or RGBA rows of `outputWidth` x `outputHeight` (the crop or the scaled
+    /// size that `setting` asks of libwebp's options).
+    private func decode(outputWidth: Int, outputHeight: Int, setting: (inout WebPDecoderOptions) -> Void) throws(WebPError) -> [UInt8] {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .decodingFailed("libwebp version mismatch") }
-        if scaledWidth != width || scaledHeight != height {
-            config.options.use_scaling = 1
-            config.options.scaled_width = Int32(scaledWidth)
-            config.options.scaled_height = Int32(scaledHeight)
-        }
+        setting(&config.options)
         config.output.colorspace = hasAlpha ? MODE_RGBA : MODE_RGB
         config.output.is_external_memory = 1
-        let stride = scaledWidth * channels
-        var decoded = [UInt8](repeating: 0, count: stride * scaledHeight)
+        let stride = outputWidth * (hasAlpha ? 4 : 3)
+        var decoded = [UInt8](repeating: 0, count: stride * outputHeight)
         let status = decoded.withUnsafeMutableBufferPointer { output in
             config.output.u.RGBA.rgba = output.baseAddress
             config.output.u.RGBA.stride = Int32(stride)

@@ -48,15 +48,12 @@ typedef struct mt_jpeg_header {
 mt_jpeg_reader *mt_jpeg_open(int fd, mt_jpeg_header *header,
                                char error_message[MT_ERROR_MESSAGE_CAPACITY]);
 
-/// Starts decoding to 8-bit RGB (or gray) columns `*x` ..< `*x + *width`, which libjpeg may widen
-/// to whole blocks: `*x` and `*width` come back as decoded.
-int mt_jpeg_start(mt_jpeg_reader *reader, uint32_t *x, uint32_t *width,
-                   char error_message[MT_ERROR_MESSAGE_CAPACITY]);
-
-/// Starts decoding the whole picture at 1/`denominator` of its size (1, 2, 4 or 8: libjpeg-turbo
-/// scales in the inverse DCT, which is shrink-on-load); the size decoded comes back.
-int mt_jpeg_start_scaled(mt_jpeg_reader *reader, unsigned denominator, uint32_t *width, uint32_t *height,
-                         char error_message[MT_ERROR_MESSAGE_CAPACITY]);
+/// Starts decoding to 8-bit RGB (or gray) at 1/`denominator` of the size (1, 2, 4 or 8:
+/// libjpeg-turbo scales in the inverse DCT, which is shrink-on-load), columns `*x` ..< `*x + *width`
+/// of the size decoded (`*width` 0: all), which libjpeg may widen to whole blocks: `*x` and `*width`
+/// come back as decoded, `*height` as the rows there are.
+int mt_jpeg_start(mt_jpeg_reader *reader, unsigned denominator, uint32_t *x, uint32_t *width, uint32_t *height,
+                  char error_message[MT_ERROR_MESSAGE_CAPACITY]);
 
 /// Skips `count` rows without decoding what it need not.
 int mt_jpeg_skip_rows(mt_jpeg_reader *reader, uint32_t count,
