@@ -157,8 +157,10 @@ public final class BatchEngine: Sendable {
         // By the names' bytes: two names that are one text in Unicode are two folders.
         var folders: [[UInt8]: String] = [:]
         for input in inputs where input.problem == nil && plan.explicitPath != AtomicOutputFile.standardOutputName {
-            let folder = OutputPlan.folder(of: plan.output(for: input)) ?? "."
-            folders[PathBytes.bytes(folder)] = folder
+            for output in plan.outputs(for: input) {
+                let folder = OutputPlan.folder(of: output.path) ?? "."
+                folders[PathBytes.bytes(folder)] = folder
+            }
         }
         for key in folders.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) { TemporaryFiles.removeLeftovers(in: folders[key]!) }
     }

@@ -37,7 +37,7 @@ struct mt_resampler {
     int source_rows_seen;
 };
 
-static void take_samples(mt_resampler *r, float *samples);
+static void take_samples(mt_resampler *r, float *samples, int premultiplied);
 
 static double sinc(double x) {
     if (x == 0) return 1;
@@ -156,13 +156,14 @@ static void take_row(mt_resampler *r, const uint8_t *row) {
     } else {
         for (size_t i = 0; i < count; i++) samples[i] = (float)(row[2 * i] << 8 | row[2 * i + 1]);
     }
-    take_samples(r, samples);
+    take_samples(r, samples, 0);
 }
 
-/// A row already as floats (`samples`, which may be changed): premultiplied, then reduced across.
-static void take_samples(mt_resampler *r, float *samples) {
+/// A row already as floats (`samples`, which may be changed): premultiplied (unless it is), then
+/// reduced across.
+static void take_samples(mt_resampler *r, float *samples, int premultiplied) {
     int channels = r->channels, width = r->box_width;
-    if (r->alpha >= 0) {
+    if (r->alpha >= 0 && !premultiplied) {
         float scale = 1.0f / r->maximum;
         for (int x = 0; x < width; x++) {
             float *pixel = samples + (size_t)x * channels;
@@ -212,24 +213,28 @@ static void take_samples(mt_resampler *r, float *samples) {
     r->rows_taken++;
 }
 
-/// A source row into the box stage: its pixels summed `box` at a time into the row of sums; every
-/// `box` rows (or at the last row) the averages go on to the Lanczos stage.
+/// One sample of a source row, as a float.
+static inline float sample_at(const mt_resampler *r, const uint8_t *row, size_t index) {
+    return r->bytes_per_sample == 1 ? (float)row[index] : (float)(row[2 * index] << 8 | row[2 * index + 1]);
+}
+
+/// A source row into the box stage: its pixels summed `box` at a time into the row of sums, colour
+/// weighted by alpha (premultiplied: a transparent pixel lends no colour to the box); every `box`
+/// rows (or at the last row) the averages go on to the Lanczos stage.
 static void take_boxed_row(mt_resampler *r, const uint8_t *row) {
     int channels = r->channels, box = r->box;
     float *sums = r->box_sums;
+    float unit = 1.0f / r->maximum;
     for (int x = 0; x < r->box_width; x++) {
         int first = x * box, last = first + box < r->source_width ? first + box : r->source_width;
-        for (int c = 0; c < channels; c++) {
-            float sum = 0;
-            if (r->bytes_per_sample == 1) {
-                for (int i = first; i < last; i++) sum += row[(size_t)i * channels + c];
-            } else {
-                for (int i = first; i < last; i++) {
-                    const uint8_t *sample = row + 2 * ((size_t)i * channels + c);
-                    sum += (float)(sample[0] << 8 | sample[1]);
-                }
+        float *sum = sums + (size_t)x * channels;
+        for (int i = first; i < last; i++) {
+            size_t pixel = (size_t)i * channels;
+            float weight = r->alpha >= 0 ? sample_at(r, row, pixel + r->alpha) * unit : 1;
+            for (int c = 0; c < channels; c++) {
+                float value = sample_at(r, row, pixel + c);
+                sum[c] += c == r->alpha ? value : value * weight;
             }
-            sums[(size_t)x * channels + c] += sum;
         }
         r->box_counts[x] = last - first;
     }
@@ -243,7 +248,7 @@ static void take_boxed_row(mt_resampler *r, const uint8_t *row) {
         }
         memset(sums, 0, sizeof(float) * (size_t)r->box_width * channels);
         r->box_rows = 0;
-        take_samples(r, averages);
+        take_samples(r, averages, 1);
     }
 }
 
