@@ -89,9 +89,12 @@ public final class BatchEngine: Sendable {
                 guard index < inputs.count else { return }
                 let input = inputs[index]
                 let planned = input.problem == nil ? plan?.outputs(for: input) ?? [] : []
-                let outcome = Self.perform(job, input: input, planned: planned, plan: plan, isConfined: confined != nil,
-                                           skipsExisting: settings.skipsExisting)
-                let output = planned.first?.path
+                // Each output on its own: the sizes already made stay, the others are made, and
+                // the report names the first this run writes.
+                let missing = settings.skipsExisting ? planned.filter { Self.isMissing($0.path) } : planned
+                let outcome = Self.perform(job, input: input, planned: missing, plan: plan, isConfined: confined != nil,
+                                           skipsExisting: settings.skipsExisting, allExist: !planned.isEmpty && missing.isEmpty)
+                let output = (missing.first ?? planned.first)?.path
                 state.withLock { $0.record(outcome, index: index, input: input, output: output, reportsJSON: settings.reportsJSON) }
                 tally.count(outcome)
             }
@@ -118,15 +121,15 @@ public final class BatchEngine: Sendable {
         case skipped
     }
 
+    /// Whether `--skip-existing` has an output still to make.
+    private static func isMissing(_ path: String) -> Bool {
+        path == AtomicOutputFile.standardOutputName || FileIdentity(path: path) == nil
+    }
+
     private static func perform(_ job: Job, input: BatchInput, planned: [PlannedOutput], plan: OutputPlan?, isConfined: Bool,
-                                skipsExisting: Bool) -> Outcome {
+                                skipsExisting: Bool, allExist: Bool) -> Outcome {
         if let problem = input.problem { return .failed(ListingProblem(text: problem), milliseconds: 0) }
-        var planned = planned
-        if skipsExisting {
-            // Each output on its own: the sizes already made stay, the others are made.
-            planned = planned.filter { $0.path == AtomicOutputFile.standardOutputName || FileIdentity(path: $0.path) == nil }
-            if planned.isEmpty { return .skipped }
-        }
+        if allExist { return .skipped }
         let output = planned.first?.path
         let started = Clock.seconds()
         do {

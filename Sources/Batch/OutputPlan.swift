@@ -96,8 +96,26 @@ public struct OutputPlan: Sendable, Equatable {
     /// identity and name): this run's outputs, or an earlier run's, which a second run must not crop
     /// again. Only those are passed over, never a file that merely looks like an output (`--name
     /// '{stem}.jpg'` on a folder of JPEGs takes them all); how many is said in the summary.
-    public func passingOverOwnOutputs(_ inputs: [BatchInput], defaultTemplate: String) -> (inputs: [BatchInput], passedOver: Int) {
+    ///
+    /// `earlierVariant`: a subcommand whose outputs come in variants (a thumbnail's sizes) also passes
+    /// over a file found in a folder that is named `{stem}.{label}.{outputExtension}` where `label` is
+    /// one `earlierVariant` accepts and another input of that folder has the stem `{stem}`: what an
+    /// earlier run with other sizes wrote beside its input.
+    public func passingOverOwnOutputs(_ inputs: [BatchInput], defaultTemplate: String, outputExtension: String = "",
+                                      earlierVariant: ((String) -> Bool)? = nil) -> (inputs: [BatchInput], passedOver: Int) {
         guard explicitPath == nil else { return (inputs, 0) }
+        var stems: Set<[UInt8]> = []
+        if earlierVariant != nil {
+            for input in inputs where input.problem == nil {
+                stems.insert(Self.place(of: InputCollector.join(Self.folder(of: input.path) ?? ".", input.parts.stem)))
+            }
+        }
+        func isEarlierVariant(_ input: BatchInput) -> Bool {
+            guard let earlierVariant, input.parts.fileExtension.lowercased() == outputExtension,
+                  let dot = input.parts.stem.lastIndex(of: "."), dot != input.parts.stem.startIndex else { return false }
+            let stem = String(input.parts.stem[..<dot]), label = String(input.parts.stem[input.parts.stem.index(after: dot)...])
+            return earlierVariant(label) && stems.contains(Self.place(of: InputCollector.join(Self.folder(of: input.path) ?? ".", stem)))
+        }
         var earlier = self
         earlier.template = defaultTemplate
         // Each place, and the inputs that write there: an input whose own output is itself is no
@@ -110,7 +128,9 @@ public struct OutputPlan: Sendable, Equatable {
             }
         }
         let kept = inputs.filter { input in
-            guard input.isFoundInFolder, input.problem == nil, let sources = writers[Self.place(of: input.path)] else { return true }
+            guard input.isFoundInFolder, input.problem == nil else { return true }
+            if isEarlierVariant(input) { return false }
+            guard let sources = writers[Self.place(of: input.path)] else { return true }
             return sources.subtracting([PathBytes.bytes(input.path)]).isEmpty
         }
         return (kept, inputs.count - kept.count)

@@ -27,7 +27,7 @@ public struct WebPPicture: SourcePicture {
         storedHeight = decoder.height
         var warnings: [String] = []
         orientation = Orientation.stated(exif: decoder.exif, xmp: decoder.xmp, warnings: &warnings)
-        if decoder.isAnimated { warnings.append("animated WebP: its first frame was cropped") }
+        if decoder.isAnimated { warnings.append("animated WebP: its first frame was read") }
         self.warnings = warnings
         color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
         // The file, and libwebp's rows of the whole width (or the whole canvas of an animation).

@@ -47,3 +47,25 @@ extension PixelBuffer {
         bytesPerSample == 1 ? bytes[offset] : UInt8((Int(bytes[offset]) << 8 | Int(bytes[offset + 1]) + 128) / 257)
     }
 }
+
+extension PixelBuffer {
+    /// The picture with samples of `bytes` bytes: 16-bit samples rounded to 8 as every 8-bit
+    /// encoder rounds them, 8-bit ones widened exactly (v * 257); itself when they already are.
+    public func withBytesPerSample(_ bytes: Int) -> PixelBuffer {
+        precondition(bytes == 1 || bytes == 2)
+        if bytes == bytesPerSample { return self }
+        let samples = width * height * channels
+        return PixelBuffer(width: width, height: height, channels: channels, bytesPerSample: bytes) { destination in
+            self.bytes.withUnsafeBufferPointer { source in
+                if bytes == 1 {
+                    for index in 0..<samples { destination[index] = Self.eightBitSample(source, at: 2 * index, bytesPerSample: 2) }
+                } else {
+                    for index in 0..<samples {
+                        destination[2 * index] = source[index]
+                        destination[2 * index + 1] = source[index]
+                    }
+                }
+            }
+        }
+    }
+}

@@ -48,6 +48,8 @@ struct PictureThumbnails {
             if options.hdr == .keep && options.format == .png {
                 // As HDR video frames are kept: 16-bit, the code points in a cICP chunk.
                 metadata = PictureMetadata(codePoints: picture.codePoints.map { [$0[0], $0[1], 0, 1] })
+                return MadeThumbnails(pictures: pictures.map { $0.withBytesPerSample(2) }, metadata: metadata, seconds: nil,
+                                      orientation: orientation, warnings: warnings)
             } else {
                 // Reduced in the signal's own terms, then mapped as a video frame of the same transfer is.
                 let mapper = HDRToneMapper(transfer: transfer, peakNits: nil)
@@ -55,6 +57,8 @@ struct PictureThumbnails {
                 metadata = PictureMetadata()
             }
         }
+        // Reduced in the picture's own depth, written in the one asked (--depth), as video frames are.
+        pictures = pictures.map { $0.withBytesPerSample(options.sixteenBit ? 2 : 1) }
         return MadeThumbnails(pictures: pictures, metadata: metadata, seconds: nil, orientation: orientation, warnings: warnings)
     }
 

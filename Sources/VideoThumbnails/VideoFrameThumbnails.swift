@@ -9,6 +9,9 @@ struct VideoFrameThumbnails {
     let options: ThumbnailOptions
 
     func make(from file: InputFile, sizes: [ThumbnailSize]) throws -> MadeThumbnails {
+        // Loaded already, except in a worker started for pictures that was sent something else (a
+        // file rewritten between the parent's look at it and the worker's): an error, not an exit.
+        try FFmpegLibraries.load()
         if options.cover != .never {
             if let cover = try CoverArt.picture(in: file, limits: options.limits) {
                 return try pictures(of: cover, sizes: sizes)

@@ -96,11 +96,14 @@ struct OutputOptions: ParsableArguments {
     /// in folders that this plan writes (a run's own outputs, or an earlier run's), this shard's
     /// share only; how many were passed over is for the summary.
     func plan(for arguments: [String], extensions: Set<String>, batch: BatchOptions,
-              defaultTemplate: String, variants: [String] = [""]) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
+              defaultTemplate: String, variants: [String] = [""],
+              earlierVariant: ((String) -> Bool)? = nil) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
         var plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
         plan.variants = variants
         let (kept, ownOutputs) = plan.passingOverOwnOutputs(try batch.allInputs(arguments, extensions: extensions),
-                                                            defaultTemplate: defaultTemplate)
+                                                            defaultTemplate: defaultTemplate,
+                                                            outputExtension: Self.fileExtension(of: defaultTemplate)?.lowercased() ?? "",
+                                                            earlierVariant: earlierVariant)
         let inputs = batch.shardShare(of: kept)
         if output != nil && inputs.count != 1 {
             throw ValidationError("-o names one output: use --out-dir for \(inputs.count) inputs.")

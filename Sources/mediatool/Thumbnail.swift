@@ -200,7 +200,9 @@ struct Thumbnail: ParsableCommand {
         let (plan, files, ownOutputs) = try outputs.plan(
             for: inputs, extensions: extensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: sizes.count > 1 ? "{size}" : "thumb", fileExtension: options.format.fileExtension),
-            variants: sizes.isEmpty ? [""] : sizes.map(\.description))
+            variants: sizes.isEmpty ? [""] : sizes.map(\.description),
+            // A thumbnail an earlier run wrote at any size (or as .thumb) beside its photo is no photo to thumbnail.
+            earlierVariant: { $0 == "thumb" || $0 == ThumbnailSize.original.description || ThumbnailSize(parsing: $0) != nil })
         let threads = jobs.threadsPerWorker(inputs: files.count)
         let job = Thumbnailer(options: options.threaded(threads)).job
         let run = sandboxRun.runner(threads: threads)

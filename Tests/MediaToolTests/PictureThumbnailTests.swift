@@ -276,4 +276,43 @@ import TestSupport
         #expect(run.errorLines.last == "mediatool: \(Fixture.path(fixture)): the sizes asked (the largest \(largest)) need \(mebibytes) MiB of memory, over the limit of 1024 MiB (--max-memory)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
     }
+
+    /// A folder run again with other sizes passes over what the earlier runs wrote beside the
+    /// photos (any size, or .thumb), instead of making thumbnails of thumbnails.
+    @Test func earlierSizesAreNotTakenForPhotos() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let uploads = folder.appendingPathComponent("up")
+        try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixture.path("pictures/orientation6.jpg"), toPath: uploads.appendingPathComponent("p.jpg").path)
+        for sizes in [["--sizes", "20,30"], ["--sizes", "20,40", "--skip-existing"], ["--size", "20"]] {
+            let run = try ToolRun.run(["thumbnail", "up", "--quiet"] + sizes, in: folder)
+            #expect(run.status == 0, "\(sizes): \(run.standardError)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: uploads.path).sorted()
+        #expect(names == ["p.20.png", "p.30.png", "p.40.png", "p.jpg", "p.thumb.png"])
+    }
+
+    /// --skip-existing reports the output it made, not the one that was there.
+    @Test func skipExistingReportsWhatItMade() throws {
+        let input = Fixture.path("thumbnails/scene.png")
+        let (first, folder) = try Self.run([input, "--sizes", "100,40", "--out-dir", "."])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(first.status == 0)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("scene.40.png"))
+        let second = try ToolRun.run(["thumbnail", input, "--sizes", "100,40", "--out-dir", ".", "--skip-existing", "--json"], in: folder)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(second.output.utf8)) as? [String: Any])
+        #expect(report["output"] as? String == "./scene.40.png")
+        #expect((report["outputs"] as? [[String: Any]])?.map { $0["path"] as? String } == ["./scene.40.png"])
+    }
+
+    /// Pictures are written in the depth asked, as frames are: 8 bits by default, 16 with --depth 16.
+    @Test(arguments: [("pictures/gray16.png", [String](), 8), ("pictures/orientation1.png", ["--depth", "16"], 16)])
+    func theDepthAskedIsWritten(fixture: String, options: [String], depth: Int) throws {
+        let (run, folder) = try Self.run([Fixture.path(fixture), "-o", "out.png"] + options)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("out.png")))
+        #expect(Int(bytes[24]) == depth)
+    }
 }

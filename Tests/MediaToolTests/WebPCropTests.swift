@@ -33,7 +33,7 @@ import TestSupport
         let source = Fixture.path("webp/animated.webp")
         let run = try ToolRun.run(["crop", "--rect", "3,5,40,31", source, "-o", scratch.path])
         #expect(run.status == 0)
-        #expect(run.errorLines == ["mediatool: warning: \(source): animated WebP: its first frame was cropped"])
+        #expect(run.errorLines == ["mediatool: warning: \(source): animated WebP: its first frame was read"])
         #expect(try DecodedPNG(path: scratch.path).bytes == (try Fixture.uprightRect(x: 3, y: 5, width: 40, height: 31)))
     }
 
