@@ -35,6 +35,8 @@ public protocol SourcePicture {
     /// Coding-independent code points (H.273: primaries, transfer, matrix, full range) where the
     /// file states them (HEIF's nclx): how HDR (PQ, HLG) pictures say what they are.
     var codePoints: [UInt8]? { get }
+    /// An animation, whose frame `PictureOpening.animationTime` chooses.
+    var isAnimation: Bool { get }
     /// Whether `readRows` gives bands as they are decoded (memory following the width), rather than
     /// the whole picture at once.
     var streamsRows: Bool { get }
@@ -50,6 +52,8 @@ extension SourcePicture {
     }
 
     public var streamsRows: Bool { false }
+
+    public var isAnimation: Bool { false }
 
     public var codePoints: [UInt8]? { nil }
 
@@ -76,6 +80,8 @@ public struct PictureOpening: Sendable {
     public var maxMemory: Int
     /// 0 for every core.
     public var threads: Int
+    /// The frame of an animation to read; nil: the first.
+    public var animationTime: AnimationTime?
 
     public init(maxPixels: Int = DecodeLimits.defaultMaxPixels, maxMemory: Int = DecodeLimits.defaultMaxMemory, threads: Int = 0) {
         self.maxPixels = maxPixels
@@ -88,6 +94,12 @@ public struct PictureOpening: Sendable {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > maxPixels { throw .tooManyPixels(width: width, height: height, limit: maxPixels) }
     }
+}
+
+/// A time in an animation (an animated WebP's frames): seconds from its start, or a fraction of its length.
+public enum AnimationTime: Sendable, Equatable {
+    case seconds(Double)
+    case fraction(Double)
 }
 
 /// Why a file could not be opened as a picture at all.

@@ -27,11 +27,43 @@ public struct WebPPicture: SourcePicture {
         storedHeight = decoder.height
         var warnings: [String] = []
         orientation = Orientation.stated(exif: decoder.exif, xmp: decoder.xmp, warnings: &warnings)
-        if decoder.isAnimated { warnings.append("animated WebP: its first frame was read") }
+        if decoder.isAnimated { warnings.append(Self.chooseFrame(of: decoder, at: opening.animationTime)) }
         self.warnings = warnings
         color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
         // The file, and libwebp's rows of the whole width (or the whole canvas of an animation).
         workingBytes = (file.size ?? 0) + (decoder.isAnimated ? storedWidth * storedHeight * 8 : storedWidth * 64 * 4)
+    }
+
+    public var isAnimation: Bool { decoder.isAnimated }
+
+    /// Sets the decoder on the frame shown at `time` (the first without one); what was read, said
+    /// as a warning: a still picture was asked for, and an animation has many.
+    static func chooseFrame(of decoder: WebPDecoder, at time: AnimationTime?) -> String {
+        guard let time else { return "animated WebP: its first frame was read" }
+        let durations = decoder.frameDurations
+        let total = durations.reduce(0, +)
+        let milliseconds: Double
+        switch time {
+        case .seconds(let seconds): milliseconds = seconds * 1000
+        case .fraction(let fraction): milliseconds = fraction * Double(total)
+        }
+        var end = 0
+        for (index, duration) in durations.enumerated() {
+            end += duration
+            if Double(end) > milliseconds {
+                decoder.frameIndex = index
+                return "animated WebP: frame \(index + 1) of \(durations.count), shown from \(Self.seconds(end - duration)) s, was read"
+            }
+        }
+        decoder.frameIndex = max(0, durations.count - 1)
+        return "animated WebP: \(Self.seconds(Int(milliseconds.rounded()))) s is past its end (\(Self.seconds(total)) s): its last frame, \(durations.count), was read"
+    }
+
+    private static func seconds(_ milliseconds: Int) -> String {
+        var fraction = String(milliseconds % 1000)
+        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return fraction.isEmpty ? "\(milliseconds / 1000)" : "\(milliseconds / 1000).\(fraction)"
     }
 
     /// 1/n of the picture for the largest whole n that keeps it at least twice this large (libwebp's

@@ -11,11 +11,15 @@ struct PictureThumbnails {
 
     func make(from file: InputFile, sizes: [ThumbnailSize]) throws -> MadeThumbnails {
         let limits = options.limits
-        let picture = try PictureFormat.open(file, PictureOpening(maxPixels: limits.maxPixels, maxMemory: limits.maxMemory, threads: options.threads))
+        var opening = PictureOpening(maxPixels: limits.maxPixels, maxMemory: limits.maxMemory, threads: options.threads)
+        opening.animationTime = options.animationTime
+        let picture = try PictureFormat.open(file, opening)
         var warnings = picture.warnings
-        if !options.videoOnlyOptions.isEmpty {
-            let named = options.videoOnlyOptions.joined(separator: ", ")
-            warnings.append("\(named) \(options.videoOnlyOptions.count == 1 ? "is" : "are") for videos: a picture has one frame, which was used")
+        // An animation's frame is chosen by --at.
+        let useless = options.videoOnlyOptions.filter { !(picture.isAnimation && $0 == "--at") }
+        if !useless.isEmpty {
+            let named = useless.joined(separator: ", ")
+            warnings.append("\(named) \(useless.count == 1 ? "is" : "are") for videos: a picture has one frame, which was used")
         }
         let orientation = options.appliesOrientation ? picture.orientation : .identity
         let display = orientation.displaySize(storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)

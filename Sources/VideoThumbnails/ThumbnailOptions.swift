@@ -31,6 +31,8 @@ public struct ThumbnailOptions: Sendable {
     /// The sizes written, one output each; empty: one, by `maxWidth`/`maxHeight` (which may enlarge),
     /// or the display size.
     public var sizes: [ThumbnailSize] = []
+    /// The frame of an animated picture (`--at` given); nil: its first.
+    public var animationTime: AnimationTime?
     /// A picture's colours converted from its ICC profile to sRGB (lcms2), instead of the profile carried.
     public var convertsToSRGB = false
     /// Fill each size's box exactly, cut where the gravity says; nil: fit inside it.

@@ -9,6 +9,8 @@ public final class WebPDecoder {
     public let height: Int
     public let hasAlpha: Bool
     public let isAnimated: Bool
+    /// The frame of an animation that decoding gives (0: the first).
+    public var frameIndex = 0
     public private(set) var iccProfile: [UInt8]?
     /// The EXIF chunk's TIFF block ("Exif\0\0" dropped, which some writers put before it).
     public private(set) var exif: [UInt8]?
@@ -55,7 +57,7 @@ public final class WebPDecoder {
     /// Columns `x ..< x + regionWidth`, rows `y ..< y + regionHeight`, as RGB or RGBA (`hasAlpha`).
     public func decode(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) throws(WebPError) -> [UInt8] {
         let channels = hasAlpha ? 4 : 3
-        if isAnimated { return try firstFrame(x: x, y: y, width: regionWidth, height: regionHeight, channels: channels) }
+        if isAnimated { return try animationFrame(x: x, y: y, width: regionWidth, height: regionHeight, channels: channels) }
         // At a crop's edge libwebp has no neighbours to upsample chroma or filter blocks from: a
         // crop one macroblock (16 pixels) wider on each side, where the picture has one, gives the
         // edges as a whole decoding does. libwebp starts a crop on even coordinates; the rect asked
@@ -108,8 +110,27 @@ public final class WebPDecoder {
         return decoded
     }
 
-    /// The first frame of an animation, composed on the canvas by libwebp's animation decoder.
-    private func firstFrame(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int, channels: Int) throws(WebPError) -> [UInt8] {
+    /// How long each frame of an animation shows, in milliseconds, as its frames say (libwebp's demuxer).
+    public var frameDurations: [Int] {
+        bytes.withUnsafeBufferPointer { file -> [Int] in
+            var data = WebPData(bytes: file.baseAddress, size: file.count)
+            guard let demux = WebPDemux(&data) else { return [] }
+            defer { WebPDemuxDelete(demux) }
+            let count = Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT))
+            var iterator = WebPIterator()
+            var durations: [Int] = []
+            for number in 1...max(1, count) where count > 0 {
+                guard WebPDemuxGetFrame(demux, Int32(number), &iterator) != 0 else { break }
+                durations.append(Int(max(0, iterator.duration)))
+                WebPDemuxReleaseIterator(&iterator)
+            }
+            return durations
+        }
+    }
+
+    /// The frame `frameIndex` of an animation, composed on the canvas by libwebp's animation decoder
+    /// (every frame before it composed too: a frame may be a patch over the ones before).
+    private func animationFrame(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int, channels: Int) throws(WebPError) -> [UInt8] {
         var options = WebPAnimDecoderOptions()
         guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw .decodingFailed("libwebp version mismatch") }
         options.color_mode = MODE_RGBA
@@ -120,10 +141,12 @@ public final class WebPDecoder {
             defer { WebPAnimDecoderDelete(decoder) }
             var frame: UnsafeMutablePointer<UInt8>?
             var timestamp: Int32 = 0
-            guard WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, let frame else { return nil }
-            return Array(UnsafeBufferPointer(start: frame, count: width * height * 4))
+            for _ in 0...frameIndex {
+                guard WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, frame != nil else { return nil }
+            }
+            return frame.map { Array(UnsafeBufferPointer(start: $0, count: width * height * 4)) }
         }
-        guard let canvas else { throw .decodingFailed("the animation's first frame could not be decoded") }
+        guard let canvas else { throw .decodingFailed("the animation's frame \(frameIndex + 1) could not be decoded") }
         let rgba = Self.region(of: canvas, stride: width * 4, x: x, y: y, width: regionWidth, height: regionHeight, channels: 4)
         if channels == 4 { return rgba }
         return (0..<(regionWidth * regionHeight)).flatMap { rgba[($0 * 4)..<($0 * 4 + 3)] }

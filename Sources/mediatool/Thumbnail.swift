@@ -186,6 +186,12 @@ struct Thumbnail: ParsableCommand {
         options.sizes = sizes
         options.fill = fill ? gravity ?? .centre : nil
         options.convertsToSRGB = colorspace == .srgb
+        if videoOnlyOptionsGiven().contains("--at"), case .at(let time) = at {
+            switch time {
+            case .seconds(let seconds): options.animationTime = .seconds(seconds)
+            case .fraction(let fraction): options.animationTime = .fraction(fraction)
+            }
+        }
         options.videoOnlyOptions = videoOnlyOptionsGiven()
         if let worker = SandboxWorker.current {
             // A copy the closure holds: Swift 6.3's optimiser crashed on one capturing the variable.

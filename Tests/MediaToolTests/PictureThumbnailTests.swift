@@ -315,4 +315,19 @@ import TestSupport
         let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("out.png")))
         #expect(Int(bytes[24]) == depth)
     }
+
+    /// An animated WebP gives its first frame, or with --at the frame shown at that time.
+    @Test func anAnimationsFrameIsChosenByAt() throws {
+        let input = Fixture.path("webp/animated.webp")
+        let (first, folder) = try Self.run([input, "-o", "first.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let second = try ToolRun.run(["thumbnail", input, "--at", "0.15", "-o", "second.png"], in: folder)
+        let share = try ToolRun.run(["thumbnail", input, "--at", "60%", "-o", "share.png"], in: folder)
+        let past = try ToolRun.run(["thumbnail", input, "--at", "9", "-o", "past.png"], in: folder)
+        #expect(first.errorLines == ["mediatool: warning: \(input): animated WebP: its first frame was read"])
+        #expect(second.errorLines == ["mediatool: warning: \(input): animated WebP: frame 2 of 2, shown from 0.1 s, was read"])
+        #expect(past.errorLines == ["mediatool: warning: \(input): animated WebP: 9 s is past its end (0.2 s): its last frame, 2, was read"])
+        let pictures = try ["first", "second", "share", "past"].map { try Self.decoded(folder, "\($0).png").bytes }
+        #expect(pictures[0] != pictures[1] && pictures[1] == pictures[2] && pictures[1] == pictures[3])
+    }
 }
