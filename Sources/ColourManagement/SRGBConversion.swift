@@ -1,5 +1,14 @@
 import CLCMS2
 import Imaging
+import Reporting
+
+/// The lcms2 the tool runs with.
+public enum LCMS2Library {
+    public static var version: LibraryVersion {
+        let encoded = Int(cmsGetEncodedCMMversion())
+        return LibraryVersion(name: "lcms2", version: "\(encoded / 1000).\(encoded % 1000 / 10).\(encoded % 10)")
+    }
+}
 
 /// Why a picture's colours could not be converted.
 public enum ColourConversionError: Error, Equatable, CustomStringConvertible {

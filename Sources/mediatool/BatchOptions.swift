@@ -54,7 +54,7 @@ struct JobOptions: ParsableArguments {
     @Flag(help: "No progress bar and no summary.")
     var quiet = false
 
-    @Flag(help: "Pass over inputs whose output exists: resumes a run.")
+    @Flag(help: "Pass over inputs whose output exists: resumes a run (thumbnail: makes the sizes missing, leaves the others).")
     var skipExisting = false
 
     static var cores: Int { WorkerThreads.cores }

@@ -9,8 +9,8 @@ protocol FrameHelp {
 }
 
 enum ThumbnailFrameHelp: FrameHelp {
-    static let width = "Fit inside this width (aspect kept)."
-    static let height = "Fit inside this height (aspect kept)."
+    static let width = "Fit inside this width (aspect kept), enlarging too (see --size, which does not)."
+    static let height = "Fit inside this height (aspect kept), enlarging too."
     static let deinterlace = "Keep an interlaced frame's two fields woven, instead of deinterlacing it."
     static let stream = "The video stream, counted from 0 among the file's video streams (default: the one FFmpeg takes for the main one)."
 }

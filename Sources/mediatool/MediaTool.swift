@@ -9,6 +9,7 @@ import WebPCodec
 import WorkerPool
 import FileIO
 import Batch
+import ColourManagement
 import ImageCodecs
 import PNGCodec
 import Reporting
@@ -157,7 +158,8 @@ enum ToolVersion {
 
     /// The tool's version, then each linked C library's, read from the libraries at run time.
     static var report: String {
-        let libraries = FFmpegLibraries.versions + [PNGLibrary.version, JPEGLibrary.version, WebPLibrary.version, HEIFLibrary.version, TIFFLibrary.version]
+        let libraries = FFmpegLibraries.versions + [PNGLibrary.version, JPEGLibrary.version, WebPLibrary.version, HEIFLibrary.version, TIFFLibrary.version,
+                                                        LCMS2Library.version]
         // The cores it takes for the default --jobs and its threads: affinity and cgroup quota counted.
         return (["mediatool \(number)"] + libraries.map(\.description) + ["cores \(WorkerThreads.cores)", Confinement.summary])
             .joined(separator: "\n")

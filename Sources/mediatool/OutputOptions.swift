@@ -100,6 +100,9 @@ struct OutputOptions: ParsableArguments {
               earlierVariant: ((String) -> Bool)? = nil) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
         var plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
         plan.variants = variants
+        if variants.count > 1 {
+            plan.collisionRemedy = "--name can tell them apart: {stem}, {ext}, {dir} and {size} are the input's name, extension and folder and the size (e.g. '{dir}-{stem}.{ext}.{size}.png')"
+        }
         let (kept, ownOutputs) = plan.passingOverOwnOutputs(try batch.allInputs(arguments, extensions: extensions),
                                                             defaultTemplate: defaultTemplate,
                                                             outputExtension: Self.fileExtension(of: defaultTemplate)?.lowercased() ?? "",

@@ -8,7 +8,14 @@ import Sandbox
 import VideoThumbnails
 
 extension HDRHandling: ExpressibleByArgument {}
-extension CropGravity: ExpressibleByArgument {}
+extension CropGravity: ExpressibleByArgument {
+    /// `center` too, as most of the world's software spells it.
+    public init?(argument: String) {
+        self.init(rawValue: argument == "center" ? "centre" : argument)
+    }
+
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
 
 /// `--colorspace`: what becomes of a picture's colour profile.
 enum ColourSpaceChoice: String, ExpressibleByArgument, CaseIterable {
@@ -92,13 +99,13 @@ struct Thumbnail: ParsableCommand {
     @Flag(help: "Let a --size make the picture larger than it is (by default a smaller picture keeps its size).")
     var enlarge = false
 
-    @Flag(help: "Make each --size exactly its box: scaled to cover it, then cut to it around --gravity.")
+    @Flag(help: "Make each --size exactly its box: scaled to cover it, then cut to it around --gravity (a smaller picture is not enlarged unless --enlarge: it is cut to the part of the box it covers).")
     var fill = false
 
     @Option(help: ArgumentHelp("A picture's colours: keep its ICC profile with them, or convert them to sRGB through the profile (lcms2), for browsers and sites that ignore profiles.", valueName: "keep|srgb"))
     var colorspace: ColourSpaceChoice = .keep
 
-    @Option(help: ArgumentHelp("Where --fill cuts: centre, top, bottom, left, right, or attention (the part with the most detail, colour and skin tones).", valueName: "gravity"))
+    @Option(help: ArgumentHelp("Where --fill cuts: centre (the default), top, bottom, left, right, or attention (the part with the most detail, colour and skin tones).", valueName: "gravity"))
     var gravity: CropGravity?
 
     @OptionGroup var encoding: EncodingOptions<ThumbnailEncodingHelp>
@@ -205,7 +212,7 @@ struct Thumbnail: ParsableCommand {
         let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
         let (plan, files, ownOutputs) = try outputs.plan(
             for: inputs, extensions: extensions, batch: batch,
-            defaultTemplate: OutputPlan.defaultTemplate(suffix: sizes.count > 1 ? "{size}" : "thumb", fileExtension: options.format.fileExtension),
+            defaultTemplate: OutputPlan.defaultTemplate(suffix: sizes.isEmpty ? "thumb" : "{size}", fileExtension: options.format.fileExtension),
             variants: sizes.isEmpty ? [""] : sizes.map(\.description),
             // A thumbnail an earlier run wrote at any size (or as .thumb) beside its photo is no photo to thumbnail.
             earlierVariant: { $0 == "thumb" || $0 == ThumbnailSize.original.description || ThumbnailSize(parsing: $0) != nil })

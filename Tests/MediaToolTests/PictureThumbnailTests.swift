@@ -183,8 +183,8 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(run.status == 0)
         #expect(run.errorLines == ["mediatool: warning: \(Fixture.path("pictures/orientation6.jpg")): --at is for videos: a picture has one frame, which was used"])
-        #expect(try Self.decoded(folder, "orientation6.thumb.png").width == 32)
-        #expect(try Self.decoded(folder, "counter.thumb.png").width == 32)
+        #expect(try Self.decoded(folder, "orientation6.32.png").width == 32)
+        #expect(try Self.decoded(folder, "counter.32.png").width == 32)
     }
 
     @Test(arguments: [
@@ -285,7 +285,7 @@ import TestSupport
         let uploads = folder.appendingPathComponent("up")
         try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Fixture.path("pictures/orientation6.jpg"), toPath: uploads.appendingPathComponent("p.jpg").path)
-        for sizes in [["--sizes", "20,30"], ["--sizes", "20,40", "--skip-existing"], ["--size", "20"]] {
+        for sizes in [["--sizes", "20,30"], ["--sizes", "20,40", "--skip-existing"], ["--width", "20"]] {
             let run = try ToolRun.run(["thumbnail", "up", "--quiet"] + sizes, in: folder)
             #expect(run.status == 0, "\(sizes): \(run.standardError)")
         }

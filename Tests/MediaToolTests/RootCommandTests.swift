@@ -8,7 +8,7 @@ import Testing
         #expect(run.status == 0)
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
-            == ["mediatool", "libavformat", "libavcodec", "libavutil", "libswscale", "libpng", "libjpeg-turbo", "libwebp", "libheif", "libtiff", "cores", "sandbox:"])
+            == ["mediatool", "libavformat", "libavcodec", "libavutil", "libswscale", "libpng", "libjpeg-turbo", "libwebp", "libheif", "libtiff", "lcms2", "cores", "sandbox:"])
         for line in lines.dropLast(2) {
             let version = line.split(separator: " ").last ?? ""
             #expect(version.split(separator: ".").count == 3 && version.allSatisfy { $0.isNumber || $0 == "." }, "\(line)")
