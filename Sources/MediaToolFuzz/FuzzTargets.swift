@@ -1,3 +1,4 @@
+import Batch
 import BinaryArrays
 import FFmpeg
 import Glibc
@@ -5,6 +6,7 @@ import ImageCropping
 import Imaging
 import JPEGCodec
 import FileIO
+import ImageCodecs
 import PNGCodec
 import VideoThumbnails
 import JSON
@@ -40,6 +42,7 @@ enum FuzzTargets {
               chunks.width * chunks.height <= pixelLimit, let decoder = try? PNGDecoder(file: file) else { return }
         _ = try? decoder.readRegion(x: 0, y: 0, columns: decoder.width, rows: decoder.height)
         cropWholePicture(path: path)
+        thumbnailsOfPicture(path: path, bytes: bytes)
     }
 
     static func fuzzJPEG(_ bytes: [UInt8]) {
@@ -52,13 +55,33 @@ enum FuzzTargets {
         cropWholePicture(path: path)
         // Without decoding: TurboJPEG's transform, the frame header cut short, metadata segments.
         cropWholePicture(path: path, losslessJPEG: true)
+        thumbnailsOfPicture(path: path, bytes: bytes)
     }
 
     /// HEIF: the container walk, the grid, each tile's own file, libheif's decoding, the crop.
     /// WebP: the chunk walk, libwebp's cropped decoding, animations. TIFF: libtiff's directories,
     /// strips and tiles, and the sample conversion. The crop job does it all.
     static func fuzzPicture(_ bytes: [UInt8]) {
-        cropWholePicture(path: ScratchFile.write(bytes))
+        let path = ScratchFile.write(bytes)
+        cropWholePicture(path: path)
+        thumbnailsOfPicture(path: path, bytes: bytes)
+    }
+
+    /// The thumbnail job on a picture: shrink-on-load (JPEG's scaled decoding, WebP's, a HEIF's
+    /// thumbnail item), rows streamed in bands to resamplers on their own threads, a fill and its
+    /// attention crop, colour converted through whatever profile the file carries.
+    private static func thumbnailsOfPicture(path: String, bytes: [UInt8]) {
+        // What is no picture would go to FFmpeg, which the video target covers.
+        guard PictureFormat.identify(Array(bytes.prefix(12))) != nil else { return }
+        var options = ThumbnailOptions()
+        options.sizes = [ThumbnailSize(width: 24, height: 24), ThumbnailSize(width: 7, height: nil)]
+        options.fill = .attention
+        options.convertsToSRGB = true
+        options.output = OutputPolicy(overwrite: true)
+        options.limits = DecodeLimits(maxPixels: pixelLimit, maxMemory: 1 << 28)
+        options.threads = 2
+        let outputs = [PlannedOutput(variant: "24", path: ScratchFile.outputPath), PlannedOutput(variant: "7x", path: ScratchFile.secondOutputPath)]
+        _ = try? Thumbnailer(options: options).job.run(input: path, outputs: outputs)
     }
 
     /// The whole crop job, EXIF orientation, colour chunks and PNG writing included.
@@ -161,6 +184,7 @@ enum ScratchFile {
     static let folder: String = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
     static let path = "\(folder)/mediatool-fuzz-\(getpid())"
     static let outputPath = "\(folder)/mediatool-fuzz-\(getpid())-out.png"
+    static let secondOutputPath = "\(folder)/mediatool-fuzz-\(getpid())-out-2.png"
     static let nullDevice: Int32 = open("/dev/null", O_WRONLY)
 
     static func write(_ bytes: [UInt8]) -> String {
