@@ -19,8 +19,12 @@ public struct TIFFPicture: SourcePicture {
     public var keepsStoredPixels: Bool { true }
     public var workingBytes: Int { decoder.workingBytes }
     private let decoder: TIFFDecoder
+    private let file: InputFile
+    /// A pyramid's reduced pages, of the first page's shape.
+    private let reducedPages: [(directory: Int, width: Int, height: Int)]
 
     init(file: InputFile, opening: PictureOpening) throws {
+        self.file = file
         decoder = try TIFFDecoder(file: file)
         try opening.checkPixels(width: decoder.width, height: decoder.height)
         storedWidth = decoder.width
@@ -28,20 +32,41 @@ public struct TIFFPicture: SourcePicture {
         orientation = Orientation(rawValue: decoder.orientation) ?? .identity
         color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
         warnings = []
+        let (width, height) = (storedWidth, storedHeight)
+        reducedPages = decoder.reducedPages().filter { page in
+            page.width < width && page.height < height
+                && abs(Double(page.width) / Double(page.height) - Double(width) / Double(height)) < 0.02 * Double(width) / Double(height)
+        }
+    }
+
+    /// The smallest reduced page of a pyramid at least this large (as libvips's tiffload picks its
+    /// `page`); else the picture.
+    public func reducedSize(atLeast width: Int, _ height: Int) -> (width: Int, height: Int) {
+        reducedPages.filter { $0.width >= width && $0.height >= height }.min { $0.width < $1.width }.map { ($0.width, $0.height) }
+            ?? (storedWidth, storedHeight)
     }
 
     public var streamsRows: Bool { true }
 
     /// Bands of whole strips (or rows of tiles), each read once: memory follows the width.
     public func readRows(at size: (width: Int, height: Int), into band: (PixelBuffer) -> Void) throws {
+        if size != (storedWidth, storedHeight), let page = reducedPages.first(where: { ($0.width, $0.height) == size }) {
+            try Self.readRows(of: try TIFFDecoder(file: file, directory: page.directory), into: band)
+            return
+        }
         precondition(size == (storedWidth, storedHeight))
-        let rowBytes = max(1, storedWidth * decoder.channels * decoder.bytesPerSample)
+        try Self.readRows(of: decoder, into: band)
+    }
+
+    private static func readRows(of decoder: TIFFDecoder, into band: (PixelBuffer) -> Void) throws {
+        let rowBytes = max(1, decoder.width * decoder.channels * decoder.bytesPerSample)
         let blocks = max(1, (1 << 20) / (rowBytes * decoder.blockRows))
         let bandRows = decoder.blockRows * blocks
         var row = 0
-        while row < storedHeight {
-            let rows = min(bandRows, storedHeight - row)
-            band(try pixels(of: PixelRect(x: 0, y: row, width: storedWidth, height: rows)))
+        while row < decoder.height {
+            let rows = min(bandRows, decoder.height - row)
+            let bytes = try decoder.readRegion(x: 0, y: row, width: decoder.width, height: rows)
+            band(PixelBuffer(width: decoder.width, height: rows, channels: decoder.channels, bytesPerSample: decoder.bytesPerSample, bytes: bytes))
             row += rows
         }
     }

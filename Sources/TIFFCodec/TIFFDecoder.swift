@@ -37,7 +37,8 @@ public final class TIFFDecoder {
     /// 1 for interleaved samples; the samples per pixel for colour planes stored apart.
     private let planes: Int
 
-    public init(file: InputFile) throws {
+    /// `directory`: the page to read (0, the first; a pyramid's reduced pages follow it).
+    public init(file: InputFile, directory: Int = 0) throws {
         TIFFProcessHandlers.installed
         LibraryMessages.clear()
         source = TIFFSource(file: file)
@@ -57,6 +58,12 @@ public final class TIFFDecoder {
         if let error = source.lastError {
             TIFFClose(opened)
             throw TIFFError.library(message: error)
+        }
+        if directory > 0 {
+            guard TIFFSetDirectory(opened, UInt32(directory)) == 1, source.lastError == nil else {
+                TIFFClose(opened)
+                throw TIFFError.library(message: source.lastError ?? "its page \(directory + 1) cannot be read")
+            }
         }
         tiff = opened
         var value32: UInt32 = 0, value16: UInt16 = 0
@@ -148,6 +155,28 @@ public final class TIFFDecoder {
 
     deinit {
         TIFFClose(tiff)
+    }
+
+    /// The pages after the first that say they are the first reduced (SubfileType 1, as pyramids
+    /// are written: libvips's `tiffsave --pyramid`, GDAL's overviews), by directory; the first page
+    /// is current again afterwards. At most 64 pages are looked at.
+    public func reducedPages() -> [(directory: Int, width: Int, height: Int)] {
+        let count = min(64, Int(TIFFNumberOfDirectories(tiff)))
+        guard count > 1 else { return [] }
+        var pages: [(Int, Int, Int)] = []
+        for directory in 1..<count {
+            guard TIFFSetDirectory(tiff, UInt32(directory)) == 1 else { break }
+            var kind: UInt32 = 0, pageWidth: UInt32 = 0, pageHeight: UInt32 = 0
+            _ = mt_tiff_u32(tiff, UInt32(TIFFTAG_SUBFILETYPE), &kind)
+            _ = mt_tiff_u32(tiff, UInt32(TIFFTAG_IMAGEWIDTH), &pageWidth)
+            _ = mt_tiff_u32(tiff, UInt32(TIFFTAG_IMAGELENGTH), &pageHeight)
+            if kind & UInt32(FILETYPE_REDUCEDIMAGE) != 0 && pageWidth > 0 && pageHeight > 0 {
+                pages.append((directory, Int(pageWidth), Int(pageHeight)))
+            }
+        }
+        _ = TIFFSetDirectory(tiff, 0)
+        source.lastError = nil
+        return pages
     }
 
     /// The rows of one strip or row of tiles: regions that start and end on them read each block once.

@@ -330,4 +330,18 @@ import TestSupport
         let pictures = try ["first", "second", "share", "past"].map { try Self.decoded(folder, "\($0).png").bytes }
         #expect(pictures[0] != pictures[1] && pictures[1] == pictures[2] && pictures[1] == pictures[3])
     }
+
+    /// A pyramid TIFF gives each size from its smallest reduced page at least that large (the
+    /// fixture's reduced pages are plain red and blue), the largest from the picture itself.
+    @Test(arguments: [(50, [40, 40, 200]), (100, [200, 40, 40])])
+    func aPyramidsReducedPageIsRead(size: Int, colour: [UInt8]) throws {
+        let (run, folder) = try Self.run([Fixture.path("thumbnails/pyramid.tif"), "--size", "\(size)", "-o", "out.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let picture = try Self.decoded(folder, "out.png")
+        #expect(picture.width == size && picture.pixel(x: size / 2, y: picture.height / 2) == colour)
+        let whole = try ToolRun.run(["thumbnail", Fixture.path("thumbnails/pyramid.tif"), "--size", "150", "-o", "whole.png"], in: folder)
+        #expect(whole.status == 0)
+        #expect(try Self.decoded(folder, "whole.png").pixel(x: 75, y: 50) != [200, 40, 40])
+    }
 }
