@@ -115,10 +115,13 @@ public struct HEIFPicture: SourcePicture {
             // Decoded as shown, then turned back to the stored orientation the caller turns upright.
             let shown = try decoder.decodeThumbnail(id: thumbnail.id)
             let declared = orientation.displaySize(storedWidth: thumbnail.width, storedHeight: thumbnail.height)
-            guard (shown.width, shown.height) == declared else {
-                throw HEIFError.library(message: "its thumbnail decoded at \(shown.width)x\(shown.height), not the \(declared.width)x\(declared.height) it states")
+            // Coded in whole blocks, a thumbnail may come out larger than its ispe (libheif 1.15 does
+            // not cut it, as it does not the picture): its top-left part is the thumbnail.
+            guard shown.width >= declared.width, shown.height >= declared.height else {
+                throw HEIFError.library(message: "its thumbnail decoded at \(shown.width)x\(shown.height), less than the \(declared.width)x\(declared.height) it states")
             }
             let pixels = PixelBuffer(width: shown.width, height: shown.height, channels: shown.channels, bytes: shown.bytes)
+                .cropped(to: PixelRect(x: 0, y: 0, width: declared.width, height: declared.height))
             band(pixels.oriented(orientation.inverse))
             return
         }

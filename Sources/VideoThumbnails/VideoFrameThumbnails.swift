@@ -78,6 +78,8 @@ struct VideoFrameThumbnails {
     /// The sizes asked (`--size 100000 --enlarge` included) against `--max-memory`: the frame
     /// converted at the largest and every reduction of it, before any is allocated.
     static func checkMemory(_ ladder: ThumbnailLadder, width: Int, height: Int, limits: DecodeLimits) throws {
+        // One size, the one converted: the converter's own check of the frame says it best.
+        if ladder.rungs.count == 1 { return }
         let (converted, overflow) = width.multipliedReportingOverflow(by: height * 8)
         let (needed, sumOverflow) = converted.addingReportingOverflow(ladder.workingBytes(decodedWidth: width, decodedHeight: height,
                                                                                           channels: 4, bytesPerSample: 2))

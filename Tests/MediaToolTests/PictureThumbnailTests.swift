@@ -267,13 +267,17 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
     }
 
-    /// A size the memory cannot hold is refused before anything is allocated, for a picture and a video.
-    @Test(arguments: [("pictures/orientation6.jpg", "200000x134426", "205151"), ("video/counter.mp4", "200000x25000", "114474")])
-    func sizesPastTheMemoryAreRefused(fixture: String, largest: String, mebibytes: String) throws {
+    /// A size the memory cannot hold is refused before anything is allocated, for a picture and a
+    /// video (one size of a video: the frame converted at it, which the converter's limits refuse).
+    @Test(arguments: [
+        ("pictures/orientation6.jpg", "the sizes asked (the largest 200000x134426) need 205151 MiB of memory, over the limit of 1024 MiB (--max-memory)"),
+        ("video/counter.mp4", "200000x25000 is 5000000000 pixels, over the limit of 268000000 (--max-pixels)"),
+    ])
+    func sizesPastTheMemoryAreRefused(fixture: String, message: String) throws {
         let (run, folder) = try Self.run([Fixture.path(fixture), "--size", "200000", "--enlarge", "--at", "0", "-o", "out.png", "--quiet"])
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(run.status == 1)
-        #expect(run.errorLines.last == "mediatool: \(Fixture.path(fixture)): the sizes asked (the largest \(largest)) need \(mebibytes) MiB of memory, over the limit of 1024 MiB (--max-memory)")
+        #expect(run.errorLines.last == "mediatool: \(Fixture.path(fixture)): \(message)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
     }
 
