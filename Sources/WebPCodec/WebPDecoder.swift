@@ -95,6 +95,8 @@ public final class WebPDecoder {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .decodingFailed("libwebp version mismatch") }
         setting(&config.options)
+        // libwebp's second thread filters rows while the first decodes the next (what vips asks too).
+        config.options.use_threads = 1
         config.output.colorspace = hasAlpha ? MODE_RGBA : MODE_RGB
         config.output.is_external_memory = 1
         let stride = outputWidth * (hasAlpha ? 4 : 3)
