@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "ImageCropping", dependencies: ["Batch", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
-        .target(name: "VideoThumbnails", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "WorkerPool", "ColourManagement"]),
+        .target(name: "VideoThumbnails", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "Reporting", "WorkerPool", "ColourManagement"]),
         // lcms2 (Little CMS) for conversions from a picture's ICC profile to sRGB.
         .systemLibrary(
             name: "CLCMS2",
@@ -115,7 +115,7 @@ let package = Package(
         .target(name: "CToneMap"),
 
         // The one codec layer: the list of picture formats (names, extensions, signatures, limits), a reader and an encoder each.
-        .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "HEIFCodec", "TIFFCodec", "FileIO", "WorkerPool"]),
+        .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "HEIFCodec", "TIFFCodec", "FileIO", "Reporting", "WorkerPool"]),
         .systemLibrary(
             name: "CWebP",
             pkgConfig: "libwebp",

@@ -24,8 +24,13 @@ public enum ColourConversionError: Error, Equatable, CustomStringConvertible {
 
 /// Pixels described by an embedded ICC profile, converted to sRGB by lcms2 (Little CMS), the
 /// colour-management library of GIMP, Krita and libvips: what `--colorspace srgb` does, so that a
-/// Display P3 or Adobe RGB photo looks right in a browser that ignores profiles.
-public enum SRGBConversion {
+/// Display P3 or Adobe RGB photo looks right in a browser that ignores profiles. One transform,
+/// made once, serves every size of a picture.
+public final class SRGBConversion {
+    private let transform: cmsHTRANSFORM
+    private let channels: Int
+    private let bytesPerSample: Int
+
     /// Whether a profile describes RGB pixels (the only ones converted; gray and CMYK stay as they are).
     public static func describesRGB(_ profile: [UInt8]) -> Bool {
         guard let opened = open(profile) else { return false }
@@ -33,20 +38,31 @@ public enum SRGBConversion {
         return cmsGetColorSpace(opened) == cmsSigRgbData
     }
 
-    /// `pixels` (RGB or RGBA, 8 or 16-bit) from `profile` to sRGB, perceptual intent (relative
-    /// colorimetric where the profile has no perceptual table), alpha untouched.
-    public static func convert(_ pixels: PixelBuffer, from profile: [UInt8]) throws(ColourConversionError) -> PixelBuffer {
-        precondition(pixels.channels == 3 || pixels.channels == 4)
-        guard let source = open(profile) else { throw .unusableProfile }
+    /// From `profile` to sRGB for pixels of `channels` (RGB or RGBA) of `bytesPerSample`: perceptual
+    /// intent (relative colorimetric where the profile has no perceptual table), alpha untouched.
+    public init(from profile: [UInt8], channels: Int, bytesPerSample: Int) throws(ColourConversionError) {
+        precondition(channels == 3 || channels == 4)
+        guard let source = Self.open(profile) else { throw .unusableProfile }
         defer { cmsCloseProfile(source) }
         guard cmsGetColorSpace(source) == cmsSigRgbData, let srgb = cmsCreate_sRGBProfile() else { throw .unusableProfile }
         defer { cmsCloseProfile(srgb) }
-        let format = Self.format(channels: pixels.channels, bytesPerSample: pixels.bytesPerSample)
+        let format = Self.format(channels: channels, bytesPerSample: bytesPerSample)
         let intent = cmsIsIntentSupported(source, UInt32(INTENT_PERCEPTUAL), UInt32(LCMS_USED_AS_INPUT)) != 0
             ? UInt32(INTENT_PERCEPTUAL) : UInt32(INTENT_RELATIVE_COLORIMETRIC)
         let flags = UInt32(cmsFLAGS_COPY_ALPHA) | UInt32(cmsFLAGS_BLACKPOINTCOMPENSATION)
         guard let transform = cmsCreateTransform(source, format, srgb, format, intent, flags) else { throw .unusableProfile }
-        defer { cmsDeleteTransform(transform) }
+        self.transform = transform
+        self.channels = channels
+        self.bytesPerSample = bytesPerSample
+    }
+
+    deinit {
+        cmsDeleteTransform(transform)
+    }
+
+    /// `pixels`, of the layout the conversion was made for, in sRGB.
+    public func convert(_ pixels: PixelBuffer) -> PixelBuffer {
+        precondition(pixels.channels == channels && pixels.bytesPerSample == bytesPerSample)
         var converted = pixels
         pixels.bytes.withUnsafeBytes { input in
             converted.bytes.withUnsafeMutableBytes { output in

@@ -103,8 +103,8 @@ public struct HEIFPicture: SourcePicture {
         return decoder.thumbnails
             .filter { abs(Double($0.width) / Double($0.height) - Double(shown.width) / Double(shown.height)) < 0.02 * Double(shown.width) / Double(shown.height) }
             .map { thumbnail in
-                let stored = orientation.swapsAxes ? (thumbnail.height, thumbnail.width) : (thumbnail.width, thumbnail.height)
-                return (thumbnail.id, stored.0, stored.1)
+                let stored = orientation.storedSize(displayWidth: thumbnail.width, displayHeight: thumbnail.height)
+                return (thumbnail.id, stored.width, stored.height)
             }
             .filter { $0.width >= width && $0.height >= height && $0.width < storedWidth }
             .min { $0.width < $1.width }

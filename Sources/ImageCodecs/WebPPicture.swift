@@ -1,4 +1,5 @@
 import FileIO
+import Reporting
 import Imaging
 import JPEGCodec
 import PNGCodec
@@ -52,18 +53,11 @@ public struct WebPPicture: SourcePicture {
             end += duration
             if Double(end) > milliseconds {
                 decoder.frameIndex = index
-                return "animated WebP: frame \(index + 1) of \(durations.count), shown from \(Self.seconds(end - duration)) s, was read"
+                return "animated WebP: frame \(index + 1) of \(durations.count), shown from \(SecondsText.of(Double(end - duration) / 1000)) s, was read"
             }
         }
         decoder.frameIndex = max(0, durations.count - 1)
-        return "animated WebP: \(Self.seconds(Int(milliseconds.rounded()))) s is past its end (\(Self.seconds(total)) s): its last frame, \(durations.count), was read"
-    }
-
-    private static func seconds(_ milliseconds: Int) -> String {
-        var fraction = String(milliseconds % 1000)
-        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return fraction.isEmpty ? "\(milliseconds / 1000)" : "\(milliseconds / 1000).\(fraction)"
+        return "animated WebP: \(SecondsText.of(milliseconds / 1000)) s is past its end (\(SecondsText.of(Double(total) / 1000)) s): its last frame, \(durations.count), was read"
     }
 
     /// 1/n of the picture for the largest whole n that keeps it at least twice this large (libwebp's

@@ -18,6 +18,11 @@ public enum Orientation: Int, CaseIterable, Sendable {
         swapsAxes ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
     }
 
+    /// The stored size of a displayed one: the same exchange of width and height, undone.
+    public func storedSize(displayWidth: Int, displayHeight: Int) -> (width: Int, height: Int) {
+        displaySize(storedWidth: displayWidth, storedHeight: displayHeight)
+    }
+
     /// Where the displayed pixel (x, y) of a `width` x `height` stored picture is stored: each
     /// coordinate is `origin + x * perX + y * perY`, with every coefficient 0, 1 or -1.
     public func storedPixelMapping(storedWidth w: Int, storedHeight h: Int) -> StoredPixelMapping {

@@ -126,9 +126,10 @@ private final class Reductions: @unchecked Sendable {
         layout = (decodedWidth, decodedHeight, band.channels, band.bytesPerSample)
         for index in direct {
             let rung = rungs[index]
-            let (width, height) = orientation.swapsAxes ? (rung.scaledHeight, rung.scaledWidth) : (rung.scaledWidth, rung.scaledHeight)
+            let (width, height) = orientation.storedSize(displayWidth: rung.scaledWidth, displayHeight: rung.scaledHeight)
             if width == decodedWidth && height == decodedHeight {
                 keepsWhole = true
+                whole.reserveCapacity(decodedWidth * decodedHeight * band.channels * band.bytesPerSample)
             } else {
                 resamplers[index] = try Resampler(sourceWidth: decodedWidth, sourceHeight: decodedHeight, targetWidth: width,
                                                   targetHeight: height, channels: band.channels, bytesPerSample: band.bytesPerSample)

@@ -24,8 +24,8 @@ struct PictureThumbnails {
         let orientation = options.appliesOrientation ? picture.orientation : .identity
         let display = orientation.displaySize(storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
         let ladder = ThumbnailLadder(sizes: sizes, displayWidth: display.width, displayHeight: display.height, fill: options.fill)
-        let least = VideoFrameThumbnails.stored(ladder.decodeAtLeast, orientation)
-        let decoded = picture.reducedSize(atLeast: least.0, least.1)
+        let least = orientation.storedSize(displayWidth: ladder.decodeAtLeast.width, displayHeight: ladder.decodeAtLeast.height)
+        let decoded = picture.reducedSize(atLeast: least.width, least.height)
         let reservation = try reserveMemory(picture, decoded: decoded, ladder: ladder)
         defer { withExtendedLifetime(reservation) {} }
         var pictures = try ladder.make(decodedWidth: decoded.width, decodedHeight: decoded.height, orientation: orientation,
@@ -38,7 +38,9 @@ struct PictureThumbnails {
         if options.convertsToSRGB, picture.hdrTransfer == nil, let profile = picture.color?.iccProfile {
             if SRGBConversion.describesRGB(profile) && pictures.allSatisfy({ $0.channels >= 3 }) {
                 do {
-                    pictures = try pictures.map { try SRGBConversion.convert($0, from: profile) }
+                    // Every size of the picture has its layout: one transform for all of them.
+                    let conversion = try SRGBConversion(from: profile, channels: pictures[0].channels, bytesPerSample: pictures[0].bytesPerSample)
+                    pictures = pictures.map(conversion.convert)
                     metadata = PictureMetadata(color: ColorDescription(srgbIntent: 0))
                 } catch {
                     // A profile lcms2 cannot use costs the conversion, not the thumbnail.

@@ -39,19 +39,18 @@ public struct Thumbnailer: Sendable {
         self.options = options
     }
 
-    /// One input to one output, in this process.
+    /// One input to one output (the first size), in this process.
     public func makeThumbnail(of input: String, to output: String) throws -> ThumbnailReport {
-        let (file, target) = try OutputGuard.open(input: input, output: output, policy: options.output, recognise: Self.recognise)
-        let outputs = ThumbnailTargets(planned: [PlannedOutput(variant: sizes[0].description, path: output)], primary: target.descriptor)
+        let (file, outputs) = try job.open(input: input, outputs: [PlannedOutput(variant: sizes[0].description, path: output)])
         let report = try makeThumbnails(from: file, into: outputs)
-        try target.commit()
+        try outputs.commit()
         return report
     }
 
     /// The thumbnail as a job: one output per size, planned by the run (`OutputPlan.variants`).
     public var job: FileJob {
         var job = FileJob(recognise: Self.recognise, policy: options.output) { file, outputs, _ in
-            let report = try makeThumbnails(from: file, into: ThumbnailTargets(outputs))
+            let report = try makeThumbnails(from: file, into: outputs)
             var fields: [(String, JSONValue)] = [
                 ("kind", .string(report.seconds == nil ? "picture" : "video")),
                 ("seconds", report.seconds.map(JSONValue.double) ?? .null),
@@ -84,7 +83,7 @@ public struct Thumbnailer: Sendable {
     }
 
     /// The thumbnails of an open input, each written whole to its output's temporary (which the caller moves into place).
-    public func makeThumbnails(from file: InputFile, into outputs: ThumbnailTargets) throws -> ThumbnailReport {
+    public func makeThumbnails(from file: InputFile, into outputs: any JobOutputs) throws -> ThumbnailReport {
         var start = [UInt8](repeating: 0, count: 12)
         let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
         // The sizes of the outputs planned: all asked for, or (--skip-existing) those not made yet.
@@ -100,7 +99,8 @@ public struct Thumbnailer: Sendable {
         let encoder = ImageEncoders.encoder(for: options.format, settings: options.encoding)
         for (index, pixels) in made.pictures.enumerated() {
             let planned = outputs.planned[index]
-            let descriptor = try outputs.descriptor(index)
+            // The first is open already; the job opens the others by their planned names.
+            let descriptor = index == 0 ? outputs.primary : try outputs.open(planned.path, namedByUser: false)
             let left = try encoder.write(pixels, metadata: made.metadata, to: descriptor)
             // An encoder's note is said once, not once a size.
             warnings += left.filter { !warnings.contains($0) }
@@ -117,29 +117,4 @@ struct MadeThumbnails {
     var seconds: Double?
     var orientation: Orientation
     var warnings: [String]
-}
-
-/// Where a thumbnail job's pictures go: the planned outputs, the first already open.
-public final class ThumbnailTargets {
-    public let planned: [PlannedOutput]
-    private let primary: Int32
-    private let outputs: (any JobOutputs)?
-
-    init(_ outputs: any JobOutputs) {
-        self.planned = outputs.planned
-        self.primary = outputs.primary
-        self.outputs = outputs
-    }
-
-    init(planned: [PlannedOutput], primary: Int32) {
-        self.planned = planned
-        self.primary = primary
-        self.outputs = nil
-    }
-
-    func descriptor(_ index: Int) throws -> Int32 {
-        if index == 0 { return primary }
-        guard let outputs else { preconditionFailure("one output only") }
-        return try outputs.open(planned[index].path, namedByUser: false)
-    }
 }

@@ -2,6 +2,7 @@ import FFmpeg
 import ImageCodecs
 import Imaging
 import FileIO
+import Reporting
 
 /// The frame of a video at a time (or its cover art), in every size asked: the frame converted once
 /// at the largest size, the others reduced from it.
@@ -39,7 +40,7 @@ struct VideoFrameThumbnails {
             warnings.append("the frame decoded with errors even from the start of the file: it is damaged, and the picture may show it")
         }
         if located.isPastEnd {
-            warnings.append("\(Self.format(seconds)) s is past the end: wrote the last frame, at \(Self.format(located.seconds)) s")
+            warnings.append("\(SecondsText.of(seconds)) s is past the end: wrote the last frame, at \(SecondsText.of(located.seconds)) s")
         }
         var orientation = Orientation.identity
         if options.appliesOrientation {
@@ -53,7 +54,7 @@ struct VideoFrameThumbnails {
         let ladder = ThumbnailLadder(sizes: sizes, displayWidth: display.outputWidth, displayHeight: display.outputHeight, fill: options.fill)
         let keepsHDR = options.hdr == .keep && video.isHDR(located.frame)
         // The frame is scaled once, by libswscale, to the largest size; the ladder reduces the rest.
-        let (width, height) = Self.stored(ladder.decodeAtLeast, orientation)
+        let (width, height) = orientation.storedSize(displayWidth: ladder.decodeAtLeast.width, displayHeight: ladder.decodeAtLeast.height)
         try Self.checkMemory(ladder, width: width, height: height, limits: options.limits)
         let pictures = try ladder.make(decodedWidth: width, decodedHeight: height, orientation: orientation) { band in
             band(try video.pixels(of: located.frame, width: width, height: height, deinterlaces: options.deinterlaces,
@@ -86,22 +87,5 @@ struct VideoFrameThumbnails {
         if overflow || sumOverflow || needed > limits.maxMemory {
             throw ThumbnailSizeError.tooLarge(width: width, height: height, needed: overflow || sumOverflow ? Int.max : needed, limit: limits.maxMemory)
         }
-    }
-
-    /// An upright size in stored orientation.
-    static func stored(_ size: (width: Int, height: Int), _ orientation: Orientation) -> (Int, Int) {
-        orientation.swapsAxes ? (size.height, size.width) : (size.width, size.height)
-    }
-
-    /// Seconds with at most three decimals, and no trailing zeros.
-    static func format(_ seconds: Double) -> String {
-        let millis = Int((seconds * 1000).rounded())
-        let whole = "\(millis / 1000)"
-        let fraction = millis % 1000
-        if fraction == 0 { return whole }
-        var digits = String(fraction)
-        digits = String(repeating: "0", count: 3 - digits.count) + digits
-        while digits.hasSuffix("0") { digits.removeLast() }
-        return "\(whole).\(digits)"
     }
 }
