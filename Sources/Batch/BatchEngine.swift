@@ -16,11 +16,27 @@ public struct BatchSettings: Sendable {
     public var showsProgress = false
     /// The summary line and the failed inputs on standard error at the end.
     public var showsSummary = true
+    /// The report names each input's output and its time (`probe`'s, whose report is its result, does not).
+    public var reportsOutputs = true
+    /// Report lines as rows of a table for a person instead of JSON (with `reportsJSON`).
+    public var table: ReportTable?
     /// Files of the folders given that were passed over as mediatool's own outputs: said in the summary.
     public var ownOutputsPassedOver = 0
 
     public init(jobs: Int) {
         self.jobs = jobs
+    }
+}
+
+/// A report as a table: its header once, then a row for each input as it finishes.
+public struct ReportTable: Sendable {
+    public var header: String
+    /// The row of an input's report fields (`status` "failed" for one that failed).
+    public var row: @Sendable (_ fields: [(name: String, value: JSONValue)]) -> String
+
+    public init(header: String, row: @escaping @Sendable (_ fields: [(name: String, value: JSONValue)]) -> String) {
+        self.header = header
+        self.row = row
     }
 }
 
@@ -95,7 +111,7 @@ public final class BatchEngine: Sendable {
                 let outcome = Self.perform(job, input: input, planned: missing, plan: plan, isConfined: confined != nil,
                                            skipsExisting: settings.skipsExisting, allExist: !planned.isEmpty && missing.isEmpty)
                 let output = (missing.first ?? planned.first)?.path
-                state.withLock { $0.record(outcome, index: index, input: input, output: output, reportsJSON: settings.reportsJSON) }
+                state.withLock { $0.record(outcome, index: index, input: input, output: output, settings: settings) }
                 tally.count(outcome)
             }
         }
@@ -105,7 +121,7 @@ public final class BatchEngine: Sendable {
             return progress.summary
         }
         if summary.ok + summary.failed + summary.skipped < inputs.count { summary.interruptStatus = interrupts.exitStatus }
-        if settings.reportsJSON, let failure = StandardOutput.failure {
+        if settings.reportsJSON || settings.table != nil, let failure = StandardOutput.failure {
             summary.reportFailed = true
             Diagnostics.line("the JSON report is incomplete: \(failure)")
         }
@@ -213,7 +229,10 @@ struct Progress: ~Copyable {
         bar = showsBar ? ProgressBar(total: total) : nil
     }
 
-    mutating func record(_ outcome: BatchEngine.Outcome, index: Int, input: BatchInput, output: String?, reportsJSON: Bool) {
+    /// The table's header is written before its first row.
+    private var wroteHeader = false
+
+    mutating func record(_ outcome: BatchEngine.Outcome, index: Int, input: BatchInput, output: String?, settings: BatchSettings) {
         // The bar makes way only for a message, and comes back at once after it.
         let hasMessage: Bool
         switch outcome {
@@ -223,24 +242,30 @@ struct Progress: ~Copyable {
         }
         if hasMessage { bar?.clear() }
         let name = input.path == "-" ? InputFile.standardInputName : input.path
-        var fields: [(String, JSONValue)] = [("input", .string(input.path)), ("output", output.map(JSONValue.string) ?? .null)]
+        var fields: [(name: String, value: JSONValue)] = [("input", .string(input.path))]
+        if settings.reportsOutputs { fields.append(("output", output.map(JSONValue.string) ?? .null)) }
+        let timing = { (milliseconds: Int) -> [(name: String, value: JSONValue)] in settings.reportsOutputs ? [("ms", .int(milliseconds))] : [] }
         switch outcome {
         case .done(let report, let milliseconds):
             summary.ok += 1
             for warning in report.warnings { Diagnostics.warning(name, warning) }
-            fields += [("status", .string("ok")), ("error", .null), ("ms", .int(milliseconds))]
+            fields += [("status", .string("ok")), ("error", .null)] + timing(milliseconds)
             fields += report.fields.map { ($0.name, $0.value) }
         case .failed(let error, let milliseconds):
             summary.failed += 1
             failures.append((index, name))
             Diagnostics.error(name, "\(error)")
-            fields += [("status", .string("failed")), ("error", .string("\(error)")), ("ms", .int(milliseconds))]
+            fields += [("status", .string("failed")), ("error", .string("\(error)"))] + timing(milliseconds)
         case .skipped:
             summary.skipped += 1
-            fields += [("status", .string("skipped")), ("error", .null), ("ms", .int(0))]
+            fields += [("status", .string("skipped")), ("error", .null)] + timing(0)
         }
-        if reportsJSON {
-            StandardOutput.write(JSONValue.object(fields.map { JSONMember($0.0, $0.1) }).text + "\n")
+        if let table = settings.table {
+            if !wroteHeader { StandardOutput.write(table.header + "\n") }
+            wroteHeader = true
+            StandardOutput.write(table.row(fields) + "\n")
+        } else if settings.reportsJSON {
+            StandardOutput.write(JSONValue.object(fields.map { JSONMember($0.name, $0.value) }).text + "\n")
         }
         bar?.draw(done: summary.ok + summary.failed + summary.skipped, failed: summary.failed, force: hasMessage)
     }

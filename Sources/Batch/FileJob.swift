@@ -32,16 +32,23 @@ public struct FileJob: Sendable {
     /// The input and the first planned output's temporary, opened as every job opens them (see
     /// `OutputGuard.open`); the job opens the others it writes.
     public func open(input: String, outputs planned: [PlannedOutput]) throws -> (InputFile, OutputSet) {
-        let output = planned[0].path
-        let (file, target) = try OutputGuard.open(input: input, output: output, policy: policy, recognise: recognise)
+        let (file, target) = try OutputGuard.open(input: input, output: planned[0].path, policy: policy, recognise: recognise)
         return (file, OutputSet(planned: target, outputs: planned, policy: policy, rule: allowsOutput))
+    }
+
+    /// The input and, where any are planned, the outputs: a job that writes nothing (`probe`, whose
+    /// report is its result) plans none and gets none.
+    public func openAny(input: String, outputs planned: [PlannedOutput]) throws -> (InputFile, OutputSet?) {
+        if planned.isEmpty { return (try InputFile(path: input).randomAccess(recognise: recognise), nil) }
+        let (file, outputs) = try open(input: input, outputs: planned)
+        return (file, outputs)
     }
 
     /// The whole job in this process: opened, worked, committed.
     public func run(input: String, outputs planned: [PlannedOutput]) throws -> JobReport {
-        let (file, outputs) = try open(input: input, outputs: planned)
-        let report = try work(file, outputs, planned[0].path)
-        try outputs.commit()
+        let (file, outputs) = try openAny(input: input, outputs: planned)
+        let report = try work(file, outputs ?? NoOutputs(), planned.first?.path ?? "")
+        try outputs?.commit()
         return report
     }
 
@@ -77,6 +84,14 @@ public protocol JobOutputs: AnyObject {
     var planned: [PlannedOutput] { get }
     /// Another output, to appear with the planned one; its descriptor.
     func open(_ path: String, namedByUser: Bool) throws -> Int32
+}
+
+/// The outputs of a job that writes none: every one it asks for is refused.
+public final class NoOutputs: JobOutputs {
+    public init() {}
+    public var primary: Int32 { -1 }
+    public var planned: [PlannedOutput] { [] }
+    public func open(_ path: String, namedByUser: Bool) throws -> Int32 { throw JobOutputError.notAllowed(path: path) }
 }
 
 /// The outputs of one job, made in this process: every one a temporary until `commit` moves them

@@ -96,6 +96,11 @@ FORWARD(AVUTIL, const AVPixFmtDescriptor *, av_pix_fmt_desc_get, (enum AVPixelFo
 FORWARD(AVUTIL, int64_t, av_rescale_q, (int64_t a, AVRational bq, AVRational cq), (a, bq, cq))
 FORWARD(AVUTIL, void *, av_malloc, (size_t size), (size))
 FORWARD_VOID(AVUTIL, av_free, (void *ptr), (ptr))
+FORWARD(AVUTIL, const char *, av_get_pix_fmt_name, (enum AVPixelFormat pix_fmt), (pix_fmt))
+FORWARD(AVUTIL, const char *, av_color_primaries_name, (enum AVColorPrimaries primaries), (primaries))
+FORWARD(AVUTIL, const char *, av_color_transfer_name, (enum AVColorTransferCharacteristic transfer), (transfer))
+FORWARD(AVUTIL, const char *, av_color_space_name, (enum AVColorSpace space), (space))
+FORWARD(AVUTIL, const char *, av_color_range_name, (enum AVColorRange range), (range))
 FORWARD(AVUTIL, int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size))
 
 FORWARD(AVCODEC, unsigned, avcodec_version, (void), ())
@@ -110,6 +115,7 @@ FORWARD(AVCODEC, const AVCodec *, avcodec_find_encoder, (enum AVCodecID id), (id
 FORWARD_VOID(AVCODEC, avcodec_flush_buffers, (AVCodecContext *avctx), (avctx))
 FORWARD_VOID(AVCODEC, avcodec_free_context, (AVCodecContext **avctx), (avctx))
 FORWARD(AVCODEC, const char *, avcodec_get_name, (enum AVCodecID id), (id))
+FORWARD(AVCODEC, const char *, avcodec_profile_name, (enum AVCodecID codec_id, int profile), (codec_id, profile))
 FORWARD(AVCODEC, int, avcodec_open2, (AVCodecContext *avctx, const AVCodec *codec, AVDictionary **options),
         (avctx, codec, options))
 FORWARD(AVCODEC, int, avcodec_parameters_to_context, (AVCodecContext *codec, const AVCodecParameters *par),
@@ -145,6 +151,8 @@ FORWARD(AVFORMAT, int, avformat_find_stream_info, (AVFormatContext *ic, AVDictio
 FORWARD(AVFORMAT, int, avformat_open_input,
         (AVFormatContext **ps, const char *url, const AVInputFormat *fmt, AVDictionary **options),
         (ps, url, fmt, options))
+FORWARD(AVFORMAT, int, avformat_index_get_entries_count, (const AVStream *st), (st))
+FORWARD(AVFORMAT, const AVIndexEntry *, avformat_index_get_entry, (AVStream *st, int idx), (st, idx))
 FORWARD(AVFORMAT, const AVIndexEntry *, avformat_index_get_entry_from_timestamp, (AVStream *st, int64_t wanted_timestamp, int flags),
         (st, wanted_timestamp, flags))
 FORWARD(AVFORMAT, int, avformat_seek_file,

@@ -75,7 +75,7 @@ public final class SRGBConversion {
 
     private static let silenced: Void = cmsSetLogErrorHandler(nil)
 
-    private static func open(_ profile: [UInt8]) -> cmsHPROFILE? {
+    static func open(_ profile: [UInt8]) -> cmsHPROFILE? {
         Self.silenced
         return profile.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
     }

@@ -11,8 +11,10 @@ final class FormatContext {
 
     /// Reads an input the tool has open (a regular file); its name helps FFmpeg guess the format.
     /// `maxPixels`: what any decoder that probing starts may allocate a frame for.
-    convenience init(file: InputFile, maxPixels: Int = DecodeLimits().videoPixels) throws(FFmpegError) {
-        try self.init(name: file.displayName, input: try CustomInput(.file(file)), maxPixels: maxPixels)
+    /// `readsHeadersOnly`: the streams are probed by decoding only when the header leaves something
+    /// out in any container (see `headerDescribesEverything`), not only outside QuickTime and MP4.
+    convenience init(file: InputFile, maxPixels: Int = DecodeLimits().videoPixels, readsHeadersOnly: Bool = false) throws(FFmpegError) {
+        try self.init(name: file.displayName, input: try CustomInput(.file(file)), maxPixels: maxPixels, readsHeadersOnly: readsHeadersOnly)
     }
 
     /// Reads media held in memory, as if it were a file.
@@ -20,7 +22,7 @@ final class FormatContext {
         try self.init(name: "", input: try CustomInput(.memory(bytes)), maxPixels: DecodeLimits().videoPixels)
     }
 
-    private init(name: String, input: CustomInput, maxPixels: Int) throws(FFmpegError) {
+    private init(name: String, input: CustomInput, maxPixels: Int, readsHeadersOnly: Bool = false) throws(FFmpegError) {
         FFmpegLibraries.silenceLogs()
         var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
         context?.pointee.pb = input.io
@@ -35,7 +37,9 @@ final class FormatContext {
             let parameters = opened.pointee.streams[index]!.pointee.codecpar.pointee
             return (Int(parameters.width), Int(parameters.height))
         }
-        let code = Self.headerDescribesEveryStream(opened) ? 0 : Self.findStreamInfo(opened, maxPixels: maxPixels)
+        let described = readsHeadersOnly ? Self.headerDescribesEverything(opened) : Self.headerDescribesEveryStream(opened)
+        streamsWereProbed = !described
+        let code = described ? 0 : Self.findStreamInfo(opened, maxPixels: maxPixels)
         if code < 0 {
             avformat_close_input(&context)
             throw FFmpegError("cannot read the streams", code: code)
@@ -84,6 +88,28 @@ final class FormatContext {
             return parameters.codec_id != AV_CODEC_ID_NONE && parameters.width > 0 && parameters.height > 0
         }
     }
+
+    /// Whether the header alone states what a probe reports: streams all there from the start (not
+    /// MPEG-TS, which finds them as it reads), the duration, each video stream's codec and size and
+    /// each audio stream's codec, rate and channels. Matroska, WebM and QuickTime headers do.
+    private static func headerDescribesEverything(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        guard context.pointee.ctx_flags & AVFMTCTX_NOHEADER == 0, context.pointee.duration != cffmpeg_nopts_value(),
+              context.pointee.duration > 0, context.pointee.nb_streams > 0 else { return false }
+        return (0..<Int(context.pointee.nb_streams)).allSatisfy { index in
+            let parameters = context.pointee.streams[index]!.pointee.codecpar!.pointee
+            switch parameters.codec_type {
+            case AVMEDIA_TYPE_VIDEO:
+                return parameters.codec_id != AV_CODEC_ID_NONE && parameters.width > 0 && parameters.height > 0
+            case AVMEDIA_TYPE_AUDIO:
+                return parameters.codec_id != AV_CODEC_ID_NONE && parameters.sample_rate > 0 && parameters.ch_layout.nb_channels > 0
+            default:
+                return true
+            }
+        }
+    }
+
+    /// Whether opening decoded the streams' first frames to learn their parameters.
+    private(set) var streamsWereProbed = false
 
     deinit {
         var context: UnsafeMutablePointer<AVFormatContext>? = pointer

@@ -21,6 +21,7 @@ public struct HEIFPicture: SourcePicture {
     public let workingBytes: Int
     public var keepsStoredPixels: Bool { false }
     public var codePoints: [UInt8]? { decoder.codePoints }
+    public let facts: PictureFacts
     private let decoder: HEIFDecoder
     private let grid: HEIFGrid?
     private let file: InputFile
@@ -85,6 +86,11 @@ public struct HEIFPicture: SourcePicture {
             workingBytes = storedWidth * storedHeight * (channels + 3) * bytesPerSample
         }
         color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
+        let codedItem = primary.type == "grid" ? container.referenced(from: primary.id, type: "dimg").first.flatMap { container.items[$0] } : primary
+        let isAV1 = codedItem?.type == "av01"
+        let thumbnail = decoder.thumbnails.max { $0.width * $0.height < $1.width * $1.height }
+        facts = PictureFacts(format: isAV1 ? "avif" : "heic", mime: isAV1 ? "image/avif" : "image/heic", codec: isAV1 ? "av1" : "hevc",
+                             bitDepth: decoder.bitDepth, hasAlpha: decoder.hasAlpha, embeddedThumbnail: thumbnail.map { ($0.width, $0.height) })
         exif = decoder.exif
         xmp = decoder.xmp
         warnings = []

@@ -17,6 +17,10 @@ public struct JPEGPicture: SourcePicture {
     public var xmp: [UInt8]? { decoder.xmp }
     public var subsampling: ChromaSubsampling? { decoder.subsampling }
     public var keepsStoredPixels: Bool { true }
+    public var facts: PictureFacts {
+        PictureFacts(format: "jpeg", mime: "image/jpeg", codec: "jpeg", bitDepth: 8, hasAlpha: false,
+                     embeddedThumbnail: exif.flatMap { ExifBlock($0)?.thumbnailSize })
+    }
 
     init(file: InputFile, opening: PictureOpening) throws {
         decoder = try JPEGDecoder(file: file)

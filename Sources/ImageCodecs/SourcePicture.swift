@@ -18,6 +18,8 @@ public protocol SourcePicture {
     /// Whether the stored pixels can be written with the orientation in EXIF (`--keep-orientation`):
     /// not for HEIF, whose orientation is not EXIF's.
     var keepsStoredPixels: Bool { get }
+    /// How it is coded, from its header.
+    var facts: PictureFacts { get }
     /// Problems met that did not stop the reading.
     var warnings: [String] { get }
     /// Bytes of memory decoding any region needs besides the region (rows of the whole width, or
@@ -78,6 +80,9 @@ extension SourcePicture {
 public struct PictureOpening: Sendable {
     public var maxPixels: Int
     public var maxMemory: Int
+    /// false: only the header is wanted (`probe`), and nothing is started for decoding (PNG's
+    /// checksums on another core).
+    public var readsPixels = true
     /// 0 for every core.
     public var threads: Int
     /// The frame of an animation to read; nil: the first.

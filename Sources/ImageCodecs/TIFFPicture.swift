@@ -18,6 +18,10 @@ public struct TIFFPicture: SourcePicture {
     public var subsampling: ChromaSubsampling? { nil }
     public var keepsStoredPixels: Bool { true }
     public var workingBytes: Int { decoder.workingBytes }
+    public var facts: PictureFacts {
+        PictureFacts(format: "tiff", mime: "image/tiff", codec: decoder.compressionName, bitDepth: decoder.storedBitsPerSample,
+                     hasAlpha: decoder.channels == 2 || decoder.channels == 4, frames: decoder.pageCount())
+    }
     private let decoder: TIFFDecoder
     private let file: InputFile
     /// A pyramid's reduced pages, of the first page's shape.

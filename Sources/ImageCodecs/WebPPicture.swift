@@ -18,6 +18,11 @@ public struct WebPPicture: SourcePicture {
     public var subsampling: ChromaSubsampling? { nil }
     public var keepsStoredPixels: Bool { true }
     public let workingBytes: Int
+    public var facts: PictureFacts {
+        PictureFacts(format: "webp", mime: "image/webp", codec: decoder.isAnimated ? "webp-animation" : decoder.isLossless ? "vp8l" : "vp8",
+                     bitDepth: 8, hasAlpha: decoder.hasAlpha, frames: decoder.isAnimated ? max(1, decoder.frameDurations.count) : 1,
+                     embeddedThumbnail: exif.flatMap { ExifBlock($0)?.thumbnailSize })
+    }
     private let decoder: WebPDecoder
 
     init(file: InputFile, opening: PictureOpening) throws {

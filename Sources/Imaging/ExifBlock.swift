@@ -130,27 +130,27 @@ public struct ExifBlock: Sendable {
         return next != 0
     }
 
-    private var firstDirectory: Int? { read32(4) }
+    var firstDirectory: Int? { read32(4) }
 
     /// The offset of the directory a pointer tag of IFD0 names.
-    private func pointer(_ tag: Int) -> Int? {
+    func pointer(_ tag: Int) -> Int? {
         guard let entry = entry(tag, in: firstDirectory), let offset = read32(entry + 8), entries(of: offset) != nil else { return nil }
         return offset
     }
 
     /// The number of entries of the directory at `offset`, when all of them lie inside the block.
-    private func entries(of offset: Int) -> Int? {
+    func entries(of offset: Int) -> Int? {
         guard let count = read16(offset), offset + 2 + count * 12 + 4 <= bytes.count else { return nil }
         return count
     }
 
-    private func entry(_ tag: Int, in directory: Int?) -> Int? {
+    func entry(_ tag: Int, in directory: Int?) -> Int? {
         guard let directory, let count = entries(of: directory) else { return nil }
         return (0..<count).lazy.map { directory + 2 + $0 * 12 }.first { read16($0) == tag }
     }
 
     /// Where an entry's value lies when it does not fit in the entry's 4 bytes.
-    private func outOfLineValue(_ entry: Int) -> (offset: Int, length: Int)? {
+    func outOfLineValue(_ entry: Int) -> (offset: Int, length: Int)? {
         let sizes = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8]
         guard let type = read16(entry + 2), let size = sizes[type], let count = read32(entry + 4),
               !count.multipliedReportingOverflow(by: size).overflow, count * size > 4,
@@ -158,13 +158,13 @@ public struct ExifBlock: Sendable {
         return (offset, count * size)
     }
 
-    private func read16(_ offset: Int) -> Int? {
+    func read16(_ offset: Int) -> Int? {
         guard offset >= 0, offset + 2 <= bytes.count else { return nil }
         let (a, b) = (Int(bytes[offset]), Int(bytes[offset + 1]))
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 
-    private func read32(_ offset: Int) -> Int? {
+    func read32(_ offset: Int) -> Int? {
         guard let first = read16(offset), let second = read16(offset + 2) else { return nil }
         return bigEndian ? first << 16 | second : second << 16 | first
     }

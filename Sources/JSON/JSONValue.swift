@@ -7,6 +7,7 @@ public enum JSONValue: Sendable, Equatable {
     case double(Double)
     /// A Float by its own shortest digits (0.2, not the 0.20000000298023224 of the double it widens to).
     case float(Float)
+    case bool(Bool)
     case null
     case array([JSONValue])
     /// Members in order (a report's order is part of its readability).
@@ -18,6 +19,7 @@ public enum JSONValue: Sendable, Equatable {
         case .int(let value): return String(value)
         case .double(let value): return value.isFinite ? JSONNumber.text(value) : "null"
         case .float(let value): return value.isFinite ? ShortestDecimal.string(value) : "null"
+        case .bool(let value): return value ? "true" : "false"
         case .null: return "null"
         case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
         case .object(let members):

@@ -20,6 +20,13 @@ public struct PNGChunks: Sendable, Equatable {
     public let rawProfileExif: [UInt8]?
     /// The XMP packet of an iTXt "XML:com.adobe.xmp" chunk.
     public let xmp: [UInt8]?
+    /// IHDR's bit depth and colour type.
+    public let bitDepth: Int
+    public let colourType: Int
+    /// A tRNS chunk: transparency without an alpha channel.
+    public let hasTransparencyChunk: Bool
+    /// acTL's frame count: an animated PNG (APNG); nil for a still picture.
+    public let animationFrames: Int?
     /// Where each chunk stands: its offset in the file and the length of its data.
     let spans: [Span]
 
@@ -44,7 +51,9 @@ public struct PNGChunks: Sendable, Equatable {
         guard let signature = read(8, at: 0), hasSignature(signature) else { throw .notPNG }
         let fileSize = file.size ?? 0
         var offset = 8
-        var width = 0, height = 0, workingBytes = 0
+        var width = 0, height = 0, workingBytes = 0, bitDepth = 8, colourType = 0
+        var hasTransparencyChunk = false
+        var animationFrames: Int?
         var exif: [UInt8]?
         var texts = PNGTextMetadata()
         var sawHeader = false
@@ -66,10 +75,15 @@ public struct PNGChunks: Sendable, Equatable {
                 height = Int(data[4]) << 24 | Int(data[5]) << 16 | Int(data[6]) << 8 | Int(data[7])
                 // Rows as decoded: a palette expands to RGBA at most, low depths to a byte a sample.
                 let channels = [0: 1, 2: 3, 3: 4, 4: 2, 6: 4][Int(data[9])] ?? 4
+                (bitDepth, colourType) = (Int(data[8]), Int(data[9]))
                 let bytesPerPixel = channels * (data[8] == 16 ? 2 : 1)
                 workingBytes = PNGDecoder.workingBytes(width: width, height: height, bytesPerPixel: bytesPerPixel,
                                                        isInterlaced: data[12] != 0)
                 sawHeader = true
+            } else if type == "tRNS" {
+                hasTransparencyChunk = true
+            } else if type == "acTL", length == 8, animationFrames == nil, let data = read(4, at: offset + 8) {
+                animationFrames = Int(data[0]) << 24 | Int(data[1]) << 16 | Int(data[2]) << 8 | Int(data[3])
             } else if type == "eXIf" && exif == nil {
                 exif = read(length, at: offset + 8)
             } else if type == "tEXt" || type == "zTXt" || type == "iTXt", length <= PNGTextMetadata.textLimit,
@@ -82,7 +96,8 @@ public struct PNGChunks: Sendable, Equatable {
         }
         guard sawHeader else { throw .library(message: "no IHDR chunk") }
         return PNGChunks(width: width, height: height, workingBytes: workingBytes, exif: exif, rawProfileExif: texts.rawProfileExif,
-                         xmp: texts.xmp, spans: spans)
+                         xmp: texts.xmp, bitDepth: bitDepth, colourType: colourType, hasTransparencyChunk: hasTransparencyChunk,
+                         animationFrames: animationFrames, spans: spans)
     }
 
     /// Checks the CRC of every chunk the walk found.

@@ -56,19 +56,21 @@ public struct SandboxWorker: Sendable {
         var jobs: [Int: FileJob] = [:]
         while true {
             guard let message = try? channel.receive() else { exit(0) }
-            guard case .job(let input, let planned, let threads)? = WireMessage(bytes: message.bytes), message.descriptors.count == 2 else {
+            // The input, and the first output's pipe when the job writes any.
+            guard case .job(let input, let planned, let threads)? = WireMessage(bytes: message.bytes),
+                  message.descriptors.count == (planned.isEmpty ? 1 : 2) else {
                 // Only the parent writes here: anything else means the socket is not what it was.
                 exit(71)
             }
             Confinement.limitCPUTime(seconds: timeout, threads: threads == 0 ? WorkerThreads.cores : threads)
             if jobs[threads] == nil { jobs[threads] = job(threads) }
-            let outputs = WorkerOutputs(channel: channel, primary: message.descriptors[1], planned: planned)
+            let outputs = WorkerOutputs(channel: channel, primary: planned.isEmpty ? -1 : message.descriptors[1], planned: planned)
             let reply: WireMessage
             do {
                 let file = try InputFile(adopting: message.descriptors[0], displayName: input)
                 defer { withExtendedLifetime(file) {} }
-                try TestTrigger.fire(for: input, output: message.descriptors[1])
-                let report = try jobs[threads]!.work(file, outputs, planned[0].path)
+                try TestTrigger.fire(for: input, output: outputs.primary)
+                let report = try jobs[threads]!.work(file, outputs, planned.first?.path ?? "")
                 reply = .done(fields: report.fields.map { JSONMember($0.name, $0.value) }, warnings: report.warnings)
             } catch {
                 reply = .failed(message: "\(error)")
@@ -110,7 +112,7 @@ final class WorkerOutputs: JobOutputs {
     }
 
     func closeAll() {
-        close(primary)
+        if primary >= 0 { close(primary) }
         opened.forEach { close($0) }
         opened = []
     }

@@ -60,14 +60,14 @@ public final class SandboxedJobs: Sendable {
     /// The job for `input`, done in a worker on `threads` threads (0: every core); its report, or
     /// the worker's failure as an error.
     public func run(_ job: FileJob, input: String, outputs planned: [PlannedOutput], threads: Int) throws -> JobReport {
-        let (file, outputs) = try job.open(input: input, outputs: planned)
+        let (file, outputs) = try job.openAny(input: input, outputs: planned)
         var start = [UInt8](repeating: 0, count: 16)
         let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
         var box = try checkout(for: job.decoders(Array(start.prefix(got))))
         do {
-            let report = try perform(on: &box, input: file, outputs: outputs, outputName: planned[0].path, threads: threads)
+            let report = try perform(on: &box, input: file, outputs: outputs, planned: planned, threads: threads)
             checkin(box)
-            try outputs.commit()
+            try outputs?.commit()
             return report
         } catch let failure as JobFailure {
             // The job's own error: the worker is fine and stays.
@@ -113,20 +113,25 @@ public final class SandboxedJobs: Sendable {
 
     /// Sends the job, moves the output's bytes from its pipe to the output, answers the worker's
     /// requests for more outputs, and waits for its answer, all within the timeout; says what happened.
-    private func perform(on box: inout WorkerBox, input: InputFile, outputs: OutputSet, outputName: String, threads: Int) throws -> JobReport {
-        let request = WireMessage.job(input: input.displayName, outputs: outputs.planned, threads: threads).bytes
+    /// `outputs`: nil for a job that writes nothing (its report is all), which sends the input alone.
+    private func perform(on box: inout WorkerBox, input: InputFile, outputs: OutputSet?, planned: [PlannedOutput], threads: Int) throws -> JobReport {
+        let request = WireMessage.job(input: input.displayName, outputs: planned, threads: threads).bytes
         let limit = Confinement.largestOutput(maxMemory: settings.maxMemory)
-        var pipes = [try OutputPipe(target: outputs.primary, name: outputName, limit: limit == 0 ? Int.max : limit)]
+        var pipes: [OutputPipe] = []
+        if let outputs {
+            pipes.append(try OutputPipe(target: outputs.primary, name: planned[0].path, limit: limit == 0 ? Int.max : limit))
+        }
+        let descriptors = [input.descriptor] + pipes.map(\.writeEnd)
         box.worker.clearErrors()
         do {
-            try box.worker.channel.send(request, descriptors: [input.descriptor, pipes[0].writeEnd])
+            try box.worker.channel.send(request, descriptors: descriptors)
         } catch {
             // The worker ended while idle: one new worker, once.
             _ = box.worker.end()
             box = try start(box.worker.decoders)
-            try box.worker.channel.send(request, descriptors: [input.descriptor, pipes[0].writeEnd])
+            try box.worker.channel.send(request, descriptors: descriptors)
         }
-        pipes[0].closeWriteEnd()
+        pipes.first?.closeWriteEnd()
         let deadline = Clock.seconds() + settings.timeout
         while true {
             let open = pipes.filter(\.isOpen)
@@ -164,6 +169,7 @@ public final class SandboxedJobs: Sendable {
                 var reply = WireMessage.outputOpened
                 var pipe: OutputPipe?
                 do {
+                    guard let outputs else { throw JobOutputError.notAllowed(path: path) }
                     pipe = try OutputPipe(target: try outputs.open(path, namedByUser: namedByUser), name: path, limit: limit == 0 ? Int.max : limit)
                 } catch {
                     reply = .outputRefused(message: "\(error)")

@@ -70,7 +70,7 @@ enum WireMessage: Equatable {
     private static func read(_ reader: inout WireReader) -> WireMessage? {
         switch reader.byte() {
         case 1:
-            guard let input = reader.string(), let count = reader.integer(), (1...OutputSet.limit).contains(count) else { return nil }
+            guard let input = reader.string(), let count = reader.integer(), (0...OutputSet.limit).contains(count) else { return nil }
             var outputs: [PlannedOutput] = []
             for _ in 0..<count {
                 guard let variant = reader.string(), let path = reader.string() else { return nil }
@@ -129,6 +129,7 @@ struct WireWriter {
         case .double(let number): byte(3); integer(Int(Int64(bitPattern: number.bitPattern)))
         case .float(let number): byte(4); integer(Int(number.bitPattern))
         case .null: byte(5)
+        case .bool(let value): byte(8); byte(value ? 1 : 0)
         case .array(let values):
             byte(6)
             integer(values.count)
@@ -184,6 +185,7 @@ struct WireReader {
         case 3: return integer().map { .double(Double(bitPattern: UInt64(bitPattern: Int64($0)))) }
         case 4: return integer().flatMap { UInt32(exactly: $0) }.map { .float(Float(bitPattern: $0)) }
         case 5: return .null
+        case 8: return byte().flatMap { $0 <= 1 ? .bool($0 == 1) : nil }
         case 6:
             guard let count = integer(), count >= 0, count <= remaining else { return nil }
             var values: [JSONValue] = []

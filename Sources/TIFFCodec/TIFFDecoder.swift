@@ -21,6 +21,8 @@ public final class TIFFDecoder {
     /// 1 or 2 bytes a sample, as given (2 for 10 to 16-bit samples).
     public let bytesPerSample: Int
     public let iccProfile: [UInt8]?
+    /// Bits per stored sample (1 to 16), before widening.
+    public let storedBitsPerSample: Int
     public let xmp: [UInt8]?
     private let bits: Int
     private let samplesPerPixel: Int
@@ -131,6 +133,7 @@ public final class TIFFDecoder {
         }
         guard planar == 1 || samplesPerPixel == 1 || bits >= 8 else { TIFFClose(opened); throw TIFFError.separatePlanes }
         planes = planar == 2 ? samplesPerPixel : 1
+        storedBitsPerSample = bits
         if oldJPEG {
             var message = [CChar](repeating: 0, count: 1024)
             guard TIFFRGBAImageOK(opened, &message) != 0 else {
@@ -177,6 +180,18 @@ public final class TIFFDecoder {
         _ = TIFFSetDirectory(tiff, 0)
         source.lastError = nil
         return pages
+    }
+
+    /// The pages of the file that are not reduced copies of another (a pyramid's), counting at most 64 directories.
+    public func pageCount() -> Int {
+        max(1, min(64, Int(TIFFNumberOfDirectories(tiff))) - reducedPages().count)
+    }
+
+    /// The compression's common name (`none`, `lzw`, `deflate`, `jpeg`), as libvips and exiftool call them.
+    public var compressionName: String {
+        let names = [1: "none", 2: "ccitt-rle", 3: "ccitt-fax3", 4: "ccitt-fax4", 5: "lzw", 6: "old-jpeg", 7: "jpeg", 8: "deflate",
+                     32773: "packbits", 32946: "deflate", 34887: "lerc", 34925: "lzma", 50000: "zstd", 50001: "webp", 50002: "jpeg-xl"]
+        return names[compression] ?? "compression-\(compression)"
     }
 
     /// The rows of one strip or row of tiles: regions that start and end on them read each block once.

@@ -9,6 +9,8 @@ public final class WebPDecoder {
     public let height: Int
     public let hasAlpha: Bool
     public let isAnimated: Bool
+    /// VP8L (lossless) rather than VP8; false for an animation, whose frames may be either.
+    public let isLossless: Bool
     /// The frame of an animation that decoding gives (0: the first).
     public var frameIndex = 0
     public private(set) var iccProfile: [UInt8]?
@@ -33,6 +35,7 @@ public final class WebPDecoder {
         height = Int(features.height)
         hasAlpha = features.has_alpha != 0
         isAnimated = features.has_animation != 0
+        isLossless = features.format == 2
         readChunks()
     }
 

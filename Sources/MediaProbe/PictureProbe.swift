@@ -1,0 +1,51 @@
+import ColourManagement
+import FileIO
+import ImageCodecs
+import Imaging
+
+/// A picture's probe: its header read by the same reader `crop` and `thumbnail` open it with, so
+/// that the size shown is the size they write.
+enum PictureProbe {
+    static func probe(_ file: InputFile, options: ProbeOptions) throws -> (ProbeResult, warnings: [String]) {
+        // A header read decodes nothing: the limits hold for what --deep decodes, and a picture too
+        // large for thumbnail still says its size.
+        var opening = options.deep ? PictureOpening(maxPixels: options.limits.maxPixels, maxMemory: options.limits.maxMemory, threads: options.threads)
+            : PictureOpening(maxPixels: Int.max, maxMemory: Int.max, threads: 1)
+        opening.readsPixels = options.deep
+        let picture = try PictureFormat.open(file, opening)
+        let facts = picture.facts
+        var result = ProbeResult(kind: .picture, format: facts.format, mime: facts.mime)
+        let shown = picture.orientation.displaySize(storedWidth: picture.storedWidth, storedHeight: picture.storedHeight)
+        (result.width, result.height) = (shown.width, shown.height)
+        (result.codedWidth, result.codedHeight) = (picture.storedWidth, picture.storedHeight)
+        result.orientation = picture.orientation.rawValue
+        result.rotation = picture.orientation.clockwiseRotation
+        result.frames = facts.frames
+        result.codec = facts.codec
+        result.bitDepth = facts.bitDepth
+        result.alpha = facts.hasAlpha
+        result.hdr = picture.hdrTransfer.map { $0 == .pq ? "pq" : "hlg" }
+        result.icc = picture.color?.iccProfile.flatMap(ICCProfileDescription.of)
+        result.embeddedThumbnail = facts.embeddedThumbnail.map { ProbeResult.Size(width: $0.width, height: $0.height) }
+        result.capture = picture.exif.flatMap { ExifBlock($0)?.capture } ?? CaptureMetadata()
+        if options.deep {
+            // The smallest size the format decodes to: every coded byte read, the least memory.
+            try picture.readRows(at: picture.reducedSize(atLeast: 1, 1)) { _ in }
+            result.decodes = true
+        }
+        return (result, picture.warnings)
+    }
+}
+
+extension Orientation {
+    /// Degrees clockwise that turn the stored picture upright once its mirror (if any) is applied,
+    /// as EXIF describes its eight values.
+    var clockwiseRotation: Int {
+        switch rawValue {
+        case 3, 4: return 180
+        case 6, 7: return 90
+        case 5, 8: return 270
+        default: return 0
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Batch
+import FFmpeg
+import FileIO
+import ImageCodecs
+import Imaging
+import JSON
+
+/// How files are probed.
+public struct ProbeOptions: Sendable {
+    /// Decode the picture or the first frame, and count a video's frames by reading every packet.
+    public var deep = false
+    /// `gps` in the report; false leaves the position out (`--no-gps`).
+    public var includesGPS = true
+    public var limits = DecodeLimits()
+    /// Threads `--deep`'s decoding may use; 0 for every core.
+    public var threads = 0
+
+    public init() {}
+}
+
+/// `probe`: what a file is, from its header and index, as one report line.
+public struct Prober: Sendable {
+    public let options: ProbeOptions
+
+    public init(options: ProbeOptions) {
+        self.options = options
+    }
+
+    /// A picture by its first bytes (read by the reader `crop` and `thumbnail` use), else media FFmpeg opens.
+    public func probe(_ file: InputFile) throws -> (result: ProbeResult, warnings: [String]) {
+        var start = [UInt8](repeating: 0, count: 12)
+        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
+        if PictureFormat.identify(Array(start.prefix(got))) != nil {
+            let (result, warnings) = try PictureProbe.probe(file, options: options)
+            return (result, warnings)
+        }
+        let (result, warnings) = try MediaProbe.probe(file, options: options)
+        return (result, warnings)
+    }
+
+    /// The probe as a job: no output, the report is the result.
+    public var job: FileJob {
+        let includesGPS = options.includesGPS
+        var job = FileJob(recognise: Self.recognise, policy: OutputPolicy(overwrite: false, isNamedByUser: false)) { file, _, _ in
+            let (result, warnings) = try probe(file)
+            return JobReport(fields: result.fields(includesGPS: includesGPS), warnings: warnings)
+        }
+        job.decoders = { PictureFormat.identify(Array($0.prefix(12))) == nil ? .media : .pictures }
+        return job
+    }
+
+    /// A picture of a format `PictureFormat` reads, or media FFmpeg opens.
+    @Sendable static func recognise(_ start: UnsafeRawBufferPointer) throws {
+        if PictureFormat.identify(Array(start.prefix(12))) != nil { return }
+        try VideoSource.recognise(start)
+    }
+}

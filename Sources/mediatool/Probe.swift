@@ -1,0 +1,113 @@
+import ArgumentParser
+import FFmpeg
+import Batch
+import FileIO
+import Glibc
+import ImageCodecs
+import MediaProbe
+import Sandbox
+
+/// How probe's report is written.
+enum ProbeFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, table
+}
+
+struct Probe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "What each picture, video or sound file is, in one JSON line: size as shown, duration, HDR, date, place.",
+        discussion: """
+            Reads headers and indexes only (no frame is decoded unless --deep): the size as shown \
+            (EXIF and HEIF orientation, the display matrix and pixel aspect applied, the size thumbnail \
+            and crop write), the coded size, rotation, duration, frame rate and count, codecs, bit \
+            depth, HDR (PQ, HLG, Dolby Vision), sound and subtitle streams, ICC profile, and when, \
+            where and with what it was taken (EXIF, QuickTime). Every field is in every line, null \
+            where it does not apply; the README lists them.
+
+            JSON Lines on standard output (one object per input, as each finishes: input, status, \
+            error, then the fields), or a table when standard output is a terminal; --format chooses.
+
+            Examples:
+              mediatool probe IMG_0001.HEIC clip.mov
+              mediatool probe --recursive uploads/ --no-gps > facts.jsonl
+              mediatool probe --deep --format table suspicious.mp4
+
+            Exit status: 0 when every input was probed, 1 when any failed, 64 for usage errors.
+            """
+    )
+
+    @Argument(help: "Pictures, videos and sound files, and folders of them.", completion: .file())
+    var inputs: [String] = []
+
+    @Option(help: ArgumentHelp("json (one JSON object a line) or table (for a person); default: table when standard output is a terminal, else json.", valueName: "json|table"))
+    var format: ProbeFormat?
+
+    @Flag(help: "The same as --format json.")
+    var json = false
+
+    @Flag(help: "Also decode the picture or the first frame (and count a video's frames by reading every packet): a file that does not decode fails.")
+    var deep = false
+
+    @Flag(help: "Leave the GPS position out of the report.")
+    var noGps = false
+
+    @OptionGroup var limits: LimitOptions
+
+    @OptionGroup var batch: BatchOptions
+
+    @Option(name: .shortAndLong, help: "Inputs worked on at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Flag(help: "No progress bar and no summary.")
+    var quiet = false
+
+    @OptionGroup var sandbox: SandboxOptions
+
+    /// What a folder is searched for: every picture and media extension thumbnail takes.
+    static var extensions: Set<String> {
+        Thumbnail.videoExtensions.union(Thumbnail.audioExtensions).union(PictureFormat.readableExtensions).union(["gif"])
+    }
+
+    func validate() throws {
+        guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one file.") }
+        try InputList.validate(inputs)
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
+        if json && format == .table { throw ValidationError("--json and --format table exclude each other.") }
+    }
+
+    func run() throws {
+        var options = ProbeOptions()
+        options.deep = deep
+        options.includesGPS = !noGps
+        options.limits = limits.runLimits()
+        if let worker = SandboxWorker.current {
+            let settled = options
+            worker.serve({ threads in
+                var threaded = settled
+                threaded.threads = threads
+                return Prober(options: threaded).job
+            }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
+               prepare: {
+                PictureFormat.prepareReaders()
+                if SandboxWorker.decoders == .media { try FFmpegLibraries.load() }
+            })
+        }
+        let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
+        let files = try batch.inputs(inputs, extensions: Self.extensions)
+        let workers = jobs ?? JobOptions.cores
+        let running = min(workers, files.count)
+        let threads = running <= 1 ? 0 : max(1, JobOptions.cores / running)
+        options.threads = threads
+        let job = Prober(options: options).job
+        let run = sandboxRun.runner(threads: threads)
+        var settings = BatchSettings(jobs: workers)
+        settings.reportsJSON = true
+        settings.reportsOutputs = false
+        if (json ? .json : format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .json)) == .table { settings.table = ProbeTable.layout }
+        settings.showsProgress = !quiet && isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) != 1
+        settings.showsSummary = !quiet
+        let summary = BatchEngine(settings: settings).run(files, plan: nil) { file, _ in
+            try run(job, file.path, [])
+        }
+        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+    }
+}
