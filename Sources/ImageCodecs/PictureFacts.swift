@@ -12,6 +12,9 @@ public struct PictureFacts: Sendable {
     public var frames: Int
     /// The size of a smaller copy the file carries (EXIF's IFD1, HEIF's `thmb`), as shown.
     public var embeddedThumbnail: (width: Int, height: Int)?
+    /// Where the capture's date, camera and position are read, where it is not the EXIF block
+    /// (`SourcePicture.exif`): a TIFF's own directories, the file itself.
+    public var metadataDirectories: [UInt8]?
 
     public init(format: String, mime: String, codec: String, bitDepth: Int, hasAlpha: Bool, frames: Int = 1,
                 embeddedThumbnail: (width: Int, height: Int)? = nil) {

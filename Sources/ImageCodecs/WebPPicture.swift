@@ -33,7 +33,7 @@ public struct WebPPicture: SourcePicture {
         storedHeight = decoder.height
         var warnings: [String] = []
         orientation = Orientation.stated(exif: decoder.exif, xmp: decoder.xmp, warnings: &warnings)
-        if decoder.isAnimated { warnings.append(Self.chooseFrame(of: decoder, at: opening.animationTime)) }
+        if decoder.isAnimated && opening.readsPixels { warnings.append(Self.chooseFrame(of: decoder, at: opening.animationTime)) }
         self.warnings = warnings
         color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
         // The file, and libwebp's rows of the whole width (or the whole canvas of an animation).

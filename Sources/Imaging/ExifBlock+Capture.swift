@@ -11,10 +11,12 @@ extension ExifBlock {
     public var capture: CaptureMetadata {
         let ifd0 = firstDirectory
         let exif = pointer(Self.exifPointerTag)
-        let created = Self.isoDate(text(Self.dateTimeOriginalTag, in: exif), subSeconds: text(Self.subSecTimeOriginalTag, in: exif),
-                                   offset: text(Self.offsetTimeOriginalTag, in: exif))
-            ?? Self.isoDate(text(Self.dateTimeDigitizedTag, in: exif), subSeconds: text(Self.subSecTimeDigitizedTag, in: exif),
-                            offset: text(Self.offsetTimeDigitizedTag, in: exif))
+        // Some writers put the Exif directory's tags in IFD0 itself (TIFFs from scanners and libtiff).
+        let value = { (tag: Int) in self.text(tag, in: exif) ?? self.text(tag, in: ifd0) }
+        let created = Self.isoDate(value(Self.dateTimeOriginalTag), subSeconds: value(Self.subSecTimeOriginalTag),
+                                   offset: value(Self.offsetTimeOriginalTag))
+            ?? Self.isoDate(value(Self.dateTimeDigitizedTag), subSeconds: value(Self.subSecTimeDigitizedTag),
+                            offset: value(Self.offsetTimeDigitizedTag))
         return CaptureMetadata(created: created, make: text(Self.makeTag, in: ifd0), model: text(Self.modelTag, in: ifd0),
                                software: text(Self.softwareTag, in: ifd0), position: position)
     }

@@ -27,7 +27,7 @@ enum PictureProbe {
         result.hdr = picture.hdrTransfer.map { $0 == .pq ? "pq" : "hlg" }
         result.icc = picture.color?.iccProfile.flatMap(ICCProfileDescription.of)
         result.embeddedThumbnail = facts.embeddedThumbnail.map { ProbeResult.Size(width: $0.width, height: $0.height) }
-        result.capture = picture.exif.flatMap { ExifBlock($0)?.capture } ?? CaptureMetadata()
+        result.capture = (facts.metadataDirectories ?? picture.exif).flatMap { ExifBlock($0)?.capture } ?? CaptureMetadata()
         if options.deep {
             // The smallest size the format decodes to: every coded byte read, the least memory.
             try picture.readRows(at: picture.reducedSize(atLeast: 1, 1)) { _ in }

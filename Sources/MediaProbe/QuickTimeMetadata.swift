@@ -27,7 +27,8 @@ enum QuickTimeMetadata {
         guard digitPlaces.allSatisfy({ (0x30...0x39).contains(characters[$0]) }), characters[4] == 0x2D, characters[7] == 0x2D,
               characters[10] == 0x54 || characters[10] == 0x20, characters[13] == 0x3A, characters[16] == 0x3A else { return nil }
         var date = String(decoding: characters[0..<10], as: UTF8.self) + "T" + String(decoding: characters[11..<19], as: UTF8.self)
-        guard !date.hasPrefix("0000"), !date.hasPrefix("1904-01-01") else { return nil }
+        // QuickTime's zero time, and the Unix epoch some muxers write for it: no date.
+        guard !date.hasPrefix("0000"), !date.hasPrefix("1904-01-01"), date != "1970-01-01T00:00:00" else { return nil }
         var rest = characters[19...]
         if rest.first == 0x2E {
             let fraction = rest.dropFirst().prefix { (0x30...0x39).contains($0) }
