@@ -26,7 +26,7 @@ let package = Package(
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.
         .executableTarget(
             name: "MediaToolFuzz",
-            dependencies: ["Batch", "BinaryArrays", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "JPEGCodec", "FileIO", "JSON", "NumberText", "PNGCodec", "VideoThumbnails"]
+            dependencies: ["Batch", "BinaryArrays", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "JPEGCodec", "FileIO", "JSON", "MediaProbe", "NumberText", "PNGCodec", "VideoThumbnails"]
         ),
 
         // The same thumbnail and crop many times in one process, to show memory stays flat.

@@ -10,6 +10,7 @@ import ImageCodecs
 import PNGCodec
 import VideoThumbnails
 import JSON
+import MediaProbe
 import NumberText
 
 /// The fuzz targets, by name. Each takes arbitrary bytes and must neither crash, hang nor leak;
@@ -25,6 +26,7 @@ enum FuzzTargets {
         "doubles": fuzzDoubles,
         "arguments": fuzzArguments,
         "video": fuzzVideo,
+        "probe": fuzzProbe,
     ]
 
     /// Pictures and frames above this are not decoded: the fuzzer would spend its time in memset.
@@ -32,6 +34,23 @@ enum FuzzTargets {
 
     static func fuzzExif(_ bytes: [UInt8]) {
         _ = try? ExifOrientation.read(tiff: bytes)
+        // What probe reads of it: dates, texts, rationals, the GPS directory, the thumbnail's frame header.
+        guard let block = ExifBlock(bytes) else { return }
+        _ = block.capture
+        _ = block.thumbnailSize
+    }
+
+    /// probe's whole path from a file: a picture's header by its reader, or FFmpeg's header and
+    /// index, the configuration records, the tags, ISO 6709; then --deep's decoding.
+    static func fuzzProbe(_ bytes: [UInt8]) {
+        let path = ScratchFile.write(bytes)
+        guard let file = try? InputFile(path: path) else { return }
+        var options = ProbeOptions()
+        options.limits = DecodeLimits(maxPixels: pixelLimit, maxMemory: 1 << 28)
+        options.threads = 1
+        _ = try? Prober(options: options).probe(file)
+        options.deep = true
+        _ = try? Prober(options: options).probe(file)
     }
 
     static func fuzzPNG(_ bytes: [UInt8]) {
