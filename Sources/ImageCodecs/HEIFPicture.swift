@@ -67,13 +67,7 @@ public struct HEIFPicture: SourcePicture {
             orientation = .identity
         } else {
             (storedWidth, storedHeight) = coded
-            orientation = transforms.reduce(Orientation.identity) { shown, transform in
-                switch transform {
-                case .rotation(let turns): return shown.followed(by: [.identity, .rotate270Clockwise, .rotate180, .rotate90Clockwise][turns])
-                case .mirror(let leftRight): return shown.followed(by: leftRight ? .mirrorHorizontal : .mirrorVertical)
-                case .cleanAperture: return shown
-                }
-            }
+            orientation = Self.orientation(of: transforms)
         }
         // Tiles need the grid's alpha grid too; such a picture is decoded whole.
         self.grid = decoder.hasAlpha || libheifTransforms ? nil : grid
@@ -88,12 +82,25 @@ public struct HEIFPicture: SourcePicture {
         color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
         let codedItem = primary.type == "grid" ? container.referenced(from: primary.id, type: "dimg").first.flatMap { container.items[$0] } : primary
         let isAV1 = codedItem?.type == "av01"
-        let thumbnail = decoder.thumbnails.max { $0.width * $0.height < $1.width * $1.height }
+        // As stored (`ispe`), as HEIFHeaderPicture says it: libheif 1.15 turns a thumbnail's size
+        // by its `irot` or not, by the order of its properties.
+        let thumbnail = container.thumbnails(of: primary).max { $0.width * $0.height < $1.width * $1.height }
         facts = PictureFacts(format: isAV1 ? "avif" : "heic", mime: isAV1 ? "image/avif" : "image/heic", codec: isAV1 ? "av1" : "hevc",
-                             bitDepth: decoder.bitDepth, hasAlpha: decoder.hasAlpha, embeddedThumbnail: thumbnail.map { ($0.width, $0.height) })
+                             bitDepth: decoder.bitDepth, hasAlpha: decoder.hasAlpha, embeddedThumbnail: thumbnail)
         exif = decoder.exif
         xmp = decoder.xmp
         warnings = []
+    }
+
+    /// The orientation `irot` and `imir`, in the order they apply, make of the coded image.
+    static func orientation(of transforms: [HEIFTransform]) -> Orientation {
+        transforms.reduce(Orientation.identity) { shown, transform in
+            switch transform {
+            case .rotation(let turns): return shown.followed(by: [.identity, .rotate270Clockwise, .rotate180, .rotate90Clockwise][turns])
+            case .mirror(let leftRight): return shown.followed(by: leftRight ? .mirrorHorizontal : .mirrorVertical)
+            case .cleanAperture: return shown
+            }
+        }
     }
 
     /// The smallest thumbnail item (phones write one) at least this large, in stored orientation;

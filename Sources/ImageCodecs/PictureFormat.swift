@@ -36,7 +36,11 @@ public struct PictureFormat: Sendable {
         PictureFormat(name: .webp, extensions: ["webp"], largestSide: 16383, holdsAlpha: true, holds16Bit: false,
                       output: .webp, matches: WebPDecoder.hasSignature, reader: WebPPicture.init),
         PictureFormat(name: .heif, extensions: ["heic", "heif", "hif", "avif"], largestSide: 65535, holdsAlpha: true,
-                      holds16Bit: true, output: nil, matches: HEIFContainer.hasSignature, reader: HEIFPicture.init),
+                      holds16Bit: true, output: nil, matches: HEIFContainer.hasSignature, reader: { file, opening in
+                          // A header alone (probe) is read without libheif where the container says it all.
+                          if !opening.readsPixels, let header = try HEIFHeaderPicture(file: file, opening: opening) { return header }
+                          return try HEIFPicture(file: file, opening: opening)
+                      }),
         PictureFormat(name: .tiff, extensions: ["tif", "tiff"], largestSide: Int(UInt32.max), holdsAlpha: true, holds16Bit: true,
                       output: nil, matches: TIFFDecoder.hasSignature, reader: TIFFPicture.init),
     ]

@@ -20,14 +20,14 @@ public struct WebPPicture: SourcePicture {
     public let workingBytes: Int
     public var facts: PictureFacts {
         PictureFacts(format: "webp", mime: "image/webp", codec: decoder.isAnimated ? "webp-animation" : decoder.isLossless ? "vp8l" : "vp8",
-                     bitDepth: 8, hasAlpha: decoder.hasAlpha, frames: decoder.isAnimated ? max(1, decoder.frameDurations.count) : 1,
+                     bitDepth: 8, hasAlpha: decoder.hasAlpha, frames: decoder.frameCount,
                      embeddedThumbnail: exif.flatMap { ExifBlock($0)?.thumbnailSize })
     }
     private let decoder: WebPDecoder
 
     init(file: InputFile, opening: PictureOpening) throws {
         // libwebp decodes from memory; a WebP holds at most 16383x16383 pixels, so its file is small beside them.
-        decoder = try WebPDecoder(bytes: try file.contents())
+        decoder = opening.readsPixels ? try WebPDecoder(bytes: try file.contents()) : try WebPDecoder(headerOf: file)
         try opening.checkPixels(width: decoder.width, height: decoder.height)
         storedWidth = decoder.width
         storedHeight = decoder.height

@@ -24,19 +24,61 @@ public final class WebPDecoder {
         start.count >= 12 && start[0..<4].elementsEqual("RIFF".utf8) && start[8..<12].elementsEqual("WEBP".utf8)
     }
 
+    /// Frames of an animation, counted by their ANMF chunks (1 for a still picture).
+    public private(set) var frameCount = 1
+    /// Made by `init(headerOf:)`: the header's facts only, nothing to decode from.
+    public let isHeaderOnly: Bool
+
     public init(bytes: [UInt8]) throws(WebPError) {
         self.bytes = bytes
+        isHeaderOnly = false
+        (width, height, hasAlpha, isAnimated, isLossless) = try Self.features(bytes)
+        readChunks()
+        if isAnimated { frameCount = max(1, frameDurations.count) }
+    }
+
+    /// The header of a WebP file that stays on disk (`probe`): the features from its first bytes,
+    /// the chunks by their headers, their data read only for ICCP, EXIF and XMP. Nothing decodes.
+    public init(headerOf file: InputFile) throws {
+        let start = try Self.read(file, at: 0, count: 64 << 10)
+        bytes = []
+        isHeaderOnly = true
+        (width, height, hasAlpha, isAnimated, isLossless) = try Self.features(start)
+        let size = file.size ?? start.count
+        var at = 12, frames = 0
+        while at + 8 <= size {
+            let header = try Self.read(file, at: at, count: 8)
+            guard header.count == 8 else { break }
+            let type = String(decoding: header[0..<4], as: UTF8.self)
+            let length = Int(header[4]) | Int(header[5]) << 8 | Int(header[6]) << 16 | Int(header[7]) << 24
+            guard length <= size - at - 8 else { break }
+            switch type {
+            case "ICCP" where iccProfile == nil: iccProfile = try Self.read(file, at: at + 8, count: length)
+            case "EXIF" where exif == nil:
+                let payload = try Self.read(file, at: at + 8, count: length)
+                exif = payload.starts(with: Array("Exif\0\0".utf8)) ? Array(payload.dropFirst(6)) : payload
+            case "XMP " where xmp == nil: xmp = try Self.read(file, at: at + 8, count: length)
+            case "ANMF": frames += 1
+            default: break
+            }
+            at += 8 + length + (length & 1)
+        }
+        if isAnimated { frameCount = max(1, frames) }
+    }
+
+    private static func read(_ file: InputFile, at offset: Int, count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = try bytes.withUnsafeMutableBytes { try file.read(at: offset, into: $0) }
+        return Array(bytes.prefix(got))
+    }
+
+    private static func features(_ bytes: [UInt8]) throws(WebPError) -> (Int, Int, Bool, Bool, Bool) {
         var features = WebPBitstreamFeatures()
         let status = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
         guard status == VP8_STATUS_OK, features.width > 0, features.height > 0 else {
             throw .decodingFailed(Self.describe(status))
         }
-        width = Int(features.width)
-        height = Int(features.height)
-        hasAlpha = features.has_alpha != 0
-        isAnimated = features.has_animation != 0
-        isLossless = features.format == 2
-        readChunks()
+        return (Int(features.width), Int(features.height), features.has_alpha != 0, features.has_animation != 0, features.format == 2)
     }
 
     /// ICCP, EXIF and "XMP " chunks; a chunk that runs past the file ends the walk.

@@ -1,17 +1,16 @@
-import CFFmpeg
-
 /// What a video stream's decoder configuration record (the container's `avcC`, `hvcC` or `av1C`,
 /// FFmpeg's extradata) says of its samples before any frame is decoded: the profile, the bit depth
-/// and the chroma sampling, as the pixel format a decoder will give.
-struct CodecConfiguration: Equatable {
+/// and the chroma sampling, as the pixel format a decoder will give. FFmpeg's streams and HEIF's
+/// items carry the same records.
+public struct CodecConfiguration: Equatable, Sendable {
     /// The profile as FFmpeg numbers it (`AVCodecParameters.profile`), for `avcodec_profile_name`.
-    var profile: Int32?
-    var bitDepth: Int
+    public var profile: Int32?
+    public var bitDepth: Int
     /// 0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4 (H.264's and HEVC's chroma_format_idc).
-    var chromaFormat: Int
+    public var chromaFormat: Int
 
     /// FFmpeg's name of the pixel format its decoder gives for these samples (`yuv420p10le`).
-    var pixelFormatName: String {
+    public var pixelFormatName: String {
         let layout = ["gray", "yuv420p", "yuv422p", "yuv444p"][chromaFormat]
         return bitDepth == 8 ? layout : "\(layout)\(bitDepth)le"
     }
@@ -19,13 +18,13 @@ struct CodecConfiguration: Equatable {
     /// H.264's `avcC`: profiles below High are 8-bit 4:2:0; High profiles state theirs in the
     /// record's extension, which some writers leave out (then High's own 8-bit 4:2:0, and the
     /// profile's where it has one depth).
-    static func avc(_ record: [UInt8]) -> CodecConfiguration? {
+    public static func avc(_ record: [UInt8]) -> CodecConfiguration? {
         guard record.count >= 7, record[0] == 1 else { return nil }
         let profile = Int(record[1]), constraints = record[2]
         // FFmpeg's numbering: profile_idc, with constrained baseline and the intra profiles flagged.
         var numbered = Int32(profile)
-        if profile == 66 && constraints & 0x40 != 0 { numbered |= FF_PROFILE_H264_CONSTRAINED }
-        if [110, 122, 244].contains(profile) && constraints & 0x10 != 0 { numbered |= FF_PROFILE_H264_INTRA }
+        if profile == 66 && constraints & 0x40 != 0 { numbered |= 1 << 9 }  // FF_PROFILE_H264_CONSTRAINED
+        if [110, 122, 244].contains(profile) && constraints & 0x10 != 0 { numbered |= 1 << 11 }  // FF_PROFILE_H264_INTRA
         guard [100, 110, 122, 244, 44, 118, 128, 138, 139, 134, 135].contains(profile) else {
             return CodecConfiguration(profile: numbered, bitDepth: 8, chromaFormat: 1)
         }
@@ -60,13 +59,13 @@ struct CodecConfiguration: Equatable {
     }
 
     /// HEVC's `hvcC`: chromaFormat and bitDepthLumaMinus8 at fixed places.
-    static func hevc(_ record: [UInt8]) -> CodecConfiguration? {
+    public static func hevc(_ record: [UInt8]) -> CodecConfiguration? {
         guard record.count >= 23, record[0] == 1 else { return nil }
         return CodecConfiguration(profile: Int32(record[1] & 0x1F), bitDepth: Int(record[17] & 0x07) + 8, chromaFormat: Int(record[16] & 0x03))
     }
 
     /// AV1's `av1C`: high_bitdepth, twelve_bit, monochrome and the subsampling flags.
-    static func av1(_ record: [UInt8]) -> CodecConfiguration? {
+    public static func av1(_ record: [UInt8]) -> CodecConfiguration? {
         guard record.count >= 4, record[0] == 0x81 else { return nil }
         let flags = record[2]
         let highBitDepth = flags & 0x40 != 0, twelveBit = flags & 0x20 != 0
