@@ -149,6 +149,7 @@ let package = Package(
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "JSON", "Reporting"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "FileIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Imaging"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Imaging", "TestSupport"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging", "FileIO"]),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards"]),

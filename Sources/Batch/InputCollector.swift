@@ -72,6 +72,10 @@ public enum InputCollector {
     }
 
     private static func expand(_ path: String, selection: InputSelection) throws -> [BatchInput] {
+        // No file name holds a NUL: the system would read the name as ending there, another file.
+        if path.utf8.contains(0) {
+            return [BatchInput(path: path, relativePath: fileName(of: path), problem: "a name with a NUL byte names no file")]
+        }
         guard let status = FileSystem.status(path), status.st_mode & S_IFMT == S_IFDIR else {
             // Not a folder: the job itself says what is wrong with it, if anything.
             return [BatchInput(path: path, relativePath: fileName(of: path))]

@@ -66,15 +66,13 @@ extension MediaFacts {
         let format = try FormatContext(file: file, maxPixels: maxPixels, readsHeadersOnly: true)
         let context = format.pointer.pointee
         let tags = Self.tags(context.metadata)
-        var duration = format.durationSeconds
         let streams = (0..<format.streamCount).map { StreamFacts(format.stream($0), in: format) }
-        if duration == nil {
-            duration = streams.compactMap(\.duration).max()
-        }
+        let duration = format.durationSeconds.flatMap(plausibleDuration) ?? streams.compactMap(\.duration).max()
         var bitRate = context.bit_rate > 0 ? Int(context.bit_rate) : nil
-        if bitRate == nil, let duration, duration > 0, let size = file.size, size > 0 {
+        if bitRate == nil, let duration, let size = file.size, size > 0 {
             // As FFmpeg estimates it after probing: the file's bits over its duration.
-            bitRate = Int(Double(size) * 8 / duration)
+            let rate = (Double(size) * 8 / duration).rounded(.down)
+            bitRate = rate >= 1 && rate < 1e15 ? Int(rate) : nil
         }
         return MediaFacts(demuxer: String(cString: context.iformat.pointee.name), majorBrand: tags["major_brand"],
                           duration: duration, bitRate: bitRate, tags: tags, streams: streams,
@@ -92,6 +90,12 @@ extension MediaFacts {
         }
         if let error = format.readError { throw error }
         return count
+    }
+
+    /// A duration a header may state: more than nothing, less than a century (a hostile header's
+    /// 9e18 s, or one tick of a 2-gigahertz time base, is no duration).
+    static func plausibleDuration(_ seconds: Double) -> Double? {
+        seconds.isFinite && seconds >= 1e-6 && seconds < 3.2e9 ? seconds : nil
     }
 
     static func tags(_ dictionary: OpaquePointer?) -> [String: String] {
@@ -128,7 +132,7 @@ extension StreamFacts {
         bitRate = parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil
         let timeBase = stream.pointee.time_base
         if stream.pointee.duration != cffmpeg_nopts_value(), stream.pointee.duration > 0, timeBase.den > 0 {
-            duration = Double(stream.pointee.duration) * Double(timeBase.num) / Double(timeBase.den)
+            duration = MediaFacts.plausibleDuration(Double(stream.pointee.duration) * Double(timeBase.num) / Double(timeBase.den))
         }
         switch kind {
         case .video: readVideo(stream, in: format)
@@ -159,7 +163,13 @@ extension StreamFacts {
         case AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT: interlaced = true
         default: interlaced = nil
         }
-        let rate = { (value: AVRational) -> Double? in value.num > 0 && value.den > 0 ? Double(value.num) / Double(value.den) : nil }
+        // A frame rate a header may state: a frame a quarter-hour to a high-speed camera's (a hostile
+        // 4194304 fps, or one frame in 9e18 s, is none).
+        let rate = { (value: AVRational) -> Double? in
+            guard value.num > 0, value.den > 0 else { return nil }
+            let rate = Double(value.num) / Double(value.den)
+            return rate >= 0.001 && rate <= 100_000 ? rate : nil
+        }
         averageFrameRate = rate(stream.pointee.avg_frame_rate)
         nominalFrameRate = rate(stream.pointee.r_frame_rate)
         frames = stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
@@ -188,7 +198,7 @@ extension StreamFacts {
         case AV_CODEC_ID_AV1: configuration = .av1(record)
         default: configuration = nil
         }
-        guard let configuration else { return }
+        guard let configuration, configuration.isPlausible else { return }
         if profile == nil, let numbered = configuration.profile {
             profile = avcodec_profile_name(parameters.codec_id, numbered).map { String(cString: $0) }
         }

@@ -41,6 +41,7 @@ struct HEIFHeaderPicture: SourcePicture {
         let configuration = container.decoderConfiguration(of: primary)
         let isAV1 = configuration?.type == "av1C" || container.codedItem(of: primary).type == "av01"
         let record = configuration.flatMap { $0.type == "hvcC" ? CodecConfiguration.hevc($0.record) : CodecConfiguration.av1($0.record) }
+            .flatMap { $0.isPlausible ? $0 : nil }
         let thumbnail = container.thumbnails(of: primary).max { $0.width * $0.height < $1.width * $1.height }
         facts = PictureFacts(format: isAV1 ? "avif" : "heic", mime: isAV1 ? "image/avif" : "image/heic", codec: isAV1 ? "av1" : "hevc",
                              bitDepth: record?.bitDepth ?? 8, hasAlpha: container.alphaItem(of: primary) != nil,

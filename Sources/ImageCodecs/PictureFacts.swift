@@ -10,7 +10,7 @@ public struct PictureFacts: Sendable {
     public var hasAlpha: Bool
     /// An animation's frames, or a TIFF's pages; 1 for a still picture.
     public var frames: Int
-    /// The size of a smaller copy the file carries (EXIF's IFD1, HEIF's `thmb`), as shown.
+    /// The size of a smaller copy the file carries (EXIF's IFD1, HEIF's `thmb`), as stored.
     public var embeddedThumbnail: (width: Int, height: Int)?
     /// Where the capture's date, camera and position are read, where it is not the EXIF block
     /// (`SourcePicture.exif`): a TIFF's own directories, the file itself.

@@ -10,6 +10,9 @@ public struct CodecConfiguration: Equatable, Sendable {
     public var chromaFormat: Int
 
     /// FFmpeg's name of the pixel format its decoder gives for these samples (`yuv420p10le`).
+    /// Depths and samplings decoders give (a record that says 15 bits states nothing).
+    public var isPlausible: Bool { [8, 10, 12].contains(bitDepth) && (0...3).contains(chromaFormat) }
+
     public var pixelFormatName: String {
         let layout = ["gray", "yuv420p", "yuv422p", "yuv444p"][chromaFormat]
         return bitDepth == 8 ? layout : "\(layout)\(bitDepth)le"

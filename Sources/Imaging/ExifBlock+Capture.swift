@@ -29,7 +29,8 @@ extension ExifBlock {
         let north = text(1, in: gps)?.uppercased() != "S", east = text(3, in: gps)?.uppercased() != "W"
         var altitude = rationals(6, in: gps)?.first
         if let entry = entry(5, in: gps), read16(entry + 2) == 1, bytes[entry + 8] == 1 { altitude = altitude.map { -$0 } }
-        return GeoPosition(latitude: north ? latitude : -latitude, longitude: east ? longitude : -longitude, altitude: altitude)
+        // The hemisphere says the sign (a signed rational's own is taken as exiftool takes it: magnitude only).
+        return GeoPosition(latitude: north ? abs(latitude) : -abs(latitude), longitude: east ? abs(longitude) : -abs(longitude), altitude: altitude)
     }
 
     private func degrees(_ tag: Int, in directory: Int) -> Double? {
@@ -111,10 +112,10 @@ extension ExifBlock {
               characters[4] == 0x3A, characters[7] == 0x3A, characters[10] == 0x20 || characters[10] == 0x54,
               characters[13] == 0x3A, characters[16] == 0x3A else { return nil }
         let part = { (from: Int, to: Int) in String(decoding: characters[from..<to], as: UTF8.self) }
-        guard let month = Int(part(5, 7)), (1...12).contains(month), let day = Int(part(8, 10)), (1...31).contains(day),
-              Int(part(0, 4))! > 0 else { return nil }
         var date = "\(part(0, 4))-\(part(5, 7))-\(part(8, 10))T\(part(11, 19))"
-        if let subSeconds, !subSeconds.isEmpty, subSeconds.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { date += "." + subSeconds }
+        guard CaptureMetadata.isValidDateTime(date) else { return nil }
+        // Sub-seconds to the nanosecond, as ISO 8601 readers take them.
+        if let subSeconds, !subSeconds.isEmpty, subSeconds.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { date += "." + subSeconds.prefix(9) }
         if let offset, let zone = isoOffset(offset) { date += zone }
         return date
     }

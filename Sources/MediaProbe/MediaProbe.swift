@@ -46,10 +46,13 @@ enum MediaProbe {
 
     /// The main video stream's fields: the size as `thumbnail` shows it (pixel aspect, then display matrix).
     private static func describe(_ stream: StreamFacts, into result: inout ProbeResult) {
-        let geometry = DisplayGeometry(codedWidth: stream.codedWidth, codedHeight: stream.codedHeight, pixelAspect: stream.pixelAspect,
-                                       orientation: stream.orientation, maxWidth: nil, maxHeight: nil)
-        (result.width, result.height) = (geometry.outputWidth, geometry.outputHeight)
-        (result.codedWidth, result.codedHeight) = (stream.codedWidth, stream.codedHeight)
+        // A size FFmpeg refused stays 0x0: no size, not 1x1.
+        if stream.codedWidth > 0 && stream.codedHeight > 0 {
+            let geometry = DisplayGeometry(codedWidth: stream.codedWidth, codedHeight: stream.codedHeight, pixelAspect: stream.pixelAspect,
+                                           orientation: stream.orientation, maxWidth: nil, maxHeight: nil)
+            (result.width, result.height) = (geometry.outputWidth, geometry.outputHeight)
+            (result.codedWidth, result.codedHeight) = (stream.codedWidth, stream.codedHeight)
+        }
         result.orientation = stream.orientation.rawValue
         result.rotation = stream.orientation.clockwiseRotation
         result.sampleAspectRatio = "\(stream.pixelAspect.numerator):\(stream.pixelAspect.denominator)"
@@ -110,9 +113,11 @@ enum MediaProbe {
 /// Why a file could not be probed, beyond what its readers said.
 public enum ProbeError: Error, Equatable, CustomStringConvertible {
     case noVideoOrAudio(streams: Int)
+    case empty
 
     public var description: String {
         switch self {
+        case .empty: return "an empty file"
         case .noVideoOrAudio(let streams): return "no video or audio stream (\(streams) other streams)"
         }
     }

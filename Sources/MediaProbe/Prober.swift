@@ -30,6 +30,7 @@ public struct Prober: Sendable {
     public func probe(_ file: InputFile) throws -> (result: ProbeResult, warnings: [String]) {
         var start = [UInt8](repeating: 0, count: 12)
         let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
+        if got == 0 { throw ProbeError.empty }
         if PictureFormat.identify(Array(start.prefix(got))) != nil {
             let (result, warnings) = try PictureProbe.probe(file, options: options)
             return (result, warnings)

@@ -28,20 +28,21 @@ enum QuickTimeMetadata {
               characters[10] == 0x54 || characters[10] == 0x20, characters[13] == 0x3A, characters[16] == 0x3A else { return nil }
         var date = String(decoding: characters[0..<10], as: UTF8.self) + "T" + String(decoding: characters[11..<19], as: UTF8.self)
         // QuickTime's zero time, and the Unix epoch some muxers write for it: no date.
-        guard !date.hasPrefix("0000"), !date.hasPrefix("1904-01-01"), date != "1970-01-01T00:00:00" else { return nil }
+        guard !date.hasPrefix("0000"), !date.hasPrefix("1904-01-01"), date != "1970-01-01T00:00:00",
+              CaptureMetadata.isValidDateTime(date) else { return nil }
         var rest = characters[19...]
         if rest.first == 0x2E {
             let fraction = rest.dropFirst().prefix { (0x30...0x39).contains($0) }
             rest = rest.dropFirst(1 + fraction.count)
-            if fraction.contains(where: { $0 != 0x30 }) {
-                date += "." + String(decoding: fraction.reversed().drop { $0 == 0x30 }.reversed(), as: UTF8.self)
-            }
+            // To the nanosecond, without trailing zeros (none at all for a whole second).
+            let kept = fraction.prefix(9).reversed().drop { $0 == 0x30 }.reversed()
+            if !kept.isEmpty { date += "." + String(decoding: kept, as: UTF8.self) }
         }
         let zone = String(decoding: rest, as: UTF8.self)
         if zone == "Z" { return date + "Z" }
         if zone.isEmpty { return date }
-        guard let offset = ExifBlock.isoOffset(zone) else { return nil }
-        return date + offset
+        // An offset that is none leaves the date local, as EXIF's does.
+        return date + (ExifBlock.isoOffset(zone) ?? "")
     }
 }
 
@@ -76,10 +77,12 @@ enum ISO6709 {
         case 0: return sign * value
         case 2:
             let degrees = Double(whole.prefix(degreeDigits))!, minutes = value - degrees * 100
+            guard minutes < 60 else { return nil }
             return sign * (degrees + minutes / 60)
         case 4:
             let degrees = Double(whole.prefix(degreeDigits))!, minutes = Double(whole.dropFirst(degreeDigits).prefix(2))!
             let seconds = value - degrees * 10000 - minutes * 100
+            guard minutes < 60, seconds < 60 else { return nil }
             return sign * (degrees + minutes / 60 + seconds / 3600)
         default: return nil
         }

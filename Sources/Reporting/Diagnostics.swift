@@ -50,6 +50,9 @@ public enum Diagnostics {
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
             || scalar == "\u{2028}" || scalar == "\u{2029}" || PathBytes.isByteScalar(scalar)
+            // Bidirectional controls reorder what a terminal shows: a name could pass for another.
+            || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+            || scalar.value == 0x200E || scalar.value == 0x200F || scalar.value == 0x061C
     }
 
     /// Text as it is, for a progress bar redrawn in place.

@@ -1,4 +1,5 @@
 import Batch
+import Dispatch
 import FileIO
 import Glibc
 import JSON
@@ -14,10 +15,15 @@ public struct SandboxSettings: Sendable {
     public var timeout: Double
     /// The memory one worker may use beyond its libraries (`--max-memory`), for its address-space limit.
     public var maxMemory: Int
+    /// At most this many workers with FFmpeg loaded at once (nil: as many as the batch's threads).
+    /// `probe`'s work on a video is a fraction of a millisecond beside the 40 ms loading FFmpeg
+    /// takes: its videos wait for the one worker that has it, and its pictures go to others.
+    public var mediaWorkers: Int?
 
-    public init(timeout: Double, maxMemory: Int) {
+    public init(timeout: Double, maxMemory: Int, mediaWorkers: Int? = nil) {
         self.timeout = timeout
         self.maxMemory = maxMemory
+        self.mediaWorkers = mediaWorkers
     }
 }
 
@@ -31,11 +37,14 @@ public final class SandboxedJobs: Sendable {
     private let idle = Mutex<[WorkerBox]>([])
     /// Set when a worker could not confine itself: every later input fails with the same reason at once.
     private let setupFailure = Mutex<WorkerFailure?>(nil)
+    /// One permit per media worker allowed (`SandboxSettings.mediaWorkers`), held while one works.
+    private let mediaPermits: DispatchSemaphore?
 
     /// Takes the worker started at the process's start (see `prestart`), or starts the first one at
     /// once, so that its start overlaps the batch's planning.
     public init(settings: SandboxSettings) {
         self.settings = settings
+        mediaPermits = settings.mediaWorkers.map { DispatchSemaphore(value: max(1, $0)) }
         let first = Self.prestarted.withLock { started in
             defer { started = nil }
             return started
@@ -63,7 +72,9 @@ public final class SandboxedJobs: Sendable {
         let (file, outputs) = try job.openAny(input: input, outputs: planned)
         var start = [UInt8](repeating: 0, count: 16)
         let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
-        var box = try checkout(for: job.decoders(Array(start.prefix(got))))
+        var (box, holdsPermit) = try checkout(for: job.decoders(Array(start.prefix(got))))
+        // After the worker is back among the idle ones, where the next input waiting for it finds it.
+        defer { if holdsPermit { mediaPermits?.signal() } }
         do {
             let report = try perform(on: &box, input: file, outputs: outputs, planned: planned, threads: threads)
             checkin(box)
@@ -76,9 +87,42 @@ public final class SandboxedJobs: Sendable {
         }
     }
 
-    /// An idle worker that has the decoders (one made for every input has them all), or a new one.
-    private func checkout(for decoders: JobDecoders) throws -> WorkerBox {
+    /// An idle worker that has the decoders (one made for every input has them all), or a new one;
+    /// and whether it holds a media permit, which the caller gives back.
+    private func checkout(for decoders: JobDecoders) throws -> (WorkerBox, holdsPermit: Bool) {
         if let failure = setupFailure.withLock({ $0 }) { throw failure }
+        guard let permits = mediaPermits else { return (try idleOrNew(decoders), false) }
+        if decoders == .media {
+            permits.wait()
+            do {
+                return (try idleOrNew(.media), true)
+            } catch {
+                permits.signal()
+                throw error
+            }
+        }
+        // A picture takes an idle picture worker, else the media worker when no video needs it,
+        // else a new picture worker: never a second FFmpeg.
+        if let box = idle.withLock({ idle in idle.lastIndex { $0.worker.decoders == .pictures }.map { idle.remove(at: $0) } }) {
+            if box.worker.confinement == nil { try ready(box.worker) }
+            return (box, false)
+        }
+        if permits.wait(timeout: .now()) == .success {
+            if let box = idle.withLock({ idle in idle.lastIndex { $0.worker.decoders == .media }.map { idle.remove(at: $0) } }) {
+                do {
+                    if box.worker.confinement == nil { try ready(box.worker) }
+                } catch {
+                    permits.signal()
+                    throw error
+                }
+                return (box, true)
+            }
+            permits.signal()
+        }
+        return (try start(.pictures), false)
+    }
+
+    private func idleOrNew(_ decoders: JobDecoders) throws -> WorkerBox {
         let found = idle.withLock { idle -> WorkerBox? in
             guard let index = idle.lastIndex(where: { decoders == .pictures || $0.worker.decoders == .media }) else { return nil }
             return idle.remove(at: index)

@@ -182,9 +182,10 @@ public final class TIFFDecoder {
         return pages
     }
 
-    /// The pages of the file that are not reduced copies of another (a pyramid's), counting at most 64 directories.
+    /// The pages of the file that are not reduced copies of another (a pyramid's, looked for among
+    /// the first 64 directories).
     public func pageCount() -> Int {
-        max(1, min(64, Int(TIFFNumberOfDirectories(tiff))) - reducedPages().count)
+        max(1, Int(TIFFNumberOfDirectories(tiff)) - reducedPages().count)
     }
 
     /// The compression's common name (`none`, `lzw`, `deflate`, `jpeg`), as libvips and exiftool call them.

@@ -91,7 +91,9 @@ struct Probe: ParsableCommand {
                 if SandboxWorker.decoders == .media { try FFmpegLibraries.load() }
             })
         }
-        let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
+        // Reading a video's header takes a fraction of loading FFmpeg: one worker has it (two with
+        // --deep, which decodes), and pictures go to the others.
+        let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes, mediaWorkers: deep ? nil : 1)
         let files = try batch.inputs(inputs, extensions: Self.extensions)
         let workers = jobs ?? JobOptions.cores
         let running = min(workers, files.count)

@@ -23,8 +23,10 @@ struct SandboxOptions: ParsableArguments {
     }
 
     /// Starts the run's sandbox: its first worker begins at once, while the batch is planned.
-    func begin(maxMemory: Int) -> SandboxRun {
-        SandboxRun(jobs: sandbox == .on ? SandboxedJobs(settings: SandboxSettings(timeout: timeout.value, maxMemory: maxMemory)) : nil)
+    /// `mediaWorkers`: at most this many workers load FFmpeg (see `SandboxSettings.mediaWorkers`).
+    func begin(maxMemory: Int, mediaWorkers: Int? = nil) -> SandboxRun {
+        SandboxRun(jobs: sandbox == .on
+            ? SandboxedJobs(settings: SandboxSettings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers)) : nil)
     }
 }
 

@@ -212,6 +212,37 @@ import TestSupport
         #expect(rows[2].hasPrefix("failed ") && rows[2].hasSuffix(inputs[1]))
     }
 
+    /// A header that says 9e18 seconds (helper-found: the table's seconds trapped): no duration from
+    /// it, the sound's instead, and a table row.
+    @Test func aLyingDurationIsNoDuration() throws {
+        let input = Fixture.path("probe/hostile-duration.mov")
+        let (run, lines) = try Self.probe([input])
+        #expect(run.status == 0)
+        #expect(lines[input]?["duration"] as? Double == 0.2)
+        #expect(lines[input]?["fps"] is NSNull)
+        let table = try ToolRun.run(["probe", "--format", "table", input], deadline: 60)
+        #expect(table.status == 0)
+        #expect(table.output.split(separator: "\n").count == 2)
+    }
+
+    /// Names no file can have, an empty file, and a name that would turn a terminal's text around.
+    @Test func oddNamesAndEmptyFiles() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = folder.appendingPathComponent("empty.mp4").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let reversed = folder.appendingPathComponent("clip\u{202E}4pm.exe").path
+        #expect(FileManager.default.createFile(atPath: reversed, contents: Data("not media".utf8)))
+        let list = folder.appendingPathComponent("list").path
+        #expect(FileManager.default.createFile(atPath: list, contents: Data((Fixture.path("probe/camera-south-west.jpg") + "\u{0}x.jpg\n").utf8)))
+        let run = try ToolRun.run(["probe", "--format", "json", "--quiet", "--files-from", list, empty, reversed], deadline: 60)
+        #expect(run.status == 1)
+        #expect(run.errorLines.contains("mediatool: \(empty): an empty file"))
+        #expect(run.errorLines.contains { $0.hasPrefix("mediatool: \(Fixture.path("probe/camera-south-west.jpg"))\\x00x.jpg: a name with a NUL byte names no file") })
+        #expect(run.errorLines.contains { $0.contains("clip\\u{202e}4pm.exe: ") })
+        #expect(!run.standardError.contains("\u{202E}"))
+    }
+
     @Test func usageErrors() throws {
         let cases: [([String], String)] = [
             ([], "mediatool: Give at least one file. (see 'mediatool probe --help')"),
