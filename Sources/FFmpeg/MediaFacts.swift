@@ -173,7 +173,7 @@ extension StreamFacts {
         averageFrameRate = rate(stream.pointee.avg_frame_rate)
         nominalFrameRate = rate(stream.pointee.r_frame_rate)
         frames = stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
-        keyframeInterval = Self.longestKeyframeInterval(stream)
+        keyframeInterval = Self.longestKeyframeInterval(stream, frames: frames)
         let name = { (text: UnsafePointer<CChar>?) -> String? in text.map { String(cString: $0) } }
         if parameters.color_primaries != AVCOL_PRI_UNSPECIFIED { colourPrimaries = name(av_color_primaries_name(parameters.color_primaries)) }
         if parameters.color_trc != AVCOL_TRC_UNSPECIFIED { colourTransfer = name(av_color_transfer_name(parameters.color_trc)) }
@@ -206,10 +206,12 @@ extension StreamFacts {
         bitDepth = configuration.bitDepth
     }
 
-    /// The most frames from a keyframe to the next (or to the end), by the index; nil without one.
-    private static func longestKeyframeInterval(_ stream: UnsafeMutablePointer<AVStream>) -> Int? {
+    /// The most frames from a keyframe to the next (or to the end), by the index; nil without one
+    /// that lists every frame (Matroska's cues, and what probing read of a file without them,
+    /// list keyframes only: their gaps say nothing).
+    private static func longestKeyframeInterval(_ stream: UnsafeMutablePointer<AVStream>, frames: Int?) -> Int? {
         let count = Int(avformat_index_get_entries_count(stream))
-        guard count > 0 else { return nil }
+        guard count > 0, let frames, count == frames else { return nil }
         var longest = 0, run = 0, sawKeyframe = false
         for index in 0..<count {
             guard let entry = avformat_index_get_entry(stream, Int32(index)) else { return nil }

@@ -20,11 +20,13 @@ struct Probe: ParsableCommand {
             (EXIF and HEIF orientation, the display matrix and pixel aspect applied, the size thumbnail \
             and crop write), the coded size, rotation, duration, frame rate and count, codecs, bit \
             depth, HDR (PQ, HLG, Dolby Vision), sound and subtitle streams, ICC profile, and when, \
-            where and with what it was taken (EXIF, QuickTime). Every field is in every line, null \
+            where and with what it was taken (EXIF, QuickTime). Every field is in every line of a file probed, null \
             where it does not apply; the README lists them.
 
             JSON Lines on standard output (one object per input, as each finishes: input, status, \
-            error, then the fields), or a table when standard output is a terminal; --format chooses.
+            error, then the fields; a failed input's line has the first three only), or a table when \
+            standard output is a terminal; --format chooses. --max-pixels and --max-memory hold for \
+            what --deep decodes: a header says a picture's size whatever it is.
 
             Examples:
               mediatool probe IMG_0001.HEIC clip.mov

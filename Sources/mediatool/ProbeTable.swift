@@ -6,7 +6,7 @@ import Reporting
 /// long names do not push the others about.
 enum ProbeTable {
     static let columns: [(title: String, width: Int)] = [
-        ("KIND", 7), ("FORMAT", 6), ("SIZE", 11), ("ROT", 4), ("DURATION", 10), ("CODEC", 10), ("HDR", 4), ("CREATED", 25),
+        ("KIND", 7), ("FORMAT", 6), ("SIZE", 11), ("ROT", 3), ("DURATION", 10), ("CODEC", 10), ("HDR", 3), ("CREATED", 29),
     ]
 
     static var layout: ReportTable {
@@ -38,9 +38,9 @@ enum ProbeTable {
     private static func line(_ cells: [String]) -> String {
         var text = ""
         for (index, cell) in cells.enumerated() {
+            // Each cell padded to its column, then one space: a longer cell pushes only its row on.
             let width = index < columns.count ? columns[index].width : 0
-            text += cell
-            if index < columns.count { text += String(repeating: " ", count: max(1, width - cell.count)) }
+            text += cell + String(repeating: " ", count: max(0, width - cell.count)) + " "
         }
         while text.last == " " { text.removeLast() }
         return text

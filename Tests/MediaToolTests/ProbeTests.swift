@@ -207,8 +207,8 @@ import TestSupport
         #expect(run.status == 1)
         let rows = run.output.split(separator: "\n").map(String.init)
         #expect(rows.count == 3)
-        #expect(rows.first?.hasPrefix("KIND   FORMAT SIZE       ROT DURATION  CODEC     HDR CREATED") == true)
-        #expect(rows[1] == "video  mov   64x96      90  0.2 s     hevc      hlg 2024-05-01T12:34:56+02:00 \(inputs[0])")
+        #expect(rows.first == "KIND    FORMAT SIZE        ROT DURATION   CODEC      HDR CREATED                       FILE")
+        #expect(rows[1] == "video   mov    64x96       90  0.2 s      hevc       hlg 2024-05-01T12:34:56+02:00     \(inputs[0])")
         #expect(rows[2].hasPrefix("failed ") && rows[2].hasSuffix(inputs[1]))
     }
 
