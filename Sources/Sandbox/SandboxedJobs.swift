@@ -4,6 +4,7 @@ import FileIO
 import Glibc
 import JSON
 import Synchronization
+import WorkerPool
 
 /// How inputs are decoded: in confined worker processes (the default), or in this process.
 public enum SandboxMode: String, Sendable, CaseIterable {
@@ -45,14 +46,16 @@ public final class SandboxedJobs: Sendable {
     public init(settings: SandboxSettings) {
         self.settings = settings
         mediaPermits = settings.mediaWorkers.map { DispatchSemaphore(value: max(1, $0)) }
-        let first = Self.prestarted.withLock { started in
-            defer { started = nil }
+        let started = Self.prestarted.withLock { started in
+            defer { started = [] }
             return started
         }
-        if let worker = first?.worker ?? (try? WorkerProcess()) { idle.withLock { $0.append(WorkerBox(worker: worker)) } }
+        if started.isEmpty, let worker = try? WorkerProcess() { idle.withLock { $0.append(WorkerBox(worker: worker)) } }
+        // The first started is taken first (the pool is taken from its end).
+        idle.withLock { $0.append(contentsOf: started.reversed()) }
     }
 
-    private static let prestarted = Mutex<WorkerBox?>(nil)
+    private static let prestarted = Mutex<[WorkerBox]>([])
 
     /// Starts a worker as soon as the process starts, for the command line `arguments` when they
     /// will run one (a subcommand that decodes, without `--sandbox off` or `--help`): its start, the
@@ -63,7 +66,13 @@ public final class SandboxedJobs: Sendable {
         let asked = arguments.dropFirst()
         if asked.contains(where: { ["-h", "--help", "--sandbox=off", "--version"].contains($0) }) { return }
         if zip(asked, asked.dropFirst()).contains(where: { $0 == "--sandbox" && $1 == "off" }) { return }
-        if let worker = try? WorkerProcess(decoders: decoders) { prestarted.withLock { $0 = WorkerBox(worker: worker) } }
+        if let worker = try? WorkerProcess(decoders: decoders) { prestarted.withLock { $0 = [WorkerBox(worker: worker)] } }
+        // probe's work is starting workers more than it is decoding: a second, for pictures, starts
+        // beside the first (see `SandboxSettings.mediaWorkers`) where there is a core for it.
+        if subcommand == "probe", WorkerThreads.cores > 1, !asked.contains(where: { ["-j", "--jobs", "--deep"].contains($0) || $0.hasPrefix("--jobs=") }),
+           let worker = try? WorkerProcess(decoders: .pictures) {
+            prestarted.withLock { $0.append(WorkerBox(worker: worker)) }
+        }
     }
 
     /// The job for `input`, done in a worker on `threads` threads (0: every core); its report, or

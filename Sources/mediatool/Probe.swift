@@ -69,6 +69,26 @@ struct Probe: ParsableCommand {
         Thumbnail.videoExtensions.union(Thumbnail.audioExtensions).union(PictureFormat.readableExtensions).union(["gif"])
     }
 
+    /// Videos spread among the pictures, by their names: one worker reads videos (FFmpeg loads
+    /// once), and a run of videos would leave the other thread waiting for it with pictures to do.
+    /// Lines come as inputs finish anyway.
+    static func interleavingVideos(_ inputs: [BatchInput]) -> [BatchInput] {
+        let isVideo = { (input: BatchInput) in
+            let name = input.path.split(separator: "/").last.map(String.init) ?? input.path
+            return !PictureFormat.readableExtensions.contains(name.split(separator: ".").last.map { $0.lowercased() } ?? "")
+        }
+        var videos = inputs.filter(isVideo)[...], pictures = inputs.filter { !isVideo($0) }[...]
+        guard !videos.isEmpty, !pictures.isEmpty else { return inputs }
+        let step = max(1, pictures.count / videos.count)
+        var mixed: [BatchInput] = []
+        while !videos.isEmpty || !pictures.isEmpty {
+            if let video = videos.popFirst() { mixed.append(video) }
+            mixed += pictures.prefix(step)
+            pictures = pictures.dropFirst(step)
+        }
+        return mixed
+    }
+
     func validate() throws {
         guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one file.") }
         try InputList.validate(inputs)
@@ -96,7 +116,7 @@ struct Probe: ParsableCommand {
         // Reading a video's header takes a fraction of loading FFmpeg: one worker has it (two with
         // --deep, which decodes), and pictures go to the others.
         let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes, mediaWorkers: deep ? nil : 1)
-        let files = try batch.inputs(inputs, extensions: Self.extensions)
+        let files = Self.interleavingVideos(try batch.inputs(inputs, extensions: Self.extensions))
         let workers = jobs ?? JobOptions.cores
         let running = min(workers, files.count)
         let threads = running <= 1 ? 0 : max(1, JobOptions.cores / running)
