@@ -107,8 +107,10 @@ public final class HEIFDecoder {
     /// matrix, full range, as ITU-T H.273 numbers them); nil where it has none.
     public var codePoints: [UInt8]? {
         var profile: UnsafeMutablePointer<heif_color_profile_nclx>?
-        guard heif_image_handle_get_nclx_color_profile(handle, &profile).code == heif_error_Ok, let profile else { return nil }
-        defer { heif_nclx_color_profile_free(profile) }
+        let status = heif_image_handle_get_nclx_color_profile(handle, &profile)
+        // libheif 1.15 hands over the profile it made even where it then refuses its values (the fuzzer's find).
+        defer { if let profile { heif_nclx_color_profile_free(profile) } }
+        guard status.code == heif_error_Ok, let profile else { return nil }
         let nclx = profile.pointee
         return [UInt8(clamping: nclx.color_primaries.rawValue), UInt8(clamping: nclx.transfer_characteristics.rawValue),
                 UInt8(clamping: nclx.matrix_coefficients.rawValue), nclx.full_range_flag != 0 ? 1 : 0]
