@@ -116,8 +116,10 @@ struct Probe: ParsableCommand {
         // Reading a video's header takes a fraction of loading FFmpeg: one worker has it (two with
         // --deep, which decodes), and pictures go to the others.
         let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes, mediaWorkers: deep ? nil : 1)
-        let files = Self.interleavingVideos(try batch.inputs(inputs, extensions: Self.extensions))
         let workers = jobs ?? JobOptions.cores
+        // One job at a time reports in the inputs' order; more share FFmpeg's worker.
+        let listed = try batch.inputs(inputs, extensions: Self.extensions)
+        let files = workers > 1 && !deep ? Self.interleavingVideos(listed) : listed
         let running = min(workers, files.count)
         let threads = running <= 1 ? 0 : max(1, JobOptions.cores / running)
         options.threads = threads

@@ -243,6 +243,18 @@ import TestSupport
         #expect(!run.standardError.contains("\u{202E}"))
     }
 
+    /// With one job the lines come in the inputs' order, videos and pictures mixed as given.
+    @Test func oneJobReportsInTheInputsOrder() throws {
+        let inputs = ["video/counter.mp4", "video/counter.mkv", "pictures/orientation1.jpg", "probe/phone-hlg-portrait.mov",
+                      "pictures/orientation2.png", "heif/orientation3.heic"].map(Fixture.path)
+        let run = try ToolRun.run(["probe", "--format", "json", "--jobs", "1"] + inputs, deadline: 60)
+        #expect(run.status == 0)
+        let order = try run.output.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["input"] as? String
+        }
+        #expect(order == inputs)
+    }
+
     @Test func usageErrors() throws {
         let cases: [([String], String)] = [
             ([], "mediatool: Give at least one file. (see 'mediatool probe --help')"),
