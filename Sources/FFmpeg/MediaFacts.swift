@@ -149,14 +149,8 @@ extension StreamFacts {
         codedHeight = Int(parameters.height)
         let ratio = av_guess_sample_aspect_ratio(format.pointer, stream, nil)
         if ratio.num > 0, ratio.den > 0 { pixelAspect = (Int(ratio.num), Int(ratio.den)) }
-        var size: size_t = 0
-        if let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 {
-            let matrix = (0..<9).map { UnsafeRawPointer(data).loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self) }
-            (orientation, orientationIsExact) = Orientation.nearest(toDisplayMatrix: matrix)
-        }
-        if let data = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, &size), size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size {
-            dolbyVisionProfile = Int(UnsafeRawPointer(data).loadUnaligned(as: AVDOVIDecoderConfigurationRecord.self).dv_profile)
-        }
+        (orientation, orientationIsExact) = VideoSource.orientation(of: stream)
+        dolbyVisionProfile = VideoSource.dolbyVision(of: stream)?.profile
         readSampleFormat(parameters)
         switch parameters.field_order {
         case AV_FIELD_PROGRESSIVE: interlaced = false

@@ -12,7 +12,10 @@ extension VideoSource {
     }
 
     /// The display matrix of the stream, as an orientation, and whether it is exact.
-    public var streamOrientation: (orientation: Orientation, isExact: Bool) {
+    public var streamOrientation: (orientation: Orientation, isExact: Bool) { Self.orientation(of: stream) }
+
+    /// The display matrix of `stream`, as an orientation, and whether it is exact (`probe` reads it too).
+    static func orientation(of stream: UnsafeMutablePointer<AVStream>) -> (orientation: Orientation, isExact: Bool) {
         var size: size_t = 0
         guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else {
             return (.identity, true)
@@ -23,7 +26,9 @@ extension VideoSource {
 
     /// The stream's Dolby Vision profile and base-layer compatibility (0: none, 1: HDR10, 2: SDR,
     /// 4: HLG), from its configuration record; nil for a stream without one.
-    public var dolbyVision: (profile: Int, compatibility: Int)? {
+    public var dolbyVision: (profile: Int, compatibility: Int)? { Self.dolbyVision(of: stream) }
+
+    static func dolbyVision(of stream: UnsafeMutablePointer<AVStream>) -> (profile: Int, compatibility: Int)? {
         var size: size_t = 0
         guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, &size),
               size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size else { return nil }

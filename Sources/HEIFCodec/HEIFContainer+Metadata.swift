@@ -35,12 +35,18 @@ extension HEIFContainer {
     public func exif(of item: Item, file: InputFile) -> [UInt8]? {
         for reference in references where reference.type == "cdsc" && reference.to.contains(item.id) {
             guard let described = items[reference.from], described.type == "Exif",
-                  let block = try? data(of: described, file: file), block.count >= 4 else { continue }
-            let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
-            guard offset <= block.count - 4 - 8 else { return nil }
-            return Array(block[(4 + offset)...])
+                  let block = try? data(of: described, file: file) else { continue }
+            return Self.tiffBlock(ofExifItem: block)
         }
         return nil
+    }
+
+    /// An `Exif` item's TIFF block: after its 4-byte offset field and the bytes that offset skips.
+    public static func tiffBlock(ofExifItem block: [UInt8]) -> [UInt8]? {
+        guard block.count >= 4 else { return nil }
+        let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
+        guard offset <= block.count - 4 - 8 else { return nil }
+        return Array(block[(4 + offset)...])
     }
 
     /// The thumbnail items of `item` (`thmb`), each its stated size (`ispe`, as stored, as libheif states it).

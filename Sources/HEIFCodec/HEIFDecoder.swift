@@ -169,10 +169,7 @@ public final class HEIFDecoder {
 
     /// The TIFF block of the image's EXIF item (its 4-byte offset to the TIFF header followed).
     public var exif: [UInt8]? {
-        guard let block = metadata(type: "Exif"), block.count >= 4 else { return nil }
-        let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
-        guard offset <= block.count - 4 - 8 else { return nil }
-        return Array(block[(4 + offset)...])
+        metadata(type: "Exif").flatMap(HEIFContainer.tiffBlock(ofExifItem:))
     }
 
     /// The XMP packet of the image's `mime` item of type application/rdf+xml.
