@@ -9,9 +9,12 @@ let package = Package(
     name: "mediatool",
     products: [
         .executable(name: "mediatool", targets: ["mediatool"]),
+        // The same work in-process, for Swift servers: its public API is an interface, versioned semantically.
+        .library(name: "MediaToolKit", targets: ["MediaToolKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The command line: parsing, reporting and exit codes only.
@@ -21,6 +24,13 @@ let package = Package(
                 "BinaryArrays", "FileIO", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+
+        // The library's public face: async, Sendable, typed errors, no global settings; the modules
+        // below do the work, for it and the command line alike.
+        .target(
+            name: "MediaToolKit",
+            dependencies: ["BinaryArrays", "FileIO", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "MediaProbe", "NumberText", "Reporting", "VideoThumbnails"]
         ),
 
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.
@@ -149,6 +159,7 @@ let package = Package(
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "JSON", "Reporting"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "FileIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "MediaToolKitTests", dependencies: ["MediaToolKit", "TestSupport", "mediatool"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Imaging"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Imaging", "TestSupport"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging", "FileIO"]),

@@ -18,6 +18,10 @@ public struct FFmpegError: Error, Equatable, CustomStringConvertible {
 
     public var description: String { "\(operation): \(message)" }
 
+    /// The input's first bytes are of no format FFmpeg knows (`FormatContext.recognise`).
+    public var isUnrecognisedFormat: Bool { operation == Self.unrecognised }
+    static let unrecognised = "not a media file FFmpeg can open"
+
     /// `code` itself when it is 0 or more; a thrown error when negative.
     @discardableResult
     static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(FFmpegError) -> Int32 {

@@ -62,7 +62,7 @@ final class FormatContext {
                 return av_probe_input_format2(&probe, 1, &score)
             }
         }
-        if format == nil { throw FFmpegError("not a media file FFmpeg can open", code: cffmpeg_averror_invaliddata()) }
+        if format == nil { throw FFmpegError(FFmpegError.unrecognised, code: cffmpeg_averror_invaliddata()) }
     }
 
     /// Probes the streams by decoding their first frames, each decoder told the largest frame it may

@@ -167,11 +167,7 @@ public final class InputFile: ByteSource, @unchecked Sendable {
             head.removeLast(head.count - filled)
             try head.withUnsafeBytes { try recognise($0) }
         }
-        var template = Array("\(Self.temporaryFolder)/mediatool-input-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw SystemError("cannot make a temporary copy of the stream") }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        unlink(template)
+        let fd = try TemporaryFiles.unnamed(copyOf: "the stream")
         descriptor = fd
         ownsDescriptor = true
         displayName = stream.displayName
@@ -198,10 +194,20 @@ public final class InputFile: ByteSource, @unchecked Sendable {
         lseek(fd, 0, SEEK_SET)
     }
 
-    private static var temporaryFolder: String {
-        guard let folder = getenv("TMPDIR").map({ String(cString: $0) }), !folder.isEmpty else { return "/tmp" }
-        return folder
+    /// Holds a copy of `bytes` (a library caller's upload in memory) in a temporary file that has no
+    /// name, so that every reader reads it as a file: at any offset, by descriptor (FFmpeg, libtiff).
+    public convenience init(copying bytes: UnsafeRawBufferPointer, displayName: String) throws {
+        let fd = try TemporaryFiles.unnamed(copyOf: displayName)
+        do {
+            try FileSystem.writeAll(bytes, to: fd, target: "a temporary copy of \(displayName)")
+        } catch {
+            close(fd)
+            throw error
+        }
+        lseek(fd, 0, SEEK_SET)
+        try self.init(adopting: fd, displayName: displayName)
     }
+
 }
 
 /// Why an input could not be read as it is.

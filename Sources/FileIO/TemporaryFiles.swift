@@ -40,4 +40,19 @@ public enum TemporaryFiles {
         let folder = AtomicOutputFile.split(output).directory
         return removeLeftovers(in: folder.isEmpty ? "." : folder)
     }
+
+    /// A new temporary file in `TMPDIR` (or /tmp), unlinked at once: gone when its descriptor closes.
+    public static func unnamed(copyOf what: String) throws(SystemError) -> Int32 {
+        var template = Array("\(Self.temporaryFolder)/mediatool-input-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw SystemError("cannot make a temporary copy of \(what)") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        unlink(template)
+        return fd
+    }
+
+    private static var temporaryFolder: String {
+        guard let folder = getenv("TMPDIR").map({ String(cString: $0) }), !folder.isEmpty else { return "/tmp" }
+        return folder
+    }
 }

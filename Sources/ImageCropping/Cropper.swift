@@ -63,6 +63,17 @@ public struct CropReport: Sendable {
     public let warnings: [String]
 }
 
+/// A crop in memory: its pixels (upright unless the orientation is kept) and what it carries.
+public struct CroppedPicture: Sendable {
+    public let pixels: PixelBuffer
+    public let metadata: PictureMetadata
+    /// The picture's orientation, applied unless kept.
+    public let orientation: Orientation
+    /// The rect of stored pixels cropped.
+    public let storedRect: PixelRect
+    public let warnings: [String]
+}
+
 /// Crops pictures of every format the tool reads (`PictureFormat.all`) to a rect given as a person sees them.
 public struct Cropper: Sendable {
     public let options: CropOptions
@@ -95,18 +106,30 @@ public struct Cropper: Sendable {
     /// caller moves into place); `output` names it in messages and the report.
     public func crop(from file: InputFile, into descriptor: Int32, output: String) throws -> CropReport {
         let picture = try open(file)
-        let orientation = picture.orientation
         let storedRect = try self.storedRect(of: picture)
         if let alignment = options.losslessJPEG {
             guard let jpeg = picture as? JPEGPicture else { throw CropError.losslessNeedsJPEG }
             return try cropLosslessly(jpeg, storedRect: storedRect, alignment: alignment, file: file, into: descriptor, output: output)
         }
-        let reservation = try checkMemory(picture, storedRect)
-        defer { withExtendedLifetime(reservation) {} }
-        let stored = try picture.pixels(of: storedRect)
+        let cropped = try crop(picture, storedRect: storedRect)
         var settings = options.encoding
         settings.jpegSubsampling = settings.jpegSubsampling ?? picture.subsampling
         let encoder = ImageEncoders.encoder(for: options.format, settings: settings)
+        let left = try encoder.write(cropped.pixels, metadata: cropped.metadata, to: descriptor)
+        return CropReport(output: output, orientation: cropped.orientation, storedRect: storedRect, warnings: cropped.warnings + left)
+    }
+
+    /// The crop of an open input as pixels, with the metadata it carries, in memory.
+    public func croppedPicture(from file: InputFile) throws -> CroppedPicture {
+        let picture = try open(file)
+        return try crop(picture, storedRect: try storedRect(of: picture))
+    }
+
+    private func crop(_ picture: any SourcePicture, storedRect: PixelRect) throws -> CroppedPicture {
+        let orientation = picture.orientation
+        let reservation = try checkMemory(picture, storedRect)
+        defer { withExtendedLifetime(reservation) {} }
+        let stored = try picture.pixels(of: storedRect)
         let keeps = options.keepsOrientation && picture.keepsStoredPixels
         var warnings = picture.warnings
         if options.keepsOrientation && !keeps && orientation != .identity {
@@ -114,9 +137,8 @@ public struct Cropper: Sendable {
         }
         let shown = keeps ? orientation : .identity
         let pixels = keeps ? stored : stored.oriented(orientation)
-        let left = try encoder.write(pixels, metadata: metadata(of: picture, orientation: shown, width: pixels.width, height: pixels.height),
-                                     to: descriptor)
-        return CropReport(output: output, orientation: orientation, storedRect: storedRect, warnings: warnings + left)
+        return CroppedPicture(pixels: pixels, metadata: metadata(of: picture, orientation: shown, width: pixels.width, height: pixels.height),
+                              orientation: orientation, storedRect: storedRect, warnings: warnings)
     }
 
     /// The picture, its header checked against the crop's limits; a need over `--max-memory` said as the crop's.

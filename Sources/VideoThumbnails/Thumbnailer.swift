@@ -84,16 +84,9 @@ public struct Thumbnailer: Sendable {
 
     /// The thumbnails of an open input, each written whole to its output's temporary (which the caller moves into place).
     public func makeThumbnails(from file: InputFile, into outputs: any JobOutputs) throws -> ThumbnailReport {
-        var start = [UInt8](repeating: 0, count: 12)
-        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
         // The sizes of the outputs planned: all asked for, or (--skip-existing) those not made yet.
         let wanted = outputs.planned.map { planned in sizes.first { $0.description == planned.variant } ?? sizes[0] }
-        let made: MadeThumbnails
-        if PictureFormat.identify(Array(start.prefix(got))) != nil {
-            made = try PictureThumbnails(options: options).make(from: file, sizes: wanted)
-        } else {
-            made = try VideoFrameThumbnails(options: options).make(from: file, sizes: wanted)
-        }
+        let made = try pictures(from: file, sizes: wanted)
         var warnings = made.warnings
         var written: [ThumbnailOutput] = []
         let encoder = ImageEncoders.encoder(for: options.format, settings: options.encoding)
@@ -108,13 +101,33 @@ public struct Thumbnailer: Sendable {
         }
         return ThumbnailReport(seconds: made.seconds, outputs: written, orientation: made.orientation, warnings: warnings)
     }
+
+    /// The pictures of an open input, one per size, in memory: a picture's, or a video's frame at the options' time.
+    public func pictures(from file: InputFile, sizes: [ThumbnailSize]) throws -> MadeThumbnails {
+        var start = [UInt8](repeating: 0, count: 12)
+        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
+        if PictureFormat.identify(Array(start.prefix(got))) != nil {
+            return try PictureThumbnails(options: options).make(from: file, sizes: sizes)
+        }
+        return try VideoFrameThumbnails(options: options).make(from: file, sizes: sizes)
+    }
+
+    /// A video's frames at many times (ascending, the options' seek mode), each in every size, from
+    /// one pass over the file: `body` has each in the order of the times, with the index of its time.
+    public func videoFrames(from file: InputFile, atSeconds times: [Double], sizes: [ThumbnailSize],
+                            _ body: (_ index: Int, _ made: MadeThumbnails) throws -> Void) throws {
+        try VideoFrameThumbnails(options: options).make(from: file, atSeconds: times, sizes: sizes, body)
+    }
 }
 
 /// What a source gave: the pictures, one per size, and what goes with them.
-struct MadeThumbnails {
-    var pictures: [PixelBuffer]
-    var metadata: PictureMetadata
-    var seconds: Double?
-    var orientation: Orientation
-    var warnings: [String]
+public struct MadeThumbnails: Sendable {
+    /// One per size asked, in their order.
+    public var pictures: [PixelBuffer]
+    public var metadata: PictureMetadata
+    /// The presentation time of a video's frame, from the stream's first frame; nil for a picture.
+    public var seconds: Double?
+    /// The orientation applied to make it upright.
+    public var orientation: Orientation
+    public var warnings: [String]
 }

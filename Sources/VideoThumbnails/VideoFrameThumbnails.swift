@@ -36,6 +36,31 @@ struct VideoFrameThumbnails {
         }
         if let colourWarning = video.colourWarning { warnings.append(colourWarning) }
         let located = try video.frame(atSeconds: seconds, mode: options.time == .posterFrame ? .keyframe : options.mode)
+        var made = try pictures(of: located, askedAt: seconds, in: video, sizes: sizes)
+        made.warnings = warnings + made.warnings
+        return made
+    }
+
+    /// The frames shown at many times (ascending), each in every size, from one pass over the file
+    /// (`VideoSource.frames(atSeconds:mode:)`): `body` has each in the order of the times.
+    func make(from file: InputFile, atSeconds times: [Double], sizes: [ThumbnailSize],
+              _ body: (_ index: Int, _ made: MadeThumbnails) throws -> Void) throws {
+        try FFmpegLibraries.load()
+        let video = try VideoSource(file: file, threads: options.mode == .keyframe ? 1 : options.threads,
+                                    videoStream: options.videoStream, limits: options.limits)
+        let colourWarnings = video.colourWarning.map { [$0] } ?? []
+        try video.frames(atSeconds: times, mode: options.mode) { found in
+            var made = try pictures(of: found.located, askedAt: times[found.index], in: video, sizes: sizes)
+            made.warnings = colourWarnings + made.warnings
+            try body(found.index, made)
+        }
+    }
+
+    /// A located frame, upright at display aspect, in every size: converted once at the largest
+    /// size, the others reduced from it.
+    private func pictures(of located: VideoSource.LocatedFrame, askedAt seconds: Double, in video: VideoSource,
+                          sizes: [ThumbnailSize]) throws -> MadeThumbnails {
+        var warnings: [String] = []
         if located.hasErrors {
             warnings.append("the frame decoded with errors even from the start of the file: it is damaged, and the picture may show it")
         }

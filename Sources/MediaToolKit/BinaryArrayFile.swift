@@ -1,0 +1,74 @@
+internal import FileIO
+
+/// Numbers in a file, read in blocks in constant memory, however large the file: `blocks` gives
+/// about 64 KiB of elements at a time. The layout is `BinaryArray`'s: any alignment, either byte
+/// order, a field of records by `offset` and `stride`.
+public struct BinaryArrayFile<Number: BinaryNumber>: AsyncSequence, Sendable {
+    public typealias Element = BinaryArray<Number>
+    public typealias Failure = MediaError
+
+    public let source: MediaSource
+    public let endianness: Endianness
+    public let offset: Int
+    public let stride: Int?
+    public let count: Int?
+    public let allowsTrailingBytes: Bool
+    /// Elements a block at most.
+    public let elementsPerBlock: Int
+
+    public init(_ source: MediaSource, endianness: Endianness = .little, offset: Int = 0, stride: Int? = nil, count: Int? = nil,
+                allowsTrailingBytes: Bool = false, elementsPerBlock: Int? = nil) {
+        self.source = source
+        self.endianness = endianness
+        self.offset = offset
+        self.stride = stride
+        self.count = count
+        self.allowsTrailingBytes = allowsTrailingBytes
+        self.elementsPerBlock = Swift.max(1, elementsPerBlock ?? 65_536 / (stride ?? MemoryLayout<Number>.size))
+    }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(array: self) }
+
+    /// Reads one block a call; the file is opened at the first.
+    public struct Iterator: AsyncIteratorProtocol {
+        public typealias Element = BinaryArray<Number>
+        public typealias Failure = MediaError
+
+        let array: BinaryArrayFile
+        var file: InputFile?
+        var layout: ArrayLayout?
+        var total = 0
+        var done = 0
+
+        public mutating func next() async throws(MediaError) -> BinaryArray<Number>? {
+            if Task.isCancelled { throw .cancelled(file: array.source.name) }
+            if file == nil {
+                // A stream (a pipe, a FIFO) is copied once, so that its length is known up front.
+                let opened = try array.source.open(recognise: nil)
+                let layout = try ArrayLayout(elementSize: MemoryLayout<Number>.size, offset: array.offset, stride: array.stride, count: array.count)
+                total = try layout.wholeElements(in: opened.size ?? 0, allowsTrailingBytes: array.allowsTrailingBytes, name: array.source.name)
+                file = opened
+                self.layout = layout
+            }
+            guard let file, let layout, done < total else { return nil }
+            let elements = Swift.min(array.elementsPerBlock, total - done)
+            let start = layout.offset + done * layout.stride
+            let length = (elements - 1) * layout.stride + layout.elementSize
+            var bytes = [UInt8](repeating: 0, count: length)
+            do {
+                var filled = 0
+                while filled < length {
+                    let count = try bytes.withUnsafeMutableBytes { buffer in
+                        try file.read(at: start + filled, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                    }
+                    guard count > 0 else { throw InputError.shrank(expected: file.size ?? 0, found: start + filled) }
+                    filled += count
+                }
+            } catch {
+                throw MediaError(error, file: array.source.name)
+            }
+            done += elements
+            return try BinaryArray<Number>(bytes, endianness: array.endianness, stride: layout.stride, count: elements)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+internal import ImageCodecs
+
+/// The formats pictures are encoded to.
+public enum ImageFileFormat: String, Sendable, CaseIterable, Codable {
+    case png
+    case jpeg
+    case webp
+
+    /// The extension a file of this format gets: `png`, `jpg`, `webp`.
+    public var fileExtension: String { format.fileExtension }
+
+    /// The media type an HTTP response gives it.
+    public var mimeType: String { "image/\(rawValue)" }
+
+    var format: ImageFormat { ImageFormat(rawValue: rawValue)! }
+}
+
+/// How a picture is encoded: each format takes what applies to it.
+public struct ImageEncoding: Sendable, Equatable {
+    public var format: ImageFileFormat
+    /// 1 to 100, for JPEG and lossy WebP.
+    public var quality: Int
+    /// WebP without loss.
+    public var lossless: Bool
+    /// zlib's 0 to 9, for PNG.
+    public var pngCompressionLevel: Int
+
+    public init(_ format: ImageFileFormat, quality: Int = 90, lossless: Bool = false, pngCompressionLevel: Int = 6) {
+        self.format = format
+        self.quality = quality
+        self.lossless = lossless
+        self.pngCompressionLevel = pngCompressionLevel
+    }
+
+    public static let png = ImageEncoding(.png)
+    public static let jpeg = ImageEncoding(.jpeg)
+    public static let webp = ImageEncoding(.webp)
+
+    /// The encoder's settings, its threads from the configuration.
+    func settings(threads: Int) throws(MediaError) -> EncodingSettings {
+        guard (1...100).contains(quality) else {
+            throw .invalidRequest(file: "<encoding>", reason: "quality \(quality) is not from 1 to 100")
+        }
+        guard (0...9).contains(pngCompressionLevel) else {
+            throw .invalidRequest(file: "<encoding>", reason: "PNG compression level \(pngCompressionLevel) is not from 0 to 9")
+        }
+        var settings = EncodingSettings()
+        settings.jpegQuality = quality
+        settings.webpLossless = lossless
+        settings.pngCompressionLevel = pngCompressionLevel
+        settings.threads = threads
+        return settings
+    }
+}

@@ -1,0 +1,60 @@
+/// A rect in pixels, from the top left; fractions allowed (a rect from a view's coordinates). A crop
+/// takes every pixel the rect touches.
+public struct ImageRect: Sendable, Equatable, Codable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.init(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+    }
+}
+
+/// The coordinates a crop's rect is given in.
+public enum CropCoordinates: Sendable, Equatable {
+    /// The picture as a person sees it: its orientation applied. What a user drew a box on.
+    case displayed
+    /// The stored pixels, orientation ignored: what `CGImage.cropping(to:)` takes.
+    case stored
+    /// A view of `width` by `height` points that shows the displayed picture as `contentMode` says:
+    /// the rect as a touch on the phone's screen gave it.
+    case view(width: Double, height: Double, contentMode: ViewContentMode)
+}
+
+/// How a view shows a picture of another size, as UIKit's `UIView.ContentMode` does.
+public enum ViewContentMode: String, Sendable, CaseIterable {
+    /// `scaleToFill`: each axis scaled on its own.
+    case stretch
+    /// `scaleAspectFit`: inside the view, aspect kept, centred.
+    case fit
+    /// `scaleAspectFill`: covering the view, aspect kept, centred.
+    case fill
+}
+
+/// A box a thumbnail fits inside, aspect kept: a width, a height, or both. It is never enlarged
+/// past the picture's own size unless `enlarges`.
+public struct ThumbnailBounds: Sendable, Hashable, Codable {
+    public var width: Int?
+    public var height: Int?
+    public var enlarges: Bool
+
+    public init(width: Int? = nil, height: Int? = nil, enlarges: Bool = false) {
+        self.width = width
+        self.height = height
+        self.enlarges = enlarges
+    }
+
+    /// A square box: the longer side at most `side` pixels (`kCGImageSourceThumbnailMaxPixelSize`).
+    public static func maxPixelSize(_ side: Int) -> ThumbnailBounds { ThumbnailBounds(width: side, height: side) }
+
+    /// The picture's own display size.
+    public static let original = ThumbnailBounds()
+}

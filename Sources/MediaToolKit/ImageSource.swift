@@ -1,0 +1,117 @@
+import Synchronization
+internal import FileIO
+internal import ImageCodecs
+internal import ImageCropping
+internal import Imaging
+internal import VideoThumbnails
+
+/// A picture file (JPEG, PNG, HEIC, AVIF, WebP, TIFF), its header read: what it is and how it is
+/// shown, and the pixels of a region or of the whole at any size, decoded on demand. The counterpart
+/// of `CGImageSource`, with the orientation applied for you.
+///
+/// Each call decodes only what it needs (a crop the rows and tiles its rect touches; a thumbnail at the
+/// smallest scale its format decodes to). Calls on one source run one at a time; sources are independent.
+public final class ImageSource: Sendable {
+    let file: InputFile
+    let configuration: MediaConfiguration
+    private let reading = Mutex<Void>(())
+
+    /// The source's name in errors.
+    public let name: String
+    /// `jpeg`, `png`, `webp`, `heic`, `avif`, `tiff`.
+    public let format: String
+    /// The stored pixels' size.
+    public let storedWidth: Int
+    public let storedHeight: Int
+    /// How the stored pixels are turned upright (EXIF, or HEIF's `irot`/`imir`).
+    public let orientation: ImageOrientation
+    /// The size as a person sees it: what `image()` gives and `.displayed` crops are in.
+    public let width: Int
+    public let height: Int
+
+    /// Opens the picture and reads its header; nothing is decoded. Pictures over the configuration's
+    /// pixel limit are refused here.
+    public init(_ source: MediaSource, configuration: MediaConfiguration = MediaConfiguration()) throws(MediaError) {
+        file = try source.open(recognise: PictureFormat.recognise)
+        self.configuration = configuration
+        name = source.name
+        var opening = PictureOpening(maxPixels: configuration.maxPixels, maxMemory: configuration.maxMemory, threads: configuration.threads)
+        opening.readsPixels = false
+        let picture: any SourcePicture
+        do {
+            picture = try PictureFormat.open(file, opening)
+        } catch {
+            throw MediaError(error, file: source.name)
+        }
+        format = picture.facts.format
+        storedWidth = picture.storedWidth
+        storedHeight = picture.storedHeight
+        orientation = ImageOrientation(picture.orientation)
+        (width, height) = picture.orientation.displaySize(storedWidth: storedWidth, storedHeight: storedHeight)
+    }
+
+    /// The pixels inside `rect`, upright. `.displayed` (the default) takes the rect on the picture
+    /// as shown; `.stored` as stored, as `CGImage.cropping(to:)` does, and still turns the result
+    /// upright. A rect that reaches outside the picture is an error, unless `clamps`: then the part
+    /// inside is taken.
+    public func cropping(to rect: ImageRect, in coordinates: CropCoordinates = .displayed, clamps: Bool = false) async throws(MediaError) -> Bitmap {
+        let fractional = FractionalRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        let cropRect: CropRect
+        switch coordinates {
+        case .displayed: cropRect = .displayed(fractional)
+        case .stored: cropRect = .stored(fractional)
+        case .view(let width, let height, let mode):
+            cropRect = .inView(fractional, ViewMapping(viewWidth: width, viewHeight: height, mode: ContentMode(rawValue: mode.rawValue)!))
+        }
+        var options = CropOptions(rect: cropRect)
+        options.clamps = clamps
+        options.maxPixels = configuration.maxPixels
+        options.maxMemory = configuration.maxMemory
+        options.threads = configuration.threads
+        let cropper = Cropper(options: options)
+        let file = self.file
+        let cropped = try await run { _ in try cropper.croppedPicture(from: file) }
+        return Bitmap(cropped.pixels, metadata: PictureMetadata(color: cropped.metadata.color))
+    }
+
+    /// The whole picture, upright, at its display size.
+    public func image() async throws(MediaError) -> Bitmap {
+        try await thumbnails(fitting: [.original])[0]
+    }
+
+    /// The picture upright in every size asked, from one decode: one bitmap a size, in their order.
+    public func thumbnails(fitting sizes: [ThumbnailBounds]) async throws(MediaError) -> [Bitmap] {
+        let made = try await run { _ in
+            try Thumbnailer(options: self.thumbnailOptions).pictures(from: self.file, sizes: try Self.sizes(sizes, file: self.name))
+        }
+        return made.pictures.map { Bitmap($0, metadata: made.metadata) }
+    }
+
+    /// The work on a thread of its own, one call of this source at a time.
+    private func run<Result: Sendable>(_ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Result) async throws(MediaError) -> Result {
+        try await BlockingWork.run(file: name) { isCancelled in
+            try self.reading.withLock { _ in
+                if isCancelled() { throw CancellationError() }
+                return try work(isCancelled)
+            }
+        }
+    }
+
+    var thumbnailOptions: ThumbnailOptions {
+        var options = ThumbnailOptions()
+        options.limits = configuration.limits
+        options.threads = configuration.threads
+        options.encoding.threads = configuration.threads
+        return options
+    }
+
+    /// The library's sizes as the thumbnail ladder's; none is an error.
+    static func sizes(_ sizes: [ThumbnailBounds], file: String) throws(MediaError) -> [ThumbnailSize] {
+        guard !sizes.isEmpty else { throw .invalidRequest(file: file, reason: "no sizes were asked for") }
+        return try sizes.map { bounds throws(MediaError) in
+            if let width = bounds.width, width < 1 { throw .invalidRequest(file: file, reason: "a width of \(width) pixels") }
+            if let height = bounds.height, height < 1 { throw .invalidRequest(file: file, reason: "a height of \(height) pixels") }
+            return ThumbnailSize(width: bounds.width, height: bounds.height, enlarges: bounds.enlarges)
+        }
+    }
+}

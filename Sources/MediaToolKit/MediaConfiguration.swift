@@ -1,0 +1,22 @@
+internal import Imaging
+
+/// What a call may use: threads and memory. Passed in, never read from the environment or a global,
+/// so that two parts of a server can run with different budgets side by side.
+public struct MediaConfiguration: Sendable, Equatable {
+    /// Threads one call may use for decoding, scaling and encoding; 0 for every core the process may use
+    /// (its affinity and cgroup quota). A server handling many requests at once sets 1 or 2.
+    public var threads: Int
+    /// Pictures and frames with more pixels are refused from their header, before any decoding.
+    public var maxPixels: Int
+    /// Work that would need more memory (decoders, frames, every size) is refused before it allocates.
+    public var maxMemory: Int
+
+    /// The command line's defaults: every core, 268 million pixels, 1 GiB.
+    public init(threads: Int = 0, maxPixels: Int = 268_000_000, maxMemory: Int = 1 << 30) {
+        self.threads = threads
+        self.maxPixels = maxPixels
+        self.maxMemory = maxMemory
+    }
+
+    var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory) }
+}

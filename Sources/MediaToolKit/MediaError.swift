@@ -1,0 +1,103 @@
+internal import FFmpeg
+internal import FileIO
+internal import ImageCodecs
+internal import ImageCropping
+internal import Imaging
+internal import MediaProbe
+internal import VideoThumbnails
+internal import BinaryArrays
+
+/// Why a call failed, in the words the command line prints: `description` is its error line without
+/// the leading `mediatool: `, so a service can log or return what the tool would have said.
+///
+/// Each case carries the name of the input (the file's path, or the name given to bytes or a
+/// descriptor) and the reason, one line.
+public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be opened or read: missing, a folder, no permission, shrank while read.
+    case unreadable(file: String, reason: String)
+    /// Not a picture or video this library reads.
+    case unsupportedFormat(file: String, reason: String)
+    /// A file of a known format whose contents are broken or that its decoder refused.
+    case damaged(file: String, reason: String)
+    /// Refused before decoding: its size or the memory it needs is over the configuration's limits.
+    case overLimit(file: String, reason: String)
+    /// The request does not fit the file: a rect outside the picture, a time in a file without a
+    /// duration, a video stream that is not there, an empty list of sizes.
+    case invalidRequest(file: String, reason: String)
+    /// The file has no video to take a frame from (a sound file, a picture given to a video call).
+    case noVideo(file: String, reason: String)
+    /// An output could not be written (the folder, the disk, an existing file not to be replaced).
+    case writeFailed(file: String, reason: String)
+    /// The task was cancelled before the work finished; nothing was written.
+    case cancelled(file: String)
+
+    /// The input (or output) the error is about.
+    public var file: String {
+        switch self {
+        case .unreadable(let file, _), .unsupportedFormat(let file, _), .damaged(let file, _), .overLimit(let file, _),
+             .invalidRequest(let file, _), .noVideo(let file, _), .writeFailed(let file, _), .cancelled(let file):
+            return file
+        }
+    }
+
+    /// What went wrong, one line, without the file's name.
+    public var reason: String {
+        switch self {
+        case .unreadable(_, let reason), .unsupportedFormat(_, let reason), .damaged(_, let reason), .overLimit(_, let reason),
+             .invalidRequest(_, let reason), .noVideo(_, let reason), .writeFailed(_, let reason):
+            return reason
+        case .cancelled:
+            return "cancelled"
+        }
+    }
+
+    /// `FILE: REASON`, as the command line's error line has it after `mediatool: `.
+    public var description: String { "\(Diagnostics.printable(file)): \(Diagnostics.printable(reason))" }
+
+    /// An error of the work's modules, sorted into its case; its text is the one the command line prints.
+    init(_ error: any Error, file: String) {
+        if let error = error as? MediaError {
+            self = error
+            return
+        }
+        if error is CancellationError {
+            self = .cancelled(file: file)
+            return
+        }
+        let reason = "\(error)"
+        switch error {
+        case is DecodeLimitError, is ThumbnailSizeError:
+            self = .overLimit(file: file, reason: reason)
+        case let crop as CropError:
+            if case .tooMuchMemory = crop {
+                self = .overLimit(file: file, reason: reason)
+            } else {
+                self = .invalidRequest(file: file, reason: reason)
+            }
+        case let video as VideoError:
+            switch video {
+            case .noVideoStream, .noCoverArt: self = .noVideo(file: file, reason: reason)
+            case .noSuchVideoStream, .unknownDuration: self = .invalidRequest(file: file, reason: reason)
+            case .noDecodableFrame: self = .damaged(file: file, reason: reason)
+            }
+        case is PictureError:
+            self = .unsupportedFormat(file: file, reason: reason)
+        case let probe as ProbeError:
+            if case .empty = probe {
+                self = .unsupportedFormat(file: file, reason: reason)
+            } else {
+                self = .noVideo(file: file, reason: reason)
+            }
+        case is SystemError, is InputError:
+            self = .unreadable(file: file, reason: reason)
+        case is OutputError:
+            self = .writeFailed(file: file, reason: reason)
+        case let ffmpeg as FFmpegError where ffmpeg.isUnrecognisedFormat:
+            self = .unsupportedFormat(file: file, reason: reason)
+        default:
+            self = .damaged(file: file, reason: reason)
+        }
+    }
+}
+
+internal import Reporting

@@ -1,0 +1,64 @@
+internal import FFmpeg
+internal import FileIO
+internal import VideoThumbnails
+
+/// Thumbnails of any upload, picture or video, in every size a site needs from one decode: a
+/// picture upright in its colours, a video's frame at a time (by default 10% in, as the command line's
+/// `thumbnail`). For many frames of one video, see `VideoFrameGenerator`.
+public struct ThumbnailGenerator: Sendable {
+    /// Which frame of a video.
+    public enum VideoTime: Sendable, Equatable {
+        /// Seconds from the first frame: the exact frame on screen then.
+        case seconds(Double)
+        /// A share of the duration, 0 to 1.
+        case fraction(Double)
+        /// A keyframe early in the video that is not black, white or flat.
+        case posterFrame
+    }
+
+    public var configuration: MediaConfiguration
+    public var videoTime: VideoTime = .fraction(0.1)
+
+    public init(configuration: MediaConfiguration = MediaConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// One bitmap a size, in their order, with what was shown.
+    public func thumbnails(of source: MediaSource, fitting sizes: [ThumbnailBounds]) async throws(MediaError) -> Thumbnails {
+        var options = ThumbnailOptions()
+        switch videoTime {
+        case .seconds(let seconds):
+            guard seconds.isFinite, seconds >= 0, seconds <= TimeSpec.maxSeconds else {
+                throw .invalidRequest(file: source.name, reason: "a time of \(seconds) s: times are from 0 to \(Int(TimeSpec.maxSeconds)) s")
+            }
+            options.time = .at(.seconds(seconds))
+        case .fraction(let fraction):
+            guard fraction >= 0, fraction <= 1 else { throw .invalidRequest(file: source.name, reason: "a fraction of \(fraction): fractions are from 0 to 1") }
+            options.time = .at(.fraction(fraction))
+        case .posterFrame:
+            options.time = .posterFrame
+        }
+        options.limits = configuration.limits
+        options.threads = configuration.threads
+        options.encoding.threads = configuration.threads
+        let thumbnailer = Thumbnailer(options: options)
+        let wanted = try ImageSource.sizes(sizes, file: source.name)
+        let made = try await BlockingWork.run(file: source.name) { _ in
+            try thumbnailer.pictures(from: try source.open(recognise: thumbnailer.job.recognise), sizes: wanted)
+        }
+        return Thumbnails(images: made.pictures.map { Bitmap($0, metadata: made.metadata) }, seconds: made.seconds,
+                          orientation: ImageOrientation(made.orientation), warnings: made.warnings)
+    }
+}
+
+/// What `ThumbnailGenerator` made.
+public struct Thumbnails: Sendable {
+    /// One a size, in the order asked.
+    public let images: [Bitmap]
+    /// The time of the video's frame shown; nil for a picture.
+    public let seconds: Double?
+    /// The orientation applied to make it upright.
+    public let orientation: ImageOrientation
+    /// What was done other than asked, one line each.
+    public let warnings: [String]
+}

@@ -1,0 +1,114 @@
+internal import FFmpeg
+internal import FileIO
+internal import Imaging
+internal import VideoThumbnails
+
+/// Stills of a video at times: the counterpart of `AVAssetImageGenerator`.
+///
+/// Set its properties, then ask for one frame with `image(at:)` or for many with `images(at:)`,
+/// which reads the file once. The frames are upright (the display matrix applied) at their display
+/// aspect, deinterlaced, and HDR (PQ, HLG) is tone mapped to SDR, as the command line's `thumbnail`.
+public struct VideoFrameGenerator: Sendable {
+    public let source: MediaSource
+    public var configuration: MediaConfiguration
+    /// The box frames fit inside, aspect kept; nil (the default) for the display size.
+    /// `AVAssetImageGenerator.maximumSize`, where a zero side means "any".
+    public var maximumSize: ThumbnailBounds?
+    /// Turns the frame upright by the video's display matrix. True by default, unlike Apple's: a
+    /// phone's video is stored on its side, and a thumbnail of it should not be.
+    public var appliesPreferredTrackTransform = true
+    /// How far before the time asked the frame may lie, in seconds. Zero (the default) with zero
+    /// after gives the exact frame on screen at the time; `.infinity` gives the keyframe at or before
+    /// it, which is decoded alone and is fastest. A finite tolerance takes that keyframe when it lies
+    /// within it, and the exact frame otherwise.
+    public var requestedTimeToleranceBefore: Double = 0
+    /// How far after the time asked the frame may lie, in seconds. A frame is never taken from after
+    /// the time asked (the frame on screen then, or a keyframe before it, always lies at or before
+    /// it), so this is accepted for the shape of Apple's API and changes nothing.
+    public var requestedTimeToleranceAfter: Double = 0
+    /// HDR frames tone mapped to SDR (the default); false keeps them as 16-bit BT.2020 PQ or HLG
+    /// samples, their code points in the bitmap's PNG (`cICP`).
+    public var toneMapsHDR = true
+    /// An interlaced frame's fields are blended into one picture.
+    public var deinterlaces = true
+    /// The video stream, counted from 0 among those that are not cover art; nil for the main one.
+    public var videoStream: Int?
+
+    public init(_ source: MediaSource, configuration: MediaConfiguration = MediaConfiguration()) {
+        self.source = source
+        self.configuration = configuration
+    }
+
+    /// The frame shown at `seconds` from the first frame (within the tolerances), with its own time.
+    /// A time past the end gives the last frame, with a warning.
+    public func image(at seconds: Double) async throws(MediaError) -> GeneratedFrame {
+        try checkTolerances()
+        guard seconds.isFinite, seconds >= 0, seconds <= TimeSpec.maxSeconds else {
+            throw .invalidRequest(file: source.name, reason: "a time of \(seconds) s: times are from 0 to \(Int(TimeSpec.maxSeconds)) s")
+        }
+        let sizes = try sizes
+        let source = self.source
+        let first = options(mode: requestedTimeToleranceBefore == 0 ? .exact : .keyframe, at: seconds)
+        let exact = options(mode: .exact, at: seconds)
+        let tolerance = requestedTimeToleranceBefore
+        let made = try await BlockingWork.run(file: source.name) { isCancelled in
+            let file = try source.open(recognise: VideoSource.recognise)
+            var made = try Thumbnailer(options: first).pictures(from: file, sizes: sizes)
+            if first.mode == .keyframe, let shown = made.seconds, seconds - shown > tolerance, !isCancelled() {
+                made = try Thumbnailer(options: exact).pictures(from: file, sizes: sizes)
+            }
+            return made
+        }
+        return GeneratedFrame(requestedTime: seconds, actualTime: made.seconds ?? 0, image: Bitmap(made.pictures[0], metadata: made.metadata),
+                              orientation: ImageOrientation(made.orientation), warnings: made.warnings)
+    }
+
+    /// The frames at many times from one pass over the file, as they are decoded: in ascending order
+    /// of time (each says which time it answers), whatever the order asked. The file is read forward
+    /// once; stretches no time falls in are skipped where the container has an index. A frame is
+    /// decoded only when the one before it has been taken, so memory holds one frame whatever the
+    /// number of times. Cancelling the task that iterates, or dropping the iterator, stops the decoding.
+    public func images(at times: [Double]) -> VideoFrames {
+        VideoFrames(generator: self, times: times)
+    }
+
+    /// The options of the thumbnail job that makes the frames.
+    func options(mode: VideoSource.SeekMode, at seconds: Double) -> ThumbnailOptions {
+        var options = ThumbnailOptions()
+        options.time = .at(.seconds(seconds))
+        options.mode = mode
+        options.limits = configuration.limits
+        options.threads = configuration.threads
+        options.appliesOrientation = appliesPreferredTrackTransform
+        options.hdr = toneMapsHDR ? .toneMap : .keep
+        options.deinterlaces = deinterlaces
+        options.videoStream = videoStream
+        return options
+    }
+
+    var sizes: [ThumbnailSize] {
+        get throws(MediaError) {
+            try ImageSource.sizes([maximumSize.map { ThumbnailBounds(width: $0.width == 0 ? nil : $0.width, height: $0.height == 0 ? nil : $0.height) } ?? .original],
+                                  file: source.name)
+        }
+    }
+
+    func checkTolerances() throws(MediaError) {
+        for (name, value) in [("before", requestedTimeToleranceBefore), ("after", requestedTimeToleranceAfter)] where !(value >= 0) {
+            throw .invalidRequest(file: source.name, reason: "a tolerance \(name) of \(value) s: tolerances are 0 or more")
+        }
+    }
+}
+
+/// A frame a `VideoFrameGenerator` made.
+public struct GeneratedFrame: Sendable {
+    /// The time asked for, in seconds.
+    public let requestedTime: Double
+    /// The frame's own presentation time, from the first frame: `AVAssetImageGenerator`'s `actualTime`.
+    public let actualTime: Double
+    public let image: Bitmap
+    /// The display matrix's turn that was applied (`.up` when none was, or not asked for).
+    public let orientation: ImageOrientation
+    /// What was done other than asked (a time past the end, a damaged frame), one line each.
+    public let warnings: [String]
+}

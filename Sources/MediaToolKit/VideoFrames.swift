@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+internal import FFmpeg
+internal import VideoThumbnails
+
+/// The frames of `VideoFrameGenerator.images(at:)`, made by one pass over the file on a thread of
+/// their own, one frame ahead of the loop that takes them.
+public struct VideoFrames: AsyncSequence, Sendable {
+    public typealias Element = GeneratedFrame
+    public typealias Failure = MediaError
+
+    let generator: VideoFrameGenerator
+    let times: [Double]
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(generator: generator, times: times)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        public typealias Element = GeneratedFrame
+        public typealias Failure = MediaError
+
+        private let name: String
+        private let demand = DispatchSemaphore(value: 0)
+        private var frames: AsyncThrowingStream<GeneratedFrame, any Error>.Iterator
+        private var started = false
+        private let start: @Sendable () -> Void
+
+        init(generator: VideoFrameGenerator, times: [Double]) {
+            name = generator.source.name
+            let (stream, continuation) = AsyncThrowingStream.makeStream(of: GeneratedFrame.self, throwing: (any Error).self)
+            frames = stream.makeAsyncIterator()
+            let stopped = CancellationFlag()
+            let demand = self.demand
+            continuation.onTermination = { _ in
+                stopped.set()
+                demand.signal()
+            }
+            start = {
+                Thread {
+                    do {
+                        try Self.produce(generator: generator, times: times, demand: demand, stopped: stopped) { continuation.yield($0) }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }.start()
+            }
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(MediaError) -> GeneratedFrame? {
+            if !started {
+                started = true
+                start()
+            }
+            // One more frame may be made.
+            demand.signal()
+            do {
+                return try await frames.next(isolation: actor)
+            } catch {
+                throw MediaError(error, file: name)
+            }
+        }
+
+        public mutating func next() async throws(MediaError) -> GeneratedFrame? {
+            try await next(isolation: nil)
+        }
+
+        /// The frames in ascending order of time, each made once the one before was taken.
+        private static func produce(generator: VideoFrameGenerator, times: [Double], demand: DispatchSemaphore, stopped: CancellationFlag,
+                                    yield: (GeneratedFrame) -> Void) throws {
+            try generator.checkTolerances()
+            let name = generator.source.name
+            if let bad = times.first(where: { !($0.isFinite && $0 >= 0 && $0 <= TimeSpec.maxSeconds) }) {
+                throw MediaError.invalidRequest(file: name, reason: "a time of \(bad) s: times are from 0 to \(Int(TimeSpec.maxSeconds)) s")
+            }
+            if times.isEmpty { return }
+            let sorted = times.sorted()
+            let mode: VideoSource.SeekMode = generator.requestedTimeToleranceBefore == .infinity ? .keyframe : .exact
+            let sizes = try generator.sizes
+            demand.wait()
+            if stopped.isSet { throw CancellationError() }
+            let file = try generator.source.open(recognise: VideoSource.recognise)
+            let thumbnailer = Thumbnailer(options: generator.options(mode: mode, at: 0))
+            try thumbnailer.videoFrames(from: file, atSeconds: sorted, sizes: sizes) { index, made in
+                if index > 0 { demand.wait() }
+                if stopped.isSet { throw CancellationError() }
+                yield(GeneratedFrame(requestedTime: sorted[index], actualTime: made.seconds ?? 0,
+                                     image: Bitmap(made.pictures[0], metadata: made.metadata),
+                                     orientation: ImageOrientation(made.orientation), warnings: made.warnings))
+            }
+        }
+    }
+}
