@@ -35,8 +35,27 @@ public struct Prober: Sendable {
             let (result, warnings) = try PictureProbe.probe(file, options: options)
             return (result, warnings)
         }
+        try Self.recogniseMedia(file)
         let (result, warnings) = try MediaProbe.probe(file, options: options)
         return (result, warnings)
+    }
+
+    /// FFmpeg's demuxers are chosen by content here, never by the name: opened by path, a text file
+    /// named `.png` is taken by its image2 demuxer for a picture of no size. A few KiB settle most
+    /// formats; only a file they do not settle is read further, up to what a stream would be shown.
+    static func recogniseMedia(_ file: InputFile) throws {
+        var lengths = [4096, InputFile.recognitionLength]
+        if let size = file.size { lengths = lengths.map { min($0, size) } }
+        for (attempt, length) in lengths.enumerated() where attempt == 0 || length > lengths[0] {
+            var start = [UInt8](repeating: 0, count: length)
+            let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
+            do {
+                try start.prefix(got).withUnsafeBytes { try VideoSource.recognise($0) }
+                return
+            } catch where attempt == 0 && lengths[1] > lengths[0] {
+                continue
+            }
+        }
     }
 
     /// The probe as a job: no output, the report is the result.
