@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import MediaToolKit
+
+/// An upload service in one route: `POST /uploads` takes a photo or a video as the request's body
+/// and answers with what it is (mediatool's probe, as JSON) and its thumbnail (a PNG, in base64).
+///
+///     swift run UploadService --port 8080
+///     curl --data-binary @IMG_0042.MOV 'http://127.0.0.1:8080/uploads?size=320'
+@main
+struct UploadService {
+    static func main() async throws {
+        let arguments = CommandLine.arguments
+        let port = arguments.firstIndex(of: "--port").flatMap { Int(arguments[$0 + 1]) } ?? 8080
+        let app = Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: port)))
+        try await app.runService()
+    }
+
+    /// The largest upload taken, and what one request may use: a thread, and a quarter of a GiB.
+    static let largestUpload = 256 << 20
+    static let configuration = MediaConfiguration(threads: 1, maxPixels: 100_000_000, maxMemory: 256 << 20)
+
+    static func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.post("uploads") { request, context -> UploadResponse in
+            let size = request.uri.queryParameters.get("size", as: Int.self) ?? 320
+            guard (16...4096).contains(size) else { throw HTTPError(.badRequest, message: "size is from 16 to 4096 pixels") }
+            let body = try await request.body.collect(upTo: largestUpload)
+            let upload = MediaSource.data(Data(body.readableBytesView), name: "upload")
+            do throws(MediaError) {
+                var prober = MediaProber(configuration: configuration)
+                prober.includesGPS = false  // an upload's place is not for the public
+                let probe = try await prober.probe(upload)
+                let thumbnails = try await ThumbnailGenerator(configuration: configuration)
+                    .thumbnails(of: upload, fitting: [.maxPixelSize(size)])
+                let picture = thumbnails.images[0]
+                return UploadResponse(probe: probe, thumbnail: Thumbnail(
+                    width: picture.width, height: picture.height, seconds: thumbnails.seconds,
+                    png: try picture.encoded(as: .png, threads: configuration.threads).base64EncodedString()))
+            } catch {
+                context.logger.info("\(error)")
+                throw HTTPError(status(for: error), message: error.description)
+            }
+        }
+        return router
+    }
+
+    /// What the failure is to the client.
+    static func status(for error: MediaError) -> HTTPResponse.Status {
+        switch error {
+        case .unsupportedFormat, .noVideo: return .unsupportedMediaType
+        case .overLimit: return .contentTooLarge
+        case .damaged, .invalidRequest: return .unprocessableContent
+        case .unreadable, .writeFailed, .cancelled: return .internalServerError
+        }
+    }
+}
+
+struct UploadResponse: ResponseEncodable {
+    let probe: ProbeReport
+    let thumbnail: Thumbnail
+}
+
+struct Thumbnail: Codable {
+    let width: Int
+    let height: Int
+    /// The video's frame shown; nil for a photo.
+    let seconds: Double?
+    /// The PNG's bytes, base64.
+    let png: String
+}
