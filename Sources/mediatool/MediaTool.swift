@@ -154,7 +154,7 @@ struct MediaTool: ParsableCommand {
 }
 
 enum ToolVersion {
-    static let number = "0.1.0"
+    static let number = "0.2.0"
 
     /// The tool's version, then each linked C library's, read from the libraries at run time.
     static var report: String {
