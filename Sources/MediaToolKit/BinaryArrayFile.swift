@@ -24,7 +24,7 @@ public struct BinaryArrayFile<Number: BinaryNumber>: AsyncSequence, Sendable {
         self.stride = stride
         self.count = count
         self.allowsTrailingBytes = allowsTrailingBytes
-        self.elementsPerBlock = Swift.max(1, elementsPerBlock ?? 65_536 / (stride ?? MemoryLayout<Number>.size))
+        self.elementsPerBlock = Swift.max(1, elementsPerBlock ?? 65_536 / Swift.max(1, stride ?? MemoryLayout<Number>.size))
     }
 
     public func makeAsyncIterator() -> Iterator { Iterator(array: self) }

@@ -32,8 +32,9 @@ public struct Bitmap: Sendable, Equatable {
 
     /// Pixels from elsewhere: `pixels` must hold `width * channels * bitsPerSample / 8 * height` bytes.
     public init(width: Int, height: Int, channels: Int, bitsPerSample: Int = 8, pixels: [UInt8]) throws(MediaError) {
-        guard width > 0, height > 0, (1...4).contains(channels), bitsPerSample == 8 || bitsPerSample == 16,
-              width.multipliedReportingOverflow(by: height * channels * bitsPerSample / 8) == (pixels.count, false) else {
+        let (samples, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, (1...4).contains(channels), bitsPerSample == 8 || bitsPerSample == 16, !overflow,
+              samples.multipliedReportingOverflow(by: channels * bitsPerSample / 8) == (pixels.count, false) else {
             throw .invalidRequest(file: "<bitmap>", reason: "\(pixels.count) bytes are not \(width)x\(height) pixels of \(channels) channels of \(bitsPerSample) bits")
         }
         self.init(PixelBuffer(width: width, height: height, channels: channels, bytesPerSample: bitsPerSample / 8, bytes: pixels),

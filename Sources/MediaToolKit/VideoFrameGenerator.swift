@@ -1,5 +1,6 @@
 internal import FFmpeg
 internal import FileIO
+internal import ImageCodecs
 internal import Imaging
 internal import VideoThumbnails
 
@@ -52,7 +53,7 @@ public struct VideoFrameGenerator: Sendable {
         let exact = options(mode: .exact, at: seconds)
         let tolerance = requestedTimeToleranceBefore
         let made = try await BlockingWork.run(file: source.name) { isCancelled in
-            let file = try source.open(recognise: VideoSource.recognise)
+            let file = try Self.openVideo(source)
             var made = try Thumbnailer(options: first).pictures(from: file, sizes: sizes)
             if first.mode == .keyframe, let shown = made.seconds, seconds - shown > tolerance, !isCancelled() {
                 made = try Thumbnailer(options: exact).pictures(from: file, sizes: sizes)
@@ -70,6 +71,23 @@ public struct VideoFrameGenerator: Sendable {
     /// number of times. Cancelling the task that iterates, or dropping the iterator, stops the decoding.
     public func images(at times: [Double]) -> VideoFrames {
         VideoFrames(generator: self, times: times)
+    }
+
+    /// The source opened, refused when it is a picture: FFmpeg would take a JPEG or PNG for a video of
+    /// one frame and show it as stored, its orientation ignored.
+    static func openVideo(_ source: MediaSource) throws(MediaError) -> InputFile {
+        let file = try source.open(recognise: VideoSource.recognise)
+        var start = [UInt8](repeating: 0, count: 12)
+        let got: Int
+        do {
+            got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
+        } catch {
+            throw MediaError(error, file: source.name)
+        }
+        if PictureFormat.identify(Array(start.prefix(got))) != nil {
+            throw .noVideo(file: source.name, reason: "a picture, not a video (ImageSource reads pictures)")
+        }
+        return file
     }
 
     /// The options of the thumbnail job that makes the frames.

@@ -21,7 +21,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
         public typealias Failure = MediaError
 
         private let name: String
-        private let demand = DispatchSemaphore(value: 0)
+        private let producer: Producer
         private var frames: AsyncThrowingStream<GeneratedFrame, any Error>.Iterator
         private var started = false
         private let start: @Sendable () -> Void
@@ -31,13 +31,16 @@ public struct VideoFrames: AsyncSequence, Sendable {
             let (stream, continuation) = AsyncThrowingStream.makeStream(of: GeneratedFrame.self, throwing: (any Error).self)
             frames = stream.makeAsyncIterator()
             let stopped = CancellationFlag()
-            let demand = self.demand
+            let demand = DispatchSemaphore(value: 0)
+            producer = Producer(stopped: stopped, demand: demand)
             continuation.onTermination = { _ in
                 stopped.set()
                 demand.signal()
             }
             start = {
                 Thread {
+                    Self.runningProducers.add(1, ordering: .relaxed)
+                    defer { Self.runningProducers.subtract(1, ordering: .relaxed) }
                     do {
                         try Self.produce(generator: generator, times: times, demand: demand, stopped: stopped) { continuation.yield($0) }
                         continuation.finish()
@@ -54,7 +57,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
                 start()
             }
             // One more frame may be made.
-            demand.signal()
+            producer.demand.signal()
             do {
                 return try await frames.next(isolation: actor)
             } catch {
@@ -64,6 +67,28 @@ public struct VideoFrames: AsyncSequence, Sendable {
 
         public mutating func next() async throws(MediaError) -> GeneratedFrame? {
             try await next(isolation: nil)
+        }
+
+        /// Producing threads running now, in the whole process: what the tests watch to see every
+        /// loop's thread end. Counted only; nothing reads it to decide anything.
+        static let runningProducers = Atomic<Int>(0)
+
+        /// The producing thread's controls, held by the iterator alone (the thread holds what is in
+        /// them, not this): when the last copy of the iterator goes, so does the thread, however the
+        /// loop ended.
+        final class Producer: Sendable {
+            let stopped: CancellationFlag
+            let demand: DispatchSemaphore
+
+            init(stopped: CancellationFlag, demand: DispatchSemaphore) {
+                self.stopped = stopped
+                self.demand = demand
+            }
+
+            deinit {
+                stopped.set()
+                demand.signal()
+            }
         }
 
         /// The frames in ascending order of time, each made once the one before was taken.
@@ -80,7 +105,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
             let sizes = try generator.sizes
             demand.wait()
             if stopped.isSet { throw CancellationError() }
-            let file = try generator.source.open(recognise: VideoSource.recognise)
+            let file = try VideoFrameGenerator.openVideo(generator.source)
             let thumbnailer = Thumbnailer(options: generator.options(mode: mode, at: 0))
             try thumbnailer.videoFrames(from: file, atSeconds: sorted, sizes: sizes) { index, made in
                 if index > 0 { demand.wait() }

@@ -76,6 +76,9 @@ import TestSupport
             fromTheMiddle += block.elements
         }
         #expect(fromTheMiddle == Array(values[10..<15]))
+        await #expect(throws: MediaError.self) {
+            for try await _ in BinaryArrayFile<Double>(.file(url), stride: 0) {}
+        }
         try Data([1, 2, 3]).write(to: url)
         await #expect(throws: MediaError.self) {
             for try await _ in BinaryArrayFile<Double>(.file(url)) {}

@@ -96,6 +96,14 @@ import TestSupport
         #expect(throws: MediaError.self) { try image.encoded(as: ImageEncoding(.jpeg, quality: 0)) }
     }
 
+    @Test func bitmapsFromElsewhereAreChecked() throws {
+        #expect(try Bitmap(width: 2, height: 1, channels: 3, pixels: [1, 2, 3, 4, 5, 6]).pixel(x: 1, y: 0) == [4, 5, 6])
+        #expect(try Bitmap(width: 1, height: 1, channels: 1, bitsPerSample: 16, pixels: [1, 2]).pixel(x: 0, y: 0) == [258])
+        #expect(throws: MediaError.self) { try Bitmap(width: 2, height: 1, channels: 3, pixels: [1, 2, 3]) }
+        #expect(throws: MediaError.self) { try Bitmap(width: Int.max, height: Int.max, channels: 4, pixels: []) }
+        #expect(throws: MediaError.self) { try Bitmap(width: 1, height: 1, channels: 5, pixels: [1, 2, 3, 4, 5]) }
+    }
+
     @Test func badPicturesAreTypedErrorsWithTheCommandLineSWords() throws {
         for fixture in ["pictures/not-a-picture.png", "pictures/bomb.png", "pictures/empty.jpg", "missing.png"] {
             let path = RepositoryFixtures.path(fixture)

@@ -1,9 +1,15 @@
 import Foundation
-import MediaToolKit
+@testable import MediaToolKit
 import Testing
 import TestSupport
 
-@Suite struct VideoFrameGeneratorTests {
+/// Serialized: the tests of `images(at:)` watch the process's producing threads end.
+@Suite(.serialized) struct VideoFrameGeneratorTests {
+    /// Waits (up to a deadline) until no loop's producing thread runs.
+    static func producersEnd() throws {
+        try ChildProcess.waitUntil("the producing threads end", deadline: 30) { VideoFrames.Iterator.runningProducers.load(ordering: .relaxed) == 0 }
+    }
+
     @Test func aPhoneVideoStoredOnItsSideComesOutUpright() async throws {
         let frame = try await VideoFrameGenerator(KitFixtures.source("video/quadrants-orientation6.mp4")).image(at: 0)
         #expect((frame.image.width, frame.image.height) == (96, 64))
@@ -75,6 +81,14 @@ import TestSupport
             if taken == 2 { break }
         }
         #expect(taken == 2)
+        try Self.producersEnd()
+        // Started and dropped without a cancel, or never started: no thread is left either.
+        var iterator = generator.images(at: [0, 1, 2]).makeAsyncIterator()
+        _ = try await iterator.next()
+        _ = generator.images(at: [0, 1]).makeAsyncIterator()
+        iterator = generator.images(at: []).makeAsyncIterator()
+        #expect(try await iterator.next() == nil)
+        try Self.producersEnd()
     }
 
     @Test func aCancelledTaskStopsWithCancelled() async throws {
@@ -98,6 +112,17 @@ import TestSupport
             return try await generator.image(at: 1)
         }
         await #expect(throws: MediaError.cancelled(file: RepositoryFixtures.path("video/counter.mp4"))) { try await cancelled.value }
+        try Self.producersEnd()
+    }
+
+    @Test func aPictureIsNoVideo() async throws {
+        let picture = KitFixtures.source("pictures/orientation6.jpg")
+        let refusal = MediaError.noVideo(file: picture.name, reason: "a picture, not a video (ImageSource reads pictures)")
+        await #expect(throws: refusal) { try await VideoFrameGenerator(picture).image(at: 0) }
+        await #expect(throws: refusal) {
+            for try await _ in VideoFrameGenerator(picture).images(at: [0]) {}
+        }
+        try Self.producersEnd()
     }
 
     @Test func errorsSayWhatTheCommandLineSays() async throws {

@@ -1,0 +1,63 @@
+import Foundation
+import MediaToolKit
+
+/// One library job a run, as the command line's subcommand does it, so that whole processes compare:
+///
+///     LibraryBench still VIDEO SECONDS OUT.png        thumbnail --at SECONDS (the exact frame)
+///     LibraryBench sizes PICTURE OUT W,W,W            thumbnail --size W... (every size from one decode)
+///     LibraryBench crop PICTURE X,Y,W,H OUT.png       crop --rect X,Y,W,H
+///     LibraryBench probe FOLDER                       probe FOLDER (every file, as many at once as cores)
+///     LibraryBench stats FILE                         dump-doubles --stats (count, mean, deviation, min, max)
+@main
+struct LibraryBench {
+    static func main() async throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        switch arguments.first {
+        case "still":
+            let frame = try await VideoFrameGenerator(.path(arguments[1])).image(at: Double(arguments[2])!)
+            try frame.image.write(to: URL(fileURLWithPath: arguments[3]), overwrite: true)
+        case "sizes":
+            let widths = arguments[3].split(separator: ",").map { Int($0)! }
+            let source = try ImageSource(.path(arguments[1]))
+            let pictures = try await source.thumbnails(fitting: widths.map { ThumbnailBounds(width: $0, height: $0) })
+            for (width, picture) in zip(widths, pictures) {
+                try picture.write(to: URL(fileURLWithPath: "\(arguments[2])-\(width).png"), overwrite: true)
+            }
+        case "crop":
+            let rect = arguments[2].split(separator: ",").map { Double($0)! }
+            let crop = try await ImageSource(.path(arguments[1])).cropping(to: ImageRect(x: rect[0], y: rect[1], width: rect[2], height: rect[3]))
+            try crop.write(to: URL(fileURLWithPath: arguments[3]), overwrite: true)
+        case "probe":
+            let folder = URL(fileURLWithPath: arguments[1])
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { folder.appendingPathComponent($0) }
+            let prober = MediaProber(configuration: MediaConfiguration(threads: 1))
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            try await withThrowingTaskGroup(of: ProbeReport.self) { group in
+                var next = files.makeIterator()
+                for _ in 0..<cores { if let file = next.next() { group.addTask { try await prober.probe(.file(file)) } } }
+                while let report = try await group.next() {
+                    print(report.format)
+                    if let file = next.next() { group.addTask { try await prober.probe(.file(file)) } }
+                }
+            }
+        case "stats":
+            // What --stats says of them: count, mean and deviation (Welford), minimum, maximum.
+            var count = 0, mean = 0.0, squares = 0.0, low = Double.infinity, high = -Double.infinity
+            for try await block in BinaryArrayFile<Double>(.path(arguments[1])) {
+                for value in block {
+                    count += 1
+                    let delta = value - mean
+                    mean += delta / Double(count)
+                    squares += delta * (value - mean)
+                    low = min(low, value)
+                    high = max(high, value)
+                }
+            }
+            let deviation = count > 1 ? (squares / Double(count - 1)).squareRoot() : 0
+            print(count, shortestRoundTripText(mean), shortestRoundTripText(deviation), shortestRoundTripText(low), shortestRoundTripText(high))
+        default:
+            FileHandle.standardError.write(Data("usage: LibraryBench still|sizes|crop|probe|stats ...\n".utf8))
+            exit(64)
+        }
+    }
+}
