@@ -34,6 +34,7 @@ struct HEIFHeaderPicture: SourcePicture {
             throw HEIFError.missingBox("ispe")
         }
         (storedWidth, storedHeight) = coded
+        try opening.checkPixels(width: coded.0, height: coded.1)
         orientation = HEIFPicture.orientation(of: transforms)
         codePoints = container.codePoints(of: primary)
         color = container.iccProfile(of: primary).map { ColorDescription(iccProfile: $0) }

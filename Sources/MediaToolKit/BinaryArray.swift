@@ -14,41 +14,45 @@ public struct BinaryArray<Element: BinaryNumber>: RandomAccessCollection, Sendab
     }
 
     let storage: Storage
+    /// The order of each element's bytes.
     public let endianness: Endianness
     /// Where the first element starts.
     public let offset: Int
     /// Bytes from one element to the next: its size, or a record's.
     public let stride: Int
+    /// The number of elements.
     public let count: Int
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 
     /// The elements of `data` from `offset`, `stride` bytes apart (the element's size by default), as many as
-    /// fit, or `count`. Bytes left after the last whole element are an error unless `allowsTrailingBytes`.
+    /// fit, or `count`. Bytes left after the last whole element are an error unless `allowsTrailingBytes`;
+    /// errors call the bytes `name`.
     public init(_ data: Data, endianness: Endianness = .little, offset: Int = 0, stride: Int? = nil, count: Int? = nil,
-                allowsTrailingBytes: Bool = false) throws(MediaError) {
+                allowsTrailingBytes: Bool = false, name: String = "<bytes>") throws(MediaError) {
         try self.init(.data(data), length: data.count, endianness: endianness, offset: offset, stride: stride, count: count,
-                      allowsTrailingBytes: allowsTrailingBytes)
+                      allowsTrailingBytes: allowsTrailingBytes, name: name)
     }
 
     /// The same over an array of bytes.
     public init(_ bytes: [UInt8], endianness: Endianness = .little, offset: Int = 0, stride: Int? = nil, count: Int? = nil,
-                allowsTrailingBytes: Bool = false) throws(MediaError) {
+                allowsTrailingBytes: Bool = false, name: String = "<bytes>") throws(MediaError) {
         try self.init(.bytes(bytes), length: bytes.count, endianness: endianness, offset: offset, stride: stride, count: count,
-                      allowsTrailingBytes: allowsTrailingBytes)
+                      allowsTrailingBytes: allowsTrailingBytes, name: name)
     }
 
     private init(_ storage: Storage, length: Int, endianness: Endianness, offset: Int, stride: Int?, count: Int?,
-                 allowsTrailingBytes: Bool) throws(MediaError) {
-        let layout = try ArrayLayout(elementSize: MemoryLayout<Element>.size, offset: offset, stride: stride, count: count)
+                 allowsTrailingBytes: Bool, name: String) throws(MediaError) {
+        let layout = try ArrayLayout(elementSize: MemoryLayout<Element>.size, offset: offset, stride: stride, count: count, name: name)
         self.storage = storage
         self.endianness = endianness
         self.offset = offset
         self.stride = layout.stride
-        self.count = try layout.wholeElements(in: length, allowsTrailingBytes: allowsTrailingBytes, name: "<bytes>")
+        self.count = try layout.wholeElements(in: length, allowsTrailingBytes: allowsTrailingBytes, name: name)
     }
 
+    /// The element at `position`, read from its bytes now; a position outside `0..<count` traps, as an array's does.
     public subscript(position: Int) -> Element {
         precondition(position >= 0 && position < count, "index \(position) out of 0..<\(count)")
         return withBytes { Element.load(from: $0 + offset + position * stride, endianness) }
@@ -76,13 +80,13 @@ struct ArrayLayout {
     let stride: Int
     let count: Int?
 
-    init(elementSize: Int, offset: Int, stride: Int?, count: Int?) throws(MediaError) {
+    init(elementSize: Int, offset: Int, stride: Int?, count: Int?, name: String) throws(MediaError) {
         let stride = stride ?? elementSize
-        guard offset >= 0 else { throw .invalidRequest(file: "<layout>", reason: "an offset of \(offset) bytes") }
+        guard offset >= 0 else { throw .invalidRequest(file: name, reason: "an offset of \(offset) bytes") }
         guard stride >= elementSize else {
-            throw .invalidRequest(file: "<layout>", reason: "a stride of \(stride) bytes is less than the \(elementSize) bytes of an element")
+            throw .invalidRequest(file: name, reason: "a stride of \(stride) bytes is less than the \(elementSize) bytes of an element")
         }
-        if let count, count < 0 { throw .invalidRequest(file: "<layout>", reason: "a count of \(count) elements") }
+        if let count, count < 0 { throw .invalidRequest(file: name, reason: "a count of \(count) elements") }
         self.elementSize = elementSize
         self.offset = offset
         self.stride = stride

@@ -1,21 +1,28 @@
 internal import FileIO
 
-/// Numbers in a file, read in blocks in constant memory, however large the file: `blocks` gives
-/// about 64 KiB of elements at a time. The layout is `BinaryArray`'s: any alignment, either byte
+/// Numbers in a file, read in blocks in constant memory, however large the file: each element of the
+/// sequence is a block of about 64 KiB of numbers (`elementsPerBlock`). The layout is `BinaryArray`'s: any alignment, either byte
 /// order, a field of records by `offset` and `stride`.
 public struct BinaryArrayFile<Number: BinaryNumber>: AsyncSequence, Sendable {
     public typealias Element = BinaryArray<Number>
     public typealias Failure = MediaError
 
+    /// The file (or bytes, or descriptor) read.
     public let source: MediaSource
+    /// The order of each element's bytes.
     public let endianness: Endianness
+    /// Where the first element starts, in bytes from the start of the file.
     public let offset: Int
+    /// Bytes from one element to the next; nil for the element's size.
     public let stride: Int?
+    /// The elements read; nil for as many as the file holds.
     public let count: Int?
+    /// Bytes after the last whole element are passed over, instead of an error.
     public let allowsTrailingBytes: Bool
     /// Elements a block at most.
     public let elementsPerBlock: Int
 
+    /// The elements of `source` as `BinaryArray` lays them out; the file is opened at the first block.
     public init(_ source: MediaSource, endianness: Endianness = .little, offset: Int = 0, stride: Int? = nil, count: Int? = nil,
                 allowsTrailingBytes: Bool = false, elementsPerBlock: Int? = nil) {
         self.source = source
@@ -40,12 +47,14 @@ public struct BinaryArrayFile<Number: BinaryNumber>: AsyncSequence, Sendable {
         var total = 0
         var done = 0
 
+        /// The next block; nil after the last. The layout is checked against the file's length before the first.
         public mutating func next() async throws(MediaError) -> BinaryArray<Number>? {
             if Task.isCancelled { throw .cancelled(file: array.source.name) }
             if file == nil {
                 // A stream (a pipe, a FIFO) is copied once, so that its length is known up front.
                 let opened = try array.source.open(recognise: nil)
-                let layout = try ArrayLayout(elementSize: MemoryLayout<Number>.size, offset: array.offset, stride: array.stride, count: array.count)
+                let layout = try ArrayLayout(elementSize: MemoryLayout<Number>.size, offset: array.offset, stride: array.stride, count: array.count,
+                                             name: array.source.name)
                 total = try layout.wholeElements(in: opened.size ?? 0, allowsTrailingBytes: array.allowsTrailingBytes, name: array.source.name)
                 file = opened
                 self.layout = layout
@@ -68,7 +77,7 @@ public struct BinaryArrayFile<Number: BinaryNumber>: AsyncSequence, Sendable {
                 throw MediaError(error, file: array.source.name)
             }
             done += elements
-            return try BinaryArray<Number>(bytes, endianness: array.endianness, stride: layout.stride, count: elements)
+            return try BinaryArray<Number>(bytes, endianness: array.endianness, stride: layout.stride, count: elements, name: array.source.name)
         }
     }
 }

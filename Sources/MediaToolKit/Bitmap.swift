@@ -12,9 +12,11 @@ public struct Bitmap: Sendable, Equatable {
     let buffer: PixelBuffer
     let metadata: PictureMetadata
 
+    /// Pixels in a row.
     public var width: Int { buffer.width }
+    /// Rows.
     public var height: Int { buffer.height }
-    /// 1 grey, 2 grey and alpha, 3 RGB, 4 RGBA.
+    /// Samples a pixel: 1 grey, 2 grey and alpha, 3 RGB, 4 RGBA.
     public var channels: Int { buffer.channels }
     /// 8 or 16.
     public var bitsPerSample: Int { buffer.bytesPerSample * 8 }
@@ -54,49 +56,49 @@ public struct Bitmap: Sendable, Equatable {
         a.buffer == b.buffer && a.metadata.color?.iccProfile == b.metadata.color?.iccProfile && a.metadata.codePoints == b.metadata.codePoints
     }
 
-    /// The bytes of a file of `encoding`'s format; `threads` as `MediaConfiguration.threads`.
-    public func encoded(as encoding: ImageEncoding = .png, threads: Int = 0) throws(MediaError) -> Data {
+    /// The bytes of a file of `encoding`'s format, encoded on a thread of its own; `threads` as
+    /// `MediaConfiguration.threads`.
+    public func encoded(as encoding: ImageEncoding = .png, threads: Int = 0) async throws(MediaError) -> Data {
         let settings = try encoding.settings(threads: threads)
         let name = "<\(encoding.format.rawValue)>"
-        do {
+        return try await BlockingWork.run(file: name) { _ in
             let fd = try TemporaryFiles.unnamed(copyOf: name)
-            defer { close(fd) }
-            _ = try ImageEncoders.encoder(for: encoding.format.format, settings: settings).write(buffer, metadata: metadata, to: fd)
-            var status = stat()
-            guard fstat(fd, &status) == 0 else { throw SystemError("cannot read file status") }
-            var data = Data(count: Int(status.st_size))
-            try data.withUnsafeMutableBytes { buffer in
-                var done = 0
-                while done < buffer.count {
-                    let count = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(done))
-                    if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else { throw SystemError("read failed") }
-                    done += count
-                }
+            let file: InputFile
+            do {
+                _ = try ImageEncoders.encoder(for: encoding.format.format, settings: settings).write(buffer, metadata: metadata, to: fd)
+                file = try InputFile(adopting: fd, displayName: name)
+            } catch {
+                close(fd)
+                throw error
             }
-            return data
-        } catch {
-            throw MediaError(error, file: name)
+            return Data(try file.contents())
         }
     }
 
-    /// Writes a file whole, or not at all: encoded to a temporary file beside `url`, renamed over it
-    /// when complete. An existing file is replaced only with `overwrite`; a name that leads out of its
-    /// folder through a link, a device or a FIFO at `url` are refused.
-    public func write(to url: URL, as encoding: ImageEncoding = .png, overwrite: Bool = false, threads: Int = 0) throws(MediaError) {
-        let settings = try encoding.settings(threads: threads)
+    /// Writes a file whole, or not at all: encoded on a thread of its own to a temporary file beside
+    /// `url`, renamed over it when complete. The format is `encoding`'s, or without one the name's
+    /// (`.png`, `.jpg`, `.jpeg`, `.webp`; another extension is an error). An existing file is replaced
+    /// only with `overwrite`; a name that leads out of its folder through a link, a device or a FIFO
+    /// at `url` are refused.
+    public func write(to url: URL, as encoding: ImageEncoding? = nil, overwrite: Bool = false, threads: Int = 0) async throws(MediaError) {
         let path = url.path
+        guard let encoding = encoding ?? ImageFormat(fileExtension: url.pathExtension).map({ ImageEncoding(ImageFileFormat(rawValue: $0.rawValue)!) }) else {
+            throw .invalidRequest(file: path, reason: "no format given, and .\(url.pathExtension) names none written (\(ImageFormat.supportedList))")
+        }
+        let settings = try encoding.settings(threads: threads)
         do {
-            let output = try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: overwrite))
-            do {
-                _ = try ImageEncoders.encoder(for: encoding.format.format, settings: settings).write(buffer, metadata: metadata, to: output.descriptor)
-                try output.commit()
-            } catch {
-                output.withdraw()
-                throw error
+            try await BlockingWork.run(file: path) { _ in
+                let output = try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: overwrite))
+                do {
+                    _ = try ImageEncoders.encoder(for: encoding.format.format, settings: settings).write(buffer, metadata: metadata, to: output.descriptor)
+                    try output.commit()
+                } catch {
+                    output.withdraw()
+                    throw error
+                }
             }
         } catch {
-            throw MediaError.writeFailed(file: path, reason: "\(MediaError(error, file: path).reason)")
+            throw .writeFailed(file: path, reason: error.reason)
         }
     }
 }

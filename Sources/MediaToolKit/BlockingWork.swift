@@ -1,8 +1,8 @@
-import Dispatch
+import Foundation
 import Synchronization
 
-/// Runs decoding, which blocks a thread for milliseconds to seconds, on a thread of its own rather
-/// than on one of the few threads Swift's concurrency runs every task on, and hands the result back
+/// Runs decoding, which blocks a thread for milliseconds to seconds, on a thread started for it
+/// rather than on one of the few threads Swift's concurrency runs every task on, and hands the result back
 /// to the awaiting task. A task cancelled before the work starts gets `.cancelled`, and `isCancelled`
 /// lets work that goes in steps (frames, blocks) stop between them.
 enum BlockingWork {
@@ -12,13 +12,17 @@ enum BlockingWork {
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
-                    DispatchQueue.global().async {
+                    // A thread of its own, not Dispatch's global queue: on Linux that queue shares its
+                    // threads with Swift's concurrency, and a decode there held up every other task.
+                    let thread = Thread {
+                        nameThisThread()
                         if flag.isSet {
                             continuation.resume(throwing: MediaError.cancelled(file: file))
                             return
                         }
                         continuation.resume(with: Swift.Result { try work { flag.isSet } })
                     }
+                    thread.start()
                 }
             } onCancel: {
                 flag.set()
@@ -27,6 +31,17 @@ enum BlockingWork {
             throw MediaError(error, file: file)
         }
     }
+}
+
+/// Names the calling thread `MediaToolKit` for `top -H` and `/proc/PID/task/*/comm`; a thread
+/// would otherwise carry the name of the one that started it (a concurrency pool's, say).
+/// Best effort: Foundation's `Thread.name` does not reach the kernel on Linux, and glibc's
+/// `pthread_setname_np` is not imported, so the name is written where the kernel keeps it.
+func nameThisThread() {
+    let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    _ = "MediaToolKit".withCString { write(descriptor, $0, 12) }
+    close(descriptor)
 }
 
 /// Set once, read from any thread.

@@ -1,11 +1,16 @@
 /// A rect in pixels, from the top left; fractions allowed (a rect from a view's coordinates). A crop
 /// takes every pixel the rect touches.
 public struct ImageRect: Sendable, Equatable, Codable {
+    /// The left edge, from the left of the picture (or view).
     public var x: Double
+    /// The top edge, from the top.
     public var y: Double
+    /// The width, more than 0.
     public var width: Double
+    /// The height, more than 0.
     public var height: Double
 
+    /// A rect of fractional pixels (or view points).
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -13,6 +18,7 @@ public struct ImageRect: Sendable, Equatable, Codable {
         self.height = height
     }
 
+    /// A rect of whole pixels.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.init(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
     }
@@ -42,10 +48,14 @@ public enum ViewContentMode: String, Sendable, CaseIterable {
 /// A box a thumbnail fits inside, aspect kept: a width, a height, or both. It is never enlarged
 /// past the picture's own size unless `enlarges`.
 public struct ThumbnailBounds: Sendable, Hashable, Codable {
+    /// The widest a thumbnail may be; nil for any width.
     public var width: Int?
+    /// The highest a thumbnail may be; nil for any height.
     public var height: Int?
+    /// Whether a picture smaller than the box is enlarged to it.
     public var enlarges: Bool
 
+    /// A box of at most `width` by `height` pixels.
     public init(width: Int? = nil, height: Int? = nil, enlarges: Bool = false) {
         self.width = width
         self.height = height

@@ -20,34 +20,51 @@ public final class ImageSource: Sendable {
     public let name: String
     /// `jpeg`, `png`, `webp`, `heic`, `avif`, `tiff`.
     public let format: String
-    /// The stored pixels' size.
+    /// The stored pixels' width.
     public let storedWidth: Int
+    /// The stored pixels' height.
     public let storedHeight: Int
     /// How the stored pixels are turned upright (EXIF, or HEIF's `irot`/`imir`).
     public let orientation: ImageOrientation
-    /// The size as a person sees it: what `image()` gives and `.displayed` crops are in.
+    /// The width as a person sees it: what `image()` gives and `.displayed` crops are in.
     public let width: Int
+    /// The height as a person sees it.
     public let height: Int
 
     /// Opens the picture and reads its header; nothing is decoded. Pictures over the configuration's
     /// pixel limit are refused here.
-    public init(_ source: MediaSource, configuration: MediaConfiguration = MediaConfiguration()) throws(MediaError) {
-        file = try source.open(recognise: PictureFormat.recognise)
+    public convenience init(_ source: MediaSource, configuration: MediaConfiguration = MediaConfiguration()) async throws(MediaError) {
+        let opened = try await BlockingWork.run(file: source.name) { _ in try Self.open(source, configuration: configuration) }
+        self.init(opened, name: source.name, configuration: configuration)
+    }
+
+    private init(_ opened: OpenedPicture, name: String, configuration: MediaConfiguration) {
+        file = opened.file
         self.configuration = configuration
-        name = source.name
+        self.name = name
+        format = opened.format
+        storedWidth = opened.storedWidth
+        storedHeight = opened.storedHeight
+        orientation = opened.orientation
+        (width, height) = orientation.orientation.displaySize(storedWidth: storedWidth, storedHeight: storedHeight)
+    }
+
+    /// What opening reads: the input, and its header's facts.
+    private struct OpenedPicture: Sendable {
+        let file: InputFile
+        let format: String
+        let storedWidth: Int
+        let storedHeight: Int
+        let orientation: ImageOrientation
+    }
+
+    private static func open(_ source: MediaSource, configuration: MediaConfiguration) throws -> OpenedPicture {
+        let file = try source.open(recognise: PictureFormat.recognise)
         var opening = PictureOpening(maxPixels: configuration.maxPixels, maxMemory: configuration.maxMemory, threads: configuration.threads)
         opening.readsPixels = false
-        let picture: any SourcePicture
-        do {
-            picture = try PictureFormat.open(file, opening)
-        } catch {
-            throw MediaError(error, file: source.name)
-        }
-        format = picture.facts.format
-        storedWidth = picture.storedWidth
-        storedHeight = picture.storedHeight
-        orientation = ImageOrientation(picture.orientation)
-        (width, height) = picture.orientation.displaySize(storedWidth: storedWidth, storedHeight: storedHeight)
+        let picture = try PictureFormat.open(file, opening)
+        return OpenedPicture(file: file, format: picture.facts.format, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight,
+                             orientation: ImageOrientation(picture.orientation))
     }
 
     /// The pixels inside `rect`, upright. `.displayed` (the default) takes the rect on the picture

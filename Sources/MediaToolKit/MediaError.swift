@@ -6,6 +6,7 @@ internal import Imaging
 internal import MediaProbe
 internal import VideoThumbnails
 internal import BinaryArrays
+internal import TIFFCodec
 
 /// Why a call failed, in the words the command line prints: `description` is its error line without
 /// the leading `mediatool: `, so a service can log or return what the tool would have said.
@@ -81,6 +82,8 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
             case .noDecodableFrame: self = .damaged(file: file, reason: reason)
             }
         case is PictureError:
+            self = .unsupportedFormat(file: file, reason: reason)
+        case let tiff as TIFFError where tiff.isUnsupportedLayout:
             self = .unsupportedFormat(file: file, reason: reason)
         case let probe as ProbeError:
             if case .empty = probe {

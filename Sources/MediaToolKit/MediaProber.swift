@@ -5,6 +5,7 @@ internal import MediaProbe
 
 /// Reads what files are, from their headers and indexes: the command line's `probe`.
 public struct MediaProber: Sendable {
+    /// Threads and limits (which hold for what `deep` decodes).
     public var configuration: MediaConfiguration
     /// Where it was taken, when the file says; false leaves `gps` nil (before publishing, say).
     public var includesGPS = true
@@ -12,10 +13,12 @@ public struct MediaProber: Sendable {
     /// every packet: slower, and the only way to know a file decodes.
     public var deep = false
 
+    /// A prober that reads headers only, positions included.
     public init(configuration: MediaConfiguration = MediaConfiguration()) {
         self.configuration = configuration
     }
 
+    /// What `source` is, from its header and index (and, with `deep`, its first frame decoded).
     public func probe(_ source: MediaSource) async throws(MediaError) -> ProbeReport {
         var options = ProbeOptions()
         options.deep = deep

@@ -1,8 +1,8 @@
 internal import NumberText
 
-/// The shortest decimal that reads back as exactly `value` (`dump-doubles`'s numbers): `0.1`,
-/// `1e+300`, `-0`, `nan`, `inf`. Swift's `description` round-trips too, but spells some values
-/// otherwise (`1e+300` as `1e+300`, `100000000.0` as `100000000.0`); this is the command line's text.
+/// The shortest decimal that reads back as exactly `value`: `0.1`, `100000000.0`, `1e+300`, `-0.0`,
+/// `nan`, `inf`. The text `dump-doubles` prints, made by its own routine; it spells every value as
+/// Swift's `description` does, so text written by either reads the same.
 public func shortestRoundTripText(_ value: Double) -> String { ShortestDecimal.string(value) }
 
 /// The same for a `Float`: the shortest decimal that reads back as exactly it, as a float.

@@ -16,9 +16,12 @@ public struct ThumbnailGenerator: Sendable {
         case posterFrame
     }
 
+    /// Threads and limits for each call.
     public var configuration: MediaConfiguration
+    /// Which frame of a video; pictures have one.
     public var videoTime: VideoTime = .fraction(0.1)
 
+    /// A generator of a video's frame 10% in, or of a picture.
     public init(configuration: MediaConfiguration = MediaConfiguration()) {
         self.configuration = configuration
     }

@@ -10,7 +10,9 @@ internal import VideoThumbnails
 /// which reads the file once. The frames are upright (the display matrix applied) at their display
 /// aspect, deinterlaced, and HDR (PQ, HLG) is tone mapped to SDR, as the command line's `thumbnail`.
 public struct VideoFrameGenerator: Sendable {
+    /// The video.
     public let source: MediaSource
+    /// Threads and limits for each call.
     public var configuration: MediaConfiguration
     /// The box frames fit inside, aspect kept; nil (the default) for the display size.
     /// `AVAssetImageGenerator.maximumSize`, where a zero side means "any".
@@ -35,6 +37,7 @@ public struct VideoFrameGenerator: Sendable {
     /// The video stream, counted from 0 among those that are not cover art; nil for the main one.
     public var videoStream: Int?
 
+    /// A generator of `source`'s frames; nothing is read until a frame is asked for.
     public init(_ source: MediaSource, configuration: MediaConfiguration = MediaConfiguration()) {
         self.source = source
         self.configuration = configuration
@@ -124,6 +127,7 @@ public struct GeneratedFrame: Sendable {
     public let requestedTime: Double
     /// The frame's own presentation time, from the first frame: `AVAssetImageGenerator`'s `actualTime`.
     public let actualTime: Double
+    /// The frame, upright, at its display aspect, within `maximumSize`.
     public let image: Bitmap
     /// The display matrix's turn that was applied (`.up` when none was, or not asked for).
     public let orientation: ImageOrientation

@@ -16,6 +16,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
         Iterator(generator: generator, times: times)
     }
 
+    /// Starts the pass over the file at the first `next()`.
     public struct Iterator: AsyncIteratorProtocol {
         public typealias Element = GeneratedFrame
         public typealias Failure = MediaError
@@ -38,7 +39,8 @@ public struct VideoFrames: AsyncSequence, Sendable {
                 demand.signal()
             }
             start = {
-                Thread {
+                let thread = Thread {
+                    nameThisThread()
                     Self.runningProducers.add(1, ordering: .relaxed)
                     defer { Self.runningProducers.subtract(1, ordering: .relaxed) }
                     do {
@@ -47,10 +49,12 @@ public struct VideoFrames: AsyncSequence, Sendable {
                     } catch {
                         continuation.finish(throwing: error)
                     }
-                }.start()
+                }
+                thread.start()
             }
         }
 
+        /// The next frame in order of time, nil after the last; `.cancelled` when the task is cancelled.
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(MediaError) -> GeneratedFrame? {
             if !started {
                 started = true
@@ -58,13 +62,18 @@ public struct VideoFrames: AsyncSequence, Sendable {
             }
             // One more frame may be made.
             producer.demand.signal()
+            let frame: GeneratedFrame?
             do {
-                return try await frames.next(isolation: actor)
+                frame = try await frames.next(isolation: actor)
             } catch {
                 throw MediaError(error, file: name)
             }
+            // The stream ends quietly when its task is cancelled: a loop cut short says so.
+            if frame == nil && Task.isCancelled { throw .cancelled(file: name) }
+            return frame
         }
 
+        /// The next frame in order of time, nil after the last.
         public mutating func next() async throws(MediaError) -> GeneratedFrame? {
             try await next(isolation: nil)
         }

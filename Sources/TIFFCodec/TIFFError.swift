@@ -15,6 +15,14 @@ public enum TIFFError: Error, Equatable, CustomStringConvertible {
     /// An uncompressed tile whose byte count is less than a tile needs.
     case tileTooShort(index: Int, bytes: UInt64, width: Int, height: Int, needed: UInt64)
 
+    /// A layout this tool does not read (CMYK, planes apart, odd samples), as against a broken file.
+    public var isUnsupportedLayout: Bool {
+        switch self {
+        case .unsupportedPhotometric, .unsupportedSamples, .separatePlanes, .unsupportedCompression: return true
+        case .library, .stripTooShort, .tileTooShort: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .library(let message): return "libtiff: \(message)"

@@ -101,12 +101,8 @@ import TestSupport
             }
             return count
         }
-        let result = await task.result
-        // Cancelled: the loop ends early, with `.cancelled` or as a sequence that ends.
-        switch result {
-        case .success(let count): #expect(count < 60)
-        case .failure(let error): #expect(error as? MediaError == .cancelled(file: RepositoryFixtures.path("video/counter.mp4")))
-        }
+        // Cancelled: the loop ends early with `.cancelled`, never as a sequence that ended.
+        await #expect(throws: MediaError.cancelled(file: RepositoryFixtures.path("video/counter.mp4"))) { try await task.value }
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await generator.image(at: 1)

@@ -117,10 +117,15 @@ public enum ChildProcess {
     /// True when a thread of the process is blocked reading a pipe or FIFO (or opening a FIFO), as
     /// the kernel's wait channels in /proc tell.
     public static func isBlockedReading(_ pid: Int32) -> Bool {
+        threadsBlockedReading(pid) > 0
+    }
+
+    /// How many threads of the process are blocked reading a pipe or FIFO (or opening a FIFO).
+    public static func threadsBlockedReading(_ pid: Int32) -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.contains { task in
+        return tasks.filter { task in
             guard let channel = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/wchan", encoding: .utf8) else { return false }
             return channel.contains("pipe_read") || channel.contains("wait_for_partner") || channel.contains("pipe_wait")
-        }
+        }.count
     }
 }

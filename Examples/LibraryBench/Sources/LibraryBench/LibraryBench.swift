@@ -15,18 +15,18 @@ struct LibraryBench {
         switch arguments.first {
         case "still":
             let frame = try await VideoFrameGenerator(.path(arguments[1])).image(at: Double(arguments[2])!)
-            try frame.image.write(to: URL(fileURLWithPath: arguments[3]), overwrite: true)
+            try await frame.image.write(to: URL(fileURLWithPath: arguments[3]), overwrite: true)
         case "sizes":
             let widths = arguments[3].split(separator: ",").map { Int($0)! }
-            let source = try ImageSource(.path(arguments[1]))
+            let source = try await ImageSource(.path(arguments[1]))
             let pictures = try await source.thumbnails(fitting: widths.map { ThumbnailBounds(width: $0, height: $0) })
             for (width, picture) in zip(widths, pictures) {
-                try picture.write(to: URL(fileURLWithPath: "\(arguments[2])-\(width).png"), overwrite: true)
+                try await picture.write(to: URL(fileURLWithPath: "\(arguments[2])-\(width).png"), overwrite: true)
             }
         case "crop":
             let rect = arguments[2].split(separator: ",").map { Double($0)! }
             let crop = try await ImageSource(.path(arguments[1])).cropping(to: ImageRect(x: rect[0], y: rect[1], width: rect[2], height: rect[3]))
-            try crop.write(to: URL(fileURLWithPath: arguments[3]), overwrite: true)
+            try await crop.write(to: URL(fileURLWithPath: arguments[3]), overwrite: true)
         case "probe":
             let folder = URL(fileURLWithPath: arguments[1])
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { folder.appendingPathComponent($0) }

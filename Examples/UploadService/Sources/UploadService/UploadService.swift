@@ -23,8 +23,10 @@ struct UploadService {
     static func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.post("uploads") { request, context -> UploadResponse in
-            let size = request.uri.queryParameters.get("size", as: Int.self) ?? 320
-            guard (16...4096).contains(size) else { throw HTTPError(.badRequest, message: "size is from 16 to 4096 pixels") }
+            let asked = request.uri.queryParameters.get("size")
+            guard let size = asked.map({ Int($0) }) ?? 320, (16...4096).contains(size) else {
+                throw HTTPError(.badRequest, message: "size is a number of pixels from 16 to 4096")
+            }
             let body = try await request.body.collect(upTo: largestUpload)
             let upload = MediaSource.data(Data(body.readableBytesView), name: "upload")
             do throws(MediaError) {
@@ -36,7 +38,7 @@ struct UploadService {
                 let picture = thumbnails.images[0]
                 return UploadResponse(probe: probe, thumbnail: Thumbnail(
                     width: picture.width, height: picture.height, seconds: thumbnails.seconds,
-                    png: try picture.encoded(as: .png, threads: configuration.threads).base64EncodedString()))
+                    png: try await picture.encoded(as: .png, threads: configuration.threads).base64EncodedString()))
             } catch {
                 context.logger.info("\(error)")
                 throw HTTPError(status(for: error), message: error.description)
