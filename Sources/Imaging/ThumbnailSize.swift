@@ -8,6 +8,9 @@ public struct ThumbnailSize: Sendable, Hashable, CustomStringConvertible {
 
     /// The picture's own display size.
     public static let original = ThumbnailSize(width: nil, height: nil)
+    /// The largest width or height asked for: far past any picture, and within what the resampler's
+    /// 32-bit sizes and the ladder's arithmetic hold.
+    public static let largestSide = 1_000_000
 
     public init(width: Int?, height: Int?, enlarges: Bool = false) {
         self.width = width
@@ -19,7 +22,7 @@ public struct ThumbnailSize: Sendable, Hashable, CustomStringConvertible {
     public init?(parsing text: String, enlarges: Bool = false) {
         func number(_ part: Substring) -> Int?? {
             if part.isEmpty { return .some(nil) }
-            guard part.allSatisfy(\.isASCII), let value = Int(part), value >= 1, value <= 1_000_000 else { return nil }
+            guard part.allSatisfy(\.isASCII), let value = Int(part), value >= 1, value <= ThumbnailSize.largestSide else { return nil }
             return value
         }
         let parts = text.lowercased().split(separator: "x", maxSplits: 1, omittingEmptySubsequences: false)

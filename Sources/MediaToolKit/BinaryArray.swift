@@ -82,6 +82,7 @@ struct ArrayLayout {
 
     init(elementSize: Int, offset: Int, stride: Int?, count: Int?, name: String) throws(MediaError) {
         let stride = stride ?? elementSize
+        guard elementSize > 0 else { throw .invalidRequest(file: name, reason: "an element of no bytes") }
         guard offset >= 0 else { throw .invalidRequest(file: name, reason: "an offset of \(offset) bytes") }
         guard stride >= elementSize else {
             throw .invalidRequest(file: name, reason: "a stride of \(stride) bytes is less than the \(elementSize) bytes of an element")

@@ -81,9 +81,11 @@ public struct Bitmap: Sendable, Equatable {
     /// only with `overwrite`; a name that leads out of its folder through a link, a device or a FIFO
     /// at `url` are refused.
     public func write(to url: URL, as encoding: ImageEncoding? = nil, overwrite: Bool = false, threads: Int = 0) async throws(MediaError) {
-        let path = url.path
-        guard let encoding = encoding ?? ImageFormat(fileExtension: url.pathExtension).map({ ImageEncoding(ImageFileFormat(rawValue: $0.rawValue)!) }) else {
-            throw .invalidRequest(file: path, reason: "no format given, and .\(url.pathExtension) names none written (\(ImageFormat.supportedList))")
+        let path = try filePath(of: url)
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        let fileExtension = name.contains(".") ? String(name.split(separator: ".", omittingEmptySubsequences: false).last!) : ""
+        guard let encoding = encoding ?? ImageFormat(fileExtension: fileExtension).map({ ImageEncoding(ImageFileFormat(rawValue: $0.rawValue)!) }) else {
+            throw .invalidRequest(file: path, reason: "no format given, and the name's extension (\(fileExtension.isEmpty ? "none" : "." + fileExtension)) is none written (\(ImageFormat.supportedList))")
         }
         let settings = try encoding.settings(threads: threads)
         do {

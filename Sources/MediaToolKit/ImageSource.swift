@@ -60,7 +60,7 @@ public final class ImageSource: Sendable {
 
     private static func open(_ source: MediaSource, configuration: MediaConfiguration) throws -> OpenedPicture {
         let file = try source.open(recognise: PictureFormat.recognise)
-        var opening = PictureOpening(maxPixels: configuration.maxPixels, maxMemory: configuration.maxMemory, threads: configuration.threads)
+        var opening = PictureOpening(maxPixels: configuration.maxPixels, maxMemory: configuration.maxMemory, threads: configuration.threadCount)
         opening.readsPixels = false
         let picture = try PictureFormat.open(file, opening)
         return OpenedPicture(file: file, format: picture.facts.format, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight,
@@ -72,6 +72,14 @@ public final class ImageSource: Sendable {
     /// upright. A rect that reaches outside the picture is an error, unless `clamps`: then the part
     /// inside is taken.
     public func cropping(to rect: ImageRect, in coordinates: CropCoordinates = .displayed, clamps: Bool = false) async throws(MediaError) -> Bitmap {
+        guard [rect.x, rect.y, rect.width, rect.height].allSatisfy({ $0.isFinite && abs($0) <= FractionalRect.coordinateLimit }),
+              rect.width > 0, rect.height > 0 else {
+            throw .invalidRequest(file: name, reason: "the rect \(rect.x),\(rect.y),\(rect.width),\(rect.height) is not one: a width and height above 0, every number finite")
+        }
+        if case .view(let width, let height, _) = coordinates,
+           !(width.isFinite && height.isFinite && width > 0 && height > 0 && width <= FractionalRect.coordinateLimit && height <= FractionalRect.coordinateLimit) {
+            throw .invalidRequest(file: name, reason: "a view of \(width)x\(height) is not one: a width and height above 0, every number finite")
+        }
         let fractional = FractionalRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
         let cropRect: CropRect
         switch coordinates {
@@ -84,7 +92,7 @@ public final class ImageSource: Sendable {
         options.clamps = clamps
         options.maxPixels = configuration.maxPixels
         options.maxMemory = configuration.maxMemory
-        options.threads = configuration.threads
+        options.threads = configuration.threadCount
         let cropper = Cropper(options: options)
         let file = self.file
         let cropped = try await run { _ in try cropper.croppedPicture(from: file) }
@@ -117,8 +125,8 @@ public final class ImageSource: Sendable {
     var thumbnailOptions: ThumbnailOptions {
         var options = ThumbnailOptions()
         options.limits = configuration.limits
-        options.threads = configuration.threads
-        options.encoding.threads = configuration.threads
+        options.threads = configuration.threadCount
+        options.encoding.threads = configuration.threadCount
         return options
     }
 
@@ -126,8 +134,11 @@ public final class ImageSource: Sendable {
     static func sizes(_ sizes: [ThumbnailBounds], file: String) throws(MediaError) -> [ThumbnailSize] {
         guard !sizes.isEmpty else { throw .invalidRequest(file: file, reason: "no sizes were asked for") }
         return try sizes.map { bounds throws(MediaError) in
-            if let width = bounds.width, width < 1 { throw .invalidRequest(file: file, reason: "a width of \(width) pixels") }
-            if let height = bounds.height, height < 1 { throw .invalidRequest(file: file, reason: "a height of \(height) pixels") }
+            for (side, value) in [("width", bounds.width), ("height", bounds.height)] {
+                if let value, !(1...ThumbnailSize.largestSide).contains(value) {
+                    throw .invalidRequest(file: file, reason: "a \(side) of \(value) pixels: sizes are from 1 to \(ThumbnailSize.largestSide)")
+                }
+            }
             return ThumbnailSize(width: bounds.width, height: bounds.height, enlarges: bounds.enlarges)
         }
     }

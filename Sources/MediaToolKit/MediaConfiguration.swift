@@ -19,4 +19,8 @@ public struct MediaConfiguration: Sendable, Equatable {
     }
 
     var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory) }
+
+    /// `threads` as the work takes it: below 0 is every core, and more than 256 is 256 (FFmpeg's
+    /// decoders take a 32-bit count, and no machine this runs on has more).
+    var threadCount: Int { threads < 0 ? 0 : min(threads, 256) }
 }

@@ -24,7 +24,7 @@ public struct MediaProber: Sendable {
         options.deep = deep
         options.includesGPS = includesGPS
         options.limits = configuration.limits
-        options.threads = configuration.threads
+        options.threads = configuration.threadCount
         let prober = Prober(options: options)
         return try await BlockingWork.run(file: source.name) { _ in
             let file = try source.open(recognise: prober.job.recognise)

@@ -12,14 +12,23 @@ public struct MediaSource: Sendable, CustomStringConvertible {
         case path(String)
         case bytes(SpooledBytes)
         case descriptor(Int32)
+        /// A source that cannot be read, refused at the first call (a URL that is no file's).
+        case refused(String)
     }
 
     let storage: Storage
     /// What errors call it: the path, or the name given.
     public let name: String
 
-    /// A file by its URL (a `file:` URL).
-    public static func file(_ url: URL) -> MediaSource { path(url.path) }
+    /// A file by its URL. A URL that is not a `file:` URL is refused when a call reads it: nothing is
+    /// fetched, and its path is never taken for a local one.
+    public static func file(_ url: URL) -> MediaSource {
+        do {
+            return path(try filePath(of: url))
+        } catch {
+            return MediaSource(storage: .refused(error.reason), name: url.absoluteString)
+        }
+    }
 
     /// A file by its path. `-` is a file named `-`, not standard input.
     public static func path(_ path: String) -> MediaSource { MediaSource(storage: .path(path), name: path) }
@@ -37,6 +46,21 @@ public struct MediaSource: Sendable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// The caller's descriptor opened anew (through `/proc/self/fd`), with a read position of its own:
+    /// a duplicate would share the caller's, which readers move, and calls side by side would move
+    /// each other's. Where /proc is not mounted, a duplicate.
+    static func reopen(_ descriptor: Int32) throws(SystemError) -> Int32 {
+        guard descriptor >= 0, fcntl(descriptor, F_GETFD) >= 0 else { throw SystemError("cannot read the descriptor", code: EBADF) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            let reopened = FileSystem.open("/proc/self/fd/\(descriptor)", O_RDONLY | O_CLOEXEC)
+            if reopened >= 0 { return reopened }
+        }
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { throw SystemError("cannot read the descriptor") }
+        return copy
+    }
+
     /// Opened for reading at any offset; `recognise` refuses a stream's first bytes before it is copied.
     func open(recognise: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?) throws(MediaError) -> InputFile {
         do {
@@ -47,9 +71,9 @@ public struct MediaSource: Sendable, CustomStringConvertible {
             case .bytes(let bytes):
                 file = try bytes.open(name: name)
             case .descriptor(let descriptor):
-                let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-                guard copy >= 0 else { throw SystemError("cannot read the descriptor") }
-                file = try InputFile(adopting: copy, displayName: name)
+                file = try InputFile(adopting: try Self.reopen(descriptor), displayName: name)
+            case .refused(let reason):
+                throw MediaError.invalidRequest(file: name, reason: reason)
             }
             return try file.randomAccess(recognise: recognise)
         } catch {
@@ -92,4 +116,27 @@ final class SpooledBytes: Sendable {
         guard reopened >= 0 else { return try data.withUnsafeBytes { try InputFile(copying: $0, displayName: name) } }
         return try InputFile(adopting: reopened, displayName: name)
     }
+}
+
+/// The path of a `file:` URL, its bytes kept as they are: its percent-encoded path decoded here,
+/// since Foundation's own decoding drops a name's bytes that are not UTF-8 (`%FF`), which
+/// `PathBytes` carries. Any other URL is refused.
+func filePath(of url: URL) throws(MediaError) -> String {
+    guard url.isFileURL else {
+        throw .invalidRequest(file: url.absoluteString, reason: "not a file URL: pictures and videos are read from and written to files")
+    }
+    let encoded = Array(url.absoluteURL.standardizedFileURL.path(percentEncoded: true).utf8)
+    var bytes: [UInt8] = []
+    var index = 0
+    while index < encoded.count {
+        if encoded[index] == UInt8(ascii: "%"), index + 2 < encoded.count,
+           let byte = UInt8(String(decoding: encoded[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
+            bytes.append(byte)
+            index += 3
+        } else {
+            bytes.append(encoded[index])
+            index += 1
+        }
+    }
+    return PathBytes.string(bytes)
 }

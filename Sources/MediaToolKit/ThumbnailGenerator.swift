@@ -42,8 +42,8 @@ public struct ThumbnailGenerator: Sendable {
             options.time = .posterFrame
         }
         options.limits = configuration.limits
-        options.threads = configuration.threads
-        options.encoding.threads = configuration.threads
+        options.threads = configuration.threadCount
+        options.encoding.threads = configuration.threadCount
         let thumbnailer = Thumbnailer(options: options)
         let wanted = try ImageSource.sizes(sizes, file: source.name)
         let made = try await BlockingWork.run(file: source.name) { _ in

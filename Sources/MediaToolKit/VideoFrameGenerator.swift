@@ -99,7 +99,7 @@ public struct VideoFrameGenerator: Sendable {
         options.time = .at(.seconds(seconds))
         options.mode = mode
         options.limits = configuration.limits
-        options.threads = configuration.threads
+        options.threads = configuration.threadCount
         options.appliesOrientation = appliesPreferredTrackTransform
         options.hdr = toneMapsHDR ? .toneMap : .keep
         options.deinterlaces = deinterlaces
@@ -109,7 +109,8 @@ public struct VideoFrameGenerator: Sendable {
 
     var sizes: [ThumbnailSize] {
         get throws(MediaError) {
-            try ImageSource.sizes([maximumSize.map { ThumbnailBounds(width: $0.width == 0 ? nil : $0.width, height: $0.height == 0 ? nil : $0.height) } ?? .original],
+            try ImageSource.sizes([maximumSize.map { ThumbnailBounds(width: $0.width == 0 ? nil : $0.width, height: $0.height == 0 ? nil : $0.height,
+                                                                     enlarges: $0.enlarges) } ?? .original],
                                   file: source.name)
         }
     }

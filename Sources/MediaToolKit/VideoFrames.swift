@@ -24,8 +24,6 @@ public struct VideoFrames: AsyncSequence, Sendable {
         private let name: String
         private let producer: Producer
         private var frames: AsyncThrowingStream<GeneratedFrame, any Error>.Iterator
-        private var started = false
-        private let start: @Sendable () -> Void
 
         init(generator: VideoFrameGenerator, times: [Double]) {
             name = generator.source.name
@@ -33,12 +31,11 @@ public struct VideoFrames: AsyncSequence, Sendable {
             frames = stream.makeAsyncIterator()
             let stopped = CancellationFlag()
             let demand = DispatchSemaphore(value: 0)
-            producer = Producer(stopped: stopped, demand: demand)
             continuation.onTermination = { _ in
                 stopped.set()
                 demand.signal()
             }
-            start = {
+            producer = Producer(stopped: stopped, demand: demand) {
                 let thread = Thread {
                     nameThisThread()
                     Self.runningProducers.add(1, ordering: .relaxed)
@@ -56,10 +53,8 @@ public struct VideoFrames: AsyncSequence, Sendable {
 
         /// The next frame in order of time, nil after the last; `.cancelled` when the task is cancelled.
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(MediaError) -> GeneratedFrame? {
-            if !started {
-                started = true
-                start()
-            }
+            // Once, whichever copy of the iterator asks first.
+            producer.startOnce()
             // One more frame may be made.
             producer.demand.signal()
             let frame: GeneratedFrame?
@@ -88,10 +83,17 @@ public struct VideoFrames: AsyncSequence, Sendable {
         final class Producer: Sendable {
             let stopped: CancellationFlag
             let demand: DispatchSemaphore
+            private let start: @Sendable () -> Void
+            private let started = Atomic<Bool>(false)
 
-            init(stopped: CancellationFlag, demand: DispatchSemaphore) {
+            init(stopped: CancellationFlag, demand: DispatchSemaphore, start: @escaping @Sendable () -> Void) {
                 self.stopped = stopped
                 self.demand = demand
+                self.start = start
+            }
+
+            func startOnce() {
+                if !started.exchange(true, ordering: .acquiringAndReleasing) { start() }
             }
 
             deinit {

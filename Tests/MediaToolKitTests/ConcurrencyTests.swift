@@ -31,13 +31,15 @@ import TestSupport
                 }
             })
         }
-        try ChildProcess.waitUntil("the calls block reading", deadline: 30) { ChildProcess.threadsBlockedReading(getpid()) >= count }
-        // Each on a thread the library started, named for it, none of the pool's.
-        let blocked = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").filter { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/wchan", encoding: .utf8))?.contains("pipe_read") == true
+        // Each blocked on a thread the library started and named, none of the pool's (other tests'
+        // threads may be reading pipes of their own meanwhile).
+        try ChildProcess.waitUntil("the calls block reading on threads of their own", deadline: 30) {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            return tasks.filter { task in
+                (try? String(contentsOfFile: "/proc/self/task/\(task)/wchan", encoding: .utf8))?.contains("pipe_read") == true
+                    && (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) == "MediaToolKit\n"
+            }.count == count
         }
-        let names = blocked.map { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) ?? "" }
-        #expect(names.count == count && names.allSatisfy { $0 == "MediaToolKit\n" }, "\(names)")
         // Tasks that need the pool's threads, while every call is blocked.
         let sum = await withTaskGroup(of: Int.self) { group in
             for value in 1...16 { group.addTask { await Task.yield(); return value } }

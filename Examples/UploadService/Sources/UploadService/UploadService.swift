@@ -11,7 +11,14 @@ import MediaToolKit
 struct UploadService {
     static func main() async throws {
         let arguments = CommandLine.arguments
-        let port = arguments.firstIndex(of: "--port").flatMap { Int(arguments[$0 + 1]) } ?? 8080
+        var port = 8080
+        if let flag = arguments.firstIndex(of: "--port") {
+            guard flag + 1 < arguments.count, let given = Int(arguments[flag + 1]), (0...65535).contains(given) else {
+                FileHandle.standardError.write(Data("UploadService: --port takes a port number, 0 to 65535\n".utf8))
+                exit(64)
+            }
+            port = given
+        }
         let app = Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: port)))
         try await app.runService()
     }
