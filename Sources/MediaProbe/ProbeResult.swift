@@ -117,7 +117,7 @@ public struct ProbeResult: Sendable, Equatable {
     private static func bool(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
 
     /// To `places` decimals: a duration to the microsecond, a position to about a centimetre.
-    static func rounded(_ value: Double, places: Int) -> Double {
+    public static func rounded(_ value: Double, places: Int) -> Double {
         let scale = [1.0, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7][places]
         return (value * scale).rounded() / scale
     }

@@ -8,11 +8,15 @@ internal import BinaryArrays
 /// The counterpart of `data.withUnsafeBytes { $0.bindMemory(to: Double.self) }` without its traps:
 /// misaligned buffers, the other byte order, and a length that is not a whole number of elements.
 public struct BinaryArray<Element: BinaryNumber>: RandomAccessCollection, Sendable {
+    @usableFromInline
     enum Storage: Sendable {
         case data(Data)
         case bytes([UInt8])
+        /// Values already in the host's order (a file's block, read and decoded in one pass).
+        case decoded([Element])
     }
 
+    @usableFromInline
     let storage: Storage
     /// The order of each element's bytes.
     public let endianness: Endianness
@@ -52,23 +56,87 @@ public struct BinaryArray<Element: BinaryNumber>: RandomAccessCollection, Sendab
         self.count = try layout.wholeElements(in: length, allowsTrailingBytes: allowsTrailingBytes, name: name)
     }
 
+    /// A block of a file, its numbers decoded from `bytes` in one pass. This runs unspecialized (the
+    /// file's reader is not inlined into callers): the numbers of the standard library are copied and
+    /// their bytes turned by size, not loaded one generic call at a time.
+    init(decoding bytes: UnsafeRawBufferPointer, endianness: Endianness, stride: Int, count: Int) {
+        let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+        let size = MemoryLayout<Element>.size
+        if plainNumbers.contains(ObjectIdentifier(Element.self)) {
+            storage = .decoded([Element](unsafeUninitializedCapacity: count) { values, initialized in
+                let target = UnsafeMutableRawPointer(values.baseAddress!)
+                if stride == size {
+                    target.copyMemory(from: base, byteCount: count * size)
+                } else {
+                    for index in 0..<count { (target + index * size).copyMemory(from: base + index * stride, byteCount: size) }
+                }
+                if size > 1 && (endianness == .little) != (1.littleEndian == 1) {
+                    let raw = UnsafeMutableRawBufferPointer(start: target, count: count * size)
+                    for start in Swift.stride(from: 0, to: raw.count, by: size) { raw[start..<(start + size)].reverse() }
+                }
+                initialized = count
+            })
+        } else {
+            storage = .decoded((0..<count).map { Element.load(from: base + $0 * stride, endianness) })
+        }
+        self.endianness = endianness
+        offset = 0
+        self.stride = stride
+        self.count = count
+    }
+
     /// The element at `position`, read from its bytes now; a position outside `0..<count` traps, as an array's does.
+    @inlinable
     public subscript(position: Int) -> Element {
         precondition(position >= 0 && position < count, "index \(position) out of 0..<\(count)")
+        if case .decoded(let values) = storage { return values[position] }
         return withBytes { Element.load(from: $0 + offset + position * stride, endianness) }
     }
 
     /// Every element, decoded into an array in one pass.
+    @inlinable
     public var elements: [Element] {
-        withBytes { base in
+        if case .decoded(let values) = storage { return values }
+        return withBytes { base in
             (0..<count).map { Element.load(from: base + offset + $0 * stride, endianness) }
         }
     }
 
-    private func withBytes<Result>(_ body: (UnsafeRawPointer) -> Result) -> Result {
+    /// Reads each element as the loop comes to it; a file's block is read from its decoded values.
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline let array: BinaryArray
+        @usableFromInline var values: IndexingIterator<[Element]>?
+        @usableFromInline var position = 0
+
+        @inlinable
+        init(array: BinaryArray, values: IndexingIterator<[Element]>?) {
+            self.array = array
+            self.values = values
+        }
+
+        /// The next element, nil after the last.
+        @inlinable
+        public mutating func next() -> Element? {
+            if values != nil { return values!.next() }
+            guard position < array.count else { return nil }
+            defer { position += 1 }
+            return array[position]
+        }
+    }
+
+    /// An iterator over the elements in order.
+    @inlinable
+    public func makeIterator() -> Iterator {
+        if case .decoded(let values) = storage { return Iterator(array: self, values: values.makeIterator()) }
+        return Iterator(array: self, values: nil)
+    }
+
+    @inlinable
+    func withBytes<Result>(_ body: (UnsafeRawPointer) -> Result) -> Result {
         switch storage {
         case .data(let data): return data.withUnsafeBytes { body($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!) }
         case .bytes(let bytes): return bytes.withUnsafeBytes { body($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!) }
+        case .decoded: preconditionFailure("decoded values have no bytes")
         }
     }
 }
@@ -114,3 +182,10 @@ struct ArrayLayout {
         return fitting
     }
 }
+
+/// The standard library's numbers, whose bytes are their value in the host's order: copied whole.
+let plainNumbers: Set<ObjectIdentifier> = [
+    ObjectIdentifier(Double.self), ObjectIdentifier(Float.self), ObjectIdentifier(Float16.self),
+    ObjectIdentifier(Int8.self), ObjectIdentifier(Int16.self), ObjectIdentifier(Int32.self), ObjectIdentifier(Int64.self),
+    ObjectIdentifier(UInt8.self), ObjectIdentifier(UInt16.self), ObjectIdentifier(UInt32.self), ObjectIdentifier(UInt64.self),
+]

@@ -77,7 +77,7 @@ public struct BinaryArrayFile<Number: BinaryNumber>: AsyncSequence, Sendable {
                 throw MediaError(error, file: array.source.name)
             }
             done += elements
-            return try BinaryArray<Number>(bytes, endianness: array.endianness, stride: layout.stride, count: elements, name: array.source.name)
+            return bytes.withUnsafeBytes { BinaryArray<Number>(decoding: $0, endianness: array.endianness, stride: layout.stride, count: elements) }
         }
     }
 }

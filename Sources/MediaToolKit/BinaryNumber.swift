@@ -12,7 +12,7 @@ public protocol BinaryNumber: Sendable {
 }
 
 extension BinaryNumber where Self: FixedWidthInteger {
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func load(from pointer: UnsafeRawPointer, _ endianness: Endianness) -> Self {
         let raw = pointer.loadUnaligned(as: Self.self)
         return endianness == .little ? Self(littleEndian: raw) : Self(bigEndian: raw)
@@ -29,21 +29,21 @@ extension UInt32: BinaryNumber {}
 extension UInt64: BinaryNumber {}
 
 extension Double: BinaryNumber {
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func load(from pointer: UnsafeRawPointer, _ endianness: Endianness) -> Double {
         Double(bitPattern: UInt64.load(from: pointer, endianness))
     }
 }
 
 extension Float: BinaryNumber {
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func load(from pointer: UnsafeRawPointer, _ endianness: Endianness) -> Float {
         Float(bitPattern: UInt32.load(from: pointer, endianness))
     }
 }
 
 extension Float16: BinaryNumber {
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func load(from pointer: UnsafeRawPointer, _ endianness: Endianness) -> Float16 {
         Float16(bitPattern: UInt16.load(from: pointer, endianness))
     }

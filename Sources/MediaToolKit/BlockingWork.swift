@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Runs decoding, which blocks a thread for milliseconds to seconds, on a thread started for it
+/// Runs decoding, which blocks a thread for milliseconds to seconds, on a thread of the library's
 /// rather than on one of the few threads Swift's concurrency runs every task on, and hands the result back
 /// to the awaiting task. A task cancelled before the work starts gets `.cancelled`, and `isCancelled`
 /// lets work that goes in steps (frames, blocks) stop between them.
@@ -12,17 +12,15 @@ enum BlockingWork {
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
-                    // A thread of its own, not Dispatch's global queue: on Linux that queue shares its
-                    // threads with Swift's concurrency, and a decode there held up every other task.
-                    let thread = Thread {
-                        nameThisThread()
+                    // A thread of the library's, not Dispatch's global queue: on Linux that queue shares
+                    // its threads with Swift's concurrency, and a decode there held up every other task.
+                    BlockingThreads.shared.run {
                         if flag.isSet {
                             continuation.resume(throwing: MediaError.cancelled(file: file))
                             return
                         }
                         continuation.resume(with: Swift.Result { try work { flag.isSet } })
                     }
-                    thread.start()
                 }
             } onCancel: {
                 flag.set()

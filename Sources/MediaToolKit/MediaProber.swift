@@ -1,6 +1,5 @@
 import Foundation
 internal import FileIO
-internal import JSON
 internal import MediaProbe
 
 /// Reads what files are, from their headers and indexes: the command line's `probe`.
@@ -29,11 +28,60 @@ public struct MediaProber: Sendable {
         return try await BlockingWork.run(file: source.name) { _ in
             let file = try source.open(recognise: prober.job.recognise)
             let (result, warnings) = try prober.probe(file)
-            // The command line's line, read back: one schema, one rounding, whichever asks.
-            let line = JSONValue.object(result.fields(includesGPS: prober.options.includesGPS).map { JSONMember($0.name, $0.value) }).text
-            var report = try JSONDecoder().decode(ProbeReport.self, from: Data(line.utf8))
-            report.warnings = warnings
-            return report
+            return ProbeReport(result, includesGPS: prober.options.includesGPS, warnings: warnings)
         }
+    }
+}
+
+extension ProbeReport {
+    /// The probe job's result, rounded as the command line's line rounds it (the tests decode the
+    /// command line's lines and compare: one schema).
+    init(_ result: ProbeResult, includesGPS: Bool, warnings: [String]) {
+        func rounded(_ value: Double?, _ places: Int) -> Double? { value.map { ProbeResult.rounded($0, places: places) } }
+        kind = Kind(rawValue: result.kind.rawValue)!
+        format = result.format
+        mime = result.mime
+        width = result.width
+        height = result.height
+        codedWidth = result.codedWidth
+        codedHeight = result.codedHeight
+        orientation = result.orientation
+        rotation = result.rotation
+        sampleAspectRatio = result.sampleAspectRatio
+        duration = rounded(result.duration, 6)
+        fps = rounded(result.fps, 3)
+        nominalFPS = rounded(result.nominalFPS, 3)
+        frames = result.frames
+        codec = result.codec
+        profile = result.profile
+        bitDepth = result.bitDepth
+        pixelFormat = result.pixelFormat
+        interlaced = result.interlaced
+        keyframeInterval = result.keyframeInterval
+        bitRate = result.bitRate
+        hdr = result.hdr
+        dolbyVision = result.dolbyVision
+        colorPrimaries = result.colourPrimaries
+        colorTransfer = result.colourTransfer
+        colorMatrix = result.colourMatrix
+        colorRange = result.colourRange
+        audio = result.audio?.map { AudioStream(codec: $0.codec, channels: $0.channels, sampleRate: $0.sampleRate, language: $0.language) }
+        subtitles = result.subtitles?.map { SubtitleStream(codec: $0.codec, language: $0.language) }
+        coverArt = result.coverArt
+        streams = result.streams
+        alpha = result.alpha
+        icc = result.icc
+        hasEmbeddedThumbnail = result.kind == .picture ? result.embeddedThumbnail != nil : nil
+        embeddedThumbnail = result.embeddedThumbnail.map { Size(width: $0.width, height: $0.height) }
+        created = result.capture.created
+        make = result.capture.make
+        model = result.capture.model
+        software = result.capture.software
+        gps = includesGPS ? result.capture.position.map {
+            Position(latitude: ProbeResult.rounded($0.latitude, places: 7), longitude: ProbeResult.rounded($0.longitude, places: 7),
+                     altitude: rounded($0.altitude, 3))
+        } : nil
+        decodes = result.decodes
+        self.warnings = warnings
     }
 }

@@ -12,7 +12,9 @@ import TestSupport
     }
 
     @Test(arguments: ["probe/phone-hlg-portrait.mov", "probe/camera-south-west.jpg", "video/counter.mkv", "video/cover-art.mp3",
-                      "pictures/orientation6.jpg", "heif/orientation6.heic", "video/two-streams.mkv"])
+                      "pictures/orientation6.jpg", "heif/orientation6.heic", "video/two-streams.mkv", "video/cover-art.m4a",
+                      "video/anamorphic.mp4", "hdr/photo-pq.avif", "tiff/orientation6.tif", "webp/animated.webp", "video/counter.ts",
+                      "pictures/icc.png", "hdr/dolby-vision-8.mp4", "video/interlaced.mp4"])
     func theLibrarySReportIsTheCommandLineSLine(fixture: String) async throws {
         let path = RepositoryFixtures.path(fixture)
         var report = try await MediaProber().probe(.path(path))

@@ -6,7 +6,7 @@ import MediaToolKit
 ///     LibraryBench still VIDEO SECONDS OUT.png        thumbnail --at SECONDS (the exact frame)
 ///     LibraryBench sizes PICTURE OUT W,W,W            thumbnail --size W... (every size from one decode)
 ///     LibraryBench crop PICTURE X,Y,W,H OUT.png       crop --rect X,Y,W,H
-///     LibraryBench probe FOLDER                       probe FOLDER (every file, as many at once as cores)
+///     LibraryBench probe FOLDER                       probe --jobs 1 FOLDER (every file, one after another)
 ///     LibraryBench stats FILE                         dump-doubles --stats (count, mean, deviation, min, max)
 @main
 struct LibraryBench {
@@ -30,16 +30,9 @@ struct LibraryBench {
         case "probe":
             let folder = URL(fileURLWithPath: arguments[1])
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { folder.appendingPathComponent($0) }
+            // One after another, as `probe --jobs 1`: the calls' own cost, not a batch's scheduling.
             let prober = MediaProber(configuration: MediaConfiguration(threads: 1))
-            let cores = ProcessInfo.processInfo.activeProcessorCount
-            try await withThrowingTaskGroup(of: ProbeReport.self) { group in
-                var next = files.makeIterator()
-                for _ in 0..<cores { if let file = next.next() { group.addTask { try await prober.probe(.file(file)) } } }
-                while let report = try await group.next() {
-                    print(report.format)
-                    if let file = next.next() { group.addTask { try await prober.probe(.file(file)) } }
-                }
-            }
+            for file in files { print(try await prober.probe(.file(file)).format) }
         case "stats":
             // What --stats says of them: count, mean and deviation (Welford), minimum, maximum.
             var count = 0, mean = 0.0, squares = 0.0, low = Double.infinity, high = -Double.infinity
