@@ -207,7 +207,6 @@ public final class InputFile: ByteSource, @unchecked Sendable {
         lseek(fd, 0, SEEK_SET)
         try self.init(adopting: fd, displayName: displayName)
     }
-
 }
 
 /// Why an input could not be read as it is.
