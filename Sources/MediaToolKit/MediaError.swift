@@ -4,6 +4,7 @@ internal import ImageCodecs
 internal import ImageCropping
 internal import Imaging
 internal import MediaProbe
+internal import Reporting
 internal import VideoThumbnails
 internal import BinaryArrays
 internal import TIFFCodec
@@ -102,5 +103,3 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
-
-internal import Reporting

@@ -31,9 +31,7 @@ public struct ThumbnailGenerator: Sendable {
         var options = ThumbnailOptions()
         switch videoTime {
         case .seconds(let seconds):
-            guard seconds.isFinite, seconds >= 0, seconds <= TimeSpec.maxSeconds else {
-                throw .invalidRequest(file: source.name, reason: "a time of \(seconds) s: times are from 0 to \(Int(TimeSpec.maxSeconds)) s")
-            }
+            try VideoFrameGenerator.checkTime(seconds, file: source.name)
             options.time = .at(.seconds(seconds))
         case .fraction(let fraction):
             guard fraction >= 0, fraction <= 1 else { throw .invalidRequest(file: source.name, reason: "a fraction of \(fraction): fractions are from 0 to 1") }

@@ -47,9 +47,7 @@ public struct VideoFrameGenerator: Sendable {
     /// A time past the end gives the last frame, with a warning.
     public func image(at seconds: Double) async throws(MediaError) -> GeneratedFrame {
         try checkTolerances()
-        guard seconds.isFinite, seconds >= 0, seconds <= TimeSpec.maxSeconds else {
-            throw .invalidRequest(file: source.name, reason: "a time of \(seconds) s: times are from 0 to \(Int(TimeSpec.maxSeconds)) s")
-        }
+        try Self.checkTime(seconds, file: source.name)
         let sizes = try sizes
         let source = self.source
         let first = options(mode: requestedTimeToleranceBefore == 0 ? .exact : .keyframe, at: seconds)
@@ -58,7 +56,8 @@ public struct VideoFrameGenerator: Sendable {
         let made = try await BlockingWork.run(file: source.name) { isCancelled in
             let file = try Self.openVideo(source)
             var made = try Thumbnailer(options: first).pictures(from: file, sizes: sizes)
-            if first.mode == .keyframe, let shown = made.seconds, seconds - shown > tolerance, !isCancelled() {
+            if first.mode == .keyframe, let shown = made.seconds, seconds - shown > tolerance {
+                if isCancelled() { throw CancellationError() }
                 made = try Thumbnailer(options: exact).pictures(from: file, sizes: sizes)
             }
             return made
@@ -112,6 +111,13 @@ public struct VideoFrameGenerator: Sendable {
             try ImageSource.sizes([maximumSize.map { ThumbnailBounds(width: $0.width == 0 ? nil : $0.width, height: $0.height == 0 ? nil : $0.height,
                                                                      enlarges: $0.enlarges) } ?? .original],
                                   file: source.name)
+        }
+    }
+
+    /// A time a frame is asked at: from 0 to the largest a time may be, as the command line takes them.
+    static func checkTime(_ seconds: Double, file: String) throws(MediaError) {
+        guard seconds.isFinite, seconds >= 0, seconds <= TimeSpec.maxSeconds else {
+            throw .invalidRequest(file: file, reason: "a time of \(seconds) s: times are from 0 to \(Int(TimeSpec.maxSeconds)) s")
         }
     }
 

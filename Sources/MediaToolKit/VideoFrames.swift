@@ -107,9 +107,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
                                     yield: (GeneratedFrame) -> Void) throws {
             try generator.checkTolerances()
             let name = generator.source.name
-            if let bad = times.first(where: { !($0.isFinite && $0 >= 0 && $0 <= TimeSpec.maxSeconds) }) {
-                throw MediaError.invalidRequest(file: name, reason: "a time of \(bad) s: times are from 0 to \(Int(TimeSpec.maxSeconds)) s")
-            }
+            for time in times { try VideoFrameGenerator.checkTime(time, file: name) }
             if times.isEmpty { return }
             let sorted = times.sorted()
             let mode: VideoSource.SeekMode = generator.requestedTimeToleranceBefore == .infinity ? .keyframe : .exact
