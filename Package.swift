@@ -115,6 +115,8 @@ let package = Package(
         .target(name: "ColourManagement", dependencies: ["CLCMS2", "Imaging", "Reporting"]),
         // The probe job: what a picture or video is, from its header and index (its readers' and FFmpeg's).
         .target(name: "MediaProbe", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "ColourManagement"]),
+        // Moving previews: a few seconds of a video as an animated WebP hover loop (issue 30, in progress).
+        .target(name: "Previews", dependencies: ["FFmpeg", "FileIO", "Imaging", "VideoThumbnails", "WebPCodec"]),
         .target(name: "Storyboards", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
@@ -164,6 +166,7 @@ let package = Package(
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Imaging", "TestSupport"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging", "FileIO"]),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards"]),
+        .testTarget(name: "PreviewsTests", dependencies: ["Previews", "FileIO", "TestSupport"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "FileIO", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "FileIO", "TestSupport"]),
         .testTarget(name: "WorkerPoolTests", dependencies: ["WorkerPool"]),

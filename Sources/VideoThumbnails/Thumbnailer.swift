@@ -116,7 +116,13 @@ public struct Thumbnailer: Sendable {
     /// one pass over the file: `body` has each in the order of the times, with the index of its time.
     public func videoFrames(from file: InputFile, atSeconds times: [Double], sizes: [ThumbnailSize],
                             _ body: (_ index: Int, _ made: MadeThumbnails) throws -> Void) throws {
-        try VideoFrameThumbnails(options: options).make(from: file, atSeconds: times, sizes: sizes, body)
+        try VideoFrameThumbnails(options: options).make(from: file, atSeconds: { _ in times }, sizes: sizes, body)
+    }
+
+    /// The same, the times chosen once the video's duration is known (nil when the file states none).
+    public func videoFrames(from file: InputFile, scheduledBy schedule: (_ duration: Double?) throws -> [Double], sizes: [ThumbnailSize],
+                            _ body: (_ index: Int, _ made: MadeThumbnails) throws -> Void) throws {
+        try VideoFrameThumbnails(options: options).make(from: file, atSeconds: schedule, sizes: sizes, body)
     }
 }
 

@@ -1,0 +1,28 @@
+import Imaging
+
+/// How a moving preview is made.
+public struct PreviewOptions: Sendable {
+    /// Pieces spread over the video, each `segmentLength` seconds.
+    public var segments = 4
+    public var segmentLength = 1.0
+    /// Frames a second.
+    public var fps = 10.0
+    /// One stretch instead of the pieces, in seconds from the first frame.
+    public var from: Double?
+    public var to: Double?
+    /// The box the frames fit inside, aspect kept.
+    public var maxWidth: Int? = 320
+    public var maxHeight: Int?
+    /// Lossy WebP quality, 0 to 100.
+    public var quality = 75
+    /// Lower qualities are tried until the file holds at most this many bytes.
+    public var maxBytes: Int?
+    public var appliesOrientation = true
+    public var deinterlaces = true
+    public var videoStream: Int?
+    public var limits = DecodeLimits()
+    /// Threads of one preview (decoder, scaler); 0 for every core.
+    public var threads = 0
+
+    public init() {}
+}

@@ -1,0 +1,89 @@
+/// The stretches of a video a moving preview shows, and the times of its frames: `segments` pieces
+/// of `segmentLength` seconds spread over the video (each centred in its share of it), or one
+/// stretch from `from` to `to`; a frame every 1/`fps` s in each.
+public struct PreviewSchedule: Sendable, Equatable {
+    /// A stretch shown: from `start` for `length` seconds.
+    public struct Segment: Sendable, Equatable {
+        public let start: Double
+        public let length: Double
+    }
+
+    public let segments: [Segment]
+    /// Every frame's time, in order, with how long it shows in milliseconds (their sum is the
+    /// preview's length, rounded once, not once a frame).
+    public let frames: [(time: Double, milliseconds: Int)]
+
+    /// The most frames a preview holds: minutes of hover loop at 30 fps, and a bound on what a mistyped
+    /// `--fps` asks for.
+    public static let maxFrames = 10_000
+
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        case emptyRange(from: Double, to: Double)
+        case tooManyFrames(Int)
+        case unknownDuration
+
+        public var description: String {
+            switch self {
+            case .emptyRange(let from, let to):
+                return "no frames between \(from) s and \(to) s (the range is empty, or past the end of the video)"
+            case .tooManyFrames(let count):
+                return "\(count) frames asked for; a preview holds at most \(PreviewSchedule.maxFrames)"
+            case .unknownDuration:
+                return "the duration is unknown, so the segments cannot be spread over it: give --from and --to in seconds"
+            }
+        }
+    }
+
+    public static func == (a: PreviewSchedule, b: PreviewSchedule) -> Bool {
+        a.segments == b.segments && a.frames.elementsEqual(b.frames) { $0.time == $1.time && $0.milliseconds == $1.milliseconds }
+    }
+
+    /// `segments` pieces spread over `duration`, or the stretch `from..<to` (`to` defaults to the end).
+    /// A video shorter than the pieces together is shown whole.
+    public init(duration: Double?, segments count: Int, segmentLength: Double, fps: Double,
+                from: Double? = nil, to: Double? = nil) throws(Problem) {
+        precondition(count >= 1 && segmentLength > 0 && fps > 0)
+        var segments: [Segment]
+        if from != nil || to != nil {
+            let start = from ?? 0
+            // `to` past the end is the end.
+            guard let end = to.map({ asked in duration.map { min(asked, $0) } ?? asked }) ?? duration else { throw .unknownDuration }
+            guard end > start else { throw .emptyRange(from: start, to: end) }
+            segments = [Segment(start: start, length: end - start)]
+        } else {
+            guard let duration, duration > 0 else { throw .unknownDuration }
+            if Double(count) * segmentLength >= duration {
+                segments = [Segment(start: 0, length: duration)]
+            } else {
+                let share = duration / Double(count)
+                segments = (0..<count).map { index in
+                    let centre = share * (Double(index) + 0.5)
+                    let start = min(max(0, centre - segmentLength / 2), duration - segmentLength)
+                    return Segment(start: Self.microseconds(start), length: segmentLength)
+                }
+            }
+        }
+        let perSegment = segments.map { max(1, Int(($0.length * fps).rounded(.down))) }
+        let total = perSegment.reduce(0, +)
+        guard total <= Self.maxFrames else { throw .tooManyFrames(total) }
+        var frames: [(time: Double, milliseconds: Int)] = []
+        frames.reserveCapacity(total)
+        for (segment, count) in zip(segments, perSegment) {
+            for index in 0..<count { frames.append((Self.microseconds(segment.start + Double(index) / fps), 0)) }
+        }
+        // Frame k ends at round((k + 1) * 1000 / fps) ms: durations of 33 and 34 ms at 30 fps, whose
+        // sum is the length.
+        frames = frames.enumerated().map { index, frame in
+            let start = (Double(index) * 1000 / fps).rounded()
+            let end = (Double(index + 1) * 1000 / fps).rounded()
+            return (frame.time, max(1, Int(end - start)))
+        }
+        self.segments = segments
+        self.frames = frames
+    }
+
+    /// Times to the microsecond: 0.3, not 0.30000000000000004.
+    private static func microseconds(_ seconds: Double) -> Double {
+        (seconds * 1e6).rounded() / 1e6
+    }
+}

@@ -1,0 +1,42 @@
+import Previews
+import Testing
+
+@Suite struct PreviewScheduleTests {
+    @Test func fourPiecesOfASecondAreSpreadOverAMinute() throws {
+        let schedule = try PreviewSchedule(duration: 60, segments: 4, segmentLength: 1, fps: 10)
+        // Each centred in its quarter: 7.5, 22.5, 37.5 and 52.5 s.
+        #expect(schedule.segments.map(\.start) == [7, 22, 37, 52])
+        #expect(schedule.frames.count == 40)
+        #expect(schedule.frames.prefix(3).map(\.time) == [7, 7.1, 7.2])
+        #expect(schedule.frames[10].time == 22)
+        #expect(schedule.frames.allSatisfy { $0.milliseconds == 100 })
+    }
+
+    @Test func durationsAddUpToTheLengthAtAnyRate() throws {
+        let schedule = try PreviewSchedule(duration: 60, segments: 2, segmentLength: 1, fps: 30)
+        #expect(schedule.frames.count == 60)
+        #expect(Set(schedule.frames.map(\.milliseconds)) == [33, 34])
+        #expect(schedule.frames.map(\.milliseconds).reduce(0, +) == 2000)
+    }
+
+    @Test func aVideoShorterThanThePiecesIsShownWhole() throws {
+        let schedule = try PreviewSchedule(duration: 2.5, segments: 4, segmentLength: 1, fps: 10)
+        #expect(schedule.segments.map { [$0.start, $0.length] } == [[0, 2.5]])
+        #expect(schedule.frames.count == 25)
+    }
+
+    @Test func oneStretchFromTo() throws {
+        let schedule = try PreviewSchedule(duration: 60, segments: 4, segmentLength: 1, fps: 5, from: 10, to: 12)
+        #expect(schedule.frames.map(\.time) == [10, 10.2, 10.4, 10.6, 10.8, 11, 11.2, 11.4, 11.6, 11.8])
+        // Past the end is the end.
+        #expect(try PreviewSchedule(duration: 3, segments: 1, segmentLength: 1, fps: 1, from: 1, to: 100).frames.map(\.time) == [1, 2])
+    }
+
+    @Test func whatCannotBeScheduledSaysWhy() {
+        #expect(throws: PreviewSchedule.Problem.unknownDuration) { try PreviewSchedule(duration: nil, segments: 4, segmentLength: 1, fps: 10) }
+        #expect(throws: PreviewSchedule.Problem.emptyRange(from: 70, to: 60)) {
+            try PreviewSchedule(duration: 60, segments: 1, segmentLength: 1, fps: 10, from: 70)
+        }
+        #expect(throws: PreviewSchedule.Problem.tooManyFrames(60_000)) { try PreviewSchedule(duration: 600, segments: 1, segmentLength: 1, fps: 100, from: 0) }
+    }
+}
