@@ -65,14 +65,9 @@ public struct BinaryArrayFile<Number: BinaryNumber>: AsyncSequence, Sendable {
             let length = (elements - 1) * layout.stride + layout.elementSize
             var bytes = [UInt8](repeating: 0, count: length)
             do {
-                var filled = 0
-                while filled < length {
-                    let count = try bytes.withUnsafeMutableBytes { buffer in
-                        try file.read(at: start + filled, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                    }
-                    guard count > 0 else { throw InputError.shrank(expected: file.size ?? 0, found: start + filled) }
-                    filled += count
-                }
+                // `read(at:)` reads on until the length or the end: short only when the file shrank.
+                let count = try bytes.withUnsafeMutableBytes { try file.read(at: start, into: $0) }
+                guard count == length else { throw InputError.shrank(expected: file.size ?? 0, found: start + count) }
             } catch {
                 throw MediaError(error, file: array.source.name)
             }

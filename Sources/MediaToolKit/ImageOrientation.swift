@@ -13,7 +13,7 @@ public enum ImageOrientation: Int, Sendable, CaseIterable, Codable {
     case left = 8
 
     /// The displayed picture's width is the stored height (orientations 5 to 8).
-    public var swapsWidthAndHeight: Bool { rawValue >= 5 }
+    public var swapsWidthAndHeight: Bool { orientation.swapsAxes }
 
     init(_ orientation: Orientation) {
         self = ImageOrientation(rawValue: orientation.rawValue)!

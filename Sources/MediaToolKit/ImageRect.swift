@@ -1,3 +1,5 @@
+internal import Imaging
+
 /// A rect in pixels, from the top left; fractions allowed (a rect from a view's coordinates). A crop
 /// takes every pixel the rect touches.
 public struct ImageRect: Sendable, Equatable, Codable {
@@ -67,4 +69,19 @@ public struct ThumbnailBounds: Sendable, Hashable, Codable {
 
     /// The picture's own display size.
     public static let original = ThumbnailBounds()
+}
+
+extension ThumbnailBounds {
+    /// The library's sizes as the thumbnail ladder's; none is an error.
+    static func sizes(_ sizes: [ThumbnailBounds], file: String) throws(MediaError) -> [ThumbnailSize] {
+        guard !sizes.isEmpty else { throw .invalidRequest(file: file, reason: "no sizes were asked for") }
+        return try sizes.map { bounds throws(MediaError) in
+            for (side, value) in [("width", bounds.width), ("height", bounds.height)] {
+                if let value, !(1...ThumbnailSize.largestSide).contains(value) {
+                    throw .invalidRequest(file: file, reason: "a \(side) of \(value) pixels: sizes are from 1 to \(ThumbnailSize.largestSide)")
+                }
+            }
+            return ThumbnailSize(width: bounds.width, height: bounds.height, enlarges: bounds.enlarges)
+        }
+    }
 }

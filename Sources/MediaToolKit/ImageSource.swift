@@ -107,7 +107,7 @@ public final class ImageSource: Sendable {
     /// The picture upright in every size asked, from one decode: one bitmap a size, in their order.
     public func thumbnails(fitting sizes: [ThumbnailBounds]) async throws(MediaError) -> [Bitmap] {
         let made = try await run { _ in
-            try Thumbnailer(options: self.thumbnailOptions).pictures(from: self.file, sizes: try Self.sizes(sizes, file: self.name))
+            try Thumbnailer(options: self.thumbnailOptions).pictures(from: self.file, sizes: try ThumbnailBounds.sizes(sizes, file: self.name))
         }
         return made.pictures.map { Bitmap($0, metadata: made.metadata) }
     }
@@ -128,18 +128,5 @@ public final class ImageSource: Sendable {
         options.threads = configuration.threadCount
         options.encoding.threads = configuration.threadCount
         return options
-    }
-
-    /// The library's sizes as the thumbnail ladder's; none is an error.
-    static func sizes(_ sizes: [ThumbnailBounds], file: String) throws(MediaError) -> [ThumbnailSize] {
-        guard !sizes.isEmpty else { throw .invalidRequest(file: file, reason: "no sizes were asked for") }
-        return try sizes.map { bounds throws(MediaError) in
-            for (side, value) in [("width", bounds.width), ("height", bounds.height)] {
-                if let value, !(1...ThumbnailSize.largestSide).contains(value) {
-                    throw .invalidRequest(file: file, reason: "a \(side) of \(value) pixels: sizes are from 1 to \(ThumbnailSize.largestSide)")
-                }
-            }
-            return ThumbnailSize(width: bounds.width, height: bounds.height, enlarges: bounds.enlarges)
-        }
     }
 }

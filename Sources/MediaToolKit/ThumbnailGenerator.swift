@@ -43,7 +43,7 @@ public struct ThumbnailGenerator: Sendable {
         options.threads = configuration.threadCount
         options.encoding.threads = configuration.threadCount
         let thumbnailer = Thumbnailer(options: options)
-        let wanted = try ImageSource.sizes(sizes, file: source.name)
+        let wanted = try ThumbnailBounds.sizes(sizes, file: source.name)
         let made = try await BlockingWork.run(file: source.name) { _ in
             try thumbnailer.pictures(from: try source.open(recognise: thumbnailer.job.recognise), sizes: wanted)
         }

@@ -108,7 +108,7 @@ public struct VideoFrameGenerator: Sendable {
 
     var sizes: [ThumbnailSize] {
         get throws(MediaError) {
-            try ImageSource.sizes([maximumSize.map { ThumbnailBounds(width: $0.width == 0 ? nil : $0.width, height: $0.height == 0 ? nil : $0.height,
+            try ThumbnailBounds.sizes([maximumSize.map { ThumbnailBounds(width: $0.width == 0 ? nil : $0.width, height: $0.height == 0 ? nil : $0.height,
                                                                      enlarges: $0.enlarges) } ?? .original],
                                   file: source.name)
         }

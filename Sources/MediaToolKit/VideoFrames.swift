@@ -36,8 +36,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
                 demand.signal()
             }
             producer = Producer(stopped: stopped, demand: demand) {
-                let thread = Thread {
-                    nameThisThread()
+                BlockingThreads.shared.run {
                     Self.runningProducers.add(1, ordering: .relaxed)
                     defer { Self.runningProducers.subtract(1, ordering: .relaxed) }
                     do {
@@ -47,7 +46,6 @@ public struct VideoFrames: AsyncSequence, Sendable {
                         continuation.finish(throwing: error)
                     }
                 }
-                thread.start()
             }
         }
 

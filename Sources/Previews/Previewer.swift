@@ -49,40 +49,50 @@ public struct Previewer: Sendable {
         thumbnail.videoStream = options.videoStream
         let size = ThumbnailSize(width: options.maxWidth, height: options.maxHeight)
         var schedule: PreviewSchedule?
-        var pictures: [PixelBuffer] = []
+        var encoder: WebPAnimationEncoder?
+        // Kept only to encode again at lower qualities (`maxBytes`), within the run's memory.
+        var kept: [PixelBuffer] = []
+        var keptBytes = 0
         var warnings: [String] = []
         try Thumbnailer(options: thumbnail).videoFrames(from: file, scheduledBy: { duration in
             let made = try PreviewSchedule(duration: duration, segments: options.segments, segmentLength: options.segmentLength,
                                            fps: options.fps, from: options.from, to: options.to)
             schedule = made
             return made.frames.map(\.time)
-        }, sizes: [size]) { _, made in
+        }, sizes: [size]) { index, made in
             // Frames are upright and fitted; the first one's size is the animation's.
-            pictures.append(made.pictures[0].withBytesPerSample(1))
+            let picture = made.pictures[0].withBytesPerSample(1)
+            if encoder == nil { encoder = try WebPAnimationEncoder(width: picture.width, height: picture.height, quality: options.quality) }
+            try Self.add(picture, milliseconds: schedule!.frames[index].milliseconds, to: encoder!)
+            if options.maxBytes != nil {
+                keptBytes += picture.bytes.count
+                if keptBytes > options.limits.maxMemory {
+                    throw DecodeLimitError.tooMuchMemory(needed: keptBytes, limit: options.limits.maxMemory, width: picture.width, height: picture.height)
+                }
+                kept.append(picture)
+            }
             warnings += made.warnings.filter { !warnings.contains($0) }
         }
-        guard let schedule, let first = pictures.first else { throw VideoError.noDecodableFrame(cause: nil) }
+        guard let schedule, let encoder else { throw VideoError.noDecodableFrame(cause: nil) }
         var quality = options.quality
-        var bytes = try encode(pictures, schedule: schedule, width: first.width, height: first.height, quality: quality)
+        var bytes = try encoder.finish()
         if let limit = options.maxBytes {
             var lower = Self.fallbackQualities.filter { $0 < quality }[...]
             while bytes.count > limit, let next = lower.popFirst() {
                 quality = next
-                bytes = try encode(pictures, schedule: schedule, width: first.width, height: first.height, quality: quality)
+                let again = try WebPAnimationEncoder(width: encoder.width, height: encoder.height, quality: quality)
+                for (picture, frame) in zip(kept, schedule.frames) { try Self.add(picture, milliseconds: frame.milliseconds, to: again) }
+                bytes = try again.finish()
             }
             if bytes.count > limit { throw PreviewError.tooLarge(bytes: bytes.count, limit: limit, quality: quality) }
             if quality != options.quality { warnings.append("encoded at quality \(quality), not \(options.quality), to fit in \(limit) bytes") }
         }
-        return Preview(bytes: bytes, width: first.width, height: first.height, schedule: schedule, quality: quality, warnings: warnings)
+        return Preview(bytes: bytes, width: encoder.width, height: encoder.height, schedule: schedule, quality: quality, warnings: warnings)
     }
 
-    private func encode(_ pictures: [PixelBuffer], schedule: PreviewSchedule, width: Int, height: Int, quality: Int) throws -> [UInt8] {
-        let encoder = try WebPAnimationEncoder(width: width, height: height, quality: quality)
-        for (picture, frame) in zip(pictures, schedule.frames) {
-            // A frame of another size (a stream whose size changes) is not what the canvas holds.
-            guard picture.width == width, picture.height == height, picture.channels >= 3 else { continue }
-            try picture.bytes.withUnsafeBytes { try encoder.add(pixels: $0, channels: picture.channels, milliseconds: frame.milliseconds) }
-        }
-        return try encoder.finish()
+    /// A frame of the canvas's size (a stream whose size changes gives others, which are passed over).
+    private static func add(_ picture: PixelBuffer, milliseconds: Int, to encoder: WebPAnimationEncoder) throws {
+        guard picture.width == encoder.width, picture.height == encoder.height, picture.channels >= 3 else { return }
+        try picture.bytes.withUnsafeBytes { try encoder.add(pixels: $0, channels: picture.channels, milliseconds: milliseconds) }
     }
 }
