@@ -340,7 +340,9 @@ import TestSupport
         for _ in 0..<3 {
             let run = try ToolRun.run(["crop", "--jobs", "4", "--overwrite", "--out-dir", outputs.path,
                                        "--rect", "0,0,2,2", "."], in: folder)
-            #expect(run.errorLines.filter { $0.hasPrefix("mediatool: failed: ") } == expected)
+            // The whole standard error on a mismatch: a good input listed as failed says why there.
+            #expect(run.errorLines.filter { $0.hasPrefix("mediatool: failed: ") } == expected,
+                    "\(run.errorLines.joined(separator: "\n"))")
         }
     }
 
@@ -393,7 +395,10 @@ struct SignalledRun {
         // Standard input stays open while the test runs: the values written are not the whole input.
         let stdin = Pipe()
         if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        defer { try? stdin.fileHandleForWriting.close() }
+        defer {
+            try? stdin.fileHandleForWriting.close()
+            try? stdin.fileHandleForReading.close()
+        }
         let run = try ChildProcess.run(ToolRun.executable.path, arguments, standardInput: stdin.fileHandleForReading,
                                        standardOutput: FileHandle.nullDevice, deadline: deadline) { process in
             let pid = process.processIdentifier

@@ -76,6 +76,7 @@ import TestSupport
         }
         let stream = try Fixture.data("pictures/orientation1.png") + Data(count: 2_000_000)
         let input = Pipe()
+        defer { try? input.fileHandleForReading.close() }
         let output = folder.appendingPathComponent("c.png").path
         let run = try ChildProcess.run(ToolRun.executable.path, ["crop", "--rect", "0,0,5,5", "-", "-o", output],
                                        standardInput: input.fileHandleForReading, environment: ["TMPDIR": temporary.path]) { process in

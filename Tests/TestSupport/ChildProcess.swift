@@ -50,12 +50,16 @@ public enum ChildProcess {
         let ended = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in ended.signal() }
         try process.run()
+        try? inputPipe?.fileHandleForReading.close()
         // Both pipes are read while the child runs, so that neither fills and blocks it.
         for (pipe, isOutput) in [(outputPipe, true), (errorPipe, false)] {
             guard let pipe else { continue }
             readers.enter()
             Thread {
                 let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                // Foundation keeps a finished Process's pipes open: closed here, or the suite's
+                // descriptors pass a thousand and Process.run itself crashes.
+                try? pipe.fileHandleForReading.close()
                 collected.store(data, isOutput: isOutput)
                 readers.leave()
             }.start()
