@@ -21,7 +21,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "FileIO", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe",
+                "BinaryArrays", "FileIO", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "Previews", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,7 +36,7 @@ let package = Package(
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.
         .executableTarget(
             name: "MediaToolFuzz",
-            dependencies: ["Batch", "BinaryArrays", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "JPEGCodec", "FileIO", "JSON", "MediaProbe", "NumberText", "PNGCodec", "VideoThumbnails"]
+            dependencies: ["Batch", "BinaryArrays", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "JPEGCodec", "FileIO", "JSON", "MediaProbe", "NumberText", "PNGCodec", "Previews", "VideoThumbnails"]
         ),
 
         // The same thumbnail and crop many times in one process, to show memory stays flat.
@@ -116,7 +116,7 @@ let package = Package(
         // The probe job: what a picture or video is, from its header and index (its readers' and FFmpeg's).
         .target(name: "MediaProbe", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "ColourManagement"]),
         // Moving previews: a few seconds of a video as an animated WebP hover loop (issue 30, in progress).
-        .target(name: "Previews", dependencies: ["FFmpeg", "FileIO", "Imaging", "VideoThumbnails", "WebPCodec"]),
+        .target(name: "Previews", dependencies: ["Batch", "FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "VideoThumbnails", "WebPCodec"]),
         .target(name: "Storyboards", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),

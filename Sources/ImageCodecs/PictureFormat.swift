@@ -51,12 +51,17 @@ public struct PictureFormat: Sendable {
         return all.first { $0.matches(signature) }
     }
 
+    /// The format `file`'s first bytes say it is; nil for none.
+    public static func identify(_ file: InputFile) throws -> PictureFormat? {
+        var start = [UInt8](repeating: 0, count: 12)
+        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
+        return identify(Array(start.prefix(got)))
+    }
+
     /// Opens `file` as the picture its first bytes say it is (never by its name), its header read
     /// and checked against `opening`'s limits.
     public static func open(_ file: InputFile, _ opening: PictureOpening = PictureOpening()) throws -> any SourcePicture {
-        var start = [UInt8](repeating: 0, count: 12)
-        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
-        guard let format = identify(Array(start.prefix(got))) else { throw PictureError.notAPicture }
+        guard let format = try identify(file) else { throw PictureError.notAPicture }
         return try format.reader(file, opening)
     }
 

@@ -11,6 +11,7 @@ import PNGCodec
 import VideoThumbnails
 import JSON
 import MediaProbe
+import Previews
 import NumberText
 
 /// The fuzz targets, by name. Each takes arbitrary bytes and must neither crash, hang nor leak;
@@ -181,6 +182,17 @@ enum FuzzTargets {
         case .seconds(let seconds)?: precondition(seconds >= 0 && seconds.isFinite)
         case .fraction(let fraction)?: precondition(fraction >= 0 && fraction <= 1)
         case nil: break
+        }
+        // A preview's schedule from the numbers its options and a container can give: segments,
+        // their length, fps, a duration (any double), and a stretch.
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+        if numbers.count == 6, let count = numbers[0], let length = numbers[1], let fps = numbers[2],
+           (1...1000).contains(count), length > 0, length <= 3600, fps > 0, fps <= 120 {
+            let from = numbers[4].map { min(max($0, 0), TimeSpec.maxSeconds) }, to = numbers[5].map { min(max($0, 0), TimeSpec.maxSeconds) }
+            if let schedule = try? PreviewSchedule(duration: numbers[3], segments: Int(count), segmentLength: length, fps: fps, from: from, to: to) {
+                precondition(!schedule.frames.isEmpty && schedule.frames.count <= PreviewSchedule.maxFrames)
+                precondition(schedule.frames.allSatisfy { $0.milliseconds >= 1 })
+            }
         }
     }
 

@@ -79,14 +79,13 @@ public struct VideoFrameGenerator: Sendable {
     /// one frame and show it as stored, its orientation ignored.
     static func openVideo(_ source: MediaSource) throws(MediaError) -> InputFile {
         let file = try source.open(recognise: VideoSource.recognise)
-        var start = [UInt8](repeating: 0, count: 12)
-        let got: Int
+        let picture: PictureFormat?
         do {
-            got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
+            picture = try PictureFormat.identify(file)
         } catch {
             throw MediaError(error, file: source.name)
         }
-        if PictureFormat.identify(Array(start.prefix(got))) != nil {
+        if picture != nil {
             throw .noVideo(file: source.name, reason: "a picture, not a video (ImageSource reads pictures)")
         }
         return file

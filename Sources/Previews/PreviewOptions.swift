@@ -1,3 +1,5 @@
+import FFmpeg
+import FileIO
 import Imaging
 
 /// How a moving preview is made.
@@ -7,13 +9,14 @@ public struct PreviewOptions: Sendable {
     public var segmentLength = 1.0
     /// Frames a second.
     public var fps = 10.0
-    /// One stretch instead of the pieces, in seconds from the first frame.
-    public var from: Double?
-    public var to: Double?
+    /// One stretch instead of the pieces, from the first frame: seconds, or a share of the duration.
+    public var from: TimeSpec?
+    public var to: TimeSpec?
     /// The box the frames fit inside, aspect kept.
     public var maxWidth: Int? = 320
     public var maxHeight: Int?
-    /// Lossy WebP quality, 0 to 100.
+    public var format = PreviewFormat.webp
+    /// Lossy quality, 0 to 100.
     public var quality = 75
     /// Lower qualities are tried until the file holds at most this many bytes.
     public var maxBytes: Int?
@@ -21,6 +24,8 @@ public struct PreviewOptions: Sendable {
     public var deinterlaces = true
     public var videoStream: Int?
     public var limits = DecodeLimits()
+    /// What writing the file may do to what is at its path.
+    public var output = OutputPolicy(overwrite: false, isNamedByUser: false)
     /// Threads of one preview (decoder, scaler); 0 for every core.
     public var threads = 0
 

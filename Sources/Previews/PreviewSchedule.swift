@@ -1,3 +1,5 @@
+import FFmpeg
+
 /// The stretches of a video a moving preview shows, and the times of its frames: `segments` pieces
 /// of `segmentLength` seconds spread over the video (each centred in its share of it), or one
 /// stretch from `from` to `to`; a frame every 1/`fps` s in each.
@@ -17,22 +19,6 @@ public struct PreviewSchedule: Sendable, Equatable {
     /// `--fps` asks for.
     public static let maxFrames = 10_000
 
-    public enum Problem: Error, Equatable, CustomStringConvertible {
-        case emptyRange(from: Double, to: Double)
-        case tooManyFrames(Int)
-        case unknownDuration
-
-        public var description: String {
-            switch self {
-            case .emptyRange(let from, let to):
-                return "no frames between \(from) s and \(to) s (the range is empty, or past the end of the video)"
-            case .tooManyFrames(let count):
-                return "\(count) frames asked for; a preview holds at most \(PreviewSchedule.maxFrames)"
-            case .unknownDuration:
-                return "the duration is unknown, so the segments cannot be spread over it: give --from and --to in seconds"
-            }
-        }
-    }
 
     public static func == (a: PreviewSchedule, b: PreviewSchedule) -> Bool {
         a.segments == b.segments && a.frames.elementsEqual(b.frames) { $0.time == $1.time && $0.milliseconds == $1.milliseconds }
@@ -41,14 +27,14 @@ public struct PreviewSchedule: Sendable, Equatable {
     /// `segments` pieces spread over `duration`, or the stretch `from..<to` (`to` defaults to the end).
     /// A video shorter than the pieces together is shown whole.
     public init(duration: Double?, segments count: Int, segmentLength: Double, fps: Double,
-                from: Double? = nil, to: Double? = nil) throws(Problem) {
+                from: Double? = nil, to: Double? = nil) throws(PreviewError) {
         precondition(count >= 1 && segmentLength > 0 && fps > 0)
         var segments: [Segment]
         if from != nil || to != nil {
             let start = from ?? 0
             // `to` past the end is the end.
             guard let end = to.map({ asked in duration.map { min(asked, $0) } ?? asked }) ?? duration else { throw .unknownDuration }
-            guard end > start else { throw .emptyRange(from: start, to: end) }
+            guard end > start else { throw .schedule(.emptyRange(from: start, to: end)) }
             segments = [Segment(start: start, length: end - start)]
         } else {
             guard let duration, duration > 0 else { throw .unknownDuration }
@@ -65,7 +51,7 @@ public struct PreviewSchedule: Sendable, Equatable {
         }
         let perSegment = segments.map { max(1, Int(($0.length * fps).rounded(.down))) }
         let total = perSegment.reduce(0, +)
-        guard total <= Self.maxFrames else { throw .tooManyFrames(total) }
+        guard total <= Self.maxFrames else { throw .schedule(.tooManyFrames(count: total, most: Self.maxFrames, holder: "a preview")) }
         var frames: [(time: Double, milliseconds: Int)] = []
         frames.reserveCapacity(total)
         for (segment, count) in zip(segments, perSegment) {

@@ -1,5 +1,6 @@
 import FFmpeg
 import FileIO
+import ImageCodecs
 import Imaging
 import VideoThumbnails
 import WebPCodec
@@ -13,17 +14,6 @@ public struct Preview: Sendable {
     /// The quality the file was encoded at (lower than asked when `maxBytes` needed it).
     public let quality: Int
     public let warnings: [String]
-}
-
-public enum PreviewError: Error, Equatable, CustomStringConvertible {
-    case tooLarge(bytes: Int, limit: Int, quality: Int)
-
-    public var description: String {
-        switch self {
-        case .tooLarge(let bytes, let limit, let quality):
-            return "the preview takes \(bytes) bytes even at quality \(quality), over the limit of \(limit) (--max-bytes): ask for fewer or smaller frames"
-        }
-    }
 }
 
 /// Makes a video's hover preview as an animated WebP: the frames of the schedule from one pass over
@@ -40,6 +30,8 @@ public struct Previewer: Sendable {
     }
 
     public func makePreview(from file: InputFile) throws -> Preview {
+        // FFmpeg would open a still picture as a video of one frame.
+        if try PictureFormat.identify(file) != nil { throw PreviewError.picture }
         var thumbnail = ThumbnailOptions()
         thumbnail.mode = .exact
         thumbnail.limits = options.limits
@@ -49,21 +41,24 @@ public struct Previewer: Sendable {
         thumbnail.videoStream = options.videoStream
         let size = ThumbnailSize(width: options.maxWidth, height: options.maxHeight)
         var schedule: PreviewSchedule?
-        var encoder: WebPAnimationEncoder?
+        var encoder: (any PreviewEncoder)?
         // Kept only to encode again at lower qualities (`maxBytes`), within the run's memory.
         var kept: [PixelBuffer] = []
         var keptBytes = 0
         var warnings: [String] = []
         try Thumbnailer(options: thumbnail).videoFrames(from: file, scheduledBy: { duration in
             let made = try PreviewSchedule(duration: duration, segments: options.segments, segmentLength: options.segmentLength,
-                                           fps: options.fps, from: options.from, to: options.to)
+                                           fps: options.fps, from: Self.seconds(options.from, duration: duration),
+                                           to: Self.seconds(options.to, duration: duration))
             schedule = made
             return made.frames.map(\.time)
         }, sizes: [size]) { index, made in
             // Frames are upright and fitted; the first one's size is the animation's.
-            let picture = made.pictures[0].withBytesPerSample(1)
-            if encoder == nil { encoder = try WebPAnimationEncoder(width: picture.width, height: picture.height, quality: options.quality) }
-            try Self.add(picture, milliseconds: schedule!.frames[index].milliseconds, to: encoder!)
+            if encoder == nil {
+                encoder = try options.format.encoder(width: made.pictures[0].width, height: made.pictures[0].height, quality: options.quality)
+            }
+            let picture = try Self.canvasFrame(made.pictures[0], width: encoder!.width, height: encoder!.height)
+            try encoder!.add(picture, milliseconds: schedule!.frames[index].milliseconds)
             if options.maxBytes != nil {
                 keptBytes += picture.bytes.count
                 if keptBytes > options.limits.maxMemory {
@@ -80,8 +75,8 @@ public struct Previewer: Sendable {
             var lower = Self.fallbackQualities.filter { $0 < quality }[...]
             while bytes.count > limit, let next = lower.popFirst() {
                 quality = next
-                let again = try WebPAnimationEncoder(width: encoder.width, height: encoder.height, quality: quality)
-                for (picture, frame) in zip(kept, schedule.frames) { try Self.add(picture, milliseconds: frame.milliseconds, to: again) }
+                let again = try options.format.encoder(width: encoder.width, height: encoder.height, quality: quality)
+                for (picture, frame) in zip(kept, schedule.frames) { try again.add(picture, milliseconds: frame.milliseconds) }
                 bytes = try again.finish()
             }
             if bytes.count > limit { throw PreviewError.tooLarge(bytes: bytes.count, limit: limit, quality: quality) }
@@ -90,9 +85,36 @@ public struct Previewer: Sendable {
         return Preview(bytes: bytes, width: encoder.width, height: encoder.height, schedule: schedule, quality: quality, warnings: warnings)
     }
 
-    /// A frame of the canvas's size (a stream whose size changes gives others, which are passed over).
-    private static func add(_ picture: PixelBuffer, milliseconds: Int, to encoder: WebPAnimationEncoder) throws {
-        guard picture.width == encoder.width, picture.height == encoder.height, picture.channels >= 3 else { return }
-        try picture.bytes.withUnsafeBytes { try encoder.add(pixels: $0, channels: picture.channels, milliseconds: milliseconds) }
+    /// A time in seconds; a share of the duration needs the duration.
+    static func seconds(_ time: TimeSpec?, duration: Double?) throws(PreviewError) -> Double? {
+        switch time {
+        case nil: return nil
+        case .seconds(let seconds): return seconds
+        case .fraction(let fraction):
+            guard let duration else { throw .unknownDuration }
+            return fraction * duration
+        }
+    }
+
+    /// A frame as the encoder takes it: 8-bit RGB or RGBA at the canvas's size. A stream whose
+    /// coded size changes gives frames of other sizes, scaled to the first's so that none is lost.
+    static func canvasFrame(_ made: PixelBuffer, width: Int, height: Int) throws -> PixelBuffer {
+        var picture = made.withBytesPerSample(1)
+        if picture.channels < 3 {
+            // Grey (and grey with alpha) spread over red, green and blue.
+            let alpha = picture.channels == 2
+            var bytes = [UInt8](repeating: 255, count: picture.width * picture.height * (alpha ? 4 : 3))
+            for pixel in 0..<(picture.width * picture.height) {
+                let grey = picture.bytes[pixel * picture.channels]
+                let at = pixel * (alpha ? 4 : 3)
+                bytes[at] = grey
+                bytes[at + 1] = grey
+                bytes[at + 2] = grey
+                if alpha { bytes[at + 3] = picture.bytes[pixel * 2 + 1] }
+            }
+            picture = PixelBuffer(width: picture.width, height: picture.height, channels: alpha ? 4 : 3, bytes: bytes)
+        }
+        if picture.width != width || picture.height != height { picture = try picture.resized(width: width, height: height) }
+        return picture
     }
 }

@@ -1,3 +1,5 @@
+import FFmpeg
+
 /// The times a storyboard shows, and the stretch of the video each one stands for (its WebVTT cue).
 public struct FrameSchedule: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
@@ -14,18 +16,8 @@ public struct FrameSchedule: Sendable, Equatable {
     /// mistyped `--every 0.001` asks for.
     public static let maxFrames = 100_000
 
-    public enum Problem: Error, Equatable, CustomStringConvertible {
-        case emptyRange(from: Double, to: Double)
-        case tooManyFrames(Int)
-
-        public var description: String {
-            switch self {
-            case .emptyRange(let from, let to):
-                return "no frames between \(from) s and \(to) s (the range is empty, or past the end of the video)"
-            case .tooManyFrames(let count):
-                return "\(count) frames asked for; a storyboard holds at most \(FrameSchedule.maxFrames)"
-            }
-        }
+    private static func tooMany(_ count: Int) -> ScheduleProblem {
+        .tooManyFrames(count: count, most: maxFrames, holder: "a storyboard")
     }
 
     /// Times to the microsecond: a report says 1.32, not 1.3199999999999998.
@@ -35,11 +27,11 @@ public struct FrameSchedule: Sendable, Equatable {
 
     /// The times of `selection` in `from..<to`: `.count(n)` at the middles of n equal intervals,
     /// `.every(step)` at `from`, `from + step`, ... each standing for the step after it.
-    public init(selection: FrameSelection, from: Double, to: Double) throws(Problem) {
+    public init(selection: FrameSelection, from: Double, to: Double) throws(ScheduleProblem) {
         guard to > from else { throw .emptyRange(from: from, to: to) }
         switch selection {
         case .count(let count):
-            guard count <= Self.maxFrames else { throw .tooManyFrames(count) }
+            guard count <= Self.maxFrames else { throw Self.tooMany(count) }
             let step = (to - from) / Double(count)
             entries = (0..<count).map { index in
                 let start = Self.microseconds(from + Double(index) * step)
@@ -48,7 +40,7 @@ public struct FrameSchedule: Sendable, Equatable {
             }
         case .every(let step):
             let count = Int(((to - from) / step).rounded(.up))
-            guard count <= Self.maxFrames else { throw .tooManyFrames(count) }
+            guard count <= Self.maxFrames else { throw Self.tooMany(count) }
             entries = (0..<count).map { index in
                 let start = Self.microseconds(from + Double(index) * step)
                 return Entry(time: start, start: start, end: min(to, Self.microseconds(from + Double(index + 1) * step)))

@@ -24,7 +24,7 @@ struct MediaTool: ParsableCommand {
             input failed (the others are still processed), 64 for usage errors. Errors are one line \
             on standard error: 'mediatool: <input>: <what went wrong>'.
             """,
-        subcommands: [Thumbnail.self, Storyboard.self, Crop.self, Probe.self, DumpDoubles.self, PackDoubles.self, DumpArray.self, PackArray.self]
+        subcommands: [Thumbnail.self, Storyboard.self, Preview.self, Crop.self, Probe.self, DumpDoubles.self, PackDoubles.self, DumpArray.self, PackArray.self]
     )
 
     // Not CommandConfiguration's version: that string is built at every start, and reading FFmpeg's
@@ -44,7 +44,7 @@ struct MediaTool: ParsableCommand {
             return PathBytes.string(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
         }
         if !SandboxWorker.isRunning {
-            SandboxedJobs.prestart(for: arguments, subcommands: ["thumbnail", "storyboard", "crop", "probe"], decoders: Self.decoders(for: arguments))
+            SandboxedJobs.prestart(for: arguments, subcommands: ["thumbnail", "storyboard", "preview", "crop", "probe"], decoders: Self.decoders(for: arguments))
         }
         run(spellingOptionalValues(arguments))
     }

@@ -59,16 +59,16 @@ struct OutputOptions: ParsableArguments {
     /// extension of `-o` or of the `--name` template; else `fallback`. An extension that names no
     /// format we write, or one that disagrees with `--format`, is a usage error: the bytes of a file
     /// always match its name.
-    func format(chosen: ImageFormat?, fallback: ImageFormat) throws -> ImageFormat {
+    func format<Format: WrittenFormat>(chosen: Format?, fallback: Format) throws -> Format {
         let named = output ?? name
         let fileExtension = named.flatMap(Self.fileExtension(of:))
         if let fileExtension, fileExtension.contains("{") {
-            throw ValidationError("--name must end with the extension of the format it writes (png, jpg, webp), not '.\(fileExtension)'.")
+            throw ValidationError("--name must end with the extension of the format it writes (\(Format.supportedList)), not '.\(fileExtension)'.")
         }
-        let implied: ImageFormat?
+        let implied: Format?
         if let fileExtension {
-            guard let format = ImageFormat(fileExtension: fileExtension) else {
-                throw ValidationError("'.\(fileExtension)' is not a format mediatool writes: \(ImageFormat.supportedList).")
+            guard let format = Format(fileExtension: fileExtension) else {
+                throw ValidationError("'.\(fileExtension)' is not a format \(Format.writer) writes: \(Format.supportedList).")
             }
             implied = format
         } else {

@@ -16,10 +16,7 @@ import TestSupport
         try DecodedPNG(path: folder.appendingPathComponent(name).path)
     }
 
-    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        let squares = zip(a, b).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) }
-        return squares == 0 ? .infinity : 10 * log10(255 * 255 / (squares / Double(a.count)))
-    }
+    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double { peakSignalToNoise(a, b) }
 
     static let upright = CropTests.upright
 

@@ -1,3 +1,4 @@
+import FFmpeg
 import Previews
 import Testing
 
@@ -33,10 +34,10 @@ import Testing
     }
 
     @Test func whatCannotBeScheduledSaysWhy() {
-        #expect(throws: PreviewSchedule.Problem.unknownDuration) { try PreviewSchedule(duration: nil, segments: 4, segmentLength: 1, fps: 10) }
-        #expect(throws: PreviewSchedule.Problem.emptyRange(from: 70, to: 60)) {
+        #expect(throws: PreviewError.unknownDuration) { try PreviewSchedule(duration: nil, segments: 4, segmentLength: 1, fps: 10) }
+        #expect(throws: PreviewError.schedule(.emptyRange(from: 70, to: 60))) {
             try PreviewSchedule(duration: 60, segments: 1, segmentLength: 1, fps: 10, from: 70)
         }
-        #expect(throws: PreviewSchedule.Problem.tooManyFrames(60_000)) { try PreviewSchedule(duration: 600, segments: 1, segmentLength: 1, fps: 100, from: 0) }
+        #expect(throws: PreviewError.schedule(.tooManyFrames(count: 60_000, most: 10_000, holder: "a preview"))) { try PreviewSchedule(duration: 600, segments: 1, segmentLength: 1, fps: 100, from: 0) }
     }
 }

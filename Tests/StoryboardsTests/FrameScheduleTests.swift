@@ -1,3 +1,4 @@
+import FFmpeg
 import Testing
 @testable import Storyboards
 
@@ -16,8 +17,8 @@ import Testing
     }
 
     @Test func anEmptyRangeOrTooManyFramesIsRefused() {
-        #expect(throws: FrameSchedule.Problem.emptyRange(from: 5, to: 5)) { try FrameSchedule(selection: .count(3), from: 5, to: 5) }
-        #expect(throws: FrameSchedule.Problem.tooManyFrames(1_000_000)) {
+        #expect(throws: ScheduleProblem.emptyRange(from: 5, to: 5)) { try FrameSchedule(selection: .count(3), from: 5, to: 5) }
+        #expect(throws: ScheduleProblem.tooManyFrames(count: 1_000_000, most: FrameSchedule.maxFrames, holder: "a storyboard")) {
             try FrameSchedule(selection: .every(0.001), from: 0, to: 1000)
         }
     }

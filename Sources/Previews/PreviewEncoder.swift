@@ -1,0 +1,27 @@
+import Imaging
+import WebPCodec
+
+/// Frames in, a moving preview's file out: what every format of `PreviewFormat` gives.
+protocol PreviewEncoder: AnyObject {
+    var width: Int { get }
+    var height: Int { get }
+    /// Adds an 8-bit frame of the encoder's size, shown for `milliseconds`.
+    func add(_ picture: PixelBuffer, milliseconds: Int) throws
+    /// The file's bytes, every frame added.
+    func finish() throws -> [UInt8]
+}
+
+extension PreviewFormat {
+    /// The one place a format chooses its encoder: callers never switch on formats.
+    func encoder(width: Int, height: Int, quality: Int) throws -> any PreviewEncoder {
+        switch self {
+        case .webp: return try WebPAnimationEncoder(width: width, height: height, quality: quality)
+        }
+    }
+}
+
+extension WebPAnimationEncoder: PreviewEncoder {
+    func add(_ picture: PixelBuffer, milliseconds: Int) throws {
+        try picture.bytes.withUnsafeBytes { try add(pixels: $0, channels: picture.channels, milliseconds: milliseconds) }
+    }
+}

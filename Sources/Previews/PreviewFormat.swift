@@ -1,0 +1,18 @@
+/// The files a moving preview is written as.
+public enum PreviewFormat: String, Sendable, CaseIterable {
+    /// An animated WebP: every browser plays it in an `<img>`.
+    case webp
+
+    public var fileExtension: String { rawValue }
+
+    /// The format a name's extension says, any case; nil for one no preview is written as.
+    public init?(fileExtension: String) {
+        self.init(rawValue: fileExtension.lowercased())
+    }
+
+    /// "webp", "mp4 and gif", for messages.
+    public static var supportedList: String {
+        let names = allCases.map(\.rawValue)
+        return names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+}

@@ -1,0 +1,146 @@
+import ArgumentParser
+import Batch
+import FFmpeg
+import Previews
+import Sandbox
+
+extension PreviewFormat: ExpressibleByArgument {}
+
+enum PreviewFrameHelp: FrameHelp {
+    static let width = "Fit the frames inside this width (default 320 when no --height is given); a smaller video keeps its size."
+    static let height = "Fit the frames inside this height."
+    static let deinterlace = "Keep interlaced frames' fields woven, instead of deinterlacing them."
+    static let stream = "The video stream, counted from 0 among the file's video streams."
+}
+
+struct Preview: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a few seconds of each video as a silent loop: the animated WebP a video site shows on hover.",
+        discussion: """
+            The preview is --segments pieces of --segment-length seconds (4 of 1 s by default), \
+            each centred in an equal share of the video, or one stretch from --from to --to; at \
+            --fps frames a second (10 by default), each the exact frame at its time, upright, at \
+            display aspect, HDR tone mapped and deinterlaced as thumbnails are, fitted inside \
+            --width (320 by default) and --height. One pass over the file: the pieces are reached \
+            by seeking where there is an index, and each frame is decoded once. A video shorter \
+            than the pieces together is shown whole. The animation loops forever.
+
+            CLIP.mp4 gives CLIP.preview.webp beside it, or -o FILE (one input) or --out-dir DIR. \
+            --max-bytes tries lower qualities (60, 45, 30, 15) until the file fits, and fails \
+            naming the smallest size reached when none does.
+
+            Examples:
+              mediatool preview clip.mp4
+              mediatool preview --segments 6 --segment-length 0.5 --width 480 clip.mov -o hover.webp
+              mediatool preview --from 1:10 --to 1:14 --fps 15 clip.mkv
+              mediatool preview --max-bytes 500K --out-dir previews/ uploads/
+
+            Exit status: 0 when every input gave a preview, 1 when any failed, 64 for usage errors.
+            """
+    )
+
+    @Argument(help: "Video files, and folders of them.", completion: .file())
+    var inputs: [String] = []
+
+    @Option(help: "Pieces spread over the video (default 4).")
+    var segments: Int?
+
+    @Option(help: ArgumentHelp("Each piece's length in seconds (default 1).", valueName: "seconds"))
+    var segmentLength: Double?
+
+    @Option(help: ArgumentHelp("One stretch instead of the pieces, from this time: seconds, [[h:]m:]s or a percentage.", valueName: "time"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("The end of that stretch (default: the end of the video).", valueName: "time"))
+    var to: String?
+
+    @Option(help: "Frames a second (default 10).")
+    var fps: Double = 10
+
+    @OptionGroup var frames: FrameOptions<PreviewFrameHelp>
+
+    @Option(help: ArgumentHelp("The file's format: webp (default: from the extension of -o or --name, else webp).", valueName: "format"))
+    var format: PreviewFormat?
+
+    @Option(help: "Lossy quality, 1 to 100 (default 75).")
+    var quality: Int = 75
+
+    @Option(help: ArgumentHelp("The most bytes a preview may take: lower qualities are tried until it fits (512K, 2M).", valueName: "bytes"))
+    var maxBytes: ByteCount?
+
+    @OptionGroup var outputs: OutputOptions
+
+    @OptionGroup var batch: BatchOptions
+
+    @OptionGroup var limits: LimitOptions
+
+    @OptionGroup var jobs: JobOptions
+
+    @OptionGroup var sandbox: SandboxOptions
+
+    func validate() throws {
+        guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video.") }
+        try InputList.validate(inputs)
+        if inputs.contains("-") { throw ValidationError("A preview seeks through its video: give a file, not standard input.") }
+        if let segments, !(1...1000).contains(segments) { throw ValidationError("--segments takes 1 to 1000.") }
+        if let segmentLength, !(segmentLength > 0 && segmentLength <= 3600) { 
+            throw ValidationError("--segment-length takes seconds above 0, up to 3600.")
+        }
+        guard fps > 0, fps <= 120, !fps.isNaN else { throw ValidationError("--fps takes above 0, up to 120.") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1 to 100.") }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, TimeSpec(parsing: value) == nil {
+                throw ValidationError("\(name) takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not '\(value)'.")
+            }
+        }
+        if from != nil || to != nil, segments != nil || segmentLength != nil {
+            throw ValidationError("--from/--to give one stretch; --segments and --segment-length spread pieces over the whole video: give one or the other.")
+        }
+        if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
+    }
+
+    func run() throws {
+        var options = PreviewOptions()
+        options.segments = segments ?? options.segments
+        options.segmentLength = segmentLength ?? options.segmentLength
+        options.fps = fps
+        options.from = from.flatMap(TimeSpec.init(parsing:))
+        options.to = to.flatMap(TimeSpec.init(parsing:))
+        options.maxWidth = frames.width ?? (frames.height == nil ? 320 : nil)
+        options.maxHeight = frames.height
+        options.appliesOrientation = !frames.noRotate
+        options.deinterlaces = !frames.noDeinterlace
+        options.videoStream = frames.videoStream
+        options.quality = quality
+        options.maxBytes = maxBytes?.bytes
+        options.format = try outputs.format(chosen: format, fallback: .webp)
+        options.output = outputs.policy
+        options.limits = limits.runLimits()
+        if let worker = SandboxWorker.current {
+            // A copy the closure holds: Swift 6.3's optimiser crashed on one capturing the variable.
+            let settled = options
+            worker.serve({ Previewer(options: settled.threaded($0)).job }, maxMemory: limits.maxMemory.bytes,
+                         timeout: sandbox.timeout.value, prepare: FFmpegLibraries.load)
+        }
+        let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
+        let (plan, videos, ownOutputs) = try outputs.plan(
+            for: inputs, extensions: Thumbnail.videoExtensions, batch: batch,
+            defaultTemplate: OutputPlan.defaultTemplate(suffix: "preview", fileExtension: options.format.fileExtension))
+        let threads = jobs.threadsPerWorker(inputs: videos.count)
+        let job = Previewer(options: options.threaded(threads)).job
+        let run = sandboxRun.runner(threads: threads)
+        let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(videos, plan: plan) { video, outputs in
+            try run(job, video.path, outputs)
+        }
+        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+    }
+}
+
+extension PreviewOptions {
+    /// The same options on `threads` threads (0: every core), as the batch counted them.
+    func threaded(_ threads: Int) -> Self {
+        var options = self
+        options.threads = threads
+        return options
+    }
+}

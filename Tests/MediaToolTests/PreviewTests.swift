@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 30: `mediatool preview`, a video's hover loop as an animated WebP.
+@Suite struct PreviewTests {
+    static let ffmpeg = "/usr/bin/ffmpeg"
+    static let chromium = StoryboardTests.chromium
+
+    /// A copy of a fixture in a scratch folder, so that the preview is written beside it.
+    static func scratchCopy(_ fixture: String, as name: String) throws -> (folder: URL, video: String) {
+        let folder = try Fixture.scratchFolder()
+        let video = folder.appendingPathComponent(name).path
+        try FileManager.default.copyItem(atPath: Fixture.path(fixture), toPath: video)
+        return (folder, video)
+    }
+
+    /// CLIP.mp4 gives CLIP.preview.webp beside it: the frames of the counter fixture at their times,
+    /// each shown 100 ms, looping; the JSON line says what was made.
+    @Test(.enabled(if: try Requirement.tool("/usr/bin/webpmux") && Requirement.tool("/usr/bin/python3"),
+                   "webpmux and Pillow read the preview (scripts/bootstrap test installs them)"))
+    func aPreviewIsWrittenBesideItsVideo() throws {
+        let (folder, video) = try Self.scratchCopy("video/counter.mp4", as: "clip.mp4")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["preview", "--segments", "2", "--segment-length", "0.4", "--width", "128", "--quality", "90",
+                                   "--json", video])
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let output = folder.appendingPathComponent("clip.preview.webp").path
+        let line = try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any]
+        #expect(line?["output"] as? String == output)
+        #expect(line?["frames"] as? Int == 8 && line?["milliseconds"] as? Int == 800)
+        #expect((line?["width"] as? Int, line?["height"] as? Int) == (128, 16))
+        let info = try AnimatedWebP.info(output)
+        #expect(info.frames == 8 && info.loopsForever && info.milliseconds == Array(repeating: 100, count: 8), "\(info)")
+        let numbers = try AnimatedWebP.frames(of: output, into: folder).map { ThumbnailTests.frameNumber(try DecodedPNG(path: $0)) }
+        // Pieces centred at 0.6 and 1.8 s: frames at 0.4, 0.5 ... 0.7 and 1.6 ... 1.9 s, 25 a second.
+        #expect(numbers == [10, 12, 15, 17, 40, 42, 45, 47])
+    }
+
+    /// The frames are the video's as FFmpeg decodes them, upright (the display matrix applied, as
+    /// the ffmpeg command line does) and at the preview's size: each at least 30 dB from ffmpeg's in
+    /// luma. (In RGB these saturated bars at 80 pixels lose 20 dB to WebP's half-resolution colour
+    /// alone: `cwebp -q 100` of ffmpeg's own frame is 22.8 dB from it.)
+    @Test(.enabled(if: try Requirement.tool(ffmpeg) && Requirement.tool("/usr/bin/webpmux") && Requirement.tool("/usr/bin/python3"),
+                   "ffmpeg, webpmux and Pillow are not installed (scripts/bootstrap test installs them)"),
+          arguments: [("video/four-seconds.mp4", 80, 60), ("video/quadrants-orientation6.mp4", 48, 32)])
+    func theFramesAreFFmpegSFramesAtThePreviewSize(fixture: String, width: Int, height: Int) throws {
+        let (folder, video) = try Self.scratchCopy(fixture, as: "clip.mp4")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("p.webp").path
+        // 25 fps videos, previewed at 5 (or 25) frames a second: every time falls on a frame's own.
+        let fps = fixture.contains("four") ? 5 : 25
+        let run = try ToolRun.run(["preview", "--from", "0", "--fps", "\(fps)", "--width", "\(width)", video, "-o", output])
+        #expect(run.status == 0, "\(run.standardError)")
+        let ours = try AnimatedWebP.frames(of: output, into: folder).map { try DecodedPNG(path: $0) }
+        // Every frame as ffmpeg decodes it, made RGB before it is scaled, as ours are.
+        let reference = try ChildProcess.run(Self.ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-i", video,
+                                                           "-vf", "format=rgb24,scale=\(width):\(height):flags=lanczos", "-fps_mode", "passthrough",
+                                                           "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]).standardOutput
+        let frameBytes = width * height * 3
+        // libwebp stores a frame equal to the one before as a longer duration of that one (and
+        // frames all equal as a still picture): each frame of ours stands at the time its
+        // durations before it add up to.
+        let length = reference.count / frameBytes * 40
+        let listed = try AnimatedWebP.info(output).milliseconds
+        let durations = listed.isEmpty ? [length] : listed
+        #expect(durations.reduce(0, +) == length && ours.count == durations.count, "\(durations), \(ours.count) frames")
+        var start = 0
+        for (frame, milliseconds) in zip(ours, durations) {
+            #expect((frame.width, frame.height) == (width, height))
+            let at = start / 40 * frameBytes
+            start += milliseconds
+            guard at + frameBytes <= reference.count else { break }
+            let psnr = lumaPeakSignalToNoise(frame.bytes, Array(reference[at..<(at + frameBytes)]))
+            #expect(psnr >= 30, "the frame at \(start - milliseconds) ms: \(psnr) dB")
+        }
+    }
+
+    /// Chromium opens the preview as an animation of the frames written, looping forever.
+    @Test(.enabled(if: try Requirement.tool(chromium), "Chromium is not installed (scripts/bootstrap test installs it)"))
+    func chromiumPlaysThePreview() throws {
+        let (folder, video) = try Self.scratchCopy("video/counter.mp4", as: "clip.mp4")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["preview", "--segments", "2", "--segment-length", "0.4", "--width", "128", video])
+        #expect(run.status == 0, "\(run.standardError)")
+        let preview = try Data(contentsOf: folder.appendingPathComponent("clip.preview.webp"))
+        // The bytes in the page: Chromium fetches no file: URL from a script.
+        let page = """
+            <!doctype html><html><body><img id="preview" src="data:image/webp;base64,\(preview.base64EncodedString())"><script>
+            const image = document.getElementById('preview');
+            image.onload = async () => {
+              const data = Uint8Array.from(atob(image.src.split(',')[1]), c => c.charCodeAt(0));
+              const decoder = new ImageDecoder({data, type: 'image/webp'});
+              await decoder.tracks.ready;
+              await decoder.completed;
+              const track = decoder.tracks.selectedTrack;
+              document.body.dataset.played = [image.naturalWidth, image.naturalHeight, track.animated, track.frameCount, track.repetitionCount].join(' ');
+            };
+            image.onerror = () => { document.body.dataset.played = 'error'; };
+            </script></body></html>
+            """
+        let pagePath = folder.appendingPathComponent("page.html")
+        try page.write(to: pagePath, atomically: true, encoding: .utf8)
+        let dom = try StoryboardTests.chromium(["--dump-dom", pagePath.absoluteString])
+        #expect(dom.output.contains("data-played=\"128 16 true 8 Infinity\""), "\(dom.output.prefix(300))")
+    }
+
+    /// Not a video, a still picture, a preview past --max-bytes: one line each, no file, and the
+    /// other videos of the batch get theirs.
+    @Test func eachBadInputIsOneLineAndTheOthersGetTheirs() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (fixture, name) in [("video/counter.mp4", "a.mp4"), ("video/not-media.mp4", "b.mp4"), ("video/cover.jpg", "c.mp4"), ("video/counter.mkv", "d.mkv")] {
+            try FileManager.default.copyItem(atPath: Fixture.path(fixture), toPath: folder.appendingPathComponent(name).path)
+        }
+        let run = try ToolRun.run(["preview", "--jobs", "2", "--width", "64", "."], in: folder)
+        #expect(run.status == 1)
+        let failures = run.errorLines.filter { !$0.hasPrefix("mediatool: failed:") && !$0.hasPrefix("mediatool: summary:") }
+        #expect(failures.count == 2, "\(run.standardError)")
+        #expect(failures.contains { $0.hasPrefix("mediatool: ./b.mp4: ") })
+        #expect(failures.contains("mediatool: ./c.mp4: a still picture, not a video: a preview is made of a video's frames (thumbnail makes pictures of pictures)"))
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".preview.") }.sorted()
+        #expect(written == ["a.preview.webp", "d.preview.webp"])
+
+        let tooSmall = try ToolRun.run(["preview", "--width", "64", "--max-bytes", "100", "a.mp4", "-o", "small.webp"], in: folder)
+        #expect(tooSmall.status == 1)
+        #expect(tooSmall.errorLines.count == 1 && tooSmall.errorLines[0].hasPrefix("mediatool: a.mp4: the preview takes ")
+                && tooSmall.errorLines[0].hasSuffix("bytes even at quality 15, over the limit of 100 (--max-bytes): ask for fewer or smaller frames"),
+                "\(tooSmall.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("small.webp").path))
+    }
+
+    /// An existing preview is kept without --overwrite; usage errors say what to give instead.
+    @Test(arguments: [
+        (["--from", "1", "--segments", "3", "a.mp4"], "mediatool: --from/--to give one stretch; --segments and --segment-length spread pieces over the whole video: give one or the other. (see 'mediatool preview --help')"),
+        (["--fps", "0", "a.mp4"], "mediatool: --fps takes above 0, up to 120. (see 'mediatool preview --help')"),
+        (["--from", "x", "a.mp4"], "mediatool: --from takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not 'x'. (see 'mediatool preview --help')"),
+        (["a.mp4", "-o", "a.gif"], "mediatool: '.gif' is not a format mediatool preview writes: webp. (see 'mediatool preview --help')"),
+        (["-"], "mediatool: A preview seeks through its video: give a file, not standard input. (see 'mediatool preview --help')"),
+    ])
+    func usageErrorsSayWhatToGive(arguments: [String], line: String) throws {
+        let run = try ToolRun.run(["preview"] + arguments)
+        #expect(run.status == 64)
+        #expect(run.errorLines == [line])
+    }
+
+    @Test func anExistingPreviewIsKeptWithoutOverwrite() throws {
+        let (folder, video) = try Self.scratchCopy("video/counter.mp4", as: "clip.mp4")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("clip.preview.webp")
+        try Data("keep me".utf8).write(to: output)
+        let run = try ToolRun.run(["preview", "--width", "32", video])
+        #expect(run.status == 1 && run.errorLines.first?.contains("exists") == true, "\(run.standardError)")
+        #expect(try Data(contentsOf: output) == Data("keep me".utf8))
+        #expect(try ToolRun.run(["preview", "--width", "32", "--overwrite", video]).status == 0)
+        #expect(try Data(contentsOf: output).prefix(4) == Data("RIFF".utf8))
+    }
+}
