@@ -96,3 +96,20 @@ extension VideoSource {
     /// The cICP code points of `frame` written as 16-bit R'G'B': its primaries and HDR transfer; nil for SDR.
     public func codePoints(of frame: Frame) -> [UInt8]? { FrameConverter.codePoints(of: frame) }
 }
+
+extension VideoSource {
+    /// The times of the keyframes the container's index lists, in seconds from the first frame;
+    /// empty without an index. Counted from the first entry, the stream's first keyframe: an MP4's
+    /// index is in decoding time, which runs a constant reordering delay ahead of the times shown.
+    public var indexedKeyframeSeconds: [Double] {
+        let count = Int(avformat_index_get_entries_count(stream))
+        guard count > 0, let first = avformat_index_get_entry(stream, 0) else { return [] }
+        let origin = first.pointee.timestamp
+        var times: [Double] = []
+        for index in 0..<count {
+            guard let entry = avformat_index_get_entry(stream, Int32(index)) else { break }
+            if entry.pointee.flags & AVINDEX_KEYFRAME != 0 { times.append(seconds(ticks: entry.pointee.timestamp - origin)) }
+        }
+        return times
+    }
+}

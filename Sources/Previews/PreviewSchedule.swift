@@ -19,15 +19,16 @@ public struct PreviewSchedule: Sendable, Equatable {
     /// `--fps` asks for.
     public static let maxFrames = 10_000
 
-
     public static func == (a: PreviewSchedule, b: PreviewSchedule) -> Bool {
         a.segments == b.segments && a.frames.elementsEqual(b.frames) { $0.time == $1.time && $0.milliseconds == $1.milliseconds }
     }
 
     /// `segments` pieces spread over `duration`, or the stretch `from..<to` (`to` defaults to the end).
-    /// A video shorter than the pieces together is shown whole.
+    /// A video shorter than the pieces together is shown whole. A piece starts on the keyframe
+    /// (of `keyframes`, the index's, in seconds) nearest the middle of its share where one leaves
+    /// it room in that share: it is then decoded from its first frame on, with nothing before it.
     public init(duration: Double?, segments count: Int, segmentLength: Double, fps: Double,
-                from: Double? = nil, to: Double? = nil) throws(PreviewError) {
+                from: Double? = nil, to: Double? = nil, keyframes: [Double] = []) throws(PreviewError) {
         precondition(count >= 1 && segmentLength > 0 && fps > 0)
         var segments: [Segment]
         if from != nil || to != nil {
@@ -45,6 +46,11 @@ public struct PreviewSchedule: Sendable, Equatable {
                 segments = (0..<count).map { index in
                     let centre = share * (Double(index) + 0.5)
                     let start = min(max(0, centre - segmentLength / 2), duration - segmentLength)
+                    let room = (share * Double(index))...(min(share * Double(index + 1), duration) - segmentLength)
+                    if let keyframe = Self.nearest(to: start, among: keyframes, within: room) {
+                        // Up to the microsecond: the keyframe is the frame shown at its own time.
+                        return Segment(start: (keyframe * 1e6).rounded(.up) / 1e6, length: segmentLength)
+                    }
                     return Segment(start: Self.microseconds(start), length: segmentLength)
                 }
             }
@@ -66,6 +72,18 @@ public struct PreviewSchedule: Sendable, Equatable {
         }
         self.segments = segments
         self.frames = frames
+    }
+
+    /// The time of `times` (ascending) nearest `target` within `range`; nil for none there.
+    private static func nearest(to target: Double, among times: [Double], within range: ClosedRange<Double>) -> Double? {
+        // The first at or after the target, by bisection: an index lists a keyframe a second or two.
+        var low = 0, high = times.count
+        while low < high {
+            let middle = (low + high) / 2
+            if times[middle] < target { low = middle + 1 } else { high = middle }
+        }
+        let candidates = [low - 1, low].filter { times.indices.contains($0) }.map { times[$0] }.filter(range.contains)
+        return candidates.min { abs($0 - target) < abs($1 - target) }
     }
 
     /// Times to the microsecond: 0.3, not 0.30000000000000004.

@@ -46,10 +46,10 @@ public struct Previewer: Sendable {
         var kept: [PixelBuffer] = []
         var keptBytes = 0
         var warnings: [String] = []
-        try Thumbnailer(options: thumbnail).videoFrames(from: file, scheduledBy: { duration in
+        try Thumbnailer(options: thumbnail).videoFrames(from: file, scheduledBy: { duration, keyframes in
             let made = try PreviewSchedule(duration: duration, segments: options.segments, segmentLength: options.segmentLength,
                                            fps: options.fps, from: Self.seconds(options.from, duration: duration),
-                                           to: Self.seconds(options.to, duration: duration))
+                                           to: Self.seconds(options.to, duration: duration), keyframes: keyframes)
             schedule = made
             return made.frames.map(\.time)
         }, sizes: [size]) { index, made in

@@ -116,11 +116,12 @@ public struct Thumbnailer: Sendable {
     /// one pass over the file: `body` has each in the order of the times, with the index of its time.
     public func videoFrames(from file: InputFile, atSeconds times: [Double], sizes: [ThumbnailSize],
                             _ body: (_ index: Int, _ made: MadeThumbnails) throws -> Void) throws {
-        try VideoFrameThumbnails(options: options).make(from: file, atSeconds: { _ in times }, sizes: sizes, body)
+        try VideoFrameThumbnails(options: options).make(from: file, atSeconds: { _, _ in times }, sizes: sizes, body)
     }
 
-    /// The same, the times chosen once the video's duration is known (nil when the file states none).
-    public func videoFrames(from file: InputFile, scheduledBy schedule: (_ duration: Double?) throws -> [Double], sizes: [ThumbnailSize],
+    /// The same, the times chosen once the video's duration (nil when the file states none) and the
+    /// keyframes its index lists are known.
+    public func videoFrames(from file: InputFile, scheduledBy schedule: (_ duration: Double?, _ keyframes: [Double]) throws -> [Double], sizes: [ThumbnailSize],
                             _ body: (_ index: Int, _ made: MadeThumbnails) throws -> Void) throws {
         try VideoFrameThumbnails(options: options).make(from: file, atSeconds: schedule, sizes: sizes, body)
     }

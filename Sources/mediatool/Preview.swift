@@ -18,11 +18,13 @@ struct Preview: ParsableCommand {
         abstract: "Write a few seconds of each video as a silent loop: the animated WebP a video site shows on hover.",
         discussion: """
             The preview is --segments pieces of --segment-length seconds (4 of 1 s by default), \
-            each centred in an equal share of the video, or one stretch from --from to --to; at \
+            one in each equal share of the video, starting on the keyframe nearest its middle, or \
+            one stretch from --from to --to; at \
             --fps frames a second (10 by default), each the exact frame at its time, upright, at \
             display aspect, HDR tone mapped and deinterlaced as thumbnails are, fitted inside \
             --width (320 by default) and --height. One pass over the file: the pieces are reached \
-            by seeking where there is an index, and each frame is decoded once. A video shorter \
+            by seeking to their keyframes where there is an index, and each frame is decoded \
+            once. A video shorter \
             than the pieces together is shown whole. The animation loops forever.
 
             CLIP.mp4 gives CLIP.preview.webp beside it, or -o FILE (one input) or --out-dir DIR. \
@@ -31,7 +33,7 @@ struct Preview: ParsableCommand {
 
             Examples:
               mediatool preview clip.mp4
-              mediatool preview --segments 6 --segment-length 0.5 --width 480 clip.mov -o hover.webp
+              mediatool preview --segments 6 --segment-length 0.5 clip.mov -o hover.webp
               mediatool preview --from 1:10 --to 1:14 --fps 15 clip.mkv
               mediatool preview --max-bytes 500K --out-dir previews/ uploads/
 

@@ -33,8 +33,9 @@ import TestSupport
         let info = try AnimatedWebP.info(output)
         #expect(info.frames == 8 && info.loopsForever && info.milliseconds == Array(repeating: 100, count: 8), "\(info)")
         let numbers = try AnimatedWebP.frames(of: output, into: folder).map { ThumbnailTests.frameNumber(try DecodedPNG(path: $0)) }
-        // Pieces centred at 0.6 and 1.8 s: frames at 0.4, 0.5 ... 0.7 and 1.6 ... 1.9 s, 25 a second.
-        #expect(numbers == [10, 12, 15, 17, 40, 42, 45, 47])
+        // Pieces on the keyframes (every 12 frames) nearest 0.4 and 1.6 s: frames at 0.48, 0.58 ...
+        // 0.78 and 1.44 ... 1.74 s, 25 a second.
+        #expect(numbers == [12, 14, 17, 19, 36, 38, 41, 43])
     }
 
     /// The frames are the video's as FFmpeg decodes them, upright (the display matrix applied, as

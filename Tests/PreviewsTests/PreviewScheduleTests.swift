@@ -13,6 +13,22 @@ import Testing
         #expect(schedule.frames.allSatisfy { $0.milliseconds == 100 })
     }
 
+    /// Each piece starts on the keyframe nearest its centred start that leaves it room in its share;
+    /// a share with none keeps the centred start, and one stretch (--from/--to) is never moved.
+    @Test func piecesStartOnTheNearestKeyframeInTheirShare() throws {
+        let every2s = stride(from: 0.0, to: 60, by: 2).map { $0 }
+        #expect(try PreviewSchedule(duration: 60, segments: 4, segmentLength: 1, fps: 10, keyframes: every2s).segments.map(\.start)
+                == [6, 22, 36, 52])
+        // 29.97 fps keyframes: up to the microsecond, never a hair before the keyframe.
+        let ntsc = try PreviewSchedule(duration: 60, segments: 1, segmentLength: 1, fps: 10, keyframes: [0, 30.0300299])
+        #expect(ntsc.segments.map(\.start) == [30.03003])
+        // The second share (15 to 30 s, room to 29 s) has no keyframe: its piece stays centred.
+        let sparse = try PreviewSchedule(duration: 60, segments: 4, segmentLength: 1, fps: 10, keyframes: [0, 9.5, 29.5, 40])
+        #expect(sparse.segments.map(\.start) == [9.5, 22, 40, 52])
+        #expect(try PreviewSchedule(duration: 60, segments: 4, segmentLength: 1, fps: 10, from: 7, to: 8, keyframes: every2s)
+                    .segments.map(\.start) == [7])
+    }
+
     @Test func durationsAddUpToTheLengthAtAnyRate() throws {
         let schedule = try PreviewSchedule(duration: 60, segments: 2, segmentLength: 1, fps: 30)
         #expect(schedule.frames.count == 60)

@@ -29,8 +29,8 @@ import TestSupport
     func theFramesAreTheVideoSFramesAtTheirTimes() throws {
         let preview = try Self.preview(Self.counterOptions)
         #expect((preview.width, preview.height) == (128, 16))
-        // Pieces centred at 0.6 and 1.8 s: 0.4 to 0.8 and 1.6 to 2.0, a frame every 0.1 s.
-        #expect(preview.schedule.frames.map(\.time) == [0.4, 0.5, 0.6, 0.7, 1.6, 1.7, 1.8, 1.9])
+        // Pieces of 0.4 s in each half, on the keyframes (every 12 frames) nearest 0.4 and 1.6 s.
+        #expect(preview.schedule.frames.map(\.time) == [0.48, 0.58, 0.68, 0.78, 1.44, 1.54, 1.64, 1.74])
         let folder = try RepositoryFixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("p.webp").path
@@ -38,8 +38,8 @@ import TestSupport
         let info = try AnimatedWebP.info(path)
         #expect(info.frames == 8 && info.loopsForever && info.milliseconds == Array(repeating: 100, count: 8), "\(info)")
         let numbers = try AnimatedWebP.frames(of: path, into: folder).map { Self.frameNumber(try DecodedPNG(path: $0)) }
-        // The frame on screen at each time: 0.4 s is frame 10, 0.5 s frame 12 (12.5), ...
-        #expect(numbers == [10, 12, 15, 17, 40, 42, 45, 47])
+        // The frame on screen at each time: 0.48 s is frame 12, 0.58 s frame 14 (14.5), ...
+        #expect(numbers == [12, 14, 17, 19, 36, 38, 41, 43])
     }
 
     @Test func maxBytesLowersTheQualityOrSaysItCannot() throws {
