@@ -125,6 +125,10 @@ FORWARD(AVCODEC, int, avcodec_receive_packet, (AVCodecContext *avctx, AVPacket *
 FORWARD(AVCODEC, int, avcodec_send_frame, (AVCodecContext *avctx, const AVFrame *frame), (avctx, frame))
 FORWARD(AVCODEC, int, avcodec_send_packet, (AVCodecContext *avctx, const AVPacket *avpkt), (avctx, avpkt))
 FORWARD(AVCODEC, int, av_packet_ref, (AVPacket *dst, const AVPacket *src), (dst, src))
+FORWARD(AVCODEC, const AVCodec *, avcodec_find_encoder_by_name, (const char *name), (name))
+FORWARD(AVCODEC, int, avcodec_parameters_from_context, (AVCodecParameters *par, const AVCodecContext *codec),
+        (par, codec))
+FORWARD_VOID(AVCODEC, av_packet_rescale_ts, (AVPacket *pkt, AVRational tb_src, AVRational tb_dst), (pkt, tb_src, tb_dst))
 
 FORWARD(AVFORMAT, unsigned, avformat_version, (void), ())
 FORWARD(AVFORMAT, AVFormatContext *, avformat_alloc_context, (void), ())
@@ -135,6 +139,14 @@ FORWARD(AVFORMAT, AVIOContext *, avio_alloc_context,
          int64_t (*seek)(void *opaque, int64_t offset, int whence)),
         (buffer, buffer_size, write_flag, opaque, read_packet, write_packet, seek))
 FORWARD_VOID(AVFORMAT, avio_context_free, (AVIOContext **s), (s))
+FORWARD(AVFORMAT, int, avformat_alloc_output_context2,
+        (AVFormatContext **ctx, const AVOutputFormat *oformat, const char *format_name, const char *filename),
+        (ctx, oformat, format_name, filename))
+FORWARD_VOID(AVFORMAT, avformat_free_context, (AVFormatContext *s), (s))
+FORWARD(AVFORMAT, AVStream *, avformat_new_stream, (AVFormatContext *s, const AVCodec *c), (s, c))
+FORWARD(AVFORMAT, int, avformat_write_header, (AVFormatContext *s, AVDictionary **options), (s, options))
+FORWARD(AVFORMAT, int, av_interleaved_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt))
+FORWARD(AVFORMAT, int, av_write_trailer, (AVFormatContext *s), (s))
 FORWARD(AVFORMAT, int, av_find_best_stream,
         (AVFormatContext *ic, enum AVMediaType type, int wanted_stream_nb, int related_stream,
          const AVCodec **decoder_ret, int flags),

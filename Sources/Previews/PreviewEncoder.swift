@@ -1,3 +1,4 @@
+import FFmpeg
 import Imaging
 import WebPCodec
 
@@ -13,9 +14,10 @@ protocol PreviewEncoder: AnyObject {
 
 extension PreviewFormat {
     /// The one place a format chooses its encoder: callers never switch on formats.
-    func encoder(width: Int, height: Int, quality: Int) throws -> any PreviewEncoder {
+    func encoder(width: Int, height: Int, quality: Int, fps: Double, threads: Int) throws -> any PreviewEncoder {
         switch self {
         case .webp: return try WebPAnimationEncoder(width: width, height: height, quality: quality)
+        case .mp4: return try H264MP4Encoder(width: width, height: height, quality: quality, fps: fps, threads: threads)
         }
     }
 }
@@ -23,5 +25,11 @@ extension PreviewFormat {
 extension WebPAnimationEncoder: PreviewEncoder {
     func add(_ picture: PixelBuffer, milliseconds: Int) throws {
         try picture.bytes.withUnsafeBytes { try add(pixels: $0, channels: picture.channels, milliseconds: milliseconds) }
+    }
+}
+
+extension H264MP4Encoder: PreviewEncoder {
+    func add(_ picture: PixelBuffer, milliseconds: Int) throws {
+        try picture.bytes.withUnsafeBytes { try add(rgb: $0, channels: picture.channels, milliseconds: milliseconds) }
     }
 }

@@ -2,6 +2,9 @@
 public enum PreviewFormat: String, Sendable, CaseIterable {
     /// An animated WebP: every browser plays it in an `<img>`.
     case webp
+    /// H.264 in a fragmented MP4, for a `<video muted autoplay loop>`: smaller, and what players
+    /// that take video rather than pictures want.
+    case mp4
 
     public var fileExtension: String { rawValue }
 

@@ -55,7 +55,8 @@ public struct Previewer: Sendable {
         }, sizes: [size]) { index, made in
             // Frames are upright and fitted; the first one's size is the animation's.
             if encoder == nil {
-                encoder = try options.format.encoder(width: made.pictures[0].width, height: made.pictures[0].height, quality: options.quality)
+                encoder = try options.format.encoder(width: made.pictures[0].width, height: made.pictures[0].height, quality: options.quality,
+                                                     fps: options.fps, threads: options.threads)
             }
             let picture = try Self.canvasFrame(made.pictures[0], width: encoder!.width, height: encoder!.height)
             try encoder!.add(picture, milliseconds: schedule!.frames[index].milliseconds)
@@ -75,7 +76,8 @@ public struct Previewer: Sendable {
             var lower = Self.fallbackQualities.filter { $0 < quality }[...]
             while bytes.count > limit, let next = lower.popFirst() {
                 quality = next
-                let again = try options.format.encoder(width: encoder.width, height: encoder.height, quality: quality)
+                let again = try options.format.encoder(width: encoder.width, height: encoder.height, quality: quality,
+                                                       fps: options.fps, threads: options.threads)
                 for (picture, frame) in zip(kept, schedule.frames) { try again.add(picture, milliseconds: frame.milliseconds) }
                 bytes = try again.finish()
             }

@@ -15,7 +15,7 @@ enum PreviewFrameHelp: FrameHelp {
 
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a few seconds of each video as a silent loop: the animated WebP a video site shows on hover.",
+        abstract: "Write a few seconds of each video as a silent loop, the hover preview of video sites: an animated WebP, or an H.264 MP4.",
         discussion: """
             The preview is --segments pieces of --segment-length seconds (4 of 1 s by default), \
             one in each equal share of the video, starting on the keyframe nearest its middle, or \
@@ -27,7 +27,8 @@ struct Preview: ParsableCommand {
             once. A video shorter \
             than the pieces together is shown whole. The animation loops forever.
 
-            CLIP.mp4 gives CLIP.preview.webp beside it, or -o FILE (one input) or --out-dir DIR. \
+            CLIP.mp4 gives CLIP.preview.webp beside it (CLIP.preview.mp4 with --format mp4: \
+            H.264 for <video muted autoplay loop>), or -o FILE (one input) or --out-dir DIR. \
             --max-bytes tries lower qualities (60, 45, 30, 15) until the file fits, and fails \
             naming the smallest size reached when none does.
 
@@ -36,6 +37,7 @@ struct Preview: ParsableCommand {
               mediatool preview --segments 6 --segment-length 0.5 clip.mov -o hover.webp
               mediatool preview --from 1:10 --to 1:14 --fps 15 clip.mkv
               mediatool preview --max-bytes 500K --out-dir previews/ uploads/
+              mediatool preview --format mp4 clip.mp4
 
             Exit status: 0 when every input gave a preview, 1 when any failed, 64 for usage errors.
             """
@@ -61,7 +63,7 @@ struct Preview: ParsableCommand {
 
     @OptionGroup var frames: FrameOptions<PreviewFrameHelp>
 
-    @Option(help: ArgumentHelp("The file's format: webp (default: from the extension of -o or --name, else webp).", valueName: "format"))
+    @Option(help: ArgumentHelp("The file's format: webp (an animated picture), or mp4 (H.264 video, for <video muted autoplay loop>); default: from the extension of -o or --name, else webp.", valueName: "format"))
     var format: PreviewFormat?
 
     @Option(help: "Lossy quality, 1 to 100 (default 75).")

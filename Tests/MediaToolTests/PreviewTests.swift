@@ -77,6 +77,38 @@ import TestSupport
         }
     }
 
+    /// --format mp4 (or -o NAME.mp4): H.264 in a fragmented MP4 whose index comes first, as ffprobe
+    /// reads it: 8 frames of 100 ms, BT.709 4:2:0, the counter's frames at their times as ffmpeg
+    /// decodes them.
+    @Test(.enabled(if: try Requirement.tool(ffmpeg) && Requirement.tool("/usr/bin/ffprobe"), "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func anMP4PreviewIsH264ThatPlaysAsItArrives() throws {
+        let (folder, video) = try Self.scratchCopy("video/counter.mp4", as: "clip.mp4")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["preview", "--segments", "2", "--segment-length", "0.4", "--width", "128", "--quality", "90",
+                                   "--format", "mp4", "--json", video])
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let output = folder.appendingPathComponent("clip.preview.mp4").path
+        let line = try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any]
+        #expect(line?["output"] as? String == output && line?["format"] as? String == "mp4")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+        // ftyp, then moov: a player has the index before the first sample.
+        #expect(bytes.count > 40 && Array(bytes[4..<8]) == Array("ftyp".utf8) && Array(bytes[32..<36]) == Array("moov".utf8))
+        let probe = String(decoding: try ChildProcess.run("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-show_entries",
+                                                                               "stream=codec_name,width,height,pix_fmt,color_space,nb_read_frames:format=duration",
+                                                                               "-of", "default=noprint_wrappers=1", output]).standardOutput, as: UTF8.self)
+        for expected in ["codec_name=h264", "width=128", "height=16", "pix_fmt=yuv420p", "color_space=bt709", "nb_read_frames=8", "duration=0.800000"] {
+            #expect(probe.contains(expected), "\(probe)")
+        }
+        let decoded = try ChildProcess.run(Self.ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-i", output,
+                                                         "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]).standardOutput
+        let frameBytes = 128 * 16 * 3
+        let numbers = (0..<(decoded.count / frameBytes)).map { index in
+            let frame = [UInt8](decoded[(index * frameBytes)..<((index + 1) * frameBytes)])
+            return (0..<8).reduce(0) { number, bit in frame[(8 * 128 + bit * 16 + 8) * 3] > 128 ? number | (1 << bit) : number }
+        }
+        #expect(numbers == [12, 14, 17, 19, 36, 38, 41, 43])
+    }
+
     /// Chromium opens the preview as an animation of the frames written, looping forever.
     @Test(.enabled(if: try Requirement.tool(chromium), "Chromium is not installed (scripts/bootstrap test installs it)"))
     func chromiumPlaysThePreview() throws {
@@ -136,7 +168,8 @@ import TestSupport
         (["--from", "1", "--segments", "3", "a.mp4"], "mediatool: --from/--to give one stretch; --segments and --segment-length spread pieces over the whole video: give one or the other. (see 'mediatool preview --help')"),
         (["--fps", "0", "a.mp4"], "mediatool: --fps takes above 0, up to 120. (see 'mediatool preview --help')"),
         (["--from", "x", "a.mp4"], "mediatool: --from takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not 'x'. (see 'mediatool preview --help')"),
-        (["a.mp4", "-o", "a.gif"], "mediatool: '.gif' is not a format mediatool preview writes: webp. (see 'mediatool preview --help')"),
+        (["a.mp4", "-o", "a.gif"], "mediatool: '.gif' is not a format mediatool preview writes: webp and mp4. (see 'mediatool preview --help')"),
+        (["--format", "webp", "a.mp4", "-o", "a.mp4"], "mediatool: --format webp disagrees with 'a.mp4', which names mp4. (see 'mediatool preview --help')"),
         (["-"], "mediatool: A preview seeks through its video: give a file, not standard input. (see 'mediatool preview --help')"),
     ])
     func usageErrorsSayWhatToGive(arguments: [String], line: String) throws {
