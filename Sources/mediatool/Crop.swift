@@ -115,13 +115,7 @@ struct Crop: ParsableCommand {
         let (plan, pictures, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Self.pictureExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
-        let threads = jobs.threadsPerWorker(inputs: pictures.count)
-        let job = Cropper(options: options.threaded(threads)).job
-        let run = sandboxRun.runner(threads: threads)
-        let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(pictures, plan: plan) { picture, outputs in
-            try run(job, picture.path, outputs)
-        }
-        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+        try sandboxRun.runBatch(pictures, plan: plan, jobs: jobs, ownOutputs: ownOutputs) { Cropper(options: options.threaded($0)).job }
     }
 
     private func cropRect() throws -> CropRect {

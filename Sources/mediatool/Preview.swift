@@ -130,13 +130,7 @@ struct Preview: ParsableCommand {
         let (plan, videos, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Thumbnail.videoExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "preview", fileExtension: options.format.fileExtension))
-        let threads = jobs.threadsPerWorker(inputs: videos.count)
-        let job = Previewer(options: options.threaded(threads)).job
-        let run = sandboxRun.runner(threads: threads)
-        let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(videos, plan: plan) { video, outputs in
-            try run(job, video.path, outputs)
-        }
-        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+        try sandboxRun.runBatch(videos, plan: plan, jobs: jobs, ownOutputs: ownOutputs) { Previewer(options: options.threaded($0)).job }
     }
 }
 

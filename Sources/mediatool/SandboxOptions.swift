@@ -34,6 +34,19 @@ struct SandboxOptions: ParsableArguments {
 struct SandboxRun {
     let jobs: SandboxedJobs?
 
+    /// Runs the job `made(threads)` gives on every input, in workers or here, each on its share of
+    /// the cores; exits 1 (after the summary) when any input failed.
+    func runBatch(_ inputs: [BatchInput], plan: OutputPlan, jobs: JobOptions, ownOutputs: Int = 0,
+                  _ made: (_ threads: Int) -> FileJob) throws {
+        let threads = jobs.threadsPerWorker(inputs: inputs.count)
+        let job = made(threads)
+        let run = runner(threads: threads)
+        let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(inputs, plan: plan) { input, outputs in
+            try run(job, input.path, outputs)
+        }
+        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+    }
+
     /// How the batch runs a job for one input, each on `threads` threads.
     func runner(threads: Int) -> @Sendable (FileJob, String, [PlannedOutput]) throws -> JobReport {
         guard let jobs else { return { job, input, outputs in try job.run(input: input, outputs: outputs) } }

@@ -156,7 +156,6 @@ struct Storyboard: ParsableCommand {
         }
         let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
         let videos = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
-        let threads = jobs.threadsPerWorker(inputs: videos.count)
         if vtt != nil && videos.count != 1 {
             throw ValidationError("--vtt names one storyboard: use --out-dir for \(videos.count) inputs.")
         }
@@ -173,11 +172,6 @@ struct Storyboard: ParsableCommand {
         // The page is named by the user, so it can be checked against every input before any work.
         RunInputs.register(paths: videos.map(\.path))
         if let html, RunInputs.contains(path: html) { throw ValidationError("\(OutputError.wouldOverwriteInput(path: html))") }
-        let job = Storyboarder(options: options.threaded(threads)).job(html: html)
-        let run = sandboxRun.runner(threads: threads)
-        let summary = BatchEngine(settings: jobs.settings()).run(videos, plan: plan) { video, outputs in
-            try run(job, video.path, outputs)
-        }
-        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+        try sandboxRun.runBatch(videos, plan: plan, jobs: jobs) { Storyboarder(options: options.threaded($0)).job(html: html) }
     }
 }

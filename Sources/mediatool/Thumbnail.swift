@@ -216,13 +216,7 @@ struct Thumbnail: ParsableCommand {
             variants: sizes.isEmpty ? [""] : sizes.map(\.description),
             // A thumbnail an earlier run wrote at any size (or as .thumb) beside its photo is no photo to thumbnail.
             earlierVariant: { $0 == "thumb" || $0 == ThumbnailSize.original.description || ThumbnailSize(parsing: $0) != nil })
-        let threads = jobs.threadsPerWorker(inputs: files.count)
-        let job = Thumbnailer(options: options.threaded(threads)).job
-        let run = sandboxRun.runner(threads: threads)
-        let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(files, plan: plan) { file, outputs in
-            try run(job, file.path, outputs)
-        }
-        if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
+        try sandboxRun.runBatch(files, plan: plan, jobs: jobs, ownOutputs: ownOutputs) { Thumbnailer(options: options.threaded($0)).job }
     }
 
     /// The options given that a picture has no use for, as the user spelled them.
