@@ -13,8 +13,8 @@ extension Previewer {
                 ("output", .string(path)),
                 ("format", .string(options.format.rawValue)),
                 ("width", .int(preview.width)), ("height", .int(preview.height)),
-                ("frames", .int(preview.schedule.frames.count)),
-                ("milliseconds", .int(preview.schedule.frames.reduce(0) { $0 + $1.milliseconds })),
+                ("frames", .int(preview.frameCount)),
+                ("milliseconds", .int(preview.milliseconds)),
                 ("segments", .array(preview.schedule.segments.map { segment in
                     .object([JSONMember("start", .double(segment.start)), JSONMember("seconds", .double(segment.length))])
                 })),

@@ -11,6 +11,10 @@ public struct Preview: Sendable {
     public let width: Int
     public let height: Int
     public let schedule: PreviewSchedule
+    /// The frames in the file and how long they last: the schedule's, but for times past the
+    /// video's last frame.
+    public let frameCount: Int
+    public let milliseconds: Int
     /// The quality the file was encoded at (lower than asked when `maxBytes` needed it).
     public let quality: Int
     public let warnings: [String]
@@ -46,6 +50,8 @@ public struct Previewer: Sendable {
         var kept: [PixelBuffer] = []
         var keptBytes = 0
         var warnings: [String] = []
+        var framesPastEnd = 0
+        var frameCount = 0, milliseconds = 0
         try Thumbnailer(options: thumbnail).videoFrames(from: file, scheduledBy: { duration, keyframes in
             let made = try PreviewSchedule(duration: duration, segments: options.segments, segmentLength: options.segmentLength,
                                            fps: options.fps, from: Self.seconds(options.from, duration: duration),
@@ -53,6 +59,12 @@ public struct Previewer: Sendable {
             schedule = made
             return made.frames.map(\.time)
         }, sizes: [size]) { index, made in
+            // Times past the last frame (a container that overstates its duration, a file cut
+            // short) come last: the preview ends at the last frame, not on a still of it.
+            if encoder != nil, made.warnings.contains(where: { $0.contains(" is past the end: ") }) {
+                framesPastEnd += 1
+                return
+            }
             // Frames are upright and fitted; the first one's size is the animation's.
             if encoder == nil {
                 encoder = try options.format.encoder(width: made.pictures[0].width, height: made.pictures[0].height, quality: options.quality,
@@ -67,7 +79,12 @@ public struct Previewer: Sendable {
                 }
                 kept.append(picture)
             }
+            milliseconds += schedule!.frames[index].milliseconds
+            frameCount += 1
             warnings += made.warnings.filter { !warnings.contains($0) }
+        }
+        if framesPastEnd > 0 {
+            warnings.append("the video ends before \(framesPastEnd) of the frames' times: the preview ends at its last frame, \(milliseconds) ms long")
         }
         guard let schedule, let encoder else { throw VideoError.noDecodableFrame(cause: nil) }
         var quality = options.quality
@@ -84,7 +101,8 @@ public struct Previewer: Sendable {
             if bytes.count > limit { throw PreviewError.tooLarge(bytes: bytes.count, limit: limit, quality: quality) }
             if quality != options.quality { warnings.append("encoded at quality \(quality), not \(options.quality), to fit in \(limit) bytes") }
         }
-        return Preview(bytes: bytes, width: encoder.width, height: encoder.height, schedule: schedule, quality: quality, warnings: warnings)
+        return Preview(bytes: bytes, width: encoder.width, height: encoder.height, schedule: schedule, frameCount: frameCount,
+                       milliseconds: milliseconds, quality: quality, warnings: warnings)
     }
 
     /// A time in seconds; a share of the duration needs the duration.

@@ -178,6 +178,18 @@ import TestSupport
         #expect(run.errorLines == [line])
     }
 
+    /// A file cut short of the duration its container states: the preview ends at its last frame
+    /// (not on seconds of a still of it), and a warning says so.
+    @Test func aVideoCutShortEndsThePreviewAtItsLastFrame() throws {
+        let (folder, video) = try Self.scratchCopy("video/truncated.mkv", as: "cut.mkv")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["preview", "--from", "0", "--json", video])
+        #expect(run.status == 0, "\(run.standardError)")
+        let line = try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any]
+        #expect(line?["frames"] as? Int == 9 && line?["milliseconds"] as? Int == 900)
+        #expect(run.errorLines == ["mediatool: warning: \(video): the video ends before 15 of the frames' times: the preview ends at its last frame, 900 ms long"])
+    }
+
     @Test func anExistingPreviewIsKeptWithoutOverwrite() throws {
         let (folder, video) = try Self.scratchCopy("video/counter.mp4", as: "clip.mp4")
         defer { try? FileManager.default.removeItem(at: folder) }
