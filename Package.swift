@@ -116,7 +116,7 @@ let package = Package(
         // The probe job: what a picture or video is, from its header and index (its readers' and FFmpeg's).
         .target(name: "MediaProbe", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "ColourManagement"]),
         // Moving previews: a few seconds of a video as an animated WebP hover loop (issue 30, in progress).
-        .target(name: "Previews", dependencies: ["Batch", "FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "VideoThumbnails", "WebPCodec"]),
+        .target(name: "Previews", dependencies: ["Batch", "FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "VideoThumbnails", "WebPCodec", "WorkerPool"]),
         .target(name: "Storyboards", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),

@@ -4,6 +4,7 @@ import ImageCodecs
 import Imaging
 import VideoThumbnails
 import WebPCodec
+import WorkerPool
 
 /// A moving preview: what was made, and the file's bytes.
 public struct Preview: Sendable {
@@ -44,6 +45,10 @@ public struct Previewer: Sendable {
         thumbnail.deinterlaces = options.deinterlaces
         thumbnail.videoStream = options.videoStream
         let size = ThumbnailSize(width: options.maxWidth, height: options.maxHeight)
+        // Pieces spread over the video may be decoded in two passes side by side (`SecondPass`).
+        let cores = WorkerThreads.count(forSetting: options.threads)
+        let mayRunTwoPasses = cores >= 2 && options.segments >= 2 && options.from == nil && options.to == nil
+        if mayRunTwoPasses { thumbnail.threads = cores - 1 }
         var schedule: PreviewSchedule?
         var encoder: (any PreviewEncoder)?
         // Kept only to encode again at lower qualities (`maxBytes`), within the run's memory.
@@ -52,13 +57,9 @@ public struct Previewer: Sendable {
         var warnings: [String] = []
         var framesPastEnd = 0
         var frameCount = 0, milliseconds = 0
-        try Thumbnailer(options: thumbnail).videoFrames(from: file, scheduledBy: { duration, keyframes in
-            let made = try PreviewSchedule(duration: duration, segments: options.segments, segmentLength: options.segmentLength,
-                                           fps: options.fps, from: Self.seconds(options.from, duration: duration),
-                                           to: Self.seconds(options.to, duration: duration), keyframes: keyframes)
-            schedule = made
-            return made.frames.map(\.time)
-        }, sizes: [size]) { index, made in
+
+        /// The frame for the schedule's `index`-th time, handed on in order.
+        func take(_ index: Int, _ made: MadeThumbnails) throws {
             // Times past the last frame (a container that overstates its duration, a file cut
             // short) come last: the preview ends at the last frame, not on a still of it.
             if encoder != nil, made.warnings.contains(where: { $0.contains(" is past the end: ") }) {
@@ -82,6 +83,44 @@ public struct Previewer: Sendable {
             milliseconds += schedule!.frames[index].milliseconds
             frameCount += 1
             warnings += made.warnings.filter { !warnings.contains($0) }
+        }
+
+        var second: SecondPass?
+        var split = 0
+        do {
+            try Thumbnailer(options: thumbnail).videoFrames(from: file, scheduledBy: { duration, keyframes in
+                let made = try PreviewSchedule(duration: duration, segments: options.segments, segmentLength: options.segmentLength,
+                                               fps: options.fps, from: Self.seconds(options.from, duration: duration),
+                                               to: Self.seconds(options.to, duration: duration), keyframes: keyframes)
+                schedule = made
+                let times = made.frames.map(\.time)
+                split = times.count
+                // The later half of the pieces from a second pass, where an index lets it seek there.
+                if mayRunTwoPasses, !keyframes.isEmpty, made.segments.count >= 2 {
+                    let laterStart = made.segments[made.segments.count / 2].start
+                    split = made.frames.prefix { $0.time < laterStart }.count
+                    var later = thumbnail
+                    later.threads = 1
+                    second = SecondPass(file: file, options: later, times: Array(times[split...]), size: size,
+                                        maxBytes: min(64 << 20, options.limits.maxMemory / 4))
+                }
+                return Array(times[..<split])
+            }, sizes: [size], take)
+        } catch {
+            // The second pass reads the same file: it ends before the error is told.
+            _ = try? second?.finish()
+            throw error
+        }
+        if let second, let times = schedule?.frames.map(\.time) {
+            let later = try second.finish()
+            for (offset, made) in later.enumerated() { try take(split + offset, made) }
+            // What it left, had it gone too far ahead: decoded now, in order.
+            let rest = split + later.count
+            if rest < times.count {
+                try Thumbnailer(options: thumbnail).videoFrames(from: file, atSeconds: Array(times[rest...]), sizes: [size]) { index, made in
+                    try take(rest + index, made)
+                }
+            }
         }
         if framesPastEnd > 0 {
             warnings.append("the video ends before \(framesPastEnd) of the frames' times: the preview ends at its last frame, \(milliseconds) ms long")

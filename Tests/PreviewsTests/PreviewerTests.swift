@@ -42,6 +42,25 @@ import TestSupport
         #expect(numbers == [12, 14, 17, 19, 36, 38, 41, 43])
     }
 
+    /// The later pieces decoded in a second pass side by side (two threads or more), or after the
+    /// first when they would hold too much memory ahead of it, give the file one pass gives, byte
+    /// for byte.
+    @Test func twoPassesSideBySideGiveWhatOnePassGives() throws {
+        var options = Self.counterOptions
+        options.segments = 4
+        options.segmentLength = 0.2
+        options.threads = 1
+        let onePass = try Self.preview(options)
+        options.threads = 2
+        let twoPasses = try Self.preview(options)
+        #expect(onePass.schedule.segments.count == 4 && onePass.frameCount == 8)
+        #expect(twoPasses.bytes == onePass.bytes)
+        // 4 frames of 6 KiB ahead, and a quarter of 40 KB to hold them: the second pass stops, and
+        // what it left is decoded after the first.
+        options.limits.maxMemory = 40_000
+        #expect(try Self.preview(options).bytes == onePass.bytes)
+    }
+
     @Test func maxBytesLowersTheQualityOrSaysItCannot() throws {
         var options = Self.counterOptions
         options.maxWidth = 320
