@@ -61,7 +61,7 @@ public struct PreviewSchedule: Sendable, Equatable {
         var frames: [(time: Double, milliseconds: Int)] = []
         frames.reserveCapacity(total)
         for (segment, count) in zip(segments, perSegment) {
-            for index in 0..<count { frames.append((Self.microseconds(segment.start + Double(index) / fps), 0)) }
+            for index in 0..<count { frames.append((Self.microsecondsOnOrAfter(segment.start + Double(index) / fps), 0)) }
         }
         // Frame k ends at round((k + 1) * 1000 / fps) ms: durations of 33 and 34 ms at 30 fps, whose
         // sum is the length.
@@ -89,5 +89,12 @@ public struct PreviewSchedule: Sendable, Equatable {
     /// Times to the microsecond: 0.3, not 0.30000000000000004.
     private static func microseconds(_ seconds: Double) -> Double {
         (seconds * 1e6).rounded() / 1e6
+    }
+
+    /// A frame's time to the microsecond at or after it: 1/30 s is 0.033334, whose frame is the one
+    /// shown from 1/30 s (0.033333 was the frame before it, and at 30 fps every third frame from
+    /// the start was lost); a hair of rounding noise (0.30000000000000004) is no microsecond.
+    private static func microsecondsOnOrAfter(_ seconds: Double) -> Double {
+        (seconds * 1e6 - 1e-6).rounded(.up) / 1e6
     }
 }

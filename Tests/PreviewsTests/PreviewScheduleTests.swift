@@ -29,6 +29,19 @@ import Testing
                     .segments.map(\.start) == [7])
     }
 
+    /// Every frame's time is at or after the exact k/fps from its piece's start, and within a
+    /// microsecond of it: the frame shown then is that time's, never the one before.
+    @Test(arguments: [24, 29.97, 30, 60, 120, 0.5])
+    func frameTimesNeverFallBeforeTheirExactTime(fps: Double) throws {
+        let schedule = try PreviewSchedule(duration: 600, segments: 1, segmentLength: 1, fps: fps, from: 0, to: 10)
+        for (index, frame) in schedule.frames.enumerated() {
+            let exact = Double(index) / fps
+            #expect(frame.time >= exact && frame.time - exact < 1.000001e-6, "frame \(index) at \(frame.time) for \(exact)")
+        }
+        #expect(try PreviewSchedule(duration: 60, segments: 1, segmentLength: 1, fps: 30, from: 0, to: 0.2).frames.map(\.time)
+                == [0, 0.033334, 0.066667, 0.1, 0.133334, 0.166667])
+    }
+
     @Test func durationsAddUpToTheLengthAtAnyRate() throws {
         let schedule = try PreviewSchedule(duration: 60, segments: 2, segmentLength: 1, fps: 30)
         #expect(schedule.frames.count == 60)
