@@ -5,8 +5,10 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible {
     case schedule(ScheduleProblem)
     /// The pieces are spread over the duration, which the file does not state.
     case unknownDuration
-    /// A still picture: a preview is made of a video's frames.
+    /// A picture (a still, or an animated WebP): a preview is made of a video's frames.
     case picture
+    /// The frames kept for `--max-bytes`'s second tries would take more than the run's memory.
+    case framesOverMemory(needed: Int, limit: Int)
     /// Even the lowest quality tried gives a file over `--max-bytes`.
     case tooLarge(bytes: Int, limit: Int, quality: Int)
 
@@ -15,9 +17,11 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible {
         case .schedule(let problem):
             return problem.description
         case .unknownDuration:
-            return "the duration is unknown, so the segments cannot be spread over it: give --from and --to in seconds"
+            return "the file states no duration, which pieces spread over the video and percentages need: give --from and --to in seconds"
         case .picture:
-            return "a still picture, not a video: a preview is made of a video's frames (thumbnail makes pictures of pictures)"
+            return "a picture, not a video: a preview is made of a video's frames (thumbnail makes pictures of pictures)"
+        case .framesOverMemory(let needed, let limit):
+            return "the frames kept to encode again for --max-bytes take \(needed >> 20) MiB, over --max-memory's \(limit >> 20) MiB: give a larger --max-memory, or fewer or smaller frames"
         case .tooLarge(let bytes, let limit, let quality):
             return "the preview takes \(bytes) bytes even at quality \(quality), over the limit of \(limit) (--max-bytes): ask for fewer or smaller frames"
         }

@@ -76,7 +76,7 @@ public struct Previewer: Sendable {
             if options.maxBytes != nil {
                 keptBytes += picture.bytes.count
                 if keptBytes > options.limits.maxMemory {
-                    throw DecodeLimitError.tooMuchMemory(needed: keptBytes, limit: options.limits.maxMemory, width: picture.width, height: picture.height)
+                    throw PreviewError.framesOverMemory(needed: keptBytes, limit: options.limits.maxMemory)
                 }
                 kept.append(picture)
             }

@@ -18,7 +18,7 @@ import Reporting
 struct MediaTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mediatool",
-        abstract: "Batch media and binary processing: video thumbnails and storyboards, orientation-aware crops, binary arrays.",
+        abstract: "Batch media and binary processing: video thumbnails, storyboards and hover previews, orientation-aware crops, binary arrays.",
         discussion: """
             Every subcommand takes many inputs. Exit status: 0 when every input succeeded, 1 when any \
             input failed (the others are still processed), 64 for usage errors. Errors are one line \

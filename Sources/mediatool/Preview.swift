@@ -46,10 +46,10 @@ struct Preview: ParsableCommand {
     @Argument(help: "Video files, and folders of them.", completion: .file())
     var inputs: [String] = []
 
-    @Option(help: "Pieces spread over the video (default 4).")
+    @Option(help: "Pieces spread over the video, 1 to 1000 (default 4).")
     var segments: Int?
 
-    @Option(help: ArgumentHelp("Each piece's length in seconds (default 1).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Each piece's length in seconds, up to 3600 (default 1).", valueName: "seconds"))
     var segmentLength: Double?
 
     @Option(help: ArgumentHelp("One stretch instead of the pieces, from this time: seconds, [[h:]m:]s or a percentage.", valueName: "time"))
@@ -58,7 +58,7 @@ struct Preview: ParsableCommand {
     @Option(help: ArgumentHelp("The end of that stretch (default: the end of the video).", valueName: "time"))
     var to: String?
 
-    @Option(help: "Frames a second (default 10).")
+    @Option(help: ArgumentHelp("Frames a second: up to 50 for WebP (browsers show a frame of 10 ms or less for 100 ms), 120 for MP4.", valueName: "fps"))
     var fps: Double = 10
 
     @OptionGroup var frames: FrameOptions<PreviewFrameHelp>
@@ -66,7 +66,7 @@ struct Preview: ParsableCommand {
     @Option(help: ArgumentHelp("The file's format: webp (an animated picture), or mp4 (H.264 video, for <video muted autoplay loop>); default: from the extension of -o or --name, else webp.", valueName: "format"))
     var format: PreviewFormat?
 
-    @Option(help: "Lossy quality, 1 to 100 (default 75).")
+    @Option(help: "Quality, 1 to 100: lossy WebP's, or libx264's CRF 51 - 0.4 x quality for MP4.")
     var quality: Int = 75
 
     @Option(help: ArgumentHelp("The most bytes a preview may take: lower qualities are tried until it fits (512K, 2M).", valueName: "bytes"))
@@ -90,7 +90,7 @@ struct Preview: ParsableCommand {
         if let segmentLength, !(segmentLength > 0 && segmentLength <= 3600) { 
             throw ValidationError("--segment-length takes seconds above 0, up to 3600.")
         }
-        guard fps > 0, fps <= 120, !fps.isNaN else { throw ValidationError("--fps takes above 0, up to 120.") }
+        guard fps > 0, fps <= 120 else { throw ValidationError("--fps takes frames a second above 0, up to 50 for WebP and 120 for MP4, not \(fps).") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1 to 100.") }
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, TimeSpec(parsing: value) == nil {
@@ -101,6 +101,11 @@ struct Preview: ParsableCommand {
             throw ValidationError("--from/--to give one stretch; --segments and --segment-length spread pieces over the whole video: give one or the other.")
         }
         if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
+        if outputs.name?.contains("{size}") == true { throw ValidationError("--name's {size} is thumbnail's: a preview has one size.") }
+        if case .seconds(let start)? = from.flatMap(TimeSpec.init(parsing:)), case .seconds(let end)? = to.flatMap(TimeSpec.init(parsing:)),
+           end <= start {
+            throw ValidationError("--to must come after --from: \(from!) to \(to!) holds no frames.")
+        }
     }
 
     func run() throws {
@@ -118,6 +123,9 @@ struct Preview: ParsableCommand {
         options.quality = quality
         options.maxBytes = maxBytes?.bytes
         options.format = try outputs.format(chosen: format, fallback: .webp)
+        if options.format == .webp && fps > 50 {
+            throw ValidationError("--fps \(fps) would show each frame for less than 20 ms, which browsers show for 100 ms: at most 50 for WebP (--format mp4 takes up to 120).")
+        }
         options.output = outputs.policy
         options.limits = limits.runLimits()
         if let worker = SandboxWorker.current {

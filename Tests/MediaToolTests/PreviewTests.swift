@@ -172,7 +172,7 @@ import TestSupport
         let failures = run.errorLines.filter { !$0.hasPrefix("mediatool: failed:") && !$0.hasPrefix("mediatool: summary:") }
         #expect(failures.count == 2, "\(run.standardError)")
         #expect(failures.contains { $0.hasPrefix("mediatool: ./b.mp4: ") })
-        #expect(failures.contains("mediatool: ./c.mp4: a still picture, not a video: a preview is made of a video's frames (thumbnail makes pictures of pictures)"))
+        #expect(failures.contains("mediatool: ./c.mp4: a picture, not a video: a preview is made of a video's frames (thumbnail makes pictures of pictures)"))
         let written = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".preview.") }.sorted()
         #expect(written == ["a.preview.webp", "d.preview.webp"])
 
@@ -187,7 +187,10 @@ import TestSupport
     /// An existing preview is kept without --overwrite; usage errors say what to give instead.
     @Test(arguments: [
         (["--from", "1", "--segments", "3", "a.mp4"], "mediatool: --from/--to give one stretch; --segments and --segment-length spread pieces over the whole video: give one or the other. (see 'mediatool preview --help')"),
-        (["--fps", "0", "a.mp4"], "mediatool: --fps takes above 0, up to 120. (see 'mediatool preview --help')"),
+        (["--fps", "0", "a.mp4"], "mediatool: --fps takes frames a second above 0, up to 50 for WebP and 120 for MP4, not 0.0. (see 'mediatool preview --help')"),
+        (["--fps", "60", "a.mp4"], "mediatool: --fps 60.0 would show each frame for less than 20 ms, which browsers show for 100 ms: at most 50 for WebP (--format mp4 takes up to 120). (see 'mediatool preview --help')"),
+        (["--from", "5", "--to", "3", "a.mp4"], "mediatool: --to must come after --from: 5 to 3 holds no frames. (see 'mediatool preview --help')"),
+        (["--name", "{stem}.{size}.webp", "a.mp4"], "mediatool: --name's {size} is thumbnail's: a preview has one size. (see 'mediatool preview --help')"),
         (["--from", "x", "a.mp4"], "mediatool: --from takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not 'x'. (see 'mediatool preview --help')"),
         (["a.mp4", "-o", "a.gif"], "mediatool: '.gif' is not a format mediatool preview writes: webp and mp4. (see 'mediatool preview --help')"),
         (["--format", "webp", "a.mp4", "-o", "a.mp4"], "mediatool: --format webp disagrees with 'a.mp4', which names mp4. (see 'mediatool preview --help')"),

@@ -72,5 +72,9 @@ import TestSupport
         #expect(smaller.warnings.contains { $0.hasPrefix("encoded at quality") })
         options.maxBytes = 100
         #expect(throws: PreviewError.self) { try Self.preview(options) }
+        // The frames kept for the second tries are counted against the run's memory, and named.
+        options.maxWidth = nil
+        options.limits.maxMemory = 40_000
+        #expect(throws: PreviewError.framesOverMemory(needed: 43_008, limit: 40_000)) { try Self.preview(options) }
     }
 }
