@@ -101,7 +101,13 @@ extension VideoSource {
     /// The times of the keyframes the container's index lists, in seconds from the first frame;
     /// empty without an index. Counted from the first entry, the stream's first keyframe: an MP4's
     /// index is in decoding time, which runs a constant reordering delay ahead of the times shown.
-    public var indexedKeyframeSeconds: [Double] {
+    /// Read before any frame: it may seek to the start.
+    public func indexedKeyframeSeconds() -> [Double] {
+        if avformat_index_get_entries_count(stream) <= 1 {
+            // Matroska and WebM read their cues at the first seek: until then the index holds the
+            // first keyframe alone, and every piece would be drawn to it.
+            try? format.seek(stream: streamIndex, to: startTimestamp)
+        }
         let count = Int(avformat_index_get_entries_count(stream))
         guard count > 0, let first = avformat_index_get_entry(stream, 0) else { return [] }
         let origin = first.pointee.timestamp

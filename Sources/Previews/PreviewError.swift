@@ -7,6 +7,8 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible {
     case unknownDuration
     /// A picture (a still, or an animated WebP): a preview is made of a video's frames.
     case picture
+    /// Frames past the largest a preview is made at.
+    case framesTooLarge(width: Int, height: Int)
     /// The frames kept for `--max-bytes`'s second tries would take more than the run's memory.
     case framesOverMemory(needed: Int, limit: Int)
     /// Even the lowest quality tried gives a file over `--max-bytes`.
@@ -20,6 +22,8 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible {
             return "the file states no duration, which pieces spread over the video and percentages need: give --from and --to in seconds"
         case .picture:
             return "a picture, not a video: a preview is made of a video's frames (thumbnail makes pictures of pictures)"
+        case .framesTooLarge(let width, let height):
+            return "frames of \(width)x\(height) are past the largest a preview is made at (3840x2160's 8.3 million pixels, whose encoders hold several of them): give a smaller --width or --height"
         case .framesOverMemory(let needed, let limit):
             return "the frames kept to encode again for --max-bytes take \(needed >> 20) MiB, over --max-memory's \(limit >> 20) MiB: give a larger --max-memory, or fewer or smaller frames"
         case .tooLarge(let bytes, let limit, let quality):

@@ -15,7 +15,7 @@ extension Previewer {
                 ("width", .int(preview.width)), ("height", .int(preview.height)),
                 ("frames", .int(preview.frameCount)),
                 ("milliseconds", .int(preview.milliseconds)),
-                ("segments", .array(preview.schedule.segments.map { segment in
+                ("segments", .array(preview.segments.map { segment in
                     .object([JSONMember("start", .double(segment.start)), JSONMember("seconds", .double(segment.length))])
                 })),
                 ("quality", .int(preview.quality)),

@@ -24,6 +24,10 @@ public struct PreviewOptions: Sendable {
     public var deinterlaces = true
     public var videoStream: Int?
     public var limits = DecodeLimits()
+    /// The most pixels a frame of a preview holds: 4K's. The encoders hold several frames at once
+    /// (libwebp's animation encoder a canvas and candidates of each, libx264 its references), and
+    /// 8000x8000 frames took 2 GB past the run's memory limit.
+    public var largestFramePixels = 3840 * 2160
     /// What writing the file may do to what is at its path.
     public var output = OutputPolicy(overwrite: false, isNamedByUser: false)
     /// Threads of one preview (decoder, scaler); 0 for every core.

@@ -12,6 +12,8 @@ public struct Preview: Sendable {
     public let width: Int
     public let height: Int
     public let schedule: PreviewSchedule
+    /// The schedule's pieces the file shows: all but those past the video's last frame.
+    public let segments: [PreviewSchedule.Segment]
     /// The frames in the file and how long they last: the schedule's, but for times past the
     /// video's last frame.
     public let frameCount: Int
@@ -68,6 +70,8 @@ public struct Previewer: Sendable {
             }
             // Frames are upright and fitted; the first one's size is the animation's.
             if encoder == nil {
+                let (width, height) = (made.pictures[0].width, made.pictures[0].height)
+                guard width * height <= options.largestFramePixels else { throw PreviewError.framesTooLarge(width: width, height: height) }
                 encoder = try options.format.encoder(width: made.pictures[0].width, height: made.pictures[0].height, quality: options.quality,
                                                      fps: options.fps, threads: options.threads)
             }
@@ -88,7 +92,9 @@ public struct Previewer: Sendable {
         var second: SecondPass?
         var split = 0
         do {
-            try Thumbnailer(options: thumbnail).videoFrames(from: file, scheduledBy: { duration, keyframes in
+            try Thumbnailer(options: thumbnail).videoFrames(from: file, scheduledBy: { duration, indexedKeyframes in
+                // One stretch starts where it is asked to: only pieces move to keyframes.
+                let keyframes = options.from == nil && options.to == nil ? indexedKeyframes() : []
                 let made = try PreviewSchedule(duration: duration, segments: options.segments, segmentLength: options.segmentLength,
                                                fps: options.fps, from: Self.seconds(options.from, duration: duration),
                                                to: Self.seconds(options.to, duration: duration), keyframes: keyframes)
@@ -140,7 +146,10 @@ public struct Previewer: Sendable {
             if bytes.count > limit { throw PreviewError.tooLarge(bytes: bytes.count, limit: limit, quality: quality) }
             if quality != options.quality { warnings.append("encoded at quality \(quality), not \(options.quality), to fit in \(limit) bytes") }
         }
-        return Preview(bytes: bytes, width: encoder.width, height: encoder.height, schedule: schedule, frameCount: frameCount,
+        // The pieces the file shows: not those past the video's last frame.
+        let lastTime = schedule.frames[frameCount - 1].time
+        let shown = schedule.segments.filter { $0.start <= lastTime }
+        return Preview(bytes: bytes, width: encoder.width, height: encoder.height, schedule: schedule, segments: shown, frameCount: frameCount,
                        milliseconds: milliseconds, quality: quality, warnings: warnings)
     }
 

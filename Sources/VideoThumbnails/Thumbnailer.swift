@@ -119,9 +119,9 @@ public struct Thumbnailer: Sendable {
         try VideoFrameThumbnails(options: options).make(from: file, atSeconds: { _, _ in times }, sizes: sizes, body)
     }
 
-    /// The same, the times chosen once the video's duration (nil when the file states none) and the
-    /// keyframes its index lists are known.
-    public func videoFrames(from file: InputFile, scheduledBy schedule: (_ duration: Double?, _ keyframes: [Double]) throws -> [Double], sizes: [ThumbnailSize],
+    /// The same, the times chosen once the video's duration (nil when the file states none) is
+    /// known; `keyframes` reads the times of those its index lists (for Matroska, seeking to them).
+    public func videoFrames(from file: InputFile, scheduledBy schedule: (_ duration: Double?, _ keyframes: () -> [Double]) throws -> [Double], sizes: [ThumbnailSize],
                             _ body: (_ index: Int, _ made: MadeThumbnails) throws -> Void) throws {
         try VideoFrameThumbnails(options: options).make(from: file, atSeconds: schedule, sizes: sizes, body)
     }

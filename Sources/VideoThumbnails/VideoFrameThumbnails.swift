@@ -44,12 +44,12 @@ struct VideoFrameThumbnails {
     /// The frames shown at many times (ascending), each in every size, from one pass over the file
     /// (`VideoSource.frames(atSeconds:mode:)`): `body` has each in the order of the times.
     /// `times`: from the video's duration (nil when the file states none) and its indexed keyframes.
-    func make(from file: InputFile, atSeconds schedule: (_ duration: Double?, _ keyframes: [Double]) throws -> [Double], sizes: [ThumbnailSize],
+    func make(from file: InputFile, atSeconds schedule: (_ duration: Double?, _ keyframes: () -> [Double]) throws -> [Double], sizes: [ThumbnailSize],
               _ body: (_ index: Int, _ made: MadeThumbnails) throws -> Void) throws {
         try FFmpegLibraries.load()
         let video = try VideoSource(file: file, threads: options.mode == .keyframe ? 1 : options.threads,
                                     videoStream: options.videoStream, limits: options.limits)
-        let times = try schedule(video.durationSeconds, video.indexedKeyframeSeconds)
+        let times = try schedule(video.durationSeconds, { video.indexedKeyframeSeconds() })
         let colourWarnings = video.colourWarning.map { [$0] } ?? []
         try video.frames(atSeconds: times, mode: options.mode) { found in
             var made = try pictures(of: found.located, askedAt: times[found.index], in: video, sizes: sizes)

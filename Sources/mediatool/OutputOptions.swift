@@ -99,6 +99,7 @@ struct OutputOptions: ParsableArguments {
               defaultTemplate: String, variants: [String] = [""],
               earlierVariant: ((String) -> Bool)? = nil) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
         var plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
+        plan.collisionRemedy = "--name can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. '{dir}-{stem}.{ext}.\(Self.fileExtension(of: defaultTemplate) ?? "png")')"
         plan.variants = variants
         if variants.count > 1 {
             plan.collisionRemedy = "--name can tell them apart: {stem}, {ext}, {dir} and {size} are the input's name, extension and folder and the size (e.g. '{dir}-{stem}.{ext}.{size}.png')"

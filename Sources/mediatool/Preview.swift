@@ -58,7 +58,7 @@ struct Preview: ParsableCommand {
     @Option(help: ArgumentHelp("The end of that stretch (default: the end of the video).", valueName: "time"))
     var to: String?
 
-    @Option(help: ArgumentHelp("Frames a second: up to 50 for WebP (browsers show a frame of 10 ms or less for 100 ms), 120 for MP4.", valueName: "fps"))
+    @Option(help: ArgumentHelp("Frames a second, from 0.1: up to 50 for WebP (browsers show a frame of 10 ms or less for 100 ms), 120 for MP4.", valueName: "fps"))
     var fps: Double = 10
 
     @OptionGroup var frames: FrameOptions<PreviewFrameHelp>
@@ -90,7 +90,9 @@ struct Preview: ParsableCommand {
         if let segmentLength, !(segmentLength > 0 && segmentLength <= 3600) { 
             throw ValidationError("--segment-length takes seconds above 0, up to 3600.")
         }
-        guard fps > 0, fps <= 120 else { throw ValidationError("--fps takes frames a second above 0, up to 50 for WebP and 120 for MP4, not \(fps).") }
+        guard fps >= 0.1, fps <= 120 else {
+            throw ValidationError("--fps takes frames a second from 0.1 (a frame every 10 s) up to 50 for WebP and 120 for MP4, not \(fps).")
+        }
         guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1 to 100.") }
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, TimeSpec(parsing: value) == nil {

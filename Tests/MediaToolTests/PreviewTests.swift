@@ -187,7 +187,7 @@ import TestSupport
     /// An existing preview is kept without --overwrite; usage errors say what to give instead.
     @Test(arguments: [
         (["--from", "1", "--segments", "3", "a.mp4"], "mediatool: --from/--to give one stretch; --segments and --segment-length spread pieces over the whole video: give one or the other. (see 'mediatool preview --help')"),
-        (["--fps", "0", "a.mp4"], "mediatool: --fps takes frames a second above 0, up to 50 for WebP and 120 for MP4, not 0.0. (see 'mediatool preview --help')"),
+        (["--fps", "0.00001", "a.mp4"], "mediatool: --fps takes frames a second from 0.1 (a frame every 10 s) up to 50 for WebP and 120 for MP4, not 1e-05. (see 'mediatool preview --help')"),
         (["--fps", "60", "a.mp4"], "mediatool: --fps 60.0 would show each frame for less than 20 ms, which browsers show for 100 ms: at most 50 for WebP (--format mp4 takes up to 120). (see 'mediatool preview --help')"),
         (["--from", "5", "--to", "3", "a.mp4"], "mediatool: --to must come after --from: 5 to 3 holds no frames. (see 'mediatool preview --help')"),
         (["--name", "{stem}.{size}.webp", "a.mp4"], "mediatool: --name's {size} is thumbnail's: a preview has one size. (see 'mediatool preview --help')"),

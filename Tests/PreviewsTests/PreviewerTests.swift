@@ -61,6 +61,19 @@ import TestSupport
         #expect(try Self.preview(options).bytes == onePass.bytes)
     }
 
+    /// Matroska reads its cues at the first seek: the pieces start on the same keyframes as the MP4's.
+    @Test func matroskaPiecesStartOnTheirKeyframesToo() throws {
+        let preview = try Previewer(options: Self.counterOptions).makePreview(from: InputFile(path: RepositoryFixtures.path("video/counter.mkv")))
+        #expect(preview.schedule.segments.map(\.start) == [0.48, 1.44])
+    }
+
+    /// Frames past 4K's pixels are refused before an encoder holds several of them.
+    @Test func framesPastTheLargestAreRefused() throws {
+        var options = Self.counterOptions
+        options.largestFramePixels = 128 * 16 - 1
+        #expect(throws: PreviewError.framesTooLarge(width: 128, height: 16)) { try Self.preview(options) }
+    }
+
     @Test func maxBytesLowersTheQualityOrSaysItCannot() throws {
         var options = Self.counterOptions
         options.maxWidth = 320
