@@ -23,9 +23,10 @@ public struct Preview: Sendable {
     public let warnings: [String]
 }
 
-/// Makes a video's hover preview as an animated WebP: the frames of the schedule from one pass over
-/// the file (each decoded once, stretches between the pieces skipped where there is an index),
-/// upright, at display aspect, tone mapped and deinterlaced as thumbnails are.
+/// Makes a video's hover preview, an animated WebP or an MP4 (`PreviewFormat`): the frames of the
+/// schedule, each decoded once (the pieces reached by seeking where there is an index, the later
+/// half of them on a second thread where there are cores for it), upright, at display aspect, tone
+/// mapped and deinterlaced as thumbnails are, encoded as they come.
 public struct Previewer: Sendable {
     public let options: PreviewOptions
 
@@ -64,7 +65,7 @@ public struct Previewer: Sendable {
         func take(_ index: Int, _ made: MadeThumbnails) throws {
             // Times past the last frame (a container that overstates its duration, a file cut
             // short) come last: the preview ends at the last frame, not on a still of it.
-            if encoder != nil, made.warnings.contains(where: { $0.contains(" is past the end: ") }) {
+            if encoder != nil, made.isPastEnd {
                 framesPastEnd += 1
                 return
             }
@@ -72,8 +73,7 @@ public struct Previewer: Sendable {
             if encoder == nil {
                 let (width, height) = (made.pictures[0].width, made.pictures[0].height)
                 guard width * height <= options.largestFramePixels else { throw PreviewError.framesTooLarge(width: width, height: height) }
-                encoder = try options.format.encoder(width: made.pictures[0].width, height: made.pictures[0].height, quality: options.quality,
-                                                     fps: options.fps, threads: options.threads)
+                encoder = try options.format.encoder(width: width, height: height, quality: options.quality, fps: options.fps, threads: options.threads)
             }
             let picture = try Self.canvasFrame(made.pictures[0], width: encoder!.width, height: encoder!.height)
             try encoder!.add(picture, milliseconds: schedule!.frames[index].milliseconds)

@@ -137,4 +137,6 @@ public struct MadeThumbnails: Sendable {
     /// The orientation applied to make it upright.
     public var orientation: Orientation
     public var warnings: [String]
+    /// The time asked for lies past a video's last frame, which this is (a warning says so).
+    public var isPastEnd = false
 }
