@@ -38,7 +38,8 @@ public struct PreviewSchedule: Sendable, Equatable {
             guard end > start else { throw .schedule(.emptyRange(from: start, to: end)) }
             segments = [Segment(start: start, length: end - start)]
         } else {
-            guard let duration, duration > 0 else { throw .unknownDuration }
+            // An infinite duration (found by fuzzing) spreads nothing: the shares' bounds were NaN.
+            guard let duration, duration > 0, duration.isFinite else { throw .unknownDuration }
             if Double(count) * segmentLength >= duration {
                 segments = [Segment(start: 0, length: duration)]
             } else {

@@ -64,6 +64,9 @@ import Testing
 
     @Test func whatCannotBeScheduledSaysWhy() {
         #expect(throws: PreviewError.unknownDuration) { try PreviewSchedule(duration: nil, segments: 4, segmentLength: 1, fps: 10) }
+        #expect(throws: PreviewError.unknownDuration) {
+            try PreviewSchedule(duration: .infinity, segments: 1000, segmentLength: 3600, fps: 120, keyframes: [0, 1])
+        }
         #expect(throws: PreviewError.schedule(.emptyRange(from: 70, to: 60))) {
             try PreviewSchedule(duration: 60, segments: 1, segmentLength: 1, fps: 10, from: 70)
         }
