@@ -56,9 +56,14 @@ public struct PreviewSchedule: Sendable, Equatable {
                 }
             }
         }
-        let perSegment = segments.map { max(1, Int(($0.length * fps).rounded(.down))) }
-        let total = perSegment.reduce(0, +)
-        guard total <= Self.maxFrames else { throw .schedule(.tooManyFrames(count: total, most: Self.maxFrames, holder: "a preview")) }
+        // Counted as doubles first: a stretch to an end of 1e300 s holds more frames than an Int.
+        let asked = segments.map { max(1, ($0.length * fps).rounded(.down)) }
+        let wanted = asked.reduce(0, +)
+        guard wanted <= Double(Self.maxFrames) else {
+            throw .schedule(.tooManyFrames(count: wanted < 1e18 ? Int(wanted) : Int(1e18), most: Self.maxFrames, holder: "a preview"))
+        }
+        let perSegment = asked.map { Int($0) }
+        let total = Int(wanted)
         var frames: [(time: Double, milliseconds: Int)] = []
         frames.reserveCapacity(total)
         for (segment, count) in zip(segments, perSegment) {

@@ -67,6 +67,10 @@ import Testing
         #expect(throws: PreviewError.unknownDuration) {
             try PreviewSchedule(duration: .infinity, segments: 1000, segmentLength: 3600, fps: 120, keyframes: [0, 1])
         }
+        // A stretch to an end past any Int's count of frames.
+        #expect(throws: PreviewError.schedule(.tooManyFrames(count: 1_000_000_000_000_000_000, most: 10_000, holder: "a preview"))) {
+            try PreviewSchedule(duration: 1e300, segments: 4, segmentLength: 1, fps: 120, from: 0)
+        }
         #expect(throws: PreviewError.schedule(.emptyRange(from: 70, to: 60))) {
             try PreviewSchedule(duration: 60, segments: 1, segmentLength: 1, fps: 10, from: 70)
         }
