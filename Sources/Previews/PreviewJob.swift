@@ -6,11 +6,11 @@ import JSON
 extension Previewer {
     /// The preview as a job of the batch: one file per video, written whole to its planned output.
     public var job: FileJob {
+        // The batch's line names the input and the output already.
         FileJob(recognise: VideoSource.recognise, policy: options.output) { file, outputs, path in
             let preview = try makePreview(from: file)
             try FileSystem.writeAll(preview.bytes, to: outputs.primary, target: path)
             let fields: [(String, JSONValue)] = [
-                ("output", .string(path)),
                 ("format", .string(options.format.rawValue)),
                 ("width", .int(preview.width)), ("height", .int(preview.height)),
                 ("frames", .int(preview.frameCount)),
