@@ -106,7 +106,10 @@ extension VideoSource {
         if avformat_index_get_entries_count(stream) <= 1 {
             // Matroska and WebM read their cues at the first seek: until then the index holds the
             // first keyframe alone, and every piece would be drawn to it.
-            try? format.seek(stream: streamIndex, to: startTimestamp)
+            // Through the one way back to the first packet, which keeps the position known: a
+            // bare seek to the first frame left an MPEG-4 Part 2 file in Matroska undecodable.
+            isAtStart = false
+            try? startOver()
         }
         let count = Int(avformat_index_get_entries_count(stream))
         guard count > 0, let first = avformat_index_get_entry(stream, 0) else { return [] }
