@@ -187,7 +187,7 @@ enum FuzzTargets {
         // their length, fps, a duration (any double), and a stretch.
         let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
         if numbers.count == 6, let count = numbers[0], let length = numbers[1], let fps = numbers[2],
-           (1...1000).contains(count), length > 0, length <= 3600, fps > 0, fps <= 120 {
+           (1...1000).contains(count), length > 0, length <= 3600, PreviewSchedule.fpsRange.contains(fps) {
             let from = numbers[4].map { min(max($0, 0), TimeSpec.maxSeconds) }, to = numbers[5].map { min(max($0, 0), TimeSpec.maxSeconds) }
             if let schedule = try? PreviewSchedule(duration: numbers[3], segments: Int(count), segmentLength: length, fps: fps, from: from, to: to) {
                 precondition(!schedule.frames.isEmpty && schedule.frames.count <= PreviewSchedule.maxFrames)

@@ -19,6 +19,10 @@ public struct PreviewSchedule: Sendable, Equatable {
     /// `--fps` asks for.
     public static let maxFrames = 10_000
 
+    /// The frames a second a preview is made at: a frame every 10 s at least (libwebp's durations
+    /// are 24-bit milliseconds, and 1e-44 fps overflowed an Int), 120 at most.
+    public static let fpsRange = 0.1...120.0
+
     public static func == (a: PreviewSchedule, b: PreviewSchedule) -> Bool {
         a.segments == b.segments && a.frames.elementsEqual(b.frames) { $0.time == $1.time && $0.milliseconds == $1.milliseconds }
     }
@@ -29,7 +33,7 @@ public struct PreviewSchedule: Sendable, Equatable {
     /// it room in that share: it is then decoded from its first frame on, with nothing before it.
     public init(duration: Double?, segments count: Int, segmentLength: Double, fps: Double,
                 from: Double? = nil, to: Double? = nil, keyframes: [Double] = []) throws(PreviewError) {
-        precondition(count >= 1 && segmentLength > 0 && fps > 0)
+        precondition(count >= 1 && segmentLength > 0 && Self.fpsRange.contains(fps))
         var segments: [Segment]
         if from != nil || to != nil {
             let start = from ?? 0

@@ -90,7 +90,7 @@ struct Preview: ParsableCommand {
         if let segmentLength, !(segmentLength > 0 && segmentLength <= 3600) { 
             throw ValidationError("--segment-length takes seconds above 0, up to 3600.")
         }
-        guard fps >= 0.1, fps <= 120 else {
+        guard PreviewSchedule.fpsRange.contains(fps) else {
             throw ValidationError("--fps takes frames a second from 0.1 (a frame every 10 s) up to 50 for WebP and 120 for MP4, not \(fps).")
         }
         guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1 to 100.") }
