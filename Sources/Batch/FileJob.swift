@@ -12,6 +12,8 @@ public struct FileJob: Sendable {
 
     /// Throws when a stream's first bytes are nothing the job reads (see `InputFile.randomAccess`).
     public var recognise: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?
+    /// What an input that is a stream may cost before it is refused: its size and its silences.
+    public var streams = StreamLimits()
     public var policy: OutputPolicy
     /// Reads `input`, writes its outputs whole to the descriptors `outputs` gives, never moves or names a file.
     public var work: Work
@@ -29,17 +31,24 @@ public struct FileJob: Sendable {
         self.work = work
     }
 
+    /// The same job, its inputs' streams held to `limits`.
+    public func limitingStreams(to limits: StreamLimits) -> FileJob {
+        var job = self
+        job.streams = limits
+        return job
+    }
+
     /// The input and the first planned output's temporary, opened as every job opens them (see
     /// `OutputGuard.open`); the job opens the others it writes.
     public func open(input: String, outputs planned: [PlannedOutput]) throws -> (InputFile, OutputSet) {
-        let (file, target) = try OutputGuard.open(input: input, output: planned[0].path, policy: policy, recognise: recognise)
+        let (file, target) = try OutputGuard.open(input: input, output: planned[0].path, policy: policy, streams: streams, recognise: recognise)
         return (file, OutputSet(planned: target, outputs: planned, policy: policy, rule: allowsOutput))
     }
 
     /// The input and, where any are planned, the outputs: a job that writes nothing (`probe`, whose
     /// report is its result) plans none and gets none.
     public func openAny(input: String, outputs planned: [PlannedOutput]) throws -> (InputFile, OutputSet?) {
-        if planned.isEmpty { return (try InputFile(path: input).randomAccess(recognise: recognise), nil) }
+        if planned.isEmpty { return (try InputFile(path: input).randomAccess(limits: streams, recognise: recognise), nil) }
         let (file, outputs) = try open(input: input, outputs: planned)
         return (file, outputs)
     }

@@ -136,29 +136,33 @@ public final class InputFile: ByteSource, @unchecked Sendable {
     }
 
     /// This input as a regular file that decoders can read at any offset: itself, or for a stream
-    /// (a FIFO, a pipe, `<(command)`) its bytes read once into an unnamed temporary file. A device
-    /// is refused: its bytes need not end. `recognise` is shown a stream's first bytes (up to
-    /// `Self.recognitionLength`, fewer when the stream is shorter) before the rest is copied, and
-    /// throws when they are not what the job reads: 2 GB that are not a picture are not copied first.
-    public func randomAccess(recognise: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws -> InputFile {
+    /// (a FIFO, a pipe, `<(command)`) its bytes read once into an unnamed temporary file, within
+    /// `limits` (its size, and how long it may send nothing). A device is refused: its bytes need
+    /// not end. `recognise` is shown a stream's first bytes (up to `Self.recognitionLength`, fewer
+    /// when the stream is shorter) before the rest is copied, and throws when they are not what the
+    /// job reads: 2 GB that are not a picture are not copied first.
+    public func randomAccess(limits: StreamLimits = StreamLimits(),
+                             recognise: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws -> InputFile {
         if isRegular { return self }
         if isDevice { throw InputError.notRegular(kind: kind) }
-        return try InputFile(spooling: self, recognise: recognise)
+        let (fd, size) = try spool(limits: limits, recognise: recognise)
+        return try InputFile(spooled: fd, size: size, from: self)
     }
 
     /// How much of a stream `randomAccess` shows to be recognised.
     public static let recognitionLength = 1 << 20
 
-    /// Copies `stream` to a temporary file that has no name (unlinked at once), and reads that. Its
-    /// first bytes are recognised (when asked) before the temporary file is made.
-    private init(spooling stream: InputFile, recognise: ((UnsafeRawBufferPointer) throws -> Void)?) throws {
+    /// Copies this stream to a temporary file that has no name (unlinked at once): its descriptor,
+    /// at its start, and the bytes it holds. Its first bytes are recognised (when asked) before the
+    /// temporary file is made. On any failure the copy is closed, and so gone.
+    private func spool(limits: StreamLimits, recognise: ((UnsafeRawBufferPointer) throws -> Void)?) throws -> (Int32, Int) {
         var head: [UInt8] = []
         if let recognise {
-            head = [UInt8](repeating: 0, count: Self.recognitionLength)
+            head = [UInt8](repeating: 0, count: min(Self.recognitionLength, limits.maxSize))
             let filled = try head.withUnsafeMutableBytes { start in
                 var filled = 0
                 while filled < start.count {
-                    let count = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: start[filled...]))
+                    let count = try readStream(into: UnsafeMutableRawBufferPointer(rebasing: start[filled...]), limits: limits)
                     if count == 0 { break }
                     filled += count
                 }
@@ -168,30 +172,56 @@ public final class InputFile: ByteSource, @unchecked Sendable {
             try head.withUnsafeBytes { try recognise($0) }
         }
         let fd = try TemporaryFiles.unnamed(copyOf: "the stream")
+        do {
+            let output = BufferedOutput(descriptor: fd, displayName: "a temporary copy of \(displayName)")
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+            defer { buffer.deallocate() }
+            try output.write(head)
+            var total = head.count
+            head = []
+            while true {
+                // One byte past the limit tells a stream that ends at it from one that goes on.
+                let room = min(buffer.count, limits.maxSize - total + 1)
+                let count = try readStream(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<room]), limits: limits)
+                if count == 0 { break }
+                total += count
+                if total > limits.maxSize { throw InputError.streamTooLarge(limit: limits.maxSize) }
+                try output.write(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            }
+            try output.flush()
+            lseek(fd, 0, SEEK_SET)
+            return (fd, total)
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// A read of this stream that waits at most `limits.stallSeconds` for its next bytes.
+    private func readStream(into buffer: UnsafeMutableRawBufferPointer, limits: StreamLimits) throws -> Int {
+        let deadline = Clock.seconds() + limits.stallSeconds
+        while true {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let left = deadline - Clock.seconds()
+            if left <= 0 { throw InputError.stalled(seconds: limits.stallSeconds) }
+            let ready = poll(&entry, 1, Int32(min(left * 1000, Double(Int32.max)).rounded(.up)))
+            if ready > 0 { return try read(into: buffer) }
+            if ready < 0 && errno != EINTR { throw SystemError("read failed") }
+        }
+    }
+
+    /// The copy `spool` made of `stream`, read as a regular file by the stream's name.
+    private init(spooled fd: Int32, size: Int, from stream: InputFile) throws(SystemError) {
         descriptor = fd
         ownsDescriptor = true
         displayName = stream.displayName
         kind = stream.kind
         isDevice = false
-        let output = BufferedOutput(descriptor: fd, displayName: "a temporary copy of \(stream.displayName)")
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-        defer { buffer.deallocate() }
-        try output.write(head)
-        var total = head.count
-        head = []
-        while true {
-            let count = try stream.read(into: buffer)
-            if count == 0 { break }
-            try output.write(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            total += count
-        }
-        try output.flush()
         isRegular = true
-        size = total
+        self.size = size
         var status = stat()
         fstat(fd, &status)
         identity = FileIdentity(status)
-        lseek(fd, 0, SEEK_SET)
     }
 
     /// Holds a copy of `bytes` (a library caller's upload in memory) in a temporary file that has no
@@ -215,6 +245,10 @@ public enum InputError: Error, Equatable, CustomStringConvertible {
     case shrank(expected: Int, found: Int)
     /// A device (or other file) that is not read as a picture or video.
     case notRegular(kind: String)
+    /// A stream that went on past the most its copy may hold (`StreamLimits.maxSize`).
+    case streamTooLarge(limit: Int)
+    /// A stream that sent nothing for `StreamLimits.stallSeconds`.
+    case stalled(seconds: Double)
 
     public var description: String {
         switch self {
@@ -222,6 +256,10 @@ public enum InputError: Error, Equatable, CustomStringConvertible {
             return "the file shrank while it was read: \(expected) bytes when opened, \(found) read"
         case .notRegular(let kind):
             return "not a regular file (\(kind)): pictures and videos are read from files, FIFOs and pipes"
+        case .streamTooLarge(let limit):
+            return "the stream went on past \(StreamLimits.sizeText(limit)), the most a stream may send (--max-input-size): refused"
+        case .stalled(let seconds):
+            return "the stream sent nothing for \(StreamLimits.secondsText(seconds)) s: stalled (--timeout)"
         }
     }
 }

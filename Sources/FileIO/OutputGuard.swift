@@ -11,10 +11,11 @@ public enum OutputGuard {
     /// opened once (a stream read into a file decoders can seek) and the output's temporary (or
     /// device) opened, which refuses any input of the run (see `RunInputs`) and this one by its
     /// descriptor. `-o -` is standard output, which the shell opened, never compared with the input.
-    /// `recognise`: a stream's first bytes are checked before the rest is copied (see `randomAccess`).
-    public static func open(input: String, output: String, policy: OutputPolicy,
+    /// `recognise`: a stream's first bytes are checked before the rest is copied, within `streams`
+    /// (see `randomAccess`).
+    public static func open(input: String, output: String, policy: OutputPolicy, streams: StreamLimits = StreamLimits(),
                             recognise: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws -> (InputFile, AtomicOutputFile) {
-        let file = try InputFile(path: input).randomAccess(recognise: recognise)
+        let file = try InputFile(path: input).randomAccess(limits: streams, recognise: recognise)
         let isStandardOutput = output == AtomicOutputFile.standardOutputName && policy.isNamedByUser
         if !isStandardOutput && FileIdentity(path: output) == file.identity { throw OutputError.wouldOverwriteInput(path: output) }
         return (file, try AtomicOutputFile(path: output, policy: policy))

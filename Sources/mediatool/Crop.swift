@@ -111,7 +111,7 @@ struct Crop: ParsableCommand {
             worker.serve({ Cropper(options: settled.threaded($0)).job }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
                          prepare: { PictureFormat.prepareReaders() })
         }
-        let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
+        let sandboxRun = sandbox.begin(limits: limits)
         let (plan, pictures, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Self.pictureExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))

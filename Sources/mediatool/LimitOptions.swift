@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileIO
 import Imaging
 
 /// How large an input a run decodes: crop, thumbnail and storyboard share these.
@@ -8,6 +9,9 @@ struct LimitOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Refuse inputs whose decoding would take more memory than this (e.g. 512M, 2G), known before any allocation.", valueName: "size"))
     var maxMemory = ByteCount(DecodeLimits.defaultMaxMemory)
+
+    @Option(help: ArgumentHelp("Refuse a stream (standard input, a pipe or a FIFO) that sends more than this (e.g. 2G); it is copied to a temporary file to be read, and the copy is removed at once. Files are never held to it.", valueName: "size"))
+    var maxInputSize = ByteCount(StreamLimits.defaultMaxSize)
 
     func validate() throws {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be 1 or more.") }

@@ -136,7 +136,7 @@ struct Preview: ParsableCommand {
             worker.serve({ Previewer(options: settled.threaded($0)).job }, maxMemory: limits.maxMemory.bytes,
                          timeout: sandbox.timeout.value, prepare: FFmpegLibraries.load)
         }
-        let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
+        let sandboxRun = sandbox.begin(limits: limits)
         let (plan, videos, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Thumbnail.videoExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "preview", fileExtension: options.format.fileExtension))

@@ -115,7 +115,7 @@ struct Probe: ParsableCommand {
         }
         // Reading a video's header takes a fraction of loading FFmpeg: one worker has it (two with
         // --deep, which decodes), and pictures go to the others.
-        let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes, mediaWorkers: deep ? nil : 1)
+        let sandboxRun = sandbox.begin(limits: limits, mediaWorkers: deep ? nil : 1)
         let workers = jobs ?? JobOptions.cores
         // One job at a time reports in the inputs' order; more share FFmpeg's worker.
         let listed = try batch.inputs(inputs, extensions: Self.extensions)

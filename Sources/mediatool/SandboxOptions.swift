@@ -1,5 +1,6 @@
 import ArgumentParser
 import Batch
+import FileIO
 import Sandbox
 import ImageCodecs
 import ImageCropping
@@ -13,7 +14,7 @@ struct SandboxOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Decode each input in a confined worker process (on: seccomp, Landlock, memory and time limits; a crash costs that input only), or in this process (off: for trusted files and debugging).", valueName: "on|off"))
     var sandbox: SandboxMode = .on
 
-    @Option(help: ArgumentHelp("Seconds one input may take in its worker (wall time; its CPU time is held to this on each of its threads) before the worker is killed and the input fails. With --sandbox off there is no limit.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds one input may take in its worker (wall time; its CPU time is held to this on each of its threads) before the worker is killed and the input fails; also the longest a stream may send nothing. With --sandbox off only the streams' limit holds.", valueName: "seconds"))
     var timeout: Seconds = Seconds(120)
 
     func validate() throws {
@@ -24,15 +25,20 @@ struct SandboxOptions: ParsableArguments {
 
     /// Starts the run's sandbox: its first worker begins at once, while the batch is planned.
     /// `mediaWorkers`: at most this many workers load FFmpeg (see `SandboxSettings.mediaWorkers`).
-    func begin(maxMemory: Int, mediaWorkers: Int? = nil) -> SandboxRun {
-        SandboxRun(jobs: sandbox == .on
-            ? SandboxedJobs(settings: SandboxSettings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers)) : nil)
+    /// A stream may send nothing for as long as a worker may work on one input, sandboxed or not.
+    func begin(limits: LimitOptions, mediaWorkers: Int? = nil) -> SandboxRun {
+        let maxMemory = limits.maxMemory.bytes
+        return SandboxRun(jobs: sandbox == .on
+            ? SandboxedJobs(settings: SandboxSettings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers)) : nil,
+            streams: StreamLimits(maxSize: limits.maxInputSize.bytes, stallSeconds: timeout.value))
     }
 }
 
 /// Where a run's jobs are done: in workers, or (`--sandbox off`) here.
 struct SandboxRun {
     let jobs: SandboxedJobs?
+    /// What each input that is a stream may cost.
+    let streams: StreamLimits
 
     /// Runs the job `made(threads)` gives on every input, in workers or here, each on its share of
     /// the cores; exits 1 (after the summary) when any input failed.
@@ -49,8 +55,11 @@ struct SandboxRun {
 
     /// How the batch runs a job for one input, each on `threads` threads.
     func runner(threads: Int) -> @Sendable (FileJob, String, [PlannedOutput]) throws -> JobReport {
-        guard let jobs else { return { job, input, outputs in try job.run(input: input, outputs: outputs) } }
-        return { job, input, outputs in try jobs.run(job, input: input, outputs: outputs, threads: threads) }
+        let streams = streams
+        guard let jobs else {
+            return { job, input, outputs in try job.limitingStreams(to: streams).run(input: input, outputs: outputs) }
+        }
+        return { job, input, outputs in try jobs.run(job.limitingStreams(to: streams), input: input, outputs: outputs, threads: threads) }
     }
 }
 

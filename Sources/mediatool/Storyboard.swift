@@ -154,7 +154,7 @@ struct Storyboard: ParsableCommand {
             let settled = options
             worker.serve({ Storyboarder(options: settled.threaded($0)).job(html: html) }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value, prepare: FFmpegLibraries.load)
         }
-        let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
+        let sandboxRun = sandbox.begin(limits: limits)
         let videos = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
         if vtt != nil && videos.count != 1 {
             throw ValidationError("--vtt names one storyboard: use --out-dir for \(videos.count) inputs.")

@@ -209,7 +209,7 @@ struct Thumbnail: ParsableCommand {
                              if SandboxWorker.decoders == .media { try FFmpegLibraries.load() }
                          })
         }
-        let sandboxRun = sandbox.begin(maxMemory: limits.maxMemory.bytes)
+        let sandboxRun = sandbox.begin(limits: limits)
         let (plan, files, ownOutputs) = try outputs.plan(
             for: inputs, extensions: extensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: sizes.isEmpty ? "thumb" : "{size}", fileExtension: options.format.fileExtension),
