@@ -93,6 +93,10 @@ public protocol JobOutputs: AnyObject {
     var planned: [PlannedOutput] { get }
     /// Another output, to appear with the planned one; its descriptor.
     func open(_ path: String, namedByUser: Bool) throws -> Int32
+    /// The output `descriptor` (one `open` gave) is written whole: its descriptor is closed, and the
+    /// job writes it no more. A job of many outputs says so of each, so that what it holds open
+    /// does not grow with their number; an output never finished is closed at the end.
+    func finish(_ descriptor: Int32) throws
 }
 
 /// The outputs of a job that writes none: every one it asks for is refused.
@@ -101,6 +105,7 @@ public final class NoOutputs: JobOutputs {
     public var primary: Int32 { -1 }
     public var planned: [PlannedOutput] { [] }
     public func open(_ path: String, namedByUser: Bool) throws -> Int32 { throw JobOutputError.notAllowed(path: path) }
+    public func finish(_ descriptor: Int32) {}
 }
 
 /// The outputs of one job, made in this process: every one a temporary until `commit` moves them
@@ -112,6 +117,11 @@ public final class OutputSet: JobOutputs {
     private let policy: OutputPolicy
     private let rule: FileJob.OutputRule?
     private var others = AtomicOutputGroup()
+    /// The paths of `others`, in order and as a set: a job of thousands checks each name in O(1).
+    private var openedPaths: [String] = []
+    private var openedSet: Set<String> = []
+    /// Those of `others` still open: a few, however many the job writes (see `finish`).
+    private var writing: [AtomicOutputFile] = []
     /// More than any job writes: a worker gone wrong does not fill a folder.
     public static let limit = 100_000
 
@@ -126,10 +136,10 @@ public final class OutputSet: JobOutputs {
     public var primary: Int32 { target.descriptor }
 
     public func open(_ path: String, namedByUser: Bool) throws -> Int32 {
-        let opened = others.members.map(\.path)
         // Each name once: a second one would replace the first, unseen.
         let isPlanned = planned.dropFirst().contains { $0.path == path }
-        guard path != name, !opened.contains(path), isPlanned || rule?(name, path, namedByUser, opened) == true, opened.count < Self.limit else {
+        guard path != name, !openedSet.contains(path), isPlanned || rule?(name, path, namedByUser, openedPaths) == true,
+              openedPaths.count < Self.limit else {
             throw JobOutputError.notAllowed(path: path)
         }
         // A name the job made is never followed through a link; one the user gave may be (a planned
@@ -137,7 +147,22 @@ public final class OutputSet: JobOutputs {
         let namedByUser = isPlanned ? policy.isNamedByUser : namedByUser
         let output = try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: policy.overwrite, isNamedByUser: namedByUser))
         others.append(output)
+        openedPaths.append(path)
+        openedSet.insert(path)
+        writing.append(output)
         return output.descriptor
+    }
+
+    /// Closes a finished output (not the planned one, which is moved into place last), named after
+    /// an output still open in its folder; the first in a folder stays open, as the others' anchor.
+    public func finish(_ descriptor: Int32) throws {
+        guard let index = writing.firstIndex(where: { $0.descriptor == descriptor }) else { return }
+        let output = writing[index]
+        let anchor = output.sharesFolder(with: target) ? target
+            : writing.first { $0 !== output && $0.sharesFolder(with: output) }
+        guard let anchor else { return }
+        writing.remove(at: index)
+        try output.finish(besides: anchor)
     }
 
     /// Moves every output into place, the planned one last, or none.
@@ -151,10 +176,13 @@ public final class OutputSet: JobOutputs {
 /// An output a job asked for that is not one of its own.
 public enum JobOutputError: Error, Equatable, CustomStringConvertible {
     case notAllowed(path: String)
+    /// More outputs open at once than any job holds.
+    case tooManyOpen(limit: Int)
 
     public var description: String {
         switch self {
         case .notAllowed(let path): return "the job asked to write \(path), which is none of its outputs: refused"
+        case .tooManyOpen(let limit): return "the job asked for more than \(limit) outputs open at once: refused"
         }
     }
 }

@@ -26,7 +26,7 @@ public final class AtomicOutputFile {
     public let path: String
     public let descriptor: Int32
     /// nil when writing through a device, a FIFO or standard output.
-    private let destination: Destination?
+    private var destination: Destination?
     private var isOpen = true
     private var isCommitted = false
 
@@ -34,7 +34,8 @@ public final class AtomicOutputFile {
     private struct Destination {
         let folder: OutputFolder
         let name: String
-        let temporary: String
+        /// Its name now: renamed when it is finished beside another (see `finish(besides:)`).
+        var temporary: String
         /// The temporary's device and inode: what the name holds once committed, unless replaced since.
         let identity: FileIdentity
         let overwrite: Bool
@@ -89,6 +90,39 @@ public final class AtomicOutputFile {
         if !isCommitted, let destination { Self.discard(destination.temporary, in: destination.folder) }
     }
 
+    /// Whether its descriptor is still open: not yet finished nor committed.
+    public var isWriting: Bool { isOpen }
+
+    /// Whether `other` is written in the same folder as this, both to be moved into place.
+    public func sharesFolder(with other: AtomicOutputFile) -> Bool {
+        guard let destination, let theirs = other.destination else { return false }
+        return destination.folder === theirs.folder
+    }
+
+    /// Closes the finished file before its commit, so that a group of thousands holds no
+    /// descriptor for each. Its lock goes with its descriptor: the temporary takes the name of
+    /// `anchor`'s (an output still open in the same folder) with a number after it, which a run
+    /// removing leftovers leaves alone while the anchor's lock is held (see `TemporaryFiles`).
+    /// The anchor must be committed after it.
+    public func finish(besides anchor: AtomicOutputFile) throws {
+        guard isOpen, var destination, let anchorTemporary = anchor.destination?.temporary, anchor.isOpen, sharesFolder(with: anchor) else { return }
+        let folder = destination.folder
+        let finished = "\(anchorTemporary)-\(Self.finishedCount.add(1, ordering: .relaxed).newValue)"
+        let renamed = PathBytes.withCString(destination.temporary) { from in
+            PathBytes.withCString(finished) { renameat(folder.descriptor, from, folder.descriptor, $0) }
+        }
+        guard renamed == 0 else { throw SystemError("cannot rename a temporary file in \(folder.path)") }
+        Self.forget(destination.temporary, in: folder)
+        destination.temporary = finished
+        self.destination = destination
+        Self.unfinished.withLock { $0[Self.key(finished, in: folder)] = folder }
+        isOpen = false
+        guard close(descriptor) == 0 else { throw SystemError("cannot write \(path)") }
+    }
+
+    /// Numbers the finished temporaries of this process.
+    private static let finishedCount = Atomic<Int>(0)
+
     /// Moves the finished file into place (and closes it, which lets its lock go). Without
     /// `overwrite`, an output that appeared meanwhile is kept.
     public func commit() throws {
@@ -122,6 +156,7 @@ public final class AtomicOutputFile {
         }
         Self.forget(destination.temporary, in: folder)
         isCommitted = true
+        guard isOpen else { return }
         isOpen = false
         // Some file systems report the last write errors only here: the file is not left in place then.
         guard close(descriptor) == 0 else {

@@ -11,12 +11,13 @@ public struct AtomicOutputGroup {
         members.append(output)
     }
 
-    /// Moves every member into place, in the order added, or none.
+    /// Moves every member into place, in the order added, or none; those finished early first,
+    /// while the outputs their temporaries are named after still hold their locks.
     public func commit() throws {
         try Interrupts.shared.withoutInterruption {
             var committed: [AtomicOutputFile] = []
             do {
-                for output in members {
+                for output in members.filter({ !$0.isWriting }) + members.filter(\.isWriting) {
                     try output.commit()
                     committed.append(output)
                 }

@@ -14,10 +14,9 @@ public enum FileSystem {
         }
     }
 
-    /// Raises the soft limit on open files to the hard one, as Go's runtime does: a storyboard of
-    /// one file a frame holds every pending output open until all are moved into place together,
-    /// and 1000 frames passed Debian's default soft limit of 1024 ("Too many open files"). Nothing
-    /// here uses select(), the one interface that cannot take descriptors past 1024.
+    /// Raises the soft limit on open files to the hard one, as Go's runtime does: many jobs at once
+    /// each hold a few (a job's finished outputs hold none, see `OutputSet.finish`). Nothing here
+    /// uses select(), the one interface that cannot take descriptors past 1024.
     public static func raiseOpenFileLimit() {
         var limits = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limits) == 0, limits.rlim_cur < limits.rlim_max else { return }

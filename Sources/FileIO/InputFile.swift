@@ -156,6 +156,11 @@ public final class InputFile: ByteSource, @unchecked Sendable {
     /// at its start, and the bytes it holds. Its first bytes are recognised (when asked) before the
     /// temporary file is made. On any failure the copy is closed, and so gone.
     private func spool(limits: StreamLimits, recognise: ((UnsafeRawBufferPointer) throws -> Void)?) throws -> (Int32, Int) {
+        // Reads that never wait, and poll for the waits: poll alone would wait out the whole limit
+        // on a FIFO that no writer ever opened, where a read says at once that it is empty.
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 && flags & O_NONBLOCK == 0 { _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
+        defer { if flags >= 0 && flags & O_NONBLOCK == 0 { _ = fcntl(descriptor, F_SETFL, flags) } }
         var head: [UInt8] = []
         if let recognise {
             head = [UInt8](repeating: 0, count: min(Self.recognitionLength, limits.maxSize))
@@ -197,15 +202,22 @@ public final class InputFile: ByteSource, @unchecked Sendable {
         }
     }
 
-    /// A read of this stream that waits at most `limits.stallSeconds` for its next bytes.
+    /// A read of this stream (its descriptor non-blocking) that waits at most `limits.stallSeconds`
+    /// for its next bytes; 0 at its end.
     private func readStream(into buffer: UnsafeMutableRawBufferPointer, limits: StreamLimits) throws -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let deadline = Clock.seconds() + limits.stallSeconds
         while true {
+            let count = Glibc.read(descriptor, base, buffer.count)
+            if count >= 0 {
+                position += count
+                return count
+            }
+            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { throw SystemError("read failed") }
             var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let left = deadline - Clock.seconds()
             if left <= 0 { throw InputError.stalled(seconds: limits.stallSeconds) }
             let ready = poll(&entry, 1, Int32(min(left * 1000, Double(Int32.max)).rounded(.up)))
-            if ready > 0 { return try read(into: buffer) }
             if ready < 0 && errno != EINTR { throw SystemError("read failed") }
         }
     }

@@ -10,12 +10,47 @@ public final class OutputFolder: Sendable {
     /// The path it was reached by, for messages.
     public let path: String
 
-    private init(descriptor: Int32, path: String) {
+    /// The folder's device and inode, which no other folder has while this one is open.
+    private let identity: FileIdentity?
+
+    private init(descriptor: Int32, path: String, identity: FileIdentity?) {
         self.descriptor = descriptor
         self.path = path
+        self.identity = identity
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        if let identity {
+            Self.live.withLock { live in
+                if live[identity]?.folder == nil || live[identity]?.folder === self { live[identity] = nil }
+            }
+        }
+        close(descriptor)
+    }
+
+    /// The folders open now, by identity: a storyboard of thousands of sheets in one folder holds
+    /// one descriptor for it, not one a sheet.
+    private static let live = Mutex<[FileIdentity: WeakFolder]>([:])
+
+    private struct WeakFolder: @unchecked Sendable {
+        weak var folder: OutputFolder?
+    }
+
+    /// The open folder `fd` is, as one already open when there is one (`fd` is then closed).
+    private static func shared(_ fd: Int32, path: String) -> OutputFolder {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { return OutputFolder(descriptor: fd, path: path, identity: nil) }
+        let identity = FileIdentity(status)
+        return live.withLock { live in
+            if let existing = live[identity]?.folder {
+                close(fd)
+                return existing
+            }
+            let folder = OutputFolder(descriptor: fd, path: path, identity: identity)
+            live[identity] = WeakFolder(folder: folder)
+            return folder
+        }
+    }
 
     /// Opens the folder at `path` as the user named it (links in it followed, as any path of theirs is).
     public static func open(_ path: String) throws -> OutputFolder {
@@ -25,7 +60,7 @@ public final class OutputFolder: Sendable {
             if errno == ENOENT || errno == ENOTDIR { throw SystemError("its folder \(name) does not exist", code: errno) }
             throw SystemError("cannot open the folder \(name)")
         }
-        return OutputFolder(descriptor: fd, path: name)
+        return shared(fd, path: name)
     }
 
     /// The folder `components` below this one, made where missing when `creating`. A link, or
@@ -52,7 +87,7 @@ public final class OutputFolder: Sendable {
                 if errno == ENOENT { throw SystemError("its folder \(below) does not exist", code: ENOENT) }
                 throw SystemError("cannot open the folder \(below)")
             }
-            folder = OutputFolder(descriptor: fd, path: below)
+            folder = Self.shared(fd, path: below)
         }
         return folder
     }

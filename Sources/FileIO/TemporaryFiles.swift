@@ -10,17 +10,44 @@ public enum TemporaryFiles {
     public static func removeLeftovers(in folder: String) -> [String] {
         guard let opened = try? OutputFolder.open(folder), let names = opened.names() else { return [] }
         var removed: [String] = []
+        // Finished temporaries (`<temporary>-<n>`) hold no lock of their own: their anchor's is
+        // theirs, so they go once it can be taken or is gone.
         for name in names where isTemporaryName(name) {
-            let fd = PathBytes.withCString(name) { openat(opened.descriptor, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
-            guard fd >= 0 else { continue }
+            guard let fd = lockedForRemoval(name, in: opened) else { continue }
             defer { close(fd) }
-            var status = stat()
-            // A lock that cannot be had (or a file system without locks) means: leave it.
-            guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, flock(fd, LOCK_EX | LOCK_NB) == 0,
-                  let there = opened.status(of: name), FileIdentity(there) == FileIdentity(status) else { continue }
             if opened.unlink(name) == 0 { removed.append(name) }
         }
+        for name in names where isFinishedTemporaryName(name) {
+            let anchor = String(name[..<name.lastIndex(of: "-")!])
+            if opened.status(of: anchor) != nil {
+                guard let fd = lockedForRemoval(anchor, in: opened) else { continue }
+                close(fd)
+            }
+            if let status = opened.status(of: name), status.st_mode & S_IFMT == S_IFREG, opened.unlink(name) == 0 { removed.append(name) }
+        }
         return removed.sorted()
+    }
+
+    /// `name` in `folder`, opened with its lock taken, when it is a regular file no live run holds;
+    /// nil otherwise (a lock that cannot be had, or a file system without locks, means: leave it).
+    private static func lockedForRemoval(_ name: String, in folder: OutputFolder) -> Int32? {
+        let fd = PathBytes.withCString(name) { openat(folder.descriptor, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, flock(fd, LOCK_EX | LOCK_NB) == 0,
+              let there = folder.status(of: name), FileIdentity(there) == FileIdentity(status) else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// A name of the form finished temporaries have: a temporary's name, `-` and a decimal number.
+    static func isFinishedTemporaryName(_ name: String) -> Bool {
+        guard let dash = name.lastIndex(of: "-") else { return false }
+        let number = name[name.index(after: dash)...]
+        return !number.isEmpty && number.count <= 19 && number.allSatisfy { $0.isASCII && $0.isNumber }
+            && isTemporaryName(String(name[..<dash]))
     }
 
     /// A name of the form temporaries have, `.mediatool-tmp-<pid>-<random>-<host>` (decimal, base

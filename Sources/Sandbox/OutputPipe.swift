@@ -14,8 +14,6 @@ final class OutputPipe {
     /// The most an output may take: past it the worker is wrong, and the disk is not filled.
     private let limit: Int
     private var written = 0
-    /// What one read takes: one buffer for the pipe's life, not one a wake.
-    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
 
     init(target: Int32, name: String, limit: Int) throws(SystemError) {
         var ends: [Int32] = [-1, -1]
@@ -45,16 +43,22 @@ final class OutputPipe {
     /// F_SETPIPE_SZ, which Glibc's module leaves out.
     private static let setPipeSize: Int32 = 1031
 
-    /// Moves what the pipe holds now to the output; at its end (or with `draining`, when it holds
-    /// no more) the pipe is closed. Throws when the output cannot be written (a full disk).
-    func pump(draining: Bool = false) throws {
+    /// The most outputs besides the planned one a worker may hold open at once.
+    static let mostOpen = 8
+
+    /// What one read takes: one buffer for all of a job's pipes, not one a pipe.
+    static let bufferSize = 1 << 20
+
+    /// Moves what the pipe holds now to the output through `buffer`; at its end (or with `draining`,
+    /// when it holds no more) the pipe is closed. Throws when the output cannot be written (a full disk).
+    func pump(through buffer: UnsafeMutableRawBufferPointer, draining: Bool = false) throws {
         guard readEnd >= 0 else { return }
         while true {
-            let count = read(readEnd, &buffer, buffer.count)
+            let count = read(readEnd, buffer.baseAddress, buffer.count)
             if count > 0 {
                 written += count
                 if written > limit { throw WorkerFailure.outputTooLarge(limit: limit) }
-                try buffer.withUnsafeBytes { try FileSystem.writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: target, target: name) }
+                try FileSystem.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: target, target: name)
                 continue
             }
             if count < 0 && errno == EINTR { continue }

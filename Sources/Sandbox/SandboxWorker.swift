@@ -111,6 +111,13 @@ final class WorkerOutputs: JobOutputs {
         }
     }
 
+    /// Closing its end is what tells the parent the output is whole.
+    func finish(_ descriptor: Int32) {
+        guard let index = opened.firstIndex(of: descriptor) else { return }
+        close(descriptor)
+        opened.remove(at: index)
+    }
+
     func closeAll() {
         if primary >= 0 { close(primary) }
         opened.forEach { close($0) }

@@ -176,6 +176,8 @@ public final class SandboxedJobs: Sendable {
         }
         let descriptors = [input.descriptor] + pipes.map(\.writeEnd)
         box.worker.clearErrors()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: OutputPipe.bufferSize, alignment: 16)
+        defer { buffer.deallocate() }
         do {
             try box.worker.channel.send(request, descriptors: descriptors)
         } catch {
@@ -193,15 +195,22 @@ public final class SandboxedJobs: Sendable {
                 _ = box.worker.end()
                 throw WorkerFailure.timedOut(seconds: settings.timeout)
             }
-            for (pipe, isReady) in zip(open, ready.dropFirst()) where isReady { try pipe.pump() }
+            for (pipe, isReady) in zip(open, ready.dropFirst()) where isReady { try pipe.pump(through: buffer) }
+            // An output whose pipe the worker closed is whole: closed here too, and its pipe let go,
+            // so that a job of thousands holds a few (the planned output's stays to the end).
+            for pipe in pipes.dropFirst() where !pipe.isOpen { try outputs?.finish(pipe.target) }
+            if pipes.count > 1 { pipes = [pipes[0]] + pipes.dropFirst().filter(\.isOpen) }
             guard ready[0] else { continue }
             let answer: (bytes: [UInt8], descriptors: [Int32])
             do {
-                guard let received = try box.worker.channel.receive() else {
+                guard let received = try box.worker.channel.receive(seconds: deadline - Clock.seconds()) else {
                     // Only an ending worker closes its socket; one that closed it and lives on is ended.
                     throw failure(ending: box.worker.end(), of: box.worker)
                 }
                 answer = received
+            } catch let error as SystemError where error.code == ETIMEDOUT {
+                _ = box.worker.end()
+                throw WorkerFailure.timedOut(seconds: settings.timeout)
             } catch is SystemError {
                 // An answer too long or cut short: no answer.
                 _ = box.worker.end()
@@ -211,7 +220,7 @@ public final class SandboxedJobs: Sendable {
             switch WireMessage(bytes: answer.bytes) {
             case .done(let fields, let warnings)?:
                 // The worker closed its ends before it answered: what they held is all there is.
-                for pipe in pipes { try pipe.pump(draining: true) }
+                for pipe in pipes { try pipe.pump(through: buffer, draining: true) }
                 // The batch's own fields are the batch's: a worker gone wrong does not write them.
                 let own: Set<String> = ["input", "output", "status", "error", "ms"]
                 return JobReport(fields: fields.filter { !own.contains($0.name) }.map { (name: $0.name, value: $0.value) },
@@ -223,6 +232,8 @@ public final class SandboxedJobs: Sendable {
                 var pipe: OutputPipe?
                 do {
                     guard let outputs else { throw JobOutputError.notAllowed(path: path) }
+                    // Jobs finish each output before the next: a worker that holds many open is wrong.
+                    guard pipes.count <= OutputPipe.mostOpen else { throw JobOutputError.tooManyOpen(limit: OutputPipe.mostOpen) }
                     pipe = try OutputPipe(target: try outputs.open(path, namedByUser: namedByUser), name: path, limit: limit == 0 ? Int.max : limit)
                 } catch {
                     reply = .outputRefused(message: "\(error)")

@@ -2,15 +2,19 @@ import CSandbox
 import FileIO
 import Glibc
 
-/// One end of the socket between mediatool and one of its workers: whole messages (SOCK_SEQPACKET),
-/// each with up to four descriptors passed along (SCM_RIGHTS).
+/// One end of the socket between mediatool and one of its workers: whole messages, each with up to
+/// four descriptors passed along (SCM_RIGHTS). A message goes in packets (SOCK_SEQPACKET) of at most
+/// `packetSize`, each led by a byte that says whether more follow: one packet may not exceed the
+/// socket's buffer (about 200 KiB by default), and a storyboard of a thousand frames reports more.
 final class WorkerChannel: @unchecked Sendable {
     let descriptor: Int32
     /// The largest message either side sends: a job's names and its report.
-    static let capacity = 1 << 20
+    static let capacity = 64 << 20
+    /// The most one packet carries, its leading byte included.
+    static let packetSize = 64 << 10
 
-    /// Where messages are received: one buffer for the channel's life, not a megabyte a message.
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: WorkerChannel.capacity, alignment: 16)
+    /// Where packets are received: one buffer for the channel's life, not one a message.
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: WorkerChannel.packetSize, alignment: 16)
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -30,25 +34,58 @@ final class WorkerChannel: @unchecked Sendable {
         return (WorkerChannel(descriptor: ends[0]), WorkerChannel(descriptor: ends[1]))
     }
 
+    /// Sends `bytes` (at most `capacity`), the descriptors with its first packet.
     func send(_ bytes: [UInt8], descriptors: [Int32] = []) throws(SystemError) {
-        let result = bytes.withUnsafeBytes { buffer in
-            descriptors.withUnsafeBufferPointer { fds in
-                mt_send_message(descriptor, buffer.baseAddress, buffer.count, fds.baseAddress, Int32(fds.count))
+        guard bytes.count <= Self.capacity else { throw SystemError("cannot send to a worker", code: EMSGSIZE) }
+        let step = Self.packetSize - 1
+        var offset = 0
+        repeat {
+            let end = min(bytes.count, offset + step)
+            let packet = [end < bytes.count ? 1 : 0] + bytes[offset..<end]
+            let attached = offset == 0 ? descriptors : []
+            let result = packet.withUnsafeBytes { buffer in
+                attached.withUnsafeBufferPointer { fds in
+                    mt_send_message(descriptor, buffer.baseAddress, buffer.count, fds.baseAddress, Int32(fds.count))
+                }
             }
-        }
-        if result != 0 { throw SystemError("cannot send to a worker") }
+            if result != 0 { throw SystemError("cannot send to a worker") }
+            offset = end
+        } while offset < bytes.count
     }
 
     /// One message, or nil when the other end closed. The descriptors are the caller's to close.
-    func receive() throws(SystemError) -> (bytes: [UInt8], descriptors: [Int32])? {
+    /// `seconds`: the longest the rest of a message may take once its first packet came (a worker
+    /// that sends half a message and stops holds no one past its time); nil: no limit.
+    func receive(seconds: Double? = nil) throws(SystemError) -> (bytes: [UInt8], descriptors: [Int32])? {
+        let deadline = seconds.map { Clock.seconds() + $0 }
+        var bytes: [UInt8] = []
+        var descriptors: [Int32] = []
         var fds: [Int32] = [-1, -1, -1, -1]
-        var count: Int32 = 0
-        let length = fds.withUnsafeMutableBufferPointer {
-            mt_receive_message(descriptor, buffer.baseAddress, Self.capacity, $0.baseAddress, 4, &count)
+        do throws(SystemError) {
+            while true {
+                var count: Int32 = 0
+                let length = fds.withUnsafeMutableBufferPointer {
+                    mt_receive_message(descriptor, buffer.baseAddress, Self.packetSize, $0.baseAddress, 4, &count)
+                }
+                if length < 0 { throw SystemError("cannot receive from a worker") }
+                descriptors += fds.prefix(Int(count))
+                if length == 0 && count == 0 {
+                    if bytes.isEmpty && descriptors.isEmpty { return nil }
+                    throw SystemError("cannot receive from a worker: the message was cut short", code: EPROTO)
+                }
+                guard length >= 1, descriptors.count <= 4, bytes.count + length - 1 <= Self.capacity else {
+                    throw SystemError("cannot receive from a worker", code: EMSGSIZE)
+                }
+                bytes += UnsafeRawBufferPointer(start: buffer.baseAddress! + 1, count: length - 1)
+                if buffer[0] == 0 { return (bytes, descriptors) }
+                if let deadline, Readiness.wait(for: [descriptor], seconds: deadline - Clock.seconds()) == nil {
+                    throw SystemError("cannot receive from a worker", code: ETIMEDOUT)
+                }
+            }
+        } catch {
+            descriptors.forEach { close($0) }
+            throw error
         }
-        if length < 0 { throw SystemError("cannot receive from a worker") }
-        if length == 0 && count == 0 { return nil }
-        return (Array(UnsafeRawBufferPointer(start: buffer.baseAddress, count: length)), Array(fds.prefix(Int(count))))
     }
 
     /// Waits until a message (or the end) can be read, at most `seconds`; false when the time ran out.

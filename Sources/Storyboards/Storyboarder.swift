@@ -76,6 +76,7 @@ public struct Storyboarder: Sendable {
             // Named after the WebVTT file, not by the user: a link in their place is never followed.
             let descriptor = try outputs.open(names.path(current.index), namedByUser: false)
             warnings += try encoder.write(current.pixels.pixels, metadata: PictureMetadata(), to: descriptor)
+            try outputs.finish(descriptor)
             sheets.append(names.path(current.index))
             sheet = nil
         }
@@ -150,6 +151,7 @@ public struct Storyboarder: Sendable {
             let page = try outputs.open(html, namedByUser: options.output.isNamedByUser)
             let text = try pageText(input: input, vtt: vtt, html: html, track: track, duration: duration ?? to)
             try FileSystem.writeAll(Array(text.utf8), to: page, target: html)
+            try outputs.finish(page)
         }
         return StoryboardReport(vtt: vtt, files: sheets, frames: frames, warnings: warnings)
     }

@@ -95,6 +95,7 @@ public struct Thumbnailer: Sendable {
             // The first is open already; the job opens the others by their planned names.
             let descriptor = index == 0 ? outputs.primary : try outputs.open(planned.path, namedByUser: false)
             let left = try encoder.write(pixels, metadata: made.metadata, to: descriptor)
+            if index > 0 { try outputs.finish(descriptor) }
             // An encoder's note is said once, not once a size.
             warnings += left.filter { !warnings.contains($0) }
             written.append(ThumbnailOutput(path: planned.path, size: wanted[index].description, width: pixels.width, height: pixels.height))

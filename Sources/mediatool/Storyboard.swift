@@ -110,7 +110,9 @@ struct Storyboard: ParsableCommand {
         try InputList.refuseEmpty([("--vtt", vtt), ("--html", html), ("--out-dir", folder.outDir)])
         if inputs.contains("-") { throw ValidationError("A storyboard reads its video more than once: give a file, not standard input.") }
         if count != nil && every != nil { throw ValidationError("Give --count or --every, not both.") }
-        if let count, count < 1 { throw ValidationError("--count must be 1 or more.") }
+        if let count, count < 1 || count > FrameSchedule.maxFrames {
+            throw ValidationError("--count takes 1 to \(FrameSchedule.maxFrames) frames, the most a storyboard holds, not \(count).")
+        }
         if let every {
             guard case .seconds(let step)? = TimeSpec(parsing: every), step > 0 else {
                 throw ValidationError("--every takes a time above 0: seconds (10, 10s) or [[h:]m:]s, not '\(every)'.")

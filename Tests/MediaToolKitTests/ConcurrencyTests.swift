@@ -36,7 +36,7 @@ import TestSupport
         try ChildProcess.waitUntil("the calls block reading on threads of their own", deadline: 30) {
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
             return tasks.filter { task in
-                (try? String(contentsOfFile: "/proc/self/task/\(task)/wchan", encoding: .utf8))?.contains("pipe_read") == true
+                ChildProcess.isWaitingForInput(wchan: (try? String(contentsOfFile: "/proc/self/task/\(task)/wchan", encoding: .utf8)) ?? "")
                     && (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) == "MediaToolKit\n"
             }.count == count
         }

@@ -124,12 +124,18 @@ public enum ChildProcess {
         threadsBlockedReading(pid) > 0
     }
 
-    /// How many threads of the process are blocked reading a pipe or FIFO (or opening a FIFO).
+    /// How many threads of the process are blocked reading a pipe or FIFO (or opening a FIFO), or
+    /// waiting in poll for one to send (mediatool waits so for a stream, to time its silences).
     public static func threadsBlockedReading(_ pid: Int32) -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         return tasks.filter { task in
             guard let channel = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/wchan", encoding: .utf8) else { return false }
-            return channel.contains("pipe_read") || channel.contains("wait_for_partner") || channel.contains("pipe_wait")
+            return isWaitingForInput(wchan: channel)
         }.count
+    }
+
+    /// Whether a thread whose `/proc/.../wchan` says this waits to read a pipe or FIFO, or in poll.
+    public static func isWaitingForInput(wchan channel: String) -> Bool {
+        ["pipe_read", "wait_for_partner", "pipe_wait", "poll_schedule_timeout"].contains { channel.contains($0) }
     }
 }
