@@ -73,6 +73,12 @@ public struct NPYHeader: Equatable, Sendable {
         guard case .dictionary(let entries) = try parser.parseDocument() else {
             throw NPYError.malformedHeader("not a dictionary")
         }
+        // NumPy takes a repeated key's last value; a reader taking the first would print other
+        // numbers from the same file: a header that says two things is refused.
+        var keys: Set<String> = []
+        for (key, _) in entries where !keys.insert(key).inserted {
+            throw NPYError.malformedHeader("'\(key)' is given more than once")
+        }
         func entry(_ key: String) throws -> PythonLiteral.Value {
             guard let value = entries.first(where: { $0.key == key })?.value else { throw NPYError.malformedHeader("no '\(key)'") }
             return value
@@ -113,6 +119,8 @@ public struct NPYHeader: Equatable, Sendable {
                     continue
                 }
                 guard let (type, order) = try field(text) else { throw NPYError.unsupportedType(text) }
+                // As NumPy refuses it: two fields of one name cannot be told apart.
+                if fields.contains(where: { $0.name == name }) { throw NPYError.malformedHeader("field '\(name)' occurs more than once") }
                 fields.append(RecordLayout.Field(type: type, offset: offset, byteOrder: order, name: name))
                 offset += type.size
             }

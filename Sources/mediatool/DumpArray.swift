@@ -82,6 +82,16 @@ struct DumpArray: ParsableCommand {
         throw ValidationError("Give --type (\(ElementType.list), or a record such as 'f64,i32'), or .npy files: \(untyped.path) is not one.")
     }
 
+    /// A .npy file's header gives its layout and where its data starts: options that would say
+    /// otherwise are refused, not passed over in silence.
+    private func checkLayoutOptionsApply(_ inputs: [BatchInput]) throws {
+        guard let file = inputs.first(where: { $0.problem == nil && (npy || $0.path.lowercased().hasSuffix(".npy")) }) else { return }
+        let given = [(type != nil, "--type"), (byteOrder.given != nil, "--endian"), (stride != nil, "--stride"),
+                     (align != .packed, "--align"), (selection.offset.value != 0, "--offset")].filter(\.0).map(\.1)
+        guard !given.isEmpty else { return }
+        throw ValidationError("\(given.joined(separator: ", ")) \(given.count == 1 ? "does" : "do") not apply to a .npy file, whose header gives its layout: \(file.path).")
+    }
+
     private func recordLayout(_ type: String) throws -> RecordLayout {
         do {
             return try RecordLayout(parsing: type, byteOrder: byteOrder.byteOrder, alignment: align, stride: stride, names: fieldNames)
@@ -93,6 +103,7 @@ struct DumpArray: ParsableCommand {
     func run() throws {
         let inputs = try batch.inputs(self.inputs, extensions: Self.binaryExtensions)
         try checkTypesAreKnown(inputs)
+        try checkLayoutOptionsApply(inputs)
         let record = try type.map(recordLayout) ?? RecordLayout(scalar: .f64, byteOrder: byteOrder.byteOrder)
         let npy = self.npy
         try selection.dump(inputs, options: selection.dumpOptions(record: record, list: list),

@@ -73,6 +73,15 @@ import TestSupport
              ".npy shape is larger than any file"),
             ("code", npy("{'descr': __import__('os').system('true'), 'fortran_order': False, 'shape': (1,), }", data: 8),
              ".npy header: unexpected '_'"),
+            // Issue 38, item 7: NumPy takes a repeated key's last value; the first was read here.
+            ("descr-twice", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'descr': '<i8', }", data: 8),
+             ".npy header: 'descr' is given more than once"),
+            ("shape-twice", npy("{'descr': '<f8', 'shape': (2,), 'fortran_order': False, 'shape': (1,), }", data: 16),
+             ".npy header: 'shape' is given more than once"),
+            ("order-twice", npy("{'descr': '<f8', 'fortran_order': True, 'shape': (1,), 'fortran_order': False, }", data: 8),
+             ".npy header: 'fortran_order' is given more than once"),
+            ("field-twice", npy("{'descr': [('x', '<f8'), ('x', '<i8')], 'fortran_order': False, 'shape': (1,), }", data: 16),
+             ".npy header: field 'x' occurs more than once"),
         ]
         for (name, bytes, message) in cases {
             let file = folder.appendingPathComponent("\(name).npy")
@@ -82,6 +91,28 @@ import TestSupport
             #expect(run.errorLines == ["mediatool: \(file.path): \(message)"])
             #expect(run.standardOutput.isEmpty)
         }
+    }
+}
+
+/// Issue 38, item 9: `dump-array x.npy --offset 9223372036854775807` printed everything, exit 0.
+@Suite struct NPYLayoutOptionTests {
+    @Test(arguments: [
+        (["--offset", "9223372036854775807"], "--offset does"),
+        (["--type", "i32"], "--type does"),
+        (["--endian", "big"], "--endian does"),
+        (["--endian", "little", "--stride", "16"], "--endian, --stride do"),
+        (["--align", "natural", "--type", "f64"], "--type, --align do"),
+    ])
+    func layoutOptionsDoNotApplyToANPYFile(options: [String], named: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let npy = folder.appendingPathComponent("x.npy").path
+        #expect(try ToolRun.run(["pack-array", "--type", "f64", "--npy", "-", "-o", npy], input: Data("1 2.5\n".utf8)).status == 0)
+        let run = try ToolRun.run(["dump-array"] + options + [npy])
+        #expect(run.status == 64)
+        #expect(run.errorLines == ["mediatool: \(named) not apply to a .npy file, whose header gives its layout: \(npy). (see 'mediatool dump-array --help')"])
+        #expect(run.standardOutput.isEmpty)
+        #expect(try ToolRun.run(["dump-array", npy]).output == "1.0\n2.5\n")
     }
 }
 
