@@ -358,10 +358,19 @@ import TestSupport
         chmod(folder.appendingPathComponent("b").path, 0)
         chmod(folder.path, 0o777)
         for sub in ["a", "c"] { chmod(folder.appendingPathComponent(sub).path, 0o777) }
-        // Root reads any folder: run as nobody where the test runs as root.
+        // Root reads any folder: run as nobody where the test runs as root, from a copy of the
+        // binary nobody can reach (a clone in /root or a mktemp -d folder is closed to others).
         let prefix = geteuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-        let run = try ChildProcess.run(prefix.first ?? ToolRun.executable.path,
-                                       Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [ToolRun.executable.path])
+        let binaries = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: binaries) }
+        var executable = ToolRun.executable.path
+        if !prefix.isEmpty {
+            executable = binaries.appendingPathComponent("mediatool").path
+            try FileManager.default.copyItem(atPath: ToolRun.executable.path, toPath: executable)
+            chmod(binaries.path, 0o755)
+        }
+        let run = try ChildProcess.run(prefix.first ?? executable,
+                                       Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [executable])
                                            + ["crop", "--recursive", "--rect", "0,0,2,2", "."],
                                        standardOutput: FileHandle.nullDevice, directory: folder)
         let text = String(decoding: run.standardError, as: UTF8.self)
