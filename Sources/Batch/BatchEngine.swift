@@ -164,8 +164,10 @@ public final class BatchEngine: Sendable {
             defer { held.map(ConfinedFolders.release) }
             let report = try job(input, planned)
             return .done(report, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))
-        } catch OutputError.exists(let path) where skipsExisting && path == output {
-            // Another run (a second worker on the same folder) made it meanwhile: what was asked is there.
+        } catch OutputError.exists where skipsExisting {
+            // Another run (a restarted pod beside the old one) made it meanwhile, or one of this
+            // input's outputs (a storyboard's sheet), as it makes them all: what was asked is there.
+            // A job meets only its own outputs, each checked missing when the run was planned.
             return .skipped
         } catch {
             return .failed(error, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))

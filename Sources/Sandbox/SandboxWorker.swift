@@ -72,6 +72,8 @@ public struct SandboxWorker: Sendable {
                 try TestTrigger.fire(for: input, output: outputs.primary)
                 let report = try jobs[threads]!.work(file, outputs, planned.first?.path ?? "")
                 reply = .done(fields: report.fields.map { JSONMember($0.name, $0.value) }, warnings: report.warnings)
+            } catch OutputError.exists(let path) {
+                reply = .outputExists(path: path)
             } catch {
                 reply = .failed(message: "\(error)")
             }

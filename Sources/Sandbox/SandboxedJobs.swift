@@ -171,6 +171,8 @@ public final class SandboxedJobs: Sendable {
         let request = WireMessage.job(input: input.displayName, outputs: planned, threads: threads).bytes
         let limit = Confinement.largestOutput(maxMemory: settings.maxMemory)
         var pipes: [OutputPipe] = []
+        /// The first output refused to the worker: the job's failure, when it fails.
+        var refusal: (any Error)?
         if let outputs {
             pipes.append(try OutputPipe(target: outputs.primary, name: planned[0].path, limit: limit == 0 ? Int.max : limit))
         }
@@ -226,7 +228,15 @@ public final class SandboxedJobs: Sendable {
                 return JobReport(fields: fields.filter { !own.contains($0.name) }.map { (name: $0.name, value: $0.value) },
                                  warnings: warnings)
             case .failed(let message)?:
+                // An output this process would not open is said as its own error, which the
+                // batch knows (an output another run made meanwhile is skipped, not failed).
+                if let refusal { throw refusal }
                 throw JobFailure(description: message)
+            case .outputExists(let path)? where FileIdentity(path: path) != nil:
+                // The worker's word, taken only for a file that is there.
+                throw OutputError.exists(path: path)
+            case .outputExists(let path)?:
+                throw JobFailure(description: "\(OutputError.exists(path: path))")
             case .openOutput(let path, let namedByUser)?:
                 var reply = WireMessage.outputOpened
                 var pipe: OutputPipe?
@@ -237,6 +247,7 @@ public final class SandboxedJobs: Sendable {
                     pipe = try OutputPipe(target: try outputs.open(path, namedByUser: namedByUser), name: path, limit: limit == 0 ? Int.max : limit)
                 } catch {
                     reply = .outputRefused(message: "\(error)")
+                    refusal = refusal ?? error
                 }
                 do {
                     try box.worker.channel.send(reply.bytes, descriptors: pipe.map { [$0.writeEnd] } ?? [])

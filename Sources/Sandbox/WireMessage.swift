@@ -20,6 +20,8 @@ enum WireMessage: Equatable {
     /// Parent to worker: the output asked for, its descriptor along.
     case outputOpened
     case outputRefused(message: String)
+    /// Worker to parent, once: the job found one of its outputs there already (`OutputError.exists`).
+    case outputExists(path: String)
 
     var bytes: [UInt8] {
         var writer = WireWriter()
@@ -56,6 +58,9 @@ enum WireMessage: Equatable {
         case .outputRefused(let message):
             writer.byte(8)
             writer.string(message)
+        case .outputExists(let path):
+            writer.byte(9)
+            writer.string(path)
         }
         return writer.bytes
     }
@@ -101,6 +106,8 @@ enum WireMessage: Equatable {
             return .outputOpened
         case 8:
             return reader.string().map { .outputRefused(message: $0) }
+        case 9:
+            return reader.string().map { .outputExists(path: $0) }
         default:
             return nil
         }
