@@ -4,8 +4,9 @@ import FileIO
 public enum JSONString {
     /// A JSON string literal, quotes included. A byte of a file name that is not UTF-8 (see
     /// `PathBytes`) is written as a lone surrogate `\uDC80` to `\uDCFF`, as Python's
-    /// `surrogateescape` does: `os.fsencode` gives the name's bytes back.
-    public static func quoted(_ text: String) -> String {
+    /// `surrogateescape` does: `os.fsencode` gives the name's bytes back. Without
+    /// `escapingPathBytes` (text that is no path), every scalar is written as itself.
+    public static func quoted(_ text: String, escapingPathBytes: Bool = true) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -16,7 +17,7 @@ public enum JSONString {
             case "\t": result += "\\t"
             case _ where scalar.value < 0x20:
                 result += "\\u" + hex4(scalar.value)
-            case _ where PathBytes.isByteScalar(scalar):
+            case _ where escapingPathBytes && PathBytes.isByteScalar(scalar):
                 result += "\\u" + hex4(0xDC00 + UInt32(PathBytes.byte(standingFor: scalar)!))
             default: result.unicodeScalars.append(scalar)
             }

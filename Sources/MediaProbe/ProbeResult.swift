@@ -74,7 +74,7 @@ public struct ProbeResult: Sendable, Equatable {
     /// The members of the JSON line, in the schema's order; `gps` left out without `includesGPS`.
     public func fields(includesGPS: Bool) -> [(name: String, value: JSONValue)] {
         var fields: [(name: String, value: JSONValue)] = [
-            ("kind", .string(kind.rawValue)), ("format", .string(format)), ("mime", .string(mime)),
+            ("kind", .text(kind.rawValue)), ("format", .text(format)), ("mime", .text(mime)),
             ("width", Self.int(width)), ("height", Self.int(height)),
             ("coded_width", Self.int(codedWidth)), ("coded_height", Self.int(codedHeight)),
             ("orientation", Self.int(orientation)), ("rotation", Self.int(rotation)), ("sar", Self.string(sampleAspectRatio)),
@@ -88,11 +88,11 @@ public struct ProbeResult: Sendable, Equatable {
             ("color_primaries", Self.string(colourPrimaries)), ("color_transfer", Self.string(colourTransfer)),
             ("color_matrix", Self.string(colourMatrix)), ("color_range", Self.string(colourRange)),
             ("audio", audio.map { streams in .array(streams.map { stream in
-                .object([JSONMember("codec", .string(stream.codec)), JSONMember("channels", .int(stream.channels)),
+                .object([JSONMember("codec", .text(stream.codec)), JSONMember("channels", .int(stream.channels)),
                          JSONMember("sample_rate", .int(stream.sampleRate)), JSONMember("language", Self.string(stream.language))])
             }) } ?? .null),
             ("subtitles", subtitles.map { streams in .array(streams.map { stream in
-                .object([JSONMember("codec", .string(stream.codec)), JSONMember("language", Self.string(stream.language))])
+                .object([JSONMember("codec", .text(stream.codec)), JSONMember("language", Self.string(stream.language))])
             }) } ?? .null),
             ("cover_art", Self.bool(coverArt)), ("streams", Self.int(streams)),
             ("alpha", Self.bool(alpha)), ("icc", Self.string(icc)),
@@ -113,7 +113,8 @@ public struct ProbeResult: Sendable, Equatable {
     }
 
     private static func int(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
-    private static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    /// Text the file holds, written as it is (see `JSONValue.text`).
+    private static func string(_ value: String?) -> JSONValue { value.map(JSONValue.text) ?? .null }
     private static func bool(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
 
     /// To `places` decimals: a duration to the microsecond, a position to about a centimetre.

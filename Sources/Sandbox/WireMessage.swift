@@ -132,6 +132,7 @@ struct WireWriter {
     mutating func value(_ value: JSONValue) {
         switch value {
         case .string(let text): byte(1); string(text)
+        case .text(let text): byte(9); string(text)
         case .int(let number): byte(2); integer(number)
         case .double(let number): byte(3); integer(Int(Int64(bitPattern: number.bitPattern)))
         case .float(let number): byte(4); integer(Int(number.bitPattern))
@@ -188,6 +189,7 @@ struct WireReader {
         guard depth < 16 else { return nil }
         switch byte() {
         case 1: return string().map(JSONValue.string)
+        case 9: return string().map(JSONValue.text)
         case 2: return integer().map(JSONValue.int)
         case 3: return integer().map { .double(Double(bitPattern: UInt64(bitPattern: Int64($0)))) }
         case 4: return integer().flatMap { UInt32(exactly: $0) }.map { .float(Float(bitPattern: $0)) }

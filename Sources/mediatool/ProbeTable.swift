@@ -29,7 +29,7 @@ enum ProbeTable {
 
     private static func text(_ value: JSONValue) -> String? {
         switch value {
-        case .string(let text): return Diagnostics.printable(text)
+        case .string(let text), .text(let text): return Diagnostics.printable(text)
         case .int(let number): return String(number)
         default: return nil
         }
