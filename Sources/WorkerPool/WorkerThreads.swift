@@ -32,6 +32,23 @@ public enum WorkerThreads {
         }
     }
 
+    /// Starts `body` on a thread of its own that nobody joins; false when the system refuses one.
+    public static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let work = Unmanaged.passRetained(Work(body)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { context in
+            let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
+            work.body()
+            return nil
+        }, work)
+        guard created == 0 else {
+            Unmanaged<Work>.fromOpaque(work).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+
     /// Starts `body(worker)` on `count` threads of their own and returns at once; `join` waits for them.
     /// A worker whose thread the system refuses is run here first when `runsRefusedWorkersHere`, and
     /// otherwise left out (the group's `count` says how many run).
