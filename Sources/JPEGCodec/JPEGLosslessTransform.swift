@@ -49,7 +49,8 @@ public enum JPEGLosslessTransform {
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize: UInt = 0
         let status = tjTransform(handle, jpeg.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count), 1,
-                                 &output, &outputSize, &transform, 0)
+                                 // At most 500 scans, as the decoder reads them (see jpeg_read.c).
+                                 &output, &outputSize, &transform, TJFLAG_LIMITSCANS)
         defer { tjFree(output) }
         if status != 0 {
             let message = String(cString: tjGetErrorStr2(handle))
