@@ -123,7 +123,8 @@ public final class BatchEngine: Sendable {
         if summary.ok + summary.failed + summary.skipped < inputs.count { summary.interruptStatus = interrupts.exitStatus }
         if settings.reportsJSON || settings.table != nil, let failure = StandardOutput.failure {
             summary.reportFailed = true
-            Diagnostics.line("the JSON report is incomplete: \(failure)")
+            // A reader that stopped reading (`| head`) chose to: no news to it.
+            if failure.code != EPIPE { Diagnostics.line("the JSON report is incomplete: \(failure)") }
         }
         if settings.showsSummary {
             Self.printSummary(summary, total: inputs.count, ownOutputs: settings.ownOutputsPassedOver, seconds: Clock.seconds() - started)

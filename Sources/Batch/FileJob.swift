@@ -145,7 +145,7 @@ public final class OutputSet: JobOutputs {
         // A name the job made is never followed through a link; one the user gave may be (a planned
         // one as the primary is: named by the user when the primary was).
         let namedByUser = isPlanned ? policy.isNamedByUser : namedByUser
-        let output = try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: policy.overwrite, isNamedByUser: namedByUser))
+        let output = try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: policy.overwrite, isNamedByUser: namedByUser, syncs: policy.syncs))
         others.append(output)
         openedPaths.append(path)
         openedSet.insert(path)

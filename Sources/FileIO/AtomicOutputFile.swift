@@ -39,6 +39,7 @@ public final class AtomicOutputFile {
         /// The temporary's device and inode: what the name holds once committed, unless replaced since.
         let identity: FileIdentity
         let overwrite: Bool
+        let syncs: Bool
     }
 
     /// Creates the temporary file, or opens the device or FIFO. Fails up front when `path` exists
@@ -81,7 +82,8 @@ public final class AtomicOutputFile {
             if geteuid() == 0 { _ = fchown(fd, replaced.st_uid, replaced.st_gid) } else { _ = fchown(fd, UInt32.max, replaced.st_gid) }
         }
         descriptor = fd
-        destination = Destination(folder: folder, name: name, temporary: temporary, identity: identity, overwrite: policy.overwrite)
+        destination = Destination(folder: folder, name: name, temporary: temporary, identity: identity, overwrite: policy.overwrite,
+                                  syncs: policy.syncs)
         Self.unfinished.withLock { $0[Self.key(temporary, in: folder)] = folder }
     }
 
@@ -117,15 +119,21 @@ public final class AtomicOutputFile {
         self.destination = destination
         Self.unfinished.withLock { $0[Self.key(finished, in: folder)] = folder }
         isOpen = false
-        guard close(descriptor) == 0 else { throw SystemError("cannot write \(path)") }
+        let synced = !destination.syncs || fsync(descriptor) == 0
+        guard close(descriptor) == 0, synced else { throw SystemError("cannot write \(path)") }
     }
+
+    /// The folder this file is moved into, to be synced once its group is in place; nil when the
+    /// output goes through a device or standard output, or is not to be synced.
+    var folderToSync: OutputFolder? { destination.flatMap { $0.syncs ? $0.folder : nil } }
 
     /// Numbers the finished temporaries of this process.
     private static let finishedCount = Atomic<Int>(0)
 
-    /// Moves the finished file into place (and closes it, which lets its lock go). Without
-    /// `overwrite`, an output that appeared meanwhile is kept.
-    public func commit() throws {
+    /// Moves the finished file into place (and closes it, which lets its lock go), its data synced
+    /// first and its folder after (unless `syncsFolder` is false: a group syncs each of its folders
+    /// once). Without `overwrite`, an output that appeared meanwhile is kept.
+    public func commit(syncsFolder: Bool = true) throws {
         guard let destination else {
             isOpen = false
             guard close(descriptor) == 0 else { throw SystemError("cannot write \(path)") }
@@ -133,6 +141,7 @@ public final class AtomicOutputFile {
             return
         }
         let folder = destination.folder
+        if destination.syncs && isOpen && fsync(descriptor) != 0 { throw SystemError("cannot write \(path)") }
         if destination.overwrite {
             // Something other than a regular file, or an input, may have taken the name since the start.
             if let status = folder.status(of: destination.name) {
@@ -156,6 +165,12 @@ public final class AtomicOutputFile {
         }
         Self.forget(destination.temporary, in: folder)
         isCommitted = true
+        if syncsFolder && destination.syncs {
+            do { try folder.sync() } catch {
+                withdraw()
+                throw error
+            }
+        }
         guard isOpen else { return }
         isOpen = false
         // Some file systems report the last write errors only here: the file is not left in place then.

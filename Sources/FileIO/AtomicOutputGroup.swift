@@ -18,8 +18,14 @@ public struct AtomicOutputGroup {
             var committed: [AtomicOutputFile] = []
             do {
                 for output in members.filter({ !$0.isWriting }) + members.filter(\.isWriting) {
-                    try output.commit()
+                    try output.commit(syncsFolder: false)
                     committed.append(output)
+                }
+                // Each folder once, however many of the group's names it took.
+                var synced: [ObjectIdentifier] = []
+                for folder in members.compactMap(\.folderToSync) where !synced.contains(ObjectIdentifier(folder)) {
+                    synced.append(ObjectIdentifier(folder))
+                    try folder.sync()
                 }
             } catch {
                 for output in committed { output.withdraw() }

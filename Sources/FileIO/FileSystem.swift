@@ -31,13 +31,28 @@ public enum FileSystem {
                                 target: @autoclosure () -> String) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let written = try valueOrErrno("cannot write to \(target())") {
-                let start = bytes.baseAddress! + offset, count = bytes.count - offset
-                return position.map { Glibc.pwrite(descriptor, start, count, off_t($0 + offset)) } ?? Glibc.write(descriptor, start, count)
+            let written: Int
+            do throws(SystemError) {
+                written = try valueOrErrno("cannot write to \(target())") {
+                    let start = bytes.baseAddress! + offset, count = bytes.count - offset
+                    return position.map { Glibc.pwrite(descriptor, start, count, off_t($0 + offset)) } ?? Glibc.write(descriptor, start, count)
+                }
+            } catch {
+                // Whoever read standard output is gone (`| head`): the run stops as SIGPIPE would
+                // stop it, its temporaries removed (see `Interrupts`).
+                if error.code == EPIPE && isStandardOutput(descriptor) { Interrupts.shared.readerIsGone() }
+                throw error
             }
             if written == 0 { throw SystemError("cannot write to \(target())", code: EIO) }
             offset += written
         }
+    }
+
+    /// Whether `descriptor` is standard output, or a copy of it (`-o -`).
+    private static func isStandardOutput(_ descriptor: Int32) -> Bool {
+        if descriptor == STDOUT_FILENO { return true }
+        var given = stat(), standard = stat()
+        return fstat(descriptor, &given) == 0 && fstat(STDOUT_FILENO, &standard) == 0 && FileIdentity(given) == FileIdentity(standard)
     }
 
     public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, at position: Int? = nil,

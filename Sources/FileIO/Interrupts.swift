@@ -1,8 +1,9 @@
 import Glibc
 import Synchronization
 
-/// Ctrl-C (SIGINT), SIGTERM, SIGHUP (a terminal or ssh session closing) and SIGQUIT (Ctrl-\\), taken
-/// in one place so that none is ever lost, and none leaves a temporary file behind.
+/// Ctrl-C (SIGINT), SIGTERM, SIGHUP (a terminal or ssh session closing), SIGQUIT (Ctrl-\\) and
+/// SIGPIPE (standard output's reader gone, `| head`), taken in one place so that none is ever lost,
+/// and none leaves a temporary file behind.
 ///
 /// `install()`, the first thing `main` does, blocks these signals before any other thread exists, so
 /// every thread inherits the block and the kernel keeps a signal pending until the one thread made
@@ -21,7 +22,7 @@ public final class Interrupts: Sendable {
     public static let shared = Interrupts()
 
     /// The signals taken here.
-    public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE]
 
     private let received = Atomic<Int32>(0)
     /// How long work may go on after the first signal, in milliseconds; -1 outside a graceful section.
@@ -39,6 +40,9 @@ public final class Interrupts: Sendable {
     public static func install() {
         guard shared.isInstalled.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         var set = signalSet()
+        // A SIGPIPE ignored by whoever started the process (Python's subprocess, a CI runner) would
+        // be discarded, not kept for the thread that waits for it.
+        signal(SIGPIPE, SIG_DFL)
         pthread_sigmask(SIG_BLOCK, &set, nil)
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { _ in
@@ -74,6 +78,27 @@ public final class Interrupts: Sendable {
         lastWords.withLock { $0 = words }
     }
 
+    /// Standard output's reader is gone: a write there failed with EPIPE (the SIGPIPE the kernel
+    /// sent stays pending, blocked, in the thread that wrote; one sent by another process is taken
+    /// as any other signal).
+    /// The process ends here and now, as SIGPIPE would end it (status 141, nothing more printed),
+    /// once what must not be cut in two is done, its temporaries removed.
+    public func readerIsGone() {
+        guard isInstalled.load(ordering: .relaxed) else { return }
+        received.store(SIGPIPE, ordering: .relaxed)
+        waitForUninterruptible()
+        Self.end(status: Self.exitStatus(for: SIGPIPE))
+    }
+
+    /// Waits while a group of outputs is moved into place (for at most 30 s: renames, not reads).
+    private func waitForUninterruptible() {
+        var waited = 0
+        while uninterruptible.load(ordering: .sequentiallyConsistent) > 0 && waited < 30_000 {
+            usleep(1000)
+            waited += 1
+        }
+    }
+
     /// True once a signal asked to stop.
     public var isRequested: Bool { received.load(ordering: .relaxed) != 0 }
 
@@ -104,12 +129,8 @@ public final class Interrupts: Sendable {
             var timeout = timespec(tv_sec: Int(grace / 1000), tv_nsec: Int(grace % 1000) * 1_000_000)
             _ = sigtimedwait(&set, nil, &timeout)
         }
-        // What must not be cut in two finishes first (for at most 30 s: renames, not reads).
-        var waited = 0
-        while uninterruptible.load(ordering: .sequentiallyConsistent) > 0 && waited < 30_000 {
-            usleep(1000)
-            waited += 1
-        }
+        // What must not be cut in two finishes first.
+        waitForUninterruptible()
         if let words = lastWords.withLock({ $0 }) {
             let line = Array(words().utf8)
             _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }

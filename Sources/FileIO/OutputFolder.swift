@@ -104,6 +104,15 @@ public final class OutputFolder: Sendable {
         PathBytes.withCString(name) { unlinkat(descriptor, $0, 0) }
     }
 
+    /// Makes the names created, renamed or removed in this folder durable (fsync of the folder).
+    /// A file system that cannot sync a folder (EINVAL) has nothing to make durable.
+    public func sync() throws(SystemError) {
+        let fd = PathBytes.withCString(".") { openat(descriptor, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { throw SystemError("cannot open the folder \(path) to sync it") }
+        defer { close(fd) }
+        if fsync(fd) != 0 && errno != EINVAL && errno != EROFS { throw SystemError("cannot sync the folder \(path)") }
+    }
+
     /// Names in this folder, `.` and `..` left out; nil when it cannot be read.
     public func names() -> [String]? {
         let fd = PathBytes.withCString(".") { openat(descriptor, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }

@@ -7,9 +7,14 @@ public struct OutputPolicy: Sendable, Equatable {
     /// template, under `--out-dir`) is never followed out of its folder and never replaces anything
     /// but a regular file.
     public var isNamedByUser: Bool
+    /// The data reaches the disk before the file takes its name, and the name before the run goes
+    /// on (fsync of the file, then of its folder, as git's core.fsync and rsync --fsync do): after
+    /// a power loss an output is whole or absent, never there and empty. Off for scratch outputs.
+    public var syncs: Bool
 
-    public init(overwrite: Bool, isNamedByUser: Bool = false) {
+    public init(overwrite: Bool, isNamedByUser: Bool = false, syncs: Bool = true) {
         self.overwrite = overwrite
         self.isNamedByUser = isNamedByUser
+        self.syncs = syncs
     }
 }
