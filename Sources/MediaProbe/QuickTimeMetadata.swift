@@ -67,14 +67,15 @@ enum ISO6709 {
         return GeoPosition(latitude: latitude, longitude: longitude, altitude: altitude)
     }
 
-    /// `±DD.D`, `±DDMM.M` or `±DDMMSS.S` (three degree digits for a longitude).
+    /// `±DD.D`, `±DDMM.M` or `±DDMMSS.S` (three degree digits for a longitude); degrees written
+    /// with fewer digits (`+5.5+10.5/`, no zero padding) are degrees, as ExifTool reads them.
     private static func angle(_ part: String, degreeDigits: Int) -> Double? {
         let sign: Double = part.hasPrefix("-") ? -1 : 1
         let digits = part.dropFirst()
         let whole = digits.prefix { $0 != "." }
         guard !whole.isEmpty, whole.allSatisfy(\.isNumber), let value = Double(digits) else { return nil }
         switch whole.count - degreeDigits {
-        case 0: return sign * value
+        case ...0: return sign * value
         case 2:
             let degrees = Double(whole.prefix(degreeDigits))!, minutes = value - degrees * 100
             guard minutes < 60 else { return nil }

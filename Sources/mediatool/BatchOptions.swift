@@ -31,6 +31,10 @@ struct BatchOptions: ParsableArguments {
 
     /// Every shard's inputs: what outputs are planned for, so that all shards pass over the same.
     func allInputs(_ arguments: [String], extensions: Set<String>) throws -> [BatchInput] {
+        // Standard input is read once: as the list, or as an input, not both.
+        if filesFrom == "-" && arguments.contains("-") {
+            throw ValidationError("--files-from - and the input '-' would both read standard input: give one of them.")
+        }
         var selection = InputSelection(extensions: extensions)
         selection.recursive = recursive
         selection.includePattern = include

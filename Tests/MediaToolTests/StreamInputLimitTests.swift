@@ -89,6 +89,13 @@ import TestSupport
         #expect(String(decoding: run.standardOutput, as: UTF8.self).contains("\"width\":61,\"height\":41"))
     }
 
+    /// Issue 38, item 14: standard input is read once, as the list or as an input.
+    @Test func standardInputIsNotBothTheListAndAnInput() throws {
+        let run = try ToolRun.run(["probe", "--files-from", "-", "-"], input: Data("a.png\n".utf8))
+        #expect(run.status == 64)
+        #expect(run.errorLines.first?.hasPrefix("mediatool: --files-from - and the input '-' would both read standard input") == true, "\(run.standardError)")
+    }
+
     @Test func theLimitMustBeASize() throws {
         let run = try ToolRun.run(["probe", "--max-input-size", "lots", "-"])
         #expect(run.status == 64)
