@@ -2,10 +2,11 @@ import FFmpeg
 import Imaging
 
 /// Chooses a frame worth showing as a video's poster (`--at auto`): among the keyframes of a window
-/// early in the video, not one that is almost black, almost white or almost flat (a fade, a flash,
-/// a title card's background), and among the rest the one whose colours are closest to the
-/// window's average, the method of ffmpeg's `thumbnail` filter and ffmpegthumbnailer's smart mode.
-/// The same input always gives the same frame.
+/// early in the video (or its frames at the window's times, where keyframes are sparser than
+/// those), not one that is almost black, almost white or almost flat (a fade, a flash, a title
+/// card's background), nor one far darker than the brightest (the middle of a fade), and among the
+/// rest the one whose colours are closest to their average, the method of ffmpeg's `thumbnail`
+/// filter and ffmpegthumbnailer's smart mode. The same input always gives the same frame.
 public enum PosterFrame {
     /// The share of the duration the window spans: past an opening fade, before the story moves on.
     public static let window = 0.05...0.30
@@ -28,23 +29,55 @@ public enum PosterFrame {
         var isRejected: Bool { isAlmostBlack || isAlmostWhite || isAlmostFlat }
     }
 
-    /// The time of the chosen keyframe, in seconds from the first frame.
-    public static func seconds(in video: VideoSource) throws -> Double {
+    /// A poster: its time, in seconds from the first frame, and how to find its frame there.
+    public struct Choice: Sendable, Equatable {
+        public let seconds: Double
+        public let mode: VideoSource.SeekMode
+    }
+
+    /// Where keyframes are sparser than the samples, the frames at the samples' own times are
+    /// decoded too, within this many seconds of the window's start: a clip of one keyframe that
+    /// fades in from black has nothing but its black first frame among its keyframes.
+    static let exactSpan = 20.0
+
+    /// The chosen frame: a keyframe where the window has several, else the exact frame at a sample.
+    public static func choose(in video: VideoSource) throws -> Choice {
         guard let duration = video.durationSeconds else { throw VideoError.unknownDuration }
         let start = window.lowerBound * duration
         let step = (window.upperBound - window.lowerBound) * duration / Double(samples)
         let times = (0..<samples).map { start + (Double($0) + 0.5) * step }
+        let keyframes = try measures(of: video, at: times, mode: .keyframe)
+        if keyframes.count >= samples / 3, let best = best(of: keyframes) {
+            return Choice(seconds: best.seconds, mode: .keyframe)
+        }
+        let near = times.filter { $0 - times[0] <= exactSpan }
+        let exact = try measures(of: video, at: near.count >= 3 ? near : (0..<3).map { start + Double($0) * exactSpan / 3 }, mode: .exact)
+        if let best = best(of: exact) { return Choice(seconds: best.seconds, mode: .exact) }
+        // Nothing worth showing in the window: the frame with the most detail.
+        let found = keyframes.map { ($0, VideoSource.SeekMode.keyframe) } + exact.map { ($0, VideoSource.SeekMode.exact) }
+        let detailed = found.max { $0.0.lumaDeviation < $1.0.lumaDeviation }
+        return detailed.map { Choice(seconds: $0.0.seconds, mode: $0.1) } ?? Choice(seconds: start, mode: .keyframe)
+    }
+
+    /// What is measured of each frame found at `times`, each frame once.
+    private static func measures(of video: VideoSource, at times: [Double], mode: VideoSource.SeekMode) throws -> [Measure] {
         var measures: [Measure] = []
-        try video.frames(atSeconds: times, mode: .keyframe) { found in
+        try video.frames(atSeconds: times, mode: mode) { found in
             guard !found.repeatsPrevious else { return }
             let small = try video.pixels(of: found.located.frame, width: 64, height: 36, threads: 1)
             measures.append(measure(small, seconds: found.located.seconds))
         }
-        let kept = measures.filter { !$0.isRejected }
-        // Nothing worth showing in the window: the frame with the most detail.
-        guard !kept.isEmpty else {
-            return measures.max { $0.lumaDeviation < $1.lumaDeviation }?.seconds ?? start
-        }
+        return measures
+    }
+
+    /// Among the frames not rejected, the one whose colours are closest to their average; nil
+    /// when every one is rejected.
+    private static func best(of measures: [Measure]) -> Measure? {
+        let bright = measures.filter { !$0.isRejected }
+        // A frame far darker than the brightest is one of a fade (in or out), not the scene.
+        let brightest = bright.map(\.meanLuma).max() ?? 0
+        let kept = bright.filter { $0.meanLuma >= 0.75 * brightest }
+        guard !kept.isEmpty else { return nil }
         var average = [Double](repeating: 0, count: 48)
         for measure in kept {
             for (index, share) in measure.histogram.enumerated() { average[index] += share / Double(kept.count) }
@@ -55,7 +88,7 @@ public enum PosterFrame {
         // The earliest of equals, so that the choice never depends on more than the frames.
         var best = kept[0]
         for candidate in kept.dropFirst() where distance(candidate) < distance(best) { best = candidate }
-        return best.seconds
+        return best
     }
 
     static func measure(_ pixels: PixelBuffer, seconds: Double) -> Measure {

@@ -5,6 +5,10 @@ import FileIO
 
 public struct ThumbnailOptions: Sendable {
     public var time: ThumbnailTime = .at(.fraction(0.1))
+    /// A share of a video that states no duration (a raw stream) is its first frame, with a
+    /// warning, as ffmpegthumbnailer shows it: for the default time, which nobody asked for. A
+    /// share asked for is an error where it has no place.
+    public var firstFrameWithoutDuration = true
     public var mode: VideoSource.SeekMode = .exact
     /// Fit inside this width and/or height, aspect kept; nil for the full display size.
     public var maxWidth: Int?

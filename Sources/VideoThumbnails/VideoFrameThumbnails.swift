@@ -24,18 +24,30 @@ struct VideoFrameThumbnails {
         let threads = options.mode == .keyframe ? 1 : options.threads
         let video = try VideoSource(file: file, threads: threads, videoStream: options.videoStream, limits: options.limits)
         var warnings: [String] = []
-        let seconds: Double
+        var seconds = 0.0
+        var mode = options.mode
+        // A raw stream (H.264, MPEG-2 video) states no duration: a share of it has no place, and
+        // the first frame is shown, as ffmpegthumbnailer shows it, with a warning.
+        let unknownDuration = "the duration is unknown (a raw stream?): the first frame is shown"
         switch options.time {
+        case .posterFrame where video.durationSeconds == nil:
+            warnings.append("\(unknownDuration), not a poster frame")
         case .posterFrame:
-            seconds = try PosterFrame.seconds(in: video)
+            let poster = try PosterFrame.choose(in: video)
+            (seconds, mode) = (poster.seconds, poster.mode)
         case .at(.seconds(let value)):
             seconds = value
         case .at(.fraction(let fraction)):
-            guard let duration = video.durationSeconds else { throw VideoError.unknownDuration }
-            seconds = fraction * duration
+            if let duration = video.durationSeconds {
+                seconds = fraction * duration
+            } else if options.firstFrameWithoutDuration {
+                warnings.append("\(unknownDuration), not the one at \(SecondsText.of(fraction * 100))%")
+            } else {
+                throw VideoError.unknownDuration
+            }
         }
         if let colourWarning = video.colourWarning { warnings.append(colourWarning) }
-        let located = try video.frame(atSeconds: seconds, mode: options.time == .posterFrame ? .keyframe : options.mode)
+        let located = try video.frame(atSeconds: seconds, mode: mode)
         var made = try pictures(of: located, askedAt: seconds, in: video, sizes: sizes)
         made.warnings = warnings + made.warnings
         return made

@@ -172,6 +172,7 @@ struct Thumbnail: ParsableCommand {
         let sizes = try allSizes()
         var options = ThumbnailOptions()
         options.time = at
+        options.firstFrameWithoutDuration = !videoOnlyOptionsGiven().contains("--at")
         options.mode = keyframe ? .keyframe : .exact
         options.maxWidth = frames.width
         options.maxHeight = frames.height

@@ -31,6 +31,15 @@ import TestSupport
         #expect(poster.meanLuma > 40 && poster.deviation > 30)
     }
 
+    /// Issue 38, item 16: a clip whose only keyframe is its black first frame, fading in over 2 s,
+    /// gave that black frame. Its frames at the window's times are looked at, and the poster is
+    /// one after the fade, as bright as the pattern (luma about 50 at 64x36) and with its detail.
+    @Test func aFadeInWithOneKeyframeIsPassedOver() throws {
+        let poster = try Self.poster("fade-in-one-keyframe.mp4")
+        #expect(poster.seconds >= 2)
+        #expect(poster.meanLuma > 40 && poster.deviation > 30)
+    }
+
     /// A white flash on a keyframe in the window is not the poster.
     @Test func aFlashIsPassedOver() throws {
         let poster = try Self.poster("flash.mp4")

@@ -208,7 +208,8 @@ import TestSupport
     }
 
     /// A raw elementary stream and a Matroska file without Cues have no known duration, nor has a
-    /// pipe: a percentage is an error naming why, and nothing is written.
+    /// pipe: a percentage asked for is an error naming why, and nothing is written (the default
+    /// one falls back to the first frame: RawStreamThumbnailTests).
     @Test func aPercentageWithoutADurationIsAnError() throws {
         for fixture in ["counter.m2v", "counter-nocues.mkv"] {
             let (run, image) = try ThumbnailTests.thumbnail(fixture, ["--at", "50%"])
