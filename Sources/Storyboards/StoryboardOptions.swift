@@ -24,8 +24,12 @@ public struct StoryboardOptions: Sendable {
     /// The range the frames are chosen in; nil for the start and the end of the video.
     public var from: TimeSpec?
     public var to: TimeSpec?
-    /// Keyframe mode by default: a storyboard is a preview, and a keyframe costs one decode.
+    /// Keyframe mode by default: a storyboard is a preview, and a keyframe costs one decode. Where
+    /// the keyframes are sparser than the cells, so that cells would repeat one, the exact frames
+    /// are decoded instead, unless `keyframesMayRepeat`.
     public var mode: VideoSource.SeekMode = .keyframe
+    /// Keyframes only, even where they repeat (`--keyframe`: the fastest, approximate).
+    public var keyframesMayRepeat = false
     public var tiling: Tiling = .sheets(columns: 10, rows: 10)
     /// Each cell fits inside this width and/or height, display aspect kept; width 160 when neither is given.
     public var maxWidth: Int?

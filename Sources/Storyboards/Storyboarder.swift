@@ -48,7 +48,7 @@ public struct Storyboarder: Sendable {
     /// and the page to an output `outputs` opens; the caller moves them into place.
     public func makeStoryboard(from file: InputFile, input: String, vtt: String, html: String?, outputs: any JobOutputs) throws -> StoryboardReport {
         // One keyframe gains nothing from frame threads (see Thumbnailer); a run of frames does.
-        let video = try VideoSource(file: file, threads: options.mode == .keyframe ? 1 : options.threads,
+        var video = try VideoSource(file: file, threads: options.mode == .keyframe ? 1 : options.threads,
                                     videoStream: options.videoStream, limits: options.limits)
         let duration = video.durationSeconds
         let from = try options.from.map { try Self.seconds($0, duration: duration) } ?? 0
@@ -60,6 +60,14 @@ public struct Storyboarder: Sendable {
                                     frameCount: schedule.entries.count)
         let paths = [vtt] + (html.map { [$0] } ?? []) + (0..<names.fileCount).map(names.path)
         try refuseBeforeWork(paths, input: file, vtt: vtt, html: html)
+        // Cells are different moments: where keyframes are sparser than the cells (a phone clip, an
+        // encoder's default of one every 250 frames), the keyframes would repeat, and each cell's
+        // own frame is decoded instead, in the same one pass.
+        var mode = options.mode
+        if mode == .keyframe, !options.keyframesMayRepeat, Self.keyframesRepeat(video.indexedKeyframeSeconds(), at: schedule.entries.map(\.time)) {
+            mode = .exact
+            video = try VideoSource(file: file, threads: options.threads, videoStream: options.videoStream, limits: options.limits)
+        }
 
         var warnings: [String] = []
         if let colourWarning = video.colourWarning { warnings.append(colourWarning) }
@@ -81,9 +89,11 @@ public struct Storyboarder: Sendable {
             sheet = nil
         }
 
-        try video.frames(atSeconds: schedule.entries.map(\.time), mode: options.mode) { found in
+        var repeated = 0
+        try video.frames(atSeconds: schedule.entries.map(\.time), mode: mode) { found in
             let frame = found.located.frame
             if found.located.isPastEnd { pastEnd += 1 }
+            if found.repeatsPrevious && !found.located.isPastEnd { repeated += 1 }
             if cellSize == nil {
                 var orientation = Orientation.identity
                 if options.appliesOrientation {
@@ -137,6 +147,11 @@ public struct Storyboarder: Sendable {
         if pastEnd > 0 {
             warnings.append("\(pastEnd) of the times lie past the last frame, which they show")
         }
+        if repeated > 0 {
+            warnings.append(mode == .exact
+                ? "\(repeated) of the \(schedule.entries.count) cells show the frame of the cell before: the video has fewer frames than cells there"
+                : "\(repeated) of the \(schedule.entries.count) cells show the keyframe of the cell before: --exact gives each its own frame")
+        }
 
         var track = WebVTT()
         for (entry, frame) in zip(schedule.entries, frames) {
@@ -154,6 +169,21 @@ public struct Storyboarder: Sendable {
             try outputs.finish(page)
         }
         return StoryboardReport(vtt: vtt, files: sheets, frames: frames, warnings: warnings)
+    }
+
+    /// Whether two of `times` (ascending) fall after the same keyframe of `keyframes` (ascending,
+    /// from the index; none when the file has no index, which tells nothing).
+    static func keyframesRepeat(_ keyframes: [Double], at times: [Double]) -> Bool {
+        guard !keyframes.isEmpty else { return false }
+        var next = 0
+        var previous: Int?
+        for time in times {
+            while next < keyframes.count && keyframes[next] <= time { next += 1 }
+            let current = next - 1
+            if current == previous { return true }
+            previous = current
+        }
+        return false
     }
 
     /// The page's text: every URL relative to the page's folder (or under `--vtt-base`).

@@ -40,7 +40,9 @@ struct Storyboard: ParsableCommand {
         discussion: """
             The frames are evenly spaced (--count, centred in equal intervals) or one every TIME \
             (--every), within --from and --to; by default the keyframe at or before each time, each \
-            decoded once (--exact for the exact frames, in one forward pass). Each frame fits a cell \
+            decoded once, or where keyframes are sparser than the cells the exact frames, so that no \
+            two cells show one keyframe (--exact for the exact frames always, --keyframe for keyframes \
+            always). Each frame fits a cell \
             of --width (160 by default) and --height, upright, at display aspect, HDR tone mapped; \
             cells fill --tile sheets row by row (10x10 by default; 'none' for one picture a frame).
 
@@ -78,6 +80,9 @@ struct Storyboard: ParsableCommand {
     @Flag(help: "The exact frame at each time instead of the keyframe before it (slower).")
     var exact = false
 
+    @Flag(help: "The keyframe before each time even where keyframes are sparser than the cells and repeat (by default those cells get their exact frames).")
+    var keyframe = false
+
     @Option(help: ArgumentHelp("Cells a sheet, columns x rows, or 'none' for one picture a frame.", valueName: "CxR|none"))
     var tile: TileArgument = TileArgument(argument: "10x10")!
 
@@ -110,6 +115,7 @@ struct Storyboard: ParsableCommand {
         try InputList.refuseEmpty([("--vtt", vtt), ("--html", html), ("--out-dir", folder.outDir)])
         if inputs.contains("-") { throw ValidationError("A storyboard reads its video more than once: give a file, not standard input.") }
         if count != nil && every != nil { throw ValidationError("Give --count or --every, not both.") }
+        if exact && keyframe { throw ValidationError("Give --exact or --keyframe, not both.") }
         if let count, count < 1 || count > FrameSchedule.maxFrames {
             throw ValidationError("--count takes 1 to \(FrameSchedule.maxFrames) frames, the most a storyboard holds, not \(count).")
         }
@@ -138,6 +144,7 @@ struct Storyboard: ParsableCommand {
         options.from = from.flatMap(TimeSpec.init(parsing:))
         options.to = to.flatMap(TimeSpec.init(parsing:))
         options.mode = exact ? .exact : .keyframe
+        options.keyframesMayRepeat = keyframe
         options.tiling = tile.tiling
         options.maxWidth = frames.width
         options.maxHeight = frames.height
