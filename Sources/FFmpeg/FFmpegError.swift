@@ -4,10 +4,14 @@ import CFFmpeg
 public struct FFmpegError: Error, Equatable, CustomStringConvertible {
     public let operation: String
     public let code: Int32
+    /// What FFmpeg's log said of it (`moov atom not found`), where the code says less (`Invalid
+    /// data found when processing input`).
+    public let cause: String?
 
-    public init(_ operation: String, code: Int32) {
+    public init(_ operation: String, code: Int32, cause: String? = nil) {
         self.operation = operation
         self.code = code
+        self.cause = cause
     }
 
     public var message: String {
@@ -16,7 +20,7 @@ public struct FFmpegError: Error, Equatable, CustomStringConvertible {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    public var description: String { "\(operation): \(message)" }
+    public var description: String { "\(operation): \(cause ?? message)" }
 
     /// The input's first bytes are of no format FFmpeg knows (`FormatContext.recognise`).
     public var isUnrecognisedFormat: Bool { operation == Self.unrecognised }

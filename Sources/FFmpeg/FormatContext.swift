@@ -1,6 +1,7 @@
 import CFFmpeg
 import Imaging
 import FileIO
+import Reporting
 
 /// An opened media file: owns an AVFormatContext.
 final class FormatContext {
@@ -29,8 +30,13 @@ final class FormatContext {
         context?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         // On failure avformat_open_input frees the context (not a custom AVIOContext, which `input` owns).
         // The name is only a hint for probing: FFmpeg opens nothing by it.
+        LibraryMessages.clear()
         let opening = PathBytes.withCString(name) { avformat_open_input(&context, $0, nil, nil) }
-        try FFmpegError.check(opening, "not a media file FFmpeg can open")
+        if opening < 0 {
+            // FFmpeg's log names the cause (a truncated MP4: "moov atom not found").
+            let said = LibraryMessages.take().map { $0.hasPrefix("FFmpeg: ") ? String($0.dropFirst(8)) : $0 }
+            throw FFmpegError(FFmpegError.unrecognised, code: opening, cause: said)
+        }
         guard let opened = context else { throw FFmpegError("cannot open", code: cffmpeg_averror(ENOMEM)) }
         // Before probing: a decoder that refuses a frame over the limit leaves its stream 0x0.
         statedSizes = (0..<Int(opened.pointee.nb_streams)).map { index in

@@ -143,7 +143,8 @@ public final class InputFile: ByteSource, @unchecked Sendable {
     /// job reads: 2 GB that are not a picture are not copied first.
     public func randomAccess(limits: StreamLimits = StreamLimits(),
                              recognise: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws -> InputFile {
-        if isRegular { return self }
+        // One wording for every job (probe, thumbnail, crop each said it otherwise).
+        if isRegular { return size == 0 ? try { throw InputError.empty }() : self }
         if isDevice { throw InputError.notRegular(kind: kind) }
         let (fd, size) = try spool(limits: limits, recognise: recognise)
         return try InputFile(spooled: fd, size: size, from: self)
@@ -174,6 +175,7 @@ public final class InputFile: ByteSource, @unchecked Sendable {
                 return filled
             }
             head.removeLast(head.count - filled)
+            if head.isEmpty { throw InputError.empty }
             try head.withUnsafeBytes { try recognise($0) }
         }
         let fd = try TemporaryFiles.unnamed(copyOf: "the stream")
@@ -194,6 +196,7 @@ public final class InputFile: ByteSource, @unchecked Sendable {
                 try output.write(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             }
             try output.flush()
+            if total == 0 { throw InputError.empty }
             lseek(fd, 0, SEEK_SET)
             return (fd, total)
         } catch {
@@ -257,6 +260,8 @@ public enum InputError: Error, Equatable, CustomStringConvertible {
     case shrank(expected: Int, found: Int)
     /// A device (or other file) that is not read as a picture or video.
     case notRegular(kind: String)
+    /// A file (or stream) of no bytes.
+    case empty
     /// A stream that went on past the most its copy may hold (`StreamLimits.maxSize`).
     case streamTooLarge(limit: Int)
     /// A stream that sent nothing for `StreamLimits.stallSeconds`.
@@ -268,6 +273,8 @@ public enum InputError: Error, Equatable, CustomStringConvertible {
             return "the file shrank while it was read: \(expected) bytes when opened, \(found) read"
         case .notRegular(let kind):
             return "not a regular file (\(kind)): pictures and videos are read from files, FIFOs and pipes"
+        case .empty:
+            return "an empty file"
         case .streamTooLarge(let limit):
             return "the stream went on past \(StreamLimits.sizeText(limit)), the most a stream may send (--max-input-size): refused"
         case .stalled(let seconds):

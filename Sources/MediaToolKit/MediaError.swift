@@ -92,6 +92,9 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
             } else {
                 self = .noVideo(file: file, reason: reason)
             }
+        case InputError.empty:
+            // As an empty file is to probe: no format at all.
+            self = .unsupportedFormat(file: file, reason: reason)
         case is SystemError, is InputError:
             self = .unreadable(file: file, reason: reason)
         case is OutputError:

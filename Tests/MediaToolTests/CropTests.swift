@@ -186,7 +186,7 @@ import TestSupport
         ("bad-crc.png", "IDAT: CRC error"), ("corrupt-idat.png", "IDAT: CRC error"),
         ("truncated.png", "truncated: chunk IDAT runs past the end of the file"),
         ("truncated.jpg", "Premature end of JPEG file"), ("not-a-picture.png", "not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file"),
-        ("empty.jpg", "not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file"), ("cmyk.jpg", "CMYK JPEG is not supported (convert it to RGB first)"),
+        ("empty.jpg", "an empty file"), ("cmyk.jpg", "CMYK JPEG is not supported (convert it to RGB first)"),
         ("bomb.png", "100000x100000 is 10000000000 pixels, over the limit of 268000000 (--max-pixels)"),
         ("missing.png", "cannot open: No such file or directory"),
     ])

@@ -152,7 +152,7 @@ import TestSupport
         let run = try ToolRun.run(["crop", "--rect", "0,0,2,2", "."], in: folder, deadline: 60)
         #expect(run.status == 1)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("a.crop.png").path))
-        #expect(run.errorLines.first == "mediatool: ./b.png: not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file")
+        #expect(run.errorLines.first == "mediatool: ./b.png: an empty file")
     }
 
     @Test func aStreamIsReadOnceAndCroppedLikeTheFile() throws {

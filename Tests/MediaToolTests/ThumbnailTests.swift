@@ -127,9 +127,10 @@ import TestSupport
 
     @Test(arguments: [
         ("audio-only.m4a", "no video stream"),
-        ("not-media.mp4", "not a media file FFmpeg can open: Invalid data found when processing input"),
-        ("empty.mp4", "not a media file FFmpeg can open: Invalid data found when processing input"),
-        ("truncated-no-index.mp4", "not a media file FFmpeg can open: Invalid data found when processing input"),
+        // Issue 38, item 19: FFmpeg's own cause (its log's words), and one wording for an empty file.
+        ("not-media.mp4", "not a media file FFmpeg can open: moov atom not found"),
+        ("empty.mp4", "an empty file"),
+        ("truncated-no-index.mp4", "not a media file FFmpeg can open: moov atom not found"),
         ("missing.mp4", "cannot open: No such file or directory"),
     ])
     func badInputsFailInOneLineWithNoOutput(fixture: String, cause: String) throws {
