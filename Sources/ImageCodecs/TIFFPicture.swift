@@ -21,14 +21,11 @@ public struct TIFFPicture: SourcePicture {
     public var facts: PictureFacts {
         var facts = PictureFacts(format: "tiff", mime: "image/tiff", codec: decoder.compressionName, bitDepth: decoder.storedBitsPerSample,
                                  hasAlpha: decoder.channels == 2 || decoder.channels == 4, frames: decoder.pageCount())
-        // The file is its own EXIF block; its directories may lie anywhere in it, so it is read
-        // whole, up to a size that keeps a probe cheap.
-        if let size = file.size, size <= Self.largestMetadataRead { facts.metadataDirectories = try? file.contents() }
+        // The file is its own EXIF block: its directories, wherever they lie, are read out of it.
+        facts.metadataDirectories = TIFFMetadata.block(of: file)
         return facts
     }
     private let decoder: TIFFDecoder
-    /// The largest TIFF whose EXIF and GPS directories `facts` reads.
-    static let largestMetadataRead = 32 << 20
     private let file: InputFile
     /// A pyramid's reduced pages, of the first page's shape.
     private let reducedPages: [(directory: Int, width: Int, height: Int)]
