@@ -89,6 +89,7 @@ FORWARD(AVUTIL, AVFrameSideData *, av_frame_get_side_data,
 FORWARD_VOID(AVUTIL, av_frame_move_ref, (AVFrame *dst, AVFrame *src), (dst, src))
 FORWARD_VOID(AVUTIL, av_frame_unref, (AVFrame *frame), (frame))
 FORWARD_VOID(AVUTIL, av_log_set_level, (int level), (level))
+FORWARD_VOID(AVUTIL, av_max_alloc, (size_t max), (max))
 FORWARD_VOID(AVUTIL, av_log_set_callback, (void (*callback)(void *, int, const char *, va_list)), (callback))
 FORWARD(AVUTIL, int, av_opt_set_int, (void *obj, const char *name, int64_t val, int search_flags),
         (obj, name, val, search_flags))

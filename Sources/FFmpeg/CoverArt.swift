@@ -10,7 +10,7 @@ public final class CoverArt {
     /// The first attached picture of `file`; nil when it has none. One over `limits` is refused
     /// before it is decoded.
     public static func picture(in file: InputFile, limits: DecodeLimits = DecodeLimits()) throws -> CoverArt? {
-        let format = try FormatContext(file: file, maxPixels: limits.videoPixels)
+        let format = try FormatContext(file: file, maxPixels: limits.videoPixels, maxMemory: limits.maxMemory)
         guard let index = (0..<format.streamCount).first(where: { format.stream($0).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }) else {
             return nil
         }

@@ -3,6 +3,7 @@ import CFFmpegLoader
 import Glibc
 import FileIO
 import Reporting
+import Synchronization
 
 /// The FFmpeg libraries this process is linked with.
 public enum FFmpegLibraries {
@@ -38,6 +39,22 @@ public enum FFmpegLibraries {
             LibraryMessages.record("FFmpeg", String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
+
+    /// Caps each single allocation FFmpeg makes (`av_max_alloc`, INT_MAX by default) at `bytes`:
+    /// a 23 KB MP4 whose track claims 40 million samples had FFmpeg build a 1 GiB index whatever
+    /// --max-memory said. Process-wide, so it only ever rises: two configurations of the library
+    /// at once keep the larger, and no job fails for another's smaller one.
+    public static func capAllocations(at bytes: Int) {
+        let bytes = max(64 << 20, bytes)
+        let raised = allocationCap.withLock { cap -> Bool in
+            guard bytes > cap || cap == 0 else { return false }
+            cap = bytes
+            return true
+        }
+        if raised { av_max_alloc(bytes) }
+    }
+
+    private static let allocationCap = Mutex<Int>(0)
 
     private static func dotted(_ packed: UInt32) -> String {
         "\(cffmpeg_version_major(packed)).\(cffmpeg_version_minor(packed)).\(cffmpeg_version_micro(packed))"

@@ -14,7 +14,13 @@ final class FormatContext {
     /// `maxPixels`: what any decoder that probing starts may allocate a frame for.
     /// `readsHeadersOnly`: the streams are probed by decoding only when the header leaves something
     /// out in any container (see `headerDescribesEverything`), not only outside QuickTime and MP4.
-    convenience init(file: InputFile, maxPixels: Int = DecodeLimits().videoPixels, readsHeadersOnly: Bool = false) throws(FFmpegError) {
+    /// `maxMemory`: the most one of FFmpeg's allocations may take (see `FFmpegLibraries.capAllocations`).
+    convenience init(file: InputFile, maxPixels: Int = DecodeLimits().videoPixels, maxMemory: Int = DecodeLimits.defaultMaxMemory,
+                     readsHeadersOnly: Bool = false) throws(FFmpegError) {
+        FFmpegLibraries.capAllocations(at: maxMemory)
+        do { try MP4SampleTables.check(file) } catch {
+            throw FFmpegError("the file's sample tables", code: cffmpeg_averror(EINVAL), cause: "\(error)")
+        }
         try self.init(name: file.displayName, input: try CustomInput(.file(file)), maxPixels: maxPixels, readsHeadersOnly: readsHeadersOnly)
     }
 

@@ -62,8 +62,8 @@ public struct StreamFacts: Sendable {
 
 extension MediaFacts {
     /// Reads `file`'s header. `maxPixels`: what any decoder that probing starts may allocate.
-    public static func read(_ file: InputFile, maxPixels: Int = DecodeLimits().videoPixels) throws -> MediaFacts {
-        let format = try FormatContext(file: file, maxPixels: maxPixels, readsHeadersOnly: true)
+    public static func read(_ file: InputFile, maxPixels: Int = DecodeLimits().videoPixels, maxMemory: Int = DecodeLimits.defaultMaxMemory) throws -> MediaFacts {
+        let format = try FormatContext(file: file, maxPixels: maxPixels, maxMemory: maxMemory, readsHeadersOnly: true)
         let context = format.pointer.pointee
         let tags = Self.tags(context.metadata)
         let streams = (0..<format.streamCount).map { StreamFacts(format.stream($0), in: format) }

@@ -57,7 +57,7 @@ public final class VideoSource {
     /// decodes with every core. A frame over `limits` is refused before any decoder allocates it:
     /// by the stream's parameters, and by the decoders themselves for a size no header states.
     public convenience init(file: InputFile, threads: Int = 0, videoStream: Int? = nil, limits: DecodeLimits = DecodeLimits()) throws {
-        try self.init(threads: threads, videoStream: videoStream, limits: limits) { try FormatContext(file: file, maxPixels: limits.videoPixels) }
+        try self.init(threads: threads, videoStream: videoStream, limits: limits) { try FormatContext(file: file, maxPixels: limits.videoPixels, maxMemory: limits.maxMemory) }
     }
 
     /// Throws when a stream's first bytes are of no format FFmpeg knows (see `InputFile.randomAccess`).

@@ -6,7 +6,7 @@ import Imaging
 enum MediaProbe {
     static func probe(_ file: InputFile, options: ProbeOptions) throws -> (ProbeResult, warnings: [String]) {
         let limits = DecodeLimits(maxPixels: options.limits.maxPixels, maxMemory: options.limits.maxMemory)
-        let facts = try MediaFacts.read(file, maxPixels: limits.videoPixels)
+        let facts = try MediaFacts.read(file, maxPixels: limits.videoPixels, maxMemory: limits.maxMemory)
         let main = facts.mainVideoStream.map { facts.streams[$0] }
         let audio = facts.streams.filter { $0.kind == .audio }
         let isPicture = MediaNames.isPictureDemuxer(facts.demuxer)
