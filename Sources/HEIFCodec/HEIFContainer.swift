@@ -102,8 +102,13 @@ public struct HEIFContainer: Sendable {
     }
 
     /// The bytes of an item's data, its extents joined.
+    /// Extents may overlap, but their total is bounded by what holds them: repeated extents of a
+    /// 1 MB file grew to the worker's memory limit.
     public func data(of item: Item, file: InputFile) throws -> [UInt8] {
         var result: [UInt8] = []
+        let holder = item.constructionMethod == 1 ? itemData?.length ?? 0 : fileSize
+        let total = item.extents.reduce(0) { $0 &+ max(0, $1.length) }
+        guard total >= 0, total <= holder else { throw HEIFError.dataLargerThanFile(item: item.id, length: total, size: holder) }
         for extent in item.extents {
             let base: Int, limit: Int
             switch item.constructionMethod {
@@ -211,6 +216,8 @@ public struct HEIFContainer: Sendable {
             var inner = BoxReader(bytes, from: box.payload, to: box.end)
             if box.type == "ipco" {
                 for property in try inner.boxes() {
+                    // Indices past 15 bits cannot be associated with any item: 3.2 million properties took 756 MiB.
+                    guard properties.count < 0x7FFF else { throw .tooManyProperties(limit: 0x7FFF) }
                     properties.append(Property(type: property.type, box: Array(bytes[property.start..<property.end])))
                 }
             } else if box.type == "ipma" {

@@ -12,6 +12,10 @@ public enum HEIFError: Error, Equatable, CustomStringConvertible {
     case unsupportedLocation(item: UInt32, method: Int)
     /// An item's data runs past the end of the file or of `idat`.
     case dataOutside(item: UInt32, offset: Int, length: Int, size: Int)
+    /// An item's extents add up to more than what holds them (overlapping extents, repeated).
+    case dataLargerThanFile(item: UInt32, length: Int, size: Int)
+    /// More properties than an association can name (ipma's indices have 15 bits).
+    case tooManyProperties(limit: Int)
     /// A grid whose tiles do not make up its declared size.
     case badGrid(String)
     /// A primary image of a kind this reader does not decode (an overlay, an uncompressed or JPEG item).
@@ -36,6 +40,10 @@ public enum HEIFError: Error, Equatable, CustomStringConvertible {
             return "HEIF item \(item) is located by construction method \(method), which is not supported"
         case .dataOutside(let item, let offset, let length, let size):
             return "HEIF item \(item): \(length) bytes at \(offset) run past the end (\(size) bytes)"
+        case .dataLargerThanFile(let item, let length, let size):
+            return "item \(item)'s extents add up to \(length) bytes, more than the \(size) that hold them"
+        case .tooManyProperties(let limit):
+            return "more than \(limit) item properties, more than any association can name"
         case .badGrid(let what):
             return "HEIF grid: \(what)"
         case .unsupportedImage(let type):
