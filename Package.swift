@@ -60,7 +60,7 @@ let package = Package(
         // The batch engine: inputs listed and sharded, outputs planned, jobs run in parallel and reported.
         .target(name: "Batch", dependencies: ["FileIO", "JSON", "Reporting", "WorkerPool"]),
         // Untrusted inputs decoded in confined worker processes (seccomp, Landlock, resource limits).
-        .target(name: "Sandbox", dependencies: ["Batch", "CSandbox", "FileIO", "JSON", "Reporting", "WorkerPool"]),
+        .target(name: "Sandbox", dependencies: ["Batch", "CSandbox", "FileIO", "Imaging", "JSON", "Reporting", "WorkerPool"]),
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
         // C libraries, each behind one system-library target and one Swift wrapper.

@@ -10,9 +10,25 @@ public final class MemoryBudget: @unchecked Sendable {
     // Allocated, so that their addresses never move.
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let released = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Where the budget is another process's (a sandboxed worker's is its parent's, shared by all
+    /// the run's workers): what is reserved is asked of it, and given back to it.
+    private let lender: Lender?
 
-    public init(total: Int) {
+    /// Reserving from another process: `borrow` waits for `bytes` and returns a token for them (nil:
+    /// they can never be had), `giveBack` returns the token's bytes.
+    public struct Lender: Sendable {
+        public let borrow: @Sendable (_ bytes: Int) -> Int?
+        public let giveBack: @Sendable (_ token: Int) -> Void
+
+        public init(borrow: @escaping @Sendable (Int) -> Int?, giveBack: @escaping @Sendable (Int) -> Void) {
+            self.borrow = borrow
+            self.giveBack = giveBack
+        }
+    }
+
+    public init(total: Int, lender: Lender? = nil) {
         self.total = total
+        self.lender = lender
         pthread_mutex_init(lock, nil)
         pthread_cond_init(released, nil)
     }
@@ -28,23 +44,46 @@ public final class MemoryBudget: @unchecked Sendable {
     public final class Reservation: @unchecked Sendable {
         private let budget: MemoryBudget
         public let bytes: Int
+        /// The lender's token, when the bytes are another process's.
+        private let token: Int?
 
-        fileprivate init(budget: MemoryBudget, bytes: Int) {
+        fileprivate init(budget: MemoryBudget, bytes: Int, token: Int? = nil) {
             self.budget = budget
             self.bytes = bytes
+            self.token = token
         }
 
-        deinit { budget.give(bytes) }
+        deinit {
+            if let token { budget.lender?.giveBack(token) } else { budget.give(bytes) }
+        }
     }
 
     /// Waits until `bytes` fit beside what the other jobs hold, and holds them; nil when they can
     /// never fit (more than the whole budget).
     public func reserve(_ bytes: Int) -> Reservation? {
         guard bytes <= total else { return nil }
+        if let lender {
+            return lender.borrow(bytes).map { Reservation(budget: self, bytes: bytes, token: $0) }
+        }
+        return reserve(bytes, waitingAtMost: .infinity)
+    }
+
+    /// As `reserve`, waiting at most `seconds` for the others to give back what `bytes` need; nil
+    /// then too.
+    public func reserve(_ bytes: Int, waitingAtMost seconds: Double) -> Reservation? {
+        guard bytes >= 0, bytes <= total else { return nil }
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let whole = seconds.isFinite ? min(seconds, 1e9) : 1e9
+        deadline.tv_sec += Int(whole)
+        deadline.tv_nsec += Int((whole - whole.rounded(.down)) * 1e9)
+        if deadline.tv_nsec >= 1_000_000_000 { deadline.tv_sec += 1; deadline.tv_nsec -= 1_000_000_000 }
         pthread_mutex_lock(lock)
-        while reserved + bytes > total { pthread_cond_wait(released, lock) }
+        defer { pthread_mutex_unlock(lock) }
+        while reserved + bytes > total {
+            if pthread_cond_timedwait(released, lock, &deadline) == ETIMEDOUT && reserved + bytes > total { return nil }
+        }
         reserved += bytes
-        pthread_mutex_unlock(lock)
         return Reservation(budget: self, bytes: bytes)
     }
 

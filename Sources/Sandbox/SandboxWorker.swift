@@ -2,6 +2,7 @@ import Batch
 import CSandbox
 import FileIO
 import Glibc
+import Imaging
 import WorkerPool
 import JSON
 
@@ -16,6 +17,22 @@ public struct SandboxWorker: Sendable {
     }()
 
     let channel: WorkerChannel
+
+    /// The run's memory budget, which is the parent's, shared by all its workers: what a job's
+    /// decoders reserve is asked of the parent, waited for, and given back (`MemoryBudget.Lender`).
+    public var memoryLender: MemoryBudget.Lender {
+        let channel = channel
+        return MemoryBudget.Lender(borrow: { bytes in
+            guard let answer = try? channel.ask(WireMessage.reserveMemory(bytes: bytes).bytes) else { exit(0) }
+            switch WireMessage(bytes: answer.bytes) {
+            case .memoryReserved(let token)?: return token
+            case .memoryRefused?: return nil
+            default: exit(71)
+            }
+        }, giveBack: { token in
+            guard (try? channel.send(WireMessage.releaseMemory(token: token).bytes)) != nil else { exit(0) }
+        })
+    }
 
     /// What the parent started this worker for: what it must load before its confinement.
     public static var decoders: JobDecoders {
@@ -99,8 +116,7 @@ final class WorkerOutputs: JobOutputs {
     }
 
     func open(_ path: String, namedByUser: Bool) throws -> Int32 {
-        try channel.send(WireMessage.openOutput(path: path, namedByUser: namedByUser).bytes)
-        guard let answer = try channel.receive() else { exit(0) }
+        guard let answer = try channel.ask(WireMessage.openOutput(path: path, namedByUser: namedByUser).bytes) else { exit(0) }
         switch WireMessage(bytes: answer.bytes) {
         case .outputOpened? where answer.descriptors.count == 1:
             opened.append(answer.descriptors[0])

@@ -2,6 +2,7 @@ import Batch
 import Dispatch
 import FileIO
 import Glibc
+import Imaging
 import JSON
 import Synchronization
 import WorkerPool
@@ -20,11 +21,15 @@ public struct SandboxSettings: Sendable {
     /// `probe`'s work on a video is a fraction of a millisecond beside the 40 ms loading FFmpeg
     /// takes: its videos wait for the one worker that has it, and its pictures go to others.
     public var mediaWorkers: Int?
+    /// The run's memory budget: the workers' decoders reserve from it, so that `-j 2` takes the
+    /// run's --max-memory in all, not each worker's (nil: each worker its own).
+    public var budget: MemoryBudget?
 
-    public init(timeout: Double, maxMemory: Int, mediaWorkers: Int? = nil) {
+    public init(timeout: Double, maxMemory: Int, mediaWorkers: Int? = nil, budget: MemoryBudget? = nil) {
         self.timeout = timeout
         self.maxMemory = maxMemory
         self.mediaWorkers = mediaWorkers
+        self.budget = budget
     }
 }
 
@@ -173,6 +178,10 @@ public final class SandboxedJobs: Sendable {
         var pipes: [OutputPipe] = []
         /// The first output refused to the worker: the job's failure, when it fails.
         var refusal: (any Error)?
+        /// What the worker holds of the run's budget, by token: all of it given back when the job
+        /// ends, however it ends (a worker that crashed gives back nothing itself).
+        var held: [Int: MemoryBudget.Reservation] = [:]
+        defer { held.removeAll() }
         if let outputs {
             pipes.append(try OutputPipe(target: outputs.primary, name: planned[0].path, limit: limit == 0 ? Int.max : limit))
         }
@@ -237,6 +246,28 @@ public final class SandboxedJobs: Sendable {
                 throw OutputError.exists(path: path)
             case .outputExists(let path)?:
                 throw JobFailure(description: "\(OutputError.exists(path: path))")
+            case .reserveMemory(let bytes)?:
+                var reply = WireMessage.memoryRefused
+                if let budget = settings.budget, bytes <= budget.total {
+                    // Waiting for the other workers to give back, within this job's time.
+                    guard let reservation = budget.reserve(bytes, waitingAtMost: deadline - Clock.seconds()) else {
+                        _ = box.worker.end()
+                        throw WorkerFailure.timedOut(seconds: settings.timeout)
+                    }
+                    let token = Self.nextToken.add(1, ordering: .relaxed).newValue
+                    held[token] = reservation
+                    reply = .memoryReserved(token: token)
+                } else if settings.budget == nil {
+                    // No shared budget: the worker's own limits hold alone.
+                    reply = .memoryReserved(token: 0)
+                }
+                do {
+                    try box.worker.channel.send(reply.bytes)
+                } catch {
+                    throw failure(ending: box.worker.end(), of: box.worker)
+                }
+            case .releaseMemory(let token)?:
+                held[token] = nil
             case .openOutput(let path, let namedByUser)?:
                 var reply = WireMessage.outputOpened
                 var pipe: OutputPipe?
@@ -283,6 +314,11 @@ public final class SandboxedJobs: Sendable {
         }
         return .exited(status: (status >> 8) & 0xFF)
     }
+}
+
+extension SandboxedJobs {
+    /// Numbers the reservations workers hold.
+    static let nextToken = Atomic<Int>(0)
 }
 
 /// A job's own error, said by the worker in its words.

@@ -22,6 +22,15 @@ enum WireMessage: Equatable {
     case outputRefused(message: String)
     /// Worker to parent, once: the job found one of its outputs there already (`OutputError.exists`).
     case outputExists(path: String)
+    /// Worker to parent, during a job: hold `bytes` of the run's memory budget, which all the
+    /// run's workers share (`--max-memory`), before allocating them.
+    case reserveMemory(bytes: Int)
+    /// Parent to worker: held, under `token`.
+    case memoryReserved(token: Int)
+    /// Parent to worker: they can never be had (more than the whole budget).
+    case memoryRefused
+    /// Worker to parent: what `token` holds is free again (no answer).
+    case releaseMemory(token: Int)
 
     var bytes: [UInt8] {
         var writer = WireWriter()
@@ -61,6 +70,17 @@ enum WireMessage: Equatable {
         case .outputExists(let path):
             writer.byte(9)
             writer.string(path)
+        case .reserveMemory(let bytes):
+            writer.byte(10)
+            writer.integer(bytes)
+        case .memoryReserved(let token):
+            writer.byte(11)
+            writer.integer(token)
+        case .memoryRefused:
+            writer.byte(12)
+        case .releaseMemory(let token):
+            writer.byte(13)
+            writer.integer(token)
         }
         return writer.bytes
     }
@@ -108,6 +128,14 @@ enum WireMessage: Equatable {
             return reader.string().map { .outputRefused(message: $0) }
         case 9:
             return reader.string().map { .outputExists(path: $0) }
+        case 10:
+            return reader.integer().flatMap { $0 >= 0 ? .reserveMemory(bytes: $0) : nil }
+        case 11:
+            return reader.integer().map { .memoryReserved(token: $0) }
+        case 12:
+            return .memoryRefused
+        case 13:
+            return reader.integer().map { .releaseMemory(token: $0) }
         default:
             return nil
         }

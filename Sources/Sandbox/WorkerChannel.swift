@@ -1,6 +1,7 @@
 import CSandbox
 import FileIO
 import Glibc
+import Synchronization
 
 /// One end of the socket between mediatool and one of its workers: whole messages, each with up to
 /// four descriptors passed along (SCM_RIGHTS). A message goes in packets (SOCK_SEQPACKET) of at most
@@ -15,6 +16,10 @@ final class WorkerChannel: @unchecked Sendable {
 
     /// Where packets are received: one buffer for the channel's life, not one a message.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: WorkerChannel.packetSize, alignment: 16)
+    /// Held while a message is sent, or a question asked and answered: a worker's threads (its
+    /// job asking for an output, its decoders for memory) take turns, so that no two messages'
+    /// packets mix and no answer goes to the wrong question.
+    private let turn = Mutex<Int>(0)
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -36,6 +41,18 @@ final class WorkerChannel: @unchecked Sendable {
 
     /// Sends `bytes` (at most `capacity`), the descriptors with its first packet.
     func send(_ bytes: [UInt8], descriptors: [Int32] = []) throws(SystemError) {
+        try turn.withLock { (_) throws(SystemError) in try sendPackets(bytes, descriptors: descriptors) }
+    }
+
+    /// Sends `bytes` and waits for the answer, no other thread's message between them.
+    func ask(_ bytes: [UInt8]) throws(SystemError) -> (bytes: [UInt8], descriptors: [Int32])? {
+        try turn.withLock { (_) throws(SystemError) in
+            try sendPackets(bytes, descriptors: [])
+            return try receive()
+        }
+    }
+
+    private func sendPackets(_ bytes: [UInt8], descriptors: [Int32]) throws(SystemError) {
         guard bytes.count <= Self.capacity else { throw SystemError("cannot send to a worker", code: EMSGSIZE) }
         let step = Self.packetSize - 1
         var offset = 0

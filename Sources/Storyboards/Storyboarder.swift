@@ -147,7 +147,8 @@ public struct Storyboarder: Sendable {
         if pastEnd > 0 {
             warnings.append("\(pastEnd) of the times lie past the last frame, which they show")
         }
-        if repeated > 0 {
+        // Asked for with --keyframe, repeats are no news.
+        if repeated > 0 && !(mode == .keyframe && options.keyframesMayRepeat) {
             warnings.append(mode == .exact
                 ? "\(repeated) of the \(schedule.entries.count) cells show the frame of the cell before: the video has fewer frames than cells there"
                 : "\(repeated) of the \(schedule.entries.count) cells show the keyframe of the cell before: --exact gives each its own frame")

@@ -98,7 +98,7 @@ struct Crop: ParsableCommand {
         options.keepsOrientation = keepOrientation
         options.maxPixels = limits.maxPixels
         options.maxMemory = limits.maxMemory.bytes
-        options.budget = MemoryBudget(total: limits.maxMemory.bytes)
+        options.budget = limits.runBudget()
         options.output = outputs.policy
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
         try encoding.check(for: options.format, canKeepJPEGBlocks: true)

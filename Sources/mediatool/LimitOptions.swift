@@ -1,6 +1,7 @@
 import ArgumentParser
 import FileIO
 import Imaging
+import Sandbox
 
 /// How large an input a run decodes: crop, thumbnail and storyboard share these.
 struct LimitOptions: ParsableArguments {
@@ -19,6 +20,11 @@ struct LimitOptions: ParsableArguments {
 
     /// The limits of a run: one budget its jobs share (call once per run).
     func runLimits() -> DecodeLimits {
-        DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory.bytes, budget: MemoryBudget(total: maxMemory.bytes))
+        DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory.bytes, budget: runBudget())
+    }
+
+    /// The run's memory budget; in a sandboxed worker, the parent's, which every worker of the run shares.
+    func runBudget() -> MemoryBudget {
+        MemoryBudget(total: maxMemory.bytes, lender: SandboxWorker.current?.memoryLender)
     }
 }

@@ -3,6 +3,7 @@ import Batch
 import FileIO
 import Sandbox
 import ImageCodecs
+import Imaging
 import ImageCropping
 import Storyboards
 import VideoThumbnails
@@ -29,7 +30,8 @@ struct SandboxOptions: ParsableArguments {
     func begin(limits: LimitOptions, mediaWorkers: Int? = nil) -> SandboxRun {
         let maxMemory = limits.maxMemory.bytes
         return SandboxRun(jobs: sandbox == .on
-            ? SandboxedJobs(settings: SandboxSettings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers)) : nil,
+            ? SandboxedJobs(settings: SandboxSettings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers,
+                                                      budget: MemoryBudget(total: maxMemory))) : nil,
             streams: StreamLimits(maxSize: limits.maxInputSize.bytes, stallSeconds: timeout.value))
     }
 }

@@ -63,14 +63,17 @@ struct Thumbnail: ParsableCommand {
     var inputs: [String] = []
 
     // Parsed once, here: a transform, so that a wrong time says what a right one looks like.
-    @Option(help: ArgumentHelp("The time: seconds, [[h:]m:]s[.fff], a percentage of the duration, or auto: a keyframe from 5% to 30% of the duration that is not black, white or flat, and closest to the average colours of the others (default: 10%).", valueName: "time"),
+    @Option(name: .customLong("at"), help: ArgumentHelp("The time: seconds, [[h:]m:]s[.fff], a percentage of the duration, or auto: a frame from 5% to 30% of the duration (a keyframe where keyframes are dense) that is not black, white, flat or mid-fade, and closest to the average colours of the others (default: 10%; a raw stream, which states no duration, shows its first frame then).", valueName: "time"),
             transform: { text in
                 guard let time = ThumbnailTime(parsing: text) else {
                     throw ValidationError("it takes seconds (35.2), a timestamp (1:02.5), a percentage (10%) or auto")
                 }
                 return time
             })
-    var at: ThumbnailTime = .at(.fraction(0.1))
+    var givenTime: ThumbnailTime?
+
+    /// The time asked for, else 10%: nil tells a time given (even 10%) from the default.
+    var at: ThumbnailTime { givenTime ?? .at(.fraction(0.1)) }
 
     @Flag(help: "The keyframe at or before the time instead of the exact frame (faster).")
     var keyframe = false
@@ -121,7 +124,9 @@ struct Thumbnail: ParsableCommand {
     @OptionGroup var sandbox: SandboxOptions
 
     /// The formats a folder is searched for.
-    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "ts", "mts", "m2ts", "avi", "3gp", "mpg", "mpeg", "wmv", "flv", "ogv"]
+    /// Raw streams (m2v, h264, hevc...) too: they state no duration, and their first frame is shown.
+    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "ts", "mts", "m2ts", "avi", "3gp", "mpg", "mpeg", "wmv", "flv", "ogv",
+                                               "m2v", "h264", "264", "h265", "265", "hevc"]
     /// With --cover, audio files with artwork too.
     static let audioExtensions: Set<String> = ["mp3", "m4a", "flac", "ogg", "opus", "mka"]
 
@@ -223,7 +228,7 @@ struct Thumbnail: ParsableCommand {
     /// The options given that a picture has no use for, as the user spelled them.
     func videoOnlyOptionsGiven() -> [String] {
         var given: [String] = []
-        if at != .at(.fraction(0.1)) { given.append("--at") }
+        if givenTime != nil { given.append("--at") }
         if keyframe { given.append("--keyframe") }
         if cover || coverPrefer { given.append("--cover") }
         if frames.videoStream != nil { given.append("--stream") }
