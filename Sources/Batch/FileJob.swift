@@ -145,7 +145,9 @@ public final class OutputSet: JobOutputs {
         // A name the job made is never followed through a link; one the user gave may be (a planned
         // one as the primary is: named by the user when the primary was).
         let namedByUser = isPlanned ? policy.isNamedByUser : namedByUser
-        let output = try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: policy.overwrite, isNamedByUser: namedByUser, syncs: policy.syncs))
+        var outputPolicy = policy
+        outputPolicy.isNamedByUser = namedByUser
+        let output = try AtomicOutputFile(path: path, policy: outputPolicy)
         others.append(output)
         openedPaths.append(path)
         openedSet.insert(path)
@@ -165,11 +167,12 @@ public final class OutputSet: JobOutputs {
         try output.finish(besides: anchor)
     }
 
-    /// Moves every output into place, the planned one last, or none.
+    /// Moves every output into place, the planned one last, or none (but those another run made
+    /// meanwhile, with `OutputPolicy.keepsOtherRunsOutputs`).
     public func commit() throws {
         var all = others
         all.append(target)
-        try all.commit()
+        try all.commit(keepingOthers: policy.keepsOtherRunsOutputs)
     }
 }
 

@@ -272,7 +272,9 @@ struct PythonLiteral {
         position += 1
         let start = position
         while position < bytes.count, bytes[position] != quote {
-            if bytes[position] == UInt8(ascii: "\\") { position += 1 }
+            // NumPy writes no escape: one read as written would name a key or a field otherwise
+            // than Python does ('d\x65scr' is 'descr' to it), so a second one could pass as new.
+            if bytes[position] == UInt8(ascii: "\\") { throw NPYError.malformedHeader("a string holds an escape (\\)") }
             position += 1
         }
         guard position < bytes.count else { throw NPYError.malformedHeader("a string has no end") }

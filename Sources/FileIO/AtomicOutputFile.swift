@@ -84,7 +84,6 @@ public final class AtomicOutputFile {
         descriptor = fd
         destination = Destination(folder: folder, name: name, temporary: temporary, identity: identity, overwrite: policy.overwrite,
                                   syncs: policy.syncs)
-        Self.unfinished.withLock { $0[Self.key(temporary, in: folder)] = folder }
     }
 
     deinit {
@@ -110,14 +109,20 @@ public final class AtomicOutputFile {
         guard isOpen, var destination, let anchorTemporary = anchor.destination?.temporary, anchor.isOpen, sharesFolder(with: anchor) else { return }
         let folder = destination.folder
         let finished = "\(anchorTemporary)-\(Self.finishedCount.add(1, ordering: .relaxed).newValue)"
-        let renamed = PathBytes.withCString(destination.temporary) { from in
-            PathBytes.withCString(finished) { renameat(folder.descriptor, from, folder.descriptor, $0) }
+        let old = destination.temporary
+        // Renamed and listed anew in one step under the list's lock (see `createTemporary`).
+        let renamed = Self.unfinished.withLock { entries -> Int32 in
+            let renamed = PathBytes.withCString(old) { from in
+                PathBytes.withCString(finished) { renameat(folder.descriptor, from, folder.descriptor, $0) }
+            }
+            guard renamed == 0 else { return renamed }
+            entries.removeValue(forKey: Self.key(old, in: folder))
+            if Self.isClosed { folder.unlink(finished) } else { entries[Self.key(finished, in: folder)] = folder }
+            return 0
         }
         guard renamed == 0 else { throw SystemError("cannot rename a temporary file in \(folder.path)") }
-        Self.forget(destination.temporary, in: folder)
         destination.temporary = finished
         self.destination = destination
-        Self.unfinished.withLock { $0[Self.key(finished, in: folder)] = folder }
         isOpen = false
         let synced = !destination.syncs || fsync(descriptor) == 0
         guard close(descriptor) == 0, synced else { throw SystemError("cannot write \(path)") }
@@ -225,22 +230,30 @@ public final class AtomicOutputFile {
 
     /// A new temporary in `folder`, locked. A run removing leftovers may take the lock of one just
     /// made before its maker does: the maker then sees the lock taken, or the name gone, and makes another.
+    /// Made and listed in one step under the list's lock: a process ending meanwhile (its
+    /// temporaries removed, then `_exit`) finds every temporary made listed, and none is made after.
     private static func createTemporary(in folder: OutputFolder, for path: String) throws -> (Int32, String, FileIdentity) {
         while true {
             let name = "\(temporaryMarker)\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))-\(hostTag)"
-            // 0666 so that the umask decides, as for any file a tool creates.
-            let fd = PathBytes.withCString(name) { openat(folder.descriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666) }
-            if fd < 0 {
-                if errno == EEXIST || errno == EINTR { continue }
-                if errno == ENOENT { throw OutputError.missingFolder(path: path, folder: folder.path) }
-                throw SystemError("cannot create a temporary file in \(folder.path)")
+            let made = unfinished.withLock { entries -> Result<(Int32, String, FileIdentity)?, any Error> in
+                if isClosed { return .failure(SystemError("the run is ending", code: ECANCELED)) }
+                // 0666 so that the umask decides, as for any file a tool creates.
+                let fd = PathBytes.withCString(name) { openat(folder.descriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666) }
+                if fd < 0 {
+                    if errno == EEXIST || errno == EINTR { return .success(nil) }
+                    if errno == ENOENT { return .failure(OutputError.missingFolder(path: path, folder: folder.path)) }
+                    return .failure(SystemError("cannot create a temporary file in \(folder.path)"))
+                }
+                var own = stat()
+                if flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &own) == 0,
+                   let there = folder.status(of: name), FileIdentity(there) == FileIdentity(own) {
+                    entries[key(name, in: folder)] = folder
+                    return .success((fd, name, FileIdentity(own)))
+                }
+                close(fd)
+                return .success(nil)
             }
-            var own = stat()
-            if flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &own) == 0,
-               let there = folder.status(of: name), FileIdentity(there) == FileIdentity(own) {
-                return (fd, name, FileIdentity(own))
-            }
-            close(fd)
+            if let created = try made.get() { return created }
         }
     }
 
@@ -284,13 +297,18 @@ public final class AtomicOutputFile {
         _ = unfinished.withLock { $0.removeValue(forKey: key(temporary, in: folder)) }
     }
 
-    /// Removes every temporary not yet committed: the process is about to end.
+    /// Removes every temporary not yet committed: the process is about to end. One made or
+    /// renamed after this (by a job still running until the process ends) is removed at once.
     public static func removeUnfinishedTemporaries() {
         unfinished.withLock { entries in
             for (key, folder) in entries { folder.unlink(PathBytes.string(key.name)) }
             entries.removeAll()
+            isClosed = true
         }
     }
+
+    /// Set, under `unfinished`'s lock, once the temporaries were removed for the end.
+    nonisolated(unsafe) private static var isClosed = false
 
     /// This machine's name, as temporaries carry it: 8 hex digits of its FNV-1a hash, so that the
     /// temporary's name stays short whatever the host name.

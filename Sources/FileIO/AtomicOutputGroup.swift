@@ -12,13 +12,22 @@ public struct AtomicOutputGroup {
     }
 
     /// Moves every member into place, in the order added, or none; those finished early first,
-    /// while the outputs their temporaries are named after still hold their locks.
-    public func commit() throws {
+    /// while the outputs their temporaries are named after still hold their locks. With
+    /// `keepingOthers`, a member whose name another run took meanwhile is left to it and the others
+    /// go on into place; its `exists` is thrown once all are done.
+    public func commit(keepingOthers: Bool = false) throws {
         try Interrupts.shared.withoutInterruption {
             var committed: [AtomicOutputFile] = []
+            var takenByOthers: OutputError?
             do {
                 for output in members.filter({ !$0.isWriting }) + members.filter(\.isWriting) {
-                    try output.commit(syncsFolder: false)
+                    do {
+                        try output.commit(syncsFolder: false)
+                    } catch let error as OutputError where keepingOthers {
+                        guard case .exists = error else { throw error }
+                        takenByOthers = takenByOthers ?? error
+                        continue
+                    }
                     committed.append(output)
                 }
                 // Each folder once, however many of the group's names it took.
@@ -31,6 +40,8 @@ public struct AtomicOutputGroup {
                 for output in committed { output.withdraw() }
                 throw error
             }
+            // What this run moved into place stays beside what the other made.
+            if let takenByOthers { throw takenByOthers }
         }
     }
 }

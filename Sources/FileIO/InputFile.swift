@@ -158,8 +158,10 @@ public final class InputFile: ByteSource, @unchecked Sendable {
     /// temporary file is made. On any failure the copy is closed, and so gone.
     private func spool(limits: StreamLimits, recognise: ((UnsafeRawBufferPointer) throws -> Void)?) throws -> (Int32, Int) {
         // Reads that never wait, and poll for the waits: poll alone would wait out the whole limit
-        // on a FIFO that no writer ever opened, where a read says at once that it is empty.
-        let flags = fcntl(descriptor, F_GETFL)
+        // on a FIFO that no writer ever opened, where a read says at once that it is empty. Only
+        // on a descriptor of its own: standard input's flags are its writer's and shell's too, and
+        // a signal that ends the run would leave them changed.
+        let flags = ownsDescriptor ? fcntl(descriptor, F_GETFL) : -1
         if flags >= 0 && flags & O_NONBLOCK == 0 { _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
         defer { if flags >= 0 && flags & O_NONBLOCK == 0 { _ = fcntl(descriptor, F_SETFL, flags) } }
         var head: [UInt8] = []
@@ -187,8 +189,10 @@ public final class InputFile: ByteSource, @unchecked Sendable {
             var total = head.count
             head = []
             while true {
-                // One byte past the limit tells a stream that ends at it from one that goes on.
-                let room = min(buffer.count, limits.maxSize - total + 1)
+                // One byte past the limit tells a stream that ends at it from one that goes on
+                // (a limit of Int.max has no byte past it).
+                let left = limits.maxSize - total
+                let room = left >= buffer.count ? buffer.count : left + 1
                 let count = try readStream(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<room]), limits: limits)
                 if count == 0 { break }
                 total += count
@@ -205,23 +209,28 @@ public final class InputFile: ByteSource, @unchecked Sendable {
         }
     }
 
-    /// A read of this stream (its descriptor non-blocking) that waits at most `limits.stallSeconds`
-    /// for its next bytes; 0 at its end.
+    /// A read of this stream that waits at most `limits.stallSeconds` for its next bytes; 0 at its
+    /// end. A descriptor that may block (standard input's) is read only once poll says it can be.
     private func readStream(into buffer: UnsafeMutableRawBufferPointer, limits: StreamLimits) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let deadline = Clock.seconds() + limits.stallSeconds
+        let neverBlocks = fcntl(descriptor, F_GETFL) & O_NONBLOCK != 0
+        var mayRead = neverBlocks
         while true {
-            let count = Glibc.read(descriptor, base, buffer.count)
-            if count >= 0 {
-                position += count
-                return count
+            if mayRead {
+                let count = Glibc.read(descriptor, base, buffer.count)
+                if count >= 0 {
+                    position += count
+                    return count
+                }
+                guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { throw SystemError("read failed") }
             }
-            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { throw SystemError("read failed") }
             var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let left = deadline - Clock.seconds()
             if left <= 0 { throw InputError.stalled(seconds: limits.stallSeconds) }
-            let ready = poll(&entry, 1, Int32(min(left * 1000, Double(Int32.max)).rounded(.up)))
-            if ready < 0 && errno != EINTR { throw SystemError("read failed") }
+            let polled = poll(&entry, 1, Int32(min(left * 1000, Double(Int32.max)).rounded(.up)))
+            if polled < 0 && errno != EINTR { throw SystemError("read failed") }
+            mayRead = neverBlocks || polled > 0
         }
     }
 

@@ -30,6 +30,8 @@ public final class Interrupts: Sendable {
     private let isInstalled = Atomic<Bool>(false)
     /// Work that must not be cut in two (a group of outputs being moved into place) under way.
     private let uninterruptible = Atomic<Int>(0)
+    /// Set once the process has decided to end: no such work starts after it.
+    private let isEnding = Atomic<Bool>(false)
     /// A line to print when a signal ends the process past its grace (a batch's summary so far).
     private let lastWords = Mutex<(@Sendable () -> String)?>(nil)
 
@@ -66,8 +68,15 @@ public final class Interrupts: Sendable {
     /// Runs `body` (a group of outputs moved into place together) to its end before a signal ends
     /// the process: ended halfway, a storyboard left some sheets without their WebVTT file, or an
     /// old one pointing at sheets already replaced. Bounded work: renames, no reading.
+    /// Once the process has decided to end, such work never starts: it waits here for the end.
     public func withoutInterruption<Result>(_ body: () throws -> Result) rethrows -> Result {
+        // Counted before the check, and the end decided before its count is read (both
+        // sequentially consistent): either this work sees the end coming, or the end waits for it.
         uninterruptible.add(1, ordering: .sequentiallyConsistent)
+        if isEnding.load(ordering: .sequentiallyConsistent) {
+            uninterruptible.subtract(1, ordering: .sequentiallyConsistent)
+            while true { pause() }
+        }
         defer { uninterruptible.subtract(1, ordering: .sequentiallyConsistent) }
         return try body()
     }
@@ -90,8 +99,10 @@ public final class Interrupts: Sendable {
         Self.end(status: Self.exitStatus(for: SIGPIPE))
     }
 
-    /// Waits while a group of outputs is moved into place (for at most 30 s: renames, not reads).
+    /// Stops new groups of outputs from being moved into place, and waits while one is (for at most
+    /// 30 s: renames, not reads).
     private func waitForUninterruptible() {
+        isEnding.store(true, ordering: .sequentiallyConsistent)
         var waited = 0
         while uninterruptible.load(ordering: .sequentiallyConsistent) > 0 && waited < 30_000 {
             usleep(1000)

@@ -11,6 +11,10 @@ public struct OutputPolicy: Sendable, Equatable {
     /// on (fsync of the file, then of its folder, as git's core.fsync and rsync --fsync do): after
     /// a power loss an output is whole or absent, never there and empty. Off for scratch outputs.
     public var syncs: Bool
+    /// An output that another run made meanwhile (`--skip-existing`: a restarted pod beside the
+    /// old one) is theirs and stays: the rest of its group is moved into place beside it, not
+    /// taken back, so that the two runs together leave every output of the input.
+    public var keepsOtherRunsOutputs = false
 
     public init(overwrite: Bool, isNamedByUser: Bool = false, syncs: Bool = true) {
         self.overwrite = overwrite

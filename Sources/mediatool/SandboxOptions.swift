@@ -47,7 +47,9 @@ struct SandboxRun {
     func runBatch(_ inputs: [BatchInput], plan: OutputPlan, jobs: JobOptions, ownOutputs: Int = 0,
                   _ made: (_ threads: Int) -> FileJob) throws {
         let threads = jobs.threadsPerWorker(inputs: inputs.count)
-        let job = made(threads)
+        var made = made(threads)
+        made.policy.keepsOtherRunsOutputs = jobs.skipExisting
+        let job = made
         let run = runner(threads: threads)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(inputs, plan: plan) { input, outputs in
             try run(job, input.path, outputs)

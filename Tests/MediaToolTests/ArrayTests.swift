@@ -82,6 +82,9 @@ import TestSupport
              ".npy header: 'fortran_order' is given more than once"),
             ("field-twice", npy("{'descr': [('x', '<f8'), ('x', '<i8')], 'fortran_order': False, 'shape': (1,), }", data: 16),
              ".npy header: field 'x' occurs more than once"),
+            // The hostile review: 'd\x65scr' is 'descr' to NumPy, which took the second one.
+            ("escaped-twice", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), 'd\\x65scr': '<i8', }", data: 16),
+             ".npy header: a string holds an escape (\\)"),
         ]
         for (name, bytes, message) in cases {
             let file = folder.appendingPathComponent("\(name).npy")

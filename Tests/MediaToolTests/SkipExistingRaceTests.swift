@@ -40,4 +40,28 @@ import TestSupport
         #expect(run.status == 1)
         #expect(run.errorLines == ["mediatool: a.jpg: output exists: a.16.png (use --overwrite to replace it)"])
     }
+
+    /// The hostile review's race: run Y has moved sizes 64 and 128 into place and is about to move
+    /// 32 (its fsyncs slowed by strace) when run X starts, finds 32 missing and makes it. Y found
+    /// 32 taken and took back 64 and 128: only 32 was left, both exit 0. Y now leaves what it made.
+    @Test(.enabled(if: try Requirement.tool(DurableOutputTests.strace), "strace is not installed (scripts/bootstrap test installs it)"))
+    func twoRunsTogetherLeaveEverySize() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("in"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixture.path("pictures/camera.jpg"), toPath: folder.appendingPathComponent("in/p.jpg").path)
+        let arguments = ["thumbnail", "--sandbox", "off", "--skip-existing", "--sizes", "32,64,128", "--quiet", "--out-dir", "out", "in"]
+        let slowed = try ChildProcess.run(DurableOutputTests.strace, ["-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync",
+                                                                      "-e", "inject=fsync:delay_enter=2000000", ToolRun.executable.path] + arguments,
+                                          directory: folder) { _ in
+            try ChildProcess.waitUntil("the first run to move size 64 into place") {
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/p.64.png").path)
+            }
+            let other = try ToolRun.run(arguments, in: folder)
+            #expect(other.status == 0, "\(other.standardError)")
+        }
+        #expect(slowed.status == 0, "\(String(decoding: slowed.standardError, as: UTF8.self))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path).sorted()
+                == ["p.128.png", "p.32.png", "p.64.png"])
+    }
 }

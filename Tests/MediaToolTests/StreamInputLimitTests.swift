@@ -96,6 +96,33 @@ import TestSupport
         #expect(run.errorLines.first?.hasPrefix("mediatool: --files-from - and the input '-' would both read standard input") == true, "\(run.standardError)")
     }
 
+    /// The hostile review: the largest limit allowed overflowed a count (`maxSize - total + 1`) and
+    /// the run died of it (status 132).
+    @Test func theLargestLimitIsALimit() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let command = "exec '\(ToolRun.executable.path)' storyboard --count 3 --max-input-size 9223372036854775807 --vtt '\(folder.path)/s.vtt' <(cat '\(Fixture.path("video/counter.mp4"))')"
+        let run = try ChildProcess.run("/bin/bash", ["-c", command])
+        #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("s.vtt").path))
+    }
+
+    /// The hostile review: standard input was made non-blocking while it was read, and a signal
+    /// that ended the run left it so for whoever reads it next (`cat: Resource temporarily unavailable`).
+    @Test func aSignalLeavesStandardInputAsItWas() throws {
+        let pipe = Pipe()
+        defer { try? pipe.fileHandleForWriting.close() }
+        try pipe.fileHandleForWriting.write(contentsOf: Data(contentsOf: URL(fileURLWithPath: Self.picture)).prefix(60))
+        let run = try ChildProcess.run(ToolRun.executable.path, ["probe", "--timeout", "60", "-"],
+                                       standardInput: pipe.fileHandleForReading, deadline: 60) { process in
+            try ChildProcess.waitUntil("the run to wait for standard input", deadline: 30) { ChildProcess.isBlockedReading(process.processIdentifier) }
+            kill(process.processIdentifier, SIGTERM)
+        }
+        #expect(run.status == 143)
+        #expect(fcntl(pipe.fileHandleForReading.fileDescriptor, F_GETFL) & O_NONBLOCK == 0)
+        try? pipe.fileHandleForReading.close()
+    }
+
     @Test func theLimitMustBeASize() throws {
         let run = try ToolRun.run(["probe", "--max-input-size", "lots", "-"])
         #expect(run.status == 64)
