@@ -34,17 +34,7 @@ public enum WorkerThreads {
 
     /// Starts `body` on a thread of its own that nobody joins; false when the system refuses one.
     public static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let work = Unmanaged.passRetained(Work(body)).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { context in
-            let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
-            work.body()
-            return nil
-        }, work)
-        guard created == 0 else {
-            Unmanaged<Work>.fromOpaque(work).release()
-            return false
-        }
+        guard let thread = spawn(body) else { return false }
         pthread_detach(thread)
         return true
     }
@@ -55,22 +45,29 @@ public enum WorkerThreads {
     public static func start(count: Int, runsRefusedWorkersHere: Bool = false, _ body: @escaping @Sendable (Int) -> Void) -> Group {
         var threads: [pthread_t] = []
         for worker in 0..<count {
-            let work = Unmanaged.passRetained(Work { body(worker) }).toOpaque()
-            var thread = pthread_t()
-            let created = pthread_create(&thread, nil, { context in
-                let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
-                work.body()
-                return nil
-            }, work)
-            if created == 0 {
+            if let thread = spawn({ body(worker) }) {
                 threads.append(thread)
             } else if runsRefusedWorkersHere {
                 // No thread to be had: do this worker's share here.
-                Unmanaged<Work>.fromOpaque(work).takeRetainedValue().body()
-            } else {
-                Unmanaged<Work>.fromOpaque(work).release()
+                body(worker)
             }
         }
         return Group(threads: threads)
+    }
+
+    /// `body` on a new thread; nil when the system refuses one (and `body` is not run).
+    private static func spawn(_ body: @escaping () -> Void) -> pthread_t? {
+        let work = Unmanaged.passRetained(Work(body)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { context in
+            let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
+            work.body()
+            return nil
+        }, work)
+        guard created == 0 else {
+            Unmanaged<Work>.fromOpaque(work).release()
+            return nil
+        }
+        return thread
     }
 }

@@ -61,6 +61,9 @@ struct JobOptions: ParsableArguments {
     @Flag(help: "Pass over inputs whose output exists: resumes a run (thumbnail: makes the sizes missing, leaves the others).")
     var skipExisting = false
 
+    @Flag(help: "Do not sync each output to the disk before it takes its name (faster, for scratch output: after a power loss an output may be there and empty).")
+    var noFsync = false
+
     static var cores: Int { WorkerThreads.cores }
 
     func validate() throws {

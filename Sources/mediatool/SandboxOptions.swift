@@ -49,6 +49,7 @@ struct SandboxRun {
         let threads = jobs.threadsPerWorker(inputs: inputs.count)
         var made = made(threads)
         made.policy.keepsOtherRunsOutputs = jobs.skipExisting
+        made.policy.syncs = !jobs.noFsync
         let job = made
         let run = runner(threads: threads)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(inputs, plan: plan) { input, outputs in

@@ -34,6 +34,16 @@ import TestSupport
         #expect(try Data(contentsOf: folder.appendingPathComponent("c.png")).count > 0)
     }
 
+    /// `--no-fsync` (scratch output): no sync at all, and the output all the same.
+    @Test(.enabled(if: try Requirement.tool(strace), "strace is not installed (scripts/bootstrap test installs it)"))
+    func scratchOutputIsNotSynced() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = try Self.traced(["crop", "--no-fsync", "--rect", "0,0,2,2", Fixture.path("pictures/rgb8.png"), "-o", "c.png"], in: folder)
+        #expect(!lines.contains { $0.contains("fsync(") }, "\(lines.joined(separator: "\n"))")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("c.png")).count > 0)
+    }
+
     /// `mediatool thumbnail --json ... | head -c 1`: the run ends as SIGPIPE ends it (141), and no
     /// temporary of the outputs under way is left.
     @Test(arguments: ["on", "off"])
