@@ -136,11 +136,14 @@ public struct OutputPlan: Sendable, Equatable {
         return (kept, inputs.count - kept.count)
     }
 
-    /// Refuses a plan before anything is written: when two inputs would write one output, when an
-    /// output is one of the inputs (compared by device and inode, so no other path to it passes), and
-    /// when an output would land outside its folder (`..` in a name, or a link among the folders it
-    /// passes through that leads out). Inputs that could not be listed have no output.
-    public func check(_ inputs: [BatchInput]) throws(OutputPlanError) {
+    /// Refuses a plan before anything is written: when two inputs would write one output, and when
+    /// an output is one of the inputs (compared by device and inode, so no other path to it
+    /// passes). An input whose output would land outside its folder (its name `..` in the
+    /// template, or a link among the folders it passes through that leads out) is one failed
+    /// input, not the run's: a stranger's file name does not stop the others. Inputs that could
+    /// not be listed have no output. The inputs, those that escape marked so.
+    public func check(_ inputs: [BatchInput]) throws(OutputPlanError) -> [BatchInput] {
+        var escaping: [String: String] = [:]
         let listed = inputs.filter { $0.problem == nil }
         var inputIdentities: [FileIdentity: String] = [:]
         for input in listed {
@@ -159,11 +162,15 @@ public struct OutputPlan: Sendable, Equatable {
                 }
                 if explicitPath == nil {
                     let (folder, relative) = placement(for: input, variant: variant)
-                    if !Self.staysInside(folder ?? ".", relative) {
-                        throw .escapes(output: output, folder: folder ?? ".")
+                    if !Self.staysInside(folder ?? ".", relative), escaping[input.path] == nil {
+                        escaping[input.path] = OutputPlanError.escapes(output: output, folder: folder ?? ".").description
                     }
                 }
             }
+        }
+        return inputs.map { input in
+            guard input.problem == nil, let problem = escaping[input.path] else { return input }
+            return BatchInput(path: input.path, relativePath: input.relativePath, problem: problem, isFoundInFolder: input.isFoundInFolder)
         }
     }
 

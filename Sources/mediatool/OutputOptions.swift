@@ -108,12 +108,13 @@ struct OutputOptions: ParsableArguments {
                                                             defaultTemplate: defaultTemplate,
                                                             outputExtension: Self.fileExtension(of: defaultTemplate)?.lowercased() ?? "",
                                                             earlierVariant: earlierVariant)
-        let inputs = batch.shardShare(of: kept)
-        if output != nil && inputs.count != 1 {
-            throw ValidationError("-o names one output: use --out-dir for \(inputs.count) inputs.")
+        let shared = batch.shardShare(of: kept)
+        if output != nil && shared.count != 1 {
+            throw ValidationError("-o names one output: use --out-dir for \(shared.count) inputs.")
         }
+        let inputs: [BatchInput]
         do {
-            try plan.check(inputs)
+            inputs = try plan.check(shared)
         } catch {
             throw ValidationError(Diagnostics.printable(error.description))
         }

@@ -164,17 +164,18 @@ struct Storyboard: ParsableCommand {
             worker.serve({ Storyboarder(options: settled.threaded($0)).job(html: html) }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value, prepare: FFmpegLibraries.load)
         }
         let sandboxRun = sandbox.begin(limits: limits)
-        let videos = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
-        if vtt != nil && videos.count != 1 {
-            throw ValidationError("--vtt names one storyboard: use --out-dir for \(videos.count) inputs.")
+        let listed = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
+        if vtt != nil && listed.count != 1 {
+            throw ValidationError("--vtt names one storyboard: use --out-dir for \(listed.count) inputs.")
         }
-        if html != nil && videos.count != 1 {
+        if html != nil && listed.count != 1 {
             throw ValidationError("--html shows one storyboard: give one input.")
         }
         var plan = OutputPlan(explicitPath: vtt, directory: folder.outDir, template: "{stem}.vtt")
         plan.collisionRemedy = "a storyboard is named after its video: give them one at a time with --vtt NAME"
+        let videos: [BatchInput]
         do {
-            try plan.check(videos)
+            videos = try plan.check(listed)
         } catch {
             throw ValidationError("\(error)")
         }
