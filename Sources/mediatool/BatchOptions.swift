@@ -31,14 +31,23 @@ struct BatchOptions: ParsableArguments {
 
     /// Every shard's inputs: what outputs are planned for, so that all shards pass over the same.
     func allInputs(_ arguments: [String], extensions: Set<String>) throws -> [BatchInput] {
-        // Standard input is read once: as the list, or as an input, not both.
-        if filesFrom == "-" && arguments.contains("-") {
-            throw ValidationError("--files-from - and the input '-' would both read standard input: give one of them.")
+        // Standard input is read once: as the list, or as an input, not both, by any of its names
+        // (`-`, /dev/stdin, /proc/self/fd/0) where it is a stream.
+        if let filesFrom, Self.readsStandardInput(filesFrom), arguments.contains(where: Self.readsStandardInput) {
+            throw ValidationError("--files-from \(filesFrom) and the input '\(arguments.first(where: Self.readsStandardInput)!)' would both read standard input: give one of them.")
         }
         var selection = InputSelection(extensions: extensions)
         selection.recursive = recursive
         selection.includePattern = include
         return try InputCollector.collect(arguments: arguments, listFile: filesFrom, selection: selection)
+    }
+
+    /// `-`, or another name of standard input when it is a stream (a file can be read twice).
+    static func readsStandardInput(_ path: String) -> Bool {
+        if path == "-" { return true }
+        var status = stat()
+        guard fstat(STDIN_FILENO, &status) == 0, status.st_mode & S_IFMT != S_IFREG else { return false }
+        return FileIdentity(path: path) == FileIdentity(status)
     }
 
     func shardShare(of inputs: [BatchInput]) -> [BatchInput] {

@@ -90,10 +90,13 @@ import TestSupport
     }
 
     /// Issue 38, item 14: standard input is read once, as the list or as an input.
-    @Test func standardInputIsNotBothTheListAndAnInput() throws {
-        let run = try ToolRun.run(["probe", "--files-from", "-", "-"], input: Data("a.png\n".utf8))
+    /// By any of its names (the hostile review: /dev/stdin and /proc/self/fd/0 passed).
+    @Test(arguments: [("-", "-"), ("/dev/stdin", "-"), ("-", "/proc/self/fd/0")])
+    func standardInputIsNotBothTheListAndAnInput(list: String, input: String) throws {
+        let run = try ToolRun.run(["probe", "--files-from", list, input], input: Data("a.png\n".utf8))
         #expect(run.status == 64)
-        #expect(run.errorLines.first?.hasPrefix("mediatool: --files-from - and the input '-' would both read standard input") == true, "\(run.standardError)")
+        #expect(run.errorLines.first?.hasPrefix("mediatool: --files-from \(list) and the input '\(input)' would both read standard input") == true,
+                "\(run.standardError)")
     }
 
     /// The hostile review: the largest limit allowed overflowed a count (`maxSize - total + 1`) and
