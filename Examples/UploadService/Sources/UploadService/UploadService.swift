@@ -2,11 +2,13 @@ import Foundation
 import Hummingbird
 import MediaToolKit
 
-/// An upload service in one route: `POST /uploads` takes a photo or a video as the request's body
-/// and answers with what it is (mediatool's probe, as JSON) and its thumbnail (a PNG, in base64).
+/// An upload service in one route: `POST /uploads` takes a photo or a video as the request's body,
+/// or as the file of a browser's form (multipart/form-data), and answers with what it is
+/// (mediatool's probe, as JSON) and its thumbnail (a PNG, in base64). See its README.
 ///
 ///     swift run UploadService --port 8080
 ///     curl --data-binary @IMG_0042.MOV 'http://127.0.0.1:8080/uploads?size=320'
+///     curl -F file=@IMG_0042.MOV 'http://127.0.0.1:8080/uploads?size=320'
 @main
 struct UploadService {
     static func main() async throws {
@@ -35,7 +37,14 @@ struct UploadService {
                 throw HTTPError(.badRequest, message: "size is a number of pixels from 16 to 4096")
             }
             let body = try await request.body.collect(upTo: largestUpload)
-            let upload = MediaSource.data(Data(body.readableBytesView), name: "upload")
+            var bytes = Data(body.readableBytesView)
+            if let boundary = FormUpload.boundary(contentType: request.headers[.contentType]) {
+                guard let file = FormUpload.file(in: bytes, boundary: boundary) else {
+                    throw HTTPError(.badRequest, message: "the form holds no file: send it as a field with a filename (curl -F file=@NAME)")
+                }
+                bytes = file
+            }
+            let upload = MediaSource.data(bytes, name: "upload")
             do throws(MediaError) {
                 var prober = MediaProber(configuration: configuration)
                 prober.includesGPS = false  // an upload's place is not for the public
