@@ -36,7 +36,8 @@ public enum FFmpegLibraries {
             guard level <= AV_LOG_ERROR, let format, let arguments else { return }
             var message = [CChar](repeating: 0, count: 512)
             _ = vsnprintf(&message, message.count, format, arguments)
-            LibraryMessages.record("FFmpeg", String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            LibraryMessages.record("FFmpeg", String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                                   replacing: true)
         }
     }
 

@@ -24,11 +24,13 @@ public enum LibraryMessages {
         return slot
     }
 
-    /// Keeps `message` (trailing white space dropped, `library: ` before it) unless one is kept already.
-    public static func record(_ library: String, _ message: String) {
+    /// Keeps `message` (trailing white space dropped, `library: ` before it) unless one is kept
+    /// already; with `replacing`, in place of it (a library whose last word is its verdict, as
+    /// FFmpeg's demuxer after a prober's side remarks: "EBML header parsing failed").
+    public static func record(_ library: String, _ message: String, replacing: Bool = false) {
         var text = message
         while text.last?.isWhitespace == true { text.removeLast() }
-        guard !text.isEmpty, slot.first == nil else { return }
+        guard !text.isEmpty, slot.first == nil || replacing else { return }
         slot.first = "\(library): \(text)"
     }
 
