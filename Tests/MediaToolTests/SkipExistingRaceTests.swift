@@ -53,7 +53,7 @@ import TestSupport
         let arguments = ["thumbnail", "--sandbox", "off", "--skip-existing", "--sizes", "32,64,128", "--quiet", "--out-dir", "out", "in"]
         let slowed = try ChildProcess.run(DurableOutputTests.strace, ["-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync",
                                                                       "-e", "inject=fsync:delay_enter=2000000", ToolRun.executable.path] + arguments,
-                                          directory: folder) { _ in
+                                          directory: folder, environment: DurableOutputTests.tracedEnvironment) { _ in
             try ChildProcess.waitUntil("the first run to move size 64 into place") {
                 FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/p.64.png").path)
             }
