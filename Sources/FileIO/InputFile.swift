@@ -144,7 +144,10 @@ public final class InputFile: ByteSource, @unchecked Sendable {
     public func randomAccess(limits: StreamLimits = StreamLimits(),
                              recognise: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws -> InputFile {
         // One wording for every job (probe, thumbnail, crop each said it otherwise).
-        if isRegular { return size == 0 ? try { throw InputError.empty }() : self }
+        if isRegular {
+            if size == 0 { throw InputError.empty }
+            return self
+        }
         if isDevice { throw InputError.notRegular(kind: kind) }
         let (fd, size) = try spool(limits: limits, recognise: recognise)
         return try InputFile(spooled: fd, size: size, from: self)
