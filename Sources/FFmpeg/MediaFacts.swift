@@ -19,6 +19,15 @@ public struct MediaFacts: Sendable {
     public var mainVideoStream: Int?
     /// Whether opening had to decode the first frames because the header did not say everything.
     public var probedByDecoding: Bool
+
+    /// A still or animated picture (GIF, APNG, FFmpeg's image pipes: BMP, PSD, ...), not a video,
+    /// whatever number of frames it has: browsers show it as an image, Active Storage analyses it
+    /// as one, and vips and Pillow read its first frame.
+    public var isPicture: Bool { Self.isPictureDemuxer(demuxer) }
+
+    public static func isPictureDemuxer(_ demuxer: String) -> Bool {
+        demuxer == "gif" || demuxer == "image2" || demuxer.hasSuffix("_pipe") || demuxer == "apng"
+    }
 }
 
 /// One stream of a media file.

@@ -44,6 +44,8 @@ public final class VideoSource {
     let limits: DecodeLimits
     /// Raw streams (MPEG-2 elementary streams and the like) time nothing at all.
     let hasNoTimestamps: Bool
+    /// A GIF or another picture FFmpeg reads (`MediaFacts.isPicture`): shown by its first frame.
+    public let isPicture: Bool
     /// One frame's duration in the stream's time base, when the frame rate is known.
     let frameDuration: Int64?
     /// Nothing has been read or sought since the input was opened: its first packet comes next.
@@ -100,6 +102,7 @@ public final class VideoSource {
         let demuxer = format.pointer.pointee.iformat.pointee
         hasNoTimestamps = demuxer.flags & AVFMT_NOTIMESTAMPS != 0
         packetTimesAreDecodingOrder = String(cString: demuxer.name) == "avi" || hasNoTimestamps
+        isPicture = MediaFacts.isPictureDemuxer(String(cString: demuxer.name))
         startNeedsDecoding = start == cffmpeg_nopts_value() || packetTimesAreDecodingOrder
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         if rate.num > 0 && rate.den > 0 && timeBase.num > 0 {

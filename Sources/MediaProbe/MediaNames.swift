@@ -2,11 +2,6 @@ import FFmpeg
 
 /// The short format names and MIME types of media files, from FFmpeg's demuxer and the file's brand.
 enum MediaNames {
-    /// Demuxers of still or animated pictures (GIF, and FFmpeg's image pipes: BMP, PSD, ...).
-    static func isPictureDemuxer(_ demuxer: String) -> Bool {
-        demuxer == "gif" || demuxer == "image2" || demuxer.hasSuffix("_pipe") || demuxer == "apng"
-    }
-
     static func name(of facts: MediaFacts, kind: ProbeResult.Kind, start: [UInt8]) -> (format: String, mime: String) {
         let family = kind == .audio ? "audio" : "video"
         switch facts.demuxer {

@@ -9,7 +9,7 @@ enum MediaProbe {
         let facts = try MediaFacts.read(file, maxPixels: limits.videoPixels, maxMemory: limits.maxMemory)
         let main = facts.mainVideoStream.map { facts.streams[$0] }
         let audio = facts.streams.filter { $0.kind == .audio }
-        let isPicture = MediaNames.isPictureDemuxer(facts.demuxer)
+        let isPicture = facts.isPicture
         let kind: ProbeResult.Kind
         if isPicture {
             kind = .picture

@@ -30,6 +30,15 @@ struct VideoFrameThumbnails {
         // the first frame is shown, as ffmpegthumbnailer shows it, with a warning.
         let unknownDuration = "the duration is unknown (a raw stream?): the first frame is shown"
         switch options.time {
+        case _ where video.isPicture:
+            // An animated GIF is a picture, as probe says, and is read as an animated WebP is: its
+            // first frame (as vips and browsers show it), or with --at the frame shown then.
+            mode = .exact
+            switch options.animationTime {
+            case nil: seconds = 0
+            case .seconds(let value): seconds = value
+            case .fraction(let fraction): seconds = fraction * (video.durationSeconds ?? 0)
+            }
         case .posterFrame where video.durationSeconds == nil:
             warnings.append("\(unknownDuration), not a poster frame")
         case .posterFrame:
@@ -50,6 +59,12 @@ struct VideoFrameThumbnails {
         let located = try video.frame(atSeconds: seconds, mode: mode)
         var made = try pictures(of: located, askedAt: seconds, in: video, sizes: sizes)
         made.warnings = warnings + made.warnings
+        if video.isPicture {
+            if options.animationTime != nil && !located.isPastEnd {
+                made.warnings.append("an animated picture: the frame shown at \(SecondsText.of(located.seconds)) s was read")
+            }
+            made.seconds = nil
+        }
         return made
     }
 

@@ -172,7 +172,7 @@ struct Thumbnail: ParsableCommand {
 
     func run() throws {
         let videos = cover || coverPrefer ? Self.videoExtensions.union(Self.audioExtensions) : Self.videoExtensions
-        // GIF goes through FFmpeg (an animation is a video to it), the other pictures through their codecs.
+        // GIF goes through FFmpeg (which shows its first frame, a picture), the others through their codecs.
         let extensions = videos.union(PictureFormat.readableExtensions).union(["gif"])
         let sizes = try allSizes()
         var options = ThumbnailOptions()
