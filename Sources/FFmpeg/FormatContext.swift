@@ -37,7 +37,12 @@ final class FormatContext {
         // On failure avformat_open_input frees the context (not a custom AVIOContext, which `input` owns).
         // The name is only a hint for probing: FFmpeg opens nothing by it.
         LibraryMessages.clear()
-        let opening = PathBytes.withCString(name) { avformat_open_input(&context, $0, nil, nil) }
+        // MPEG-TS: read every program's table, as ffprobe and ffmpeg do (they set this for every
+        // input); without it a TS whose timestamps jump back is timed otherwise than ffprobe times it.
+        var formatOptions: OpaquePointer?
+        av_dict_set(&formatOptions, "scan_all_pmts", "1", 0)
+        let opening = PathBytes.withCString(name) { avformat_open_input(&context, $0, nil, &formatOptions) }
+        av_dict_free(&formatOptions)
         if opening < 0 {
             // FFmpeg's log names the cause (a truncated MP4: "moov atom not found").
             let said = LibraryMessages.take().map { $0.hasPrefix("FFmpeg: ") ? String($0.dropFirst(8)) : $0 }
