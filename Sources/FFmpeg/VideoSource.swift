@@ -44,6 +44,9 @@ public final class VideoSource {
     let limits: DecodeLimits
     /// Raw streams (MPEG-2 elementary streams and the like) time nothing at all.
     let hasNoTimestamps: Bool
+    /// What decoding holds of the run's memory (`DecodeLimits.reserveVideoFrame`), for a job that
+    /// holds more beside it to count.
+    public var decodingBytes: Int { reservedPixels * DecodeLimits.videoBytesPerPixel }
     /// A GIF or another picture FFmpeg reads (`MediaFacts.isPicture`): shown by its first frame.
     public let isPicture: Bool
     /// One frame's duration in the stream's time base, when the frame rate is known.

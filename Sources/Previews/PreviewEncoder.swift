@@ -20,6 +20,16 @@ extension PreviewFormat {
         case .mp4: return try H264MP4Encoder(width: width, height: height, quality: quality, fps: fps, threads: threads)
         }
     }
+
+    /// What the encoder holds while it works, measured at 3840x2160 (maximum resident size of a
+    /// preview less that of the same preview at 320 px): WebPAnimEncoder keeps three canvases and
+    /// up to four candidate sub-frames, 33 bytes a pixel; x264's look-ahead and frame threads, 20.
+    func encoderBytes(width: Int, height: Int) -> Int {
+        switch self {
+        case .webp: return width * height * 36
+        case .mp4: return width * height * 24
+        }
+    }
 }
 
 extension WebPAnimationEncoder: PreviewEncoder {

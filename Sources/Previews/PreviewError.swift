@@ -1,4 +1,5 @@
 import FFmpeg
+import Imaging
 
 /// Why a video gave no moving preview.
 public enum PreviewError: Error, Equatable, CustomStringConvertible {
@@ -9,8 +10,9 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible {
     case picture
     /// Frames past the largest a preview is made at.
     case framesTooLarge(width: Int, height: Int)
-    /// The frames kept for `--max-bytes`'s second tries would take more than the run's memory.
-    case framesOverMemory(needed: Int, limit: Int)
+    /// Decoding, encoding and (`keepsFrames`) the frames kept for `--max-bytes`'s second tries
+    /// would take more than the run's memory.
+    case overMemory(needed: Int, limit: Int, keepsFrames: Bool)
     /// Even the lowest quality tried gives a file over `--max-bytes`.
     case tooLarge(bytes: Int, limit: Int, quality: Int)
 
@@ -24,8 +26,9 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible {
             return "a picture, not a video: a preview is made of a video's frames (thumbnail makes pictures of pictures)"
         case .framesTooLarge(let width, let height):
             return "frames of \(width)x\(height) are past the largest a preview is made at (3840x2160's 8.3 million pixels, whose encoders hold several of them): give a smaller --width or --height"
-        case .framesOverMemory(let needed, let limit):
-            return "the frames kept to encode again for --max-bytes take \(needed >> 20) MiB, over --max-memory's \(limit >> 20) MiB: give a larger --max-memory, or fewer or smaller frames"
+        case .overMemory(let needed, let limit, let keepsFrames):
+            let what = keepsFrames ? "its decoding, its encoder and the frames kept to encode again for --max-bytes" : "its decoding and its encoder"
+            return "the preview needs \(DecodeLimitError.mebibytes(needed)) (\(what)), over --max-memory's \(DecodeLimitError.mebibytes(limit, roundingUp: false)): give a larger --max-memory, or fewer or smaller frames"
         case .tooLarge(let bytes, let limit, let quality):
             return "the preview takes \(bytes) bytes even at quality \(quality), over the limit of \(limit) (--max-bytes): ask for fewer or smaller frames"
         }

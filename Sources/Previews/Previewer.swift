@@ -56,7 +56,8 @@ public struct Previewer: Sendable {
         var encoder: (any PreviewEncoder)?
         // Kept only to encode again at lower qualities (`maxBytes`), within the run's memory.
         var kept: [PixelBuffer] = []
-        var keptBytes = 0
+        // What the encoder, the kept frames and the second pass's frames hold of the run's memory.
+        var reservation: MemoryBudget.Reservation?
         var warnings: [String] = []
         var framesPastEnd = 0
         var frameCount = 0, milliseconds = 0
@@ -73,17 +74,13 @@ public struct Previewer: Sendable {
             if encoder == nil {
                 let (width, height) = (made.pictures[0].width, made.pictures[0].height)
                 guard width * height <= options.largestFramePixels else { throw PreviewError.framesTooLarge(width: width, height: height) }
+                reservation = try reserveMemory(width: width, height: height, channels: made.pictures[0].channels < 3 ? made.pictures[0].channels + 2 : made.pictures[0].channels,
+                                                frames: schedule!.frames.count, decodingBytes: made.decodingBytes, aheadBytes: second == nil ? 0 : aheadBytes)
                 encoder = try options.format.encoder(width: width, height: height, quality: options.quality, fps: options.fps, threads: options.threads)
             }
             let picture = try Self.canvasFrame(made.pictures[0], width: encoder!.width, height: encoder!.height)
             try encoder!.add(picture, milliseconds: schedule!.frames[index].milliseconds)
-            if options.maxBytes != nil {
-                keptBytes += picture.bytes.count
-                if keptBytes > options.limits.maxMemory {
-                    throw PreviewError.framesOverMemory(needed: keptBytes, limit: options.limits.maxMemory)
-                }
-                kept.append(picture)
-            }
+            if options.maxBytes != nil { kept.append(picture) }
             milliseconds += schedule!.frames[index].milliseconds
             frameCount += 1
             warnings += made.warnings.filter { !warnings.contains($0) }
@@ -91,6 +88,7 @@ public struct Previewer: Sendable {
 
         var second: SecondPass?
         var split = 0
+        let aheadBytes = min(64 << 20, options.limits.maxMemory / 8)
         do {
             try Thumbnailer(options: thumbnail).videoFrames(from: file, scheduledBy: { duration, indexedKeyframes in
                 // One stretch starts where it is asked to: only pieces move to keyframes.
@@ -108,7 +106,7 @@ public struct Previewer: Sendable {
                     var later = thumbnail
                     later.threads = 1
                     second = SecondPass(file: file, options: later, times: Array(times[split...]), size: size,
-                                        maxBytes: min(64 << 20, options.limits.maxMemory / 4))
+                                        maxBytes: aheadBytes)
                 }
                 return Array(times[..<split])
             }, sizes: [size], take)
@@ -131,15 +129,18 @@ public struct Previewer: Sendable {
         if framesPastEnd > 0 {
             warnings.append("the video ends before \(framesPastEnd) of the frames' times: the preview ends at its last frame, \(milliseconds) ms long")
         }
-        guard let schedule, let encoder else { throw VideoError.noDecodableFrame(cause: nil) }
+        guard let schedule, let first = encoder else { throw VideoError.noDecodableFrame(cause: nil) }
+        let (width, height) = (first.width, first.height)
         var quality = options.quality
-        var bytes = try encoder.finish()
+        var bytes = try first.finish()
+        // One encoder at a time holds the memory reserved for one.
+        encoder = nil
         if let limit = options.maxBytes {
             var lower = Self.fallbackQualities.filter { $0 < quality }[...]
             while bytes.count > limit, let next = lower.popFirst() {
                 quality = next
-                let again = try options.format.encoder(width: encoder.width, height: encoder.height, quality: quality,
-                                                       fps: options.fps, threads: options.threads)
+                bytes = []
+                let again = try options.format.encoder(width: width, height: height, quality: quality, fps: options.fps, threads: options.threads)
                 for (picture, frame) in zip(kept, schedule.frames) { try again.add(picture, milliseconds: frame.milliseconds) }
                 bytes = try again.finish()
             }
@@ -149,8 +150,29 @@ public struct Previewer: Sendable {
         // The pieces the file shows: not those past the video's last frame.
         let lastTime = schedule.frames[frameCount - 1].time
         let shown = schedule.segments.filter { $0.start <= lastTime }
-        return Preview(bytes: bytes, width: encoder.width, height: encoder.height, schedule: schedule, segments: shown, frameCount: frameCount,
+        withExtendedLifetime(reservation) {}
+        return Preview(bytes: bytes, width: width, height: height, schedule: schedule, segments: shown, frameCount: frameCount,
                        milliseconds: milliseconds, quality: quality, warnings: warnings)
+    }
+
+    /// Holds what the preview holds beside its decoding, once its frames' size is known: the
+    /// encoder, every frame for `maxBytes`'s second tries, and the second pass's frames waiting.
+    /// All of it with the decoding must fit in the run's memory, so that waiting for it (while
+    /// other jobs, or this one's second pass, give theirs back) always ends.
+    private func reserveMemory(width: Int, height: Int, channels: Int, frames: Int, decodingBytes: Int,
+                               aheadBytes: Int) throws -> MemoryBudget.Reservation? {
+        let encoderBytes = options.format.encoderBytes(width: width, height: height)
+        let keptBytes = options.maxBytes == nil ? 0 : frames * width * height * channels
+        let held = encoderBytes + keptBytes + aheadBytes
+        let limit = options.limits.maxMemory
+        if decodingBytes + held > limit {
+            throw PreviewError.overMemory(needed: decodingBytes + held, limit: limit, keepsFrames: keptBytes > 0)
+        }
+        guard let budget = options.limits.budget else { return nil }
+        guard let reservation = budget.reserve(held) else {
+            throw PreviewError.overMemory(needed: decodingBytes + held, limit: budget.total, keepsFrames: keptBytes > 0)
+        }
+        return reservation
     }
 
     /// A time in seconds; a share of the duration needs the duration.

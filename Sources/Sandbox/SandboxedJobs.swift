@@ -182,6 +182,9 @@ public final class SandboxedJobs: Sendable {
         /// ends, however it ends (a worker that crashed gives back nothing itself).
         var held: [Int: MemoryBudget.Reservation] = [:]
         defer { held.removeAll() }
+        /// Memory the worker asked for and waits for: its answer is sent once the bytes are had.
+        /// Meanwhile its other messages are read, for what it gives back may be what it waits for.
+        var awaitedMemory: Int?
         if let outputs {
             pipes.append(try OutputPipe(target: outputs.primary, name: planned[0].path, limit: limit == 0 ? Int.max : limit))
         }
@@ -200,9 +203,25 @@ public final class SandboxedJobs: Sendable {
         pipes.first?.closeWriteEnd()
         let deadline = Clock.seconds() + settings.timeout
         while true {
+            if let bytes = awaitedMemory, let budget = settings.budget {
+                // Waits a moment for the other workers and jobs, then looks at this worker's messages.
+                if let reservation = budget.reserve(bytes, waitingAtMost: min(Self.memoryPoll, max(0, deadline - Clock.seconds()))) {
+                    awaitedMemory = nil
+                    let token = Self.nextToken.add(1, ordering: .relaxed).newValue
+                    held[token] = reservation
+                    do {
+                        try box.worker.channel.send(WireMessage.memoryReserved(token: token).bytes)
+                    } catch {
+                        throw failure(ending: box.worker.end(), of: box.worker)
+                    }
+                }
+            }
             let open = pipes.filter(\.isOpen)
-            let ready = Readiness.wait(for: [box.worker.channel.descriptor] + open.map(\.readEnd), seconds: deadline - Clock.seconds())
+            let left = deadline - Clock.seconds()
+            let ready = Readiness.wait(for: [box.worker.channel.descriptor] + open.map(\.readEnd),
+                                       seconds: awaitedMemory == nil ? left : 0)
             guard let ready else {
+                if awaitedMemory != nil && left > 0 { continue }
                 _ = box.worker.end()
                 throw WorkerFailure.timedOut(seconds: settings.timeout)
             }
@@ -246,13 +265,17 @@ public final class SandboxedJobs: Sendable {
                 throw OutputError.exists(path: path)
             case .outputExists(let path)?:
                 throw JobFailure(description: "\(OutputError.exists(path: path))")
+            case .reserveMemory? where awaitedMemory != nil:
+                // One question at a time: a second before the first's answer is not this protocol.
+                _ = box.worker.end()
+                throw WorkerFailure.malformedReply
             case .reserveMemory(let bytes)?:
                 var reply = WireMessage.memoryRefused
-                if let budget = settings.budget, bytes <= budget.total {
-                    // Waiting for the other workers to give back, within this job's time.
-                    guard let reservation = budget.reserve(bytes, waitingAtMost: deadline - Clock.seconds()) else {
-                        _ = box.worker.end()
-                        throw WorkerFailure.timedOut(seconds: settings.timeout)
+                if let budget = settings.budget, bytes >= 0, bytes <= budget.total {
+                    // Had now, or answered once the other workers (or this one) give back enough.
+                    guard let reservation = budget.reserve(bytes, waitingAtMost: 0) else {
+                        awaitedMemory = bytes
+                        continue
                     }
                     let token = Self.nextToken.add(1, ordering: .relaxed).newValue
                     held[token] = reservation
@@ -319,6 +342,9 @@ public final class SandboxedJobs: Sendable {
 extension SandboxedJobs {
     /// Numbers the reservations workers hold.
     static let nextToken = Atomic<Int>(0)
+    /// How long the parent waits for memory a worker asked for before it reads that worker's
+    /// messages again (it may be giving back what it waits for).
+    static let memoryPoll = 0.02
 }
 
 /// A job's own error, said by the worker in its words.

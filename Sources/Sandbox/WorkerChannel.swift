@@ -16,10 +16,12 @@ final class WorkerChannel: @unchecked Sendable {
 
     /// Where packets are received: one buffer for the channel's life, not one a message.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: WorkerChannel.packetSize, alignment: 16)
-    /// Held while a message is sent, or a question asked and answered: a worker's threads (its
-    /// job asking for an output, its decoders for memory) take turns, so that no two messages'
-    /// packets mix and no answer goes to the wrong question.
-    private let turn = Mutex<Int>(0)
+    /// Held while a question is asked and answered: a worker's threads (its job asking for an
+    /// output, its decoders for memory) take turns, so that no answer goes to the wrong question.
+    private let asking = Mutex<Int>(0)
+    /// Held while one message's packets are sent, so that no two mix. Not held while an answer is
+    /// awaited: memory given back by one thread may be what another's question waits for.
+    private let sending = Mutex<Int>(0)
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -41,13 +43,13 @@ final class WorkerChannel: @unchecked Sendable {
 
     /// Sends `bytes` (at most `capacity`), the descriptors with its first packet.
     func send(_ bytes: [UInt8], descriptors: [Int32] = []) throws(SystemError) {
-        try turn.withLock { (_) throws(SystemError) in try sendPackets(bytes, descriptors: descriptors) }
+        try sending.withLock { (_) throws(SystemError) in try sendPackets(bytes, descriptors: descriptors) }
     }
 
     /// Sends `bytes` and waits for the answer, no other thread's message between them.
     func ask(_ bytes: [UInt8]) throws(SystemError) -> (bytes: [UInt8], descriptors: [Int32])? {
-        try turn.withLock { (_) throws(SystemError) in
-            try sendPackets(bytes, descriptors: [])
+        try asking.withLock { (_) throws(SystemError) in
+            try send(bytes)
             return try receive()
         }
     }
@@ -113,18 +115,18 @@ final class WorkerChannel: @unchecked Sendable {
 
 /// Waiting for descriptors to become readable, the one poll loop of the sandbox.
 enum Readiness {
-    /// Which of `descriptors` can be read (or have ended), waiting at most `seconds`; nil when the
-    /// time ran out. An interrupted wait goes on; a failed one says every descriptor is ready, so
-    /// that the reads that follow report the error.
+    /// Which of `descriptors` can be read (or have ended), waiting at most `seconds` (0: a look
+    /// without waiting); nil when the time ran out. An interrupted wait goes on; a failed one says
+    /// every descriptor is ready, so that the reads that follow report the error.
     static func wait(for descriptors: [Int32], seconds: Double) -> [Bool]? {
         var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let deadline = Clock.seconds() + seconds
         while true {
             let left = deadline - Clock.seconds()
-            if left <= 0 { return nil }
-            let ready = poll(&entries, nfds_t(entries.count), Int32(min(left * 1000, 3_600_000).rounded(.up)))
+            let ready = poll(&entries, nfds_t(entries.count), left <= 0 ? 0 : Int32(min(left * 1000, 3_600_000).rounded(.up)))
             if ready > 0 { return entries.map { $0.revents != 0 } }
             if ready < 0 && errno != EINTR { return entries.map { _ in true } }
+            if ready == 0 && left <= 0 { return nil }
         }
     }
 }

@@ -140,4 +140,6 @@ public struct MadeThumbnails: Sendable {
     public var warnings: [String]
     /// The time asked for lies past a video's last frame, which this is (a warning says so).
     public var isPastEnd = false
+    /// What the video's decoding holds of the run's memory while its frames come (0 for a picture).
+    public var decodingBytes = 0
 }

@@ -117,7 +117,7 @@ struct VideoFrameThumbnails {
         // Kept as HDR, the pixels are BT.2020 PQ or HLG, which the cICP chunk says; otherwise sRGB.
         let metadata = PictureMetadata(codePoints: keepsHDR ? video.codePoints(of: located.frame) : nil)
         return MadeThumbnails(pictures: pictures, metadata: metadata, seconds: located.seconds, orientation: orientation, warnings: warnings,
-                              isPastEnd: located.isPastEnd)
+                              isPastEnd: located.isPastEnd, decodingBytes: video.decodingBytes)
     }
 
     /// The cover art, within each size, at its own aspect.
