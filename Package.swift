@@ -21,7 +21,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "FileIO", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "Previews", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe",
+                "BinaryArrays", "FileIO", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "Previews", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe", "Jobs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,7 +36,7 @@ let package = Package(
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.
         .executableTarget(
             name: "MediaToolFuzz",
-            dependencies: ["Batch", "BinaryArrays", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "JPEGCodec", "FileIO", "JSON", "MediaProbe", "NumberText", "PNGCodec", "Previews", "VideoThumbnails"]
+            dependencies: ["Batch", "BinaryArrays", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "JPEGCodec", "FileIO", "JSON", "Jobs", "MediaProbe", "NumberText", "PNGCodec", "Previews", "Sandbox", "VideoThumbnails"]
         ),
 
         // The same thumbnail and crop many times in one process, to show memory stays flat.
@@ -61,6 +61,8 @@ let package = Package(
         .target(name: "Batch", dependencies: ["FileIO", "JSON", "Reporting", "WorkerPool"]),
         // Untrusted inputs decoded in confined worker processes (seccomp, Landlock, resource limits).
         .target(name: "Sandbox", dependencies: ["Batch", "CSandbox", "FileIO", "Imaging", "JSON", "Reporting", "WorkerPool"]),
+        // Each job as a typed value (`JobSpec`): built by the command line, run by the batch, sent to a worker.
+        .target(name: "Jobs", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "MediaProbe", "Previews", "Storyboards", "VideoThumbnails"]),
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
         // C libraries, each behind one system-library target and one Swift wrapper.
@@ -170,6 +172,7 @@ let package = Package(
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "FileIO", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "FileIO", "TestSupport"]),
         .testTarget(name: "WorkerPoolTests", dependencies: ["WorkerPool"]),
+        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Sandbox", "JSON", "FFmpeg", "ImageCropping", "Imaging", "MediaProbe", "Previews", "Storyboards", "VideoThumbnails"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "FileIO", "TestSupport"]),
         .testTarget(name: "WebPCodecTests", dependencies: ["WebPCodec", "FileIO", "TestSupport"]),
         .testTarget(name: "TIFFCodecTests", dependencies: ["TIFFCodec", "FileIO", "TestSupport"]),

@@ -1,5 +1,5 @@
 /// A time in a video: seconds from its first frame, or a share of its duration.
-public enum TimeSpec: Sendable, Equatable, CustomStringConvertible {
+public enum TimeSpec: Sendable, Codable, Equatable, CustomStringConvertible {
     case seconds(Double)
     /// 0 to 1: `10%` is 0.1.
     case fraction(Double)

@@ -4,7 +4,7 @@ import FileIO
 
 /// The main video stream of a media file, ready to give the picture shown at a time.
 public final class VideoSource {
-    public enum SeekMode: Sendable {
+    public enum SeekMode: Sendable, Codable {
         /// The frame whose display interval contains the time, decoded forward from the keyframe before it.
         case exact
         /// The keyframe at or before the time: fast, approximate.

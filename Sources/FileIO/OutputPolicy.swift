@@ -1,5 +1,5 @@
 /// What writing an output may do to what is already at its path.
-public struct OutputPolicy: Sendable, Equatable {
+public struct OutputPolicy: Sendable, Codable, Equatable {
     /// An existing regular file may be replaced.
     public var overwrite: Bool
     /// The path was named by the user (`-o FILE`): a symbolic link there is followed, and a

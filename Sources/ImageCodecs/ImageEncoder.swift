@@ -24,7 +24,7 @@ public struct PictureMetadata: Sendable {
 }
 
 /// How outputs are encoded, whatever their format: each encoder takes what applies to it.
-public struct EncodingSettings: Sendable {
+public struct EncodingSettings: Sendable, Codable {
     /// zlib level 0 to 9 for PNG.
     public var pngCompressionLevel = PNGImageEncoder.defaultCompressionLevel
     /// 1 to 100 for JPEG and lossy WebP.

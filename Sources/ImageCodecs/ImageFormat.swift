@@ -1,5 +1,5 @@
 /// The picture formats mediatool writes: those of `PictureFormat.all` with an output.
-public enum ImageFormat: String, CaseIterable, Sendable {
+public enum ImageFormat: String, CaseIterable, Sendable, Codable {
     case png
     case jpeg
     case webp

@@ -102,7 +102,7 @@ public struct PictureOpening: Sendable {
 }
 
 /// A time in an animation (an animated WebP's frames): seconds from its start, or a fraction of its length.
-public enum AnimationTime: Sendable, Equatable {
+public enum AnimationTime: Sendable, Codable, Equatable {
     case seconds(Double)
     case fraction(Double)
 }

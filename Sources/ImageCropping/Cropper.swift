@@ -5,7 +5,7 @@ import Batch
 import FileIO
 
 /// Where the rect of a crop is given.
-public enum CropRect: Sendable, Equatable {
+public enum CropRect: Sendable, Codable, Equatable {
     /// In the picture as a person sees it (EXIF orientation applied).
     case displayed(FractionalRect)
     /// In a view of another size that shows the displayed picture.
@@ -14,7 +14,7 @@ public enum CropRect: Sendable, Equatable {
     case stored(FractionalRect)
 }
 
-public struct CropOptions: Sendable {
+public struct CropOptions: Sendable, Codable {
     public var rect: CropRect
     /// Crop the part of the rect inside the picture, instead of failing.
     public var clamps = false
@@ -39,13 +39,18 @@ public struct CropOptions: Sendable {
     public static let defaultMaxPixels = DecodeLimits.defaultMaxPixels
     public static let defaultMaxMemory = DecodeLimits.defaultMaxMemory
 
+    /// The budget is this process's: a worker sent the options makes its own, lent by its parent.
+    private enum CodingKeys: String, CodingKey {
+        case rect, clamps, keepsOrientation, maxPixels, maxMemory, output, format, encoding, strip, threads, losslessJPEG
+    }
+
     public init(rect: CropRect) {
         self.rect = rect
     }
 }
 
 /// What of a picture's metadata a crop leaves out.
-public enum MetadataStrip: String, Sendable, CaseIterable {
+public enum MetadataStrip: String, Sendable, Codable, CaseIterable {
     /// Keep EXIF where the output format can hold it.
     case none
     /// Leave out everything but the colour description (the orientation stays with --keep-orientation).

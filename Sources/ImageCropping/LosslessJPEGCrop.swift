@@ -4,7 +4,7 @@ import FileIO
 import ImageCodecs
 
 /// What `--lossless` does with a rect off the JPEG's block grid.
-public enum LosslessAlignment: Sendable {
+public enum LosslessAlignment: Sendable, Codable {
     /// Refuse it, naming the nearest rect on the grid that contains it.
     case exact
     /// Take that rect instead.

@@ -1,5 +1,5 @@
 /// Where a filled thumbnail is cut from the scaled picture that covers its box.
-public enum CropGravity: String, Sendable, CaseIterable {
+public enum CropGravity: String, Sendable, Codable, CaseIterable {
     case centre, top, bottom, left, right
     /// The part with the most edges, saturated colour and skin tones (libvips's attention crop).
     case attention

@@ -1,10 +1,13 @@
 /// How large a picture or video frame a run decodes: known from headers and stream parameters,
 /// refused before any decoder allocates for it.
-public struct DecodeLimits: Sendable {
+public struct DecodeLimits: Sendable, Codable {
     public var maxPixels: Int
     public var maxMemory: Int
     /// The run's memory, shared by its jobs; nil: each input is checked against `maxMemory` alone.
     public var budget: MemoryBudget?
+
+    /// The budget is this process's: a worker sent the limits makes its own, lent by its parent.
+    private enum CodingKeys: String, CodingKey { case maxPixels, maxMemory }
 
     public static let defaultMaxPixels = 268_000_000
     public static let defaultMaxMemory = 1 << 30

@@ -29,7 +29,7 @@ public struct PixelRect: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A rectangle in continuous coordinates, as a person gives it: fractions allowed.
-public struct FractionalRect: Sendable, Equatable {
+public struct FractionalRect: Sendable, Codable, Equatable {
     public var x: Double
     public var y: Double
     public var width: Double

@@ -1,6 +1,6 @@
 /// A size a thumbnail is made at, as the user writes it: `150` (a 150x150 box, as vips reads it),
 /// `300x200`, `300x` (a width) or `x200` (a height).
-public struct ThumbnailSize: Sendable, Hashable, CustomStringConvertible {
+public struct ThumbnailSize: Sendable, Codable, Hashable, CustomStringConvertible {
     public let width: Int?
     public let height: Int?
     /// Whether the picture may come out larger than it is.

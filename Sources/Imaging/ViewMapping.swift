@@ -1,5 +1,5 @@
 /// How a view shows a picture of another size, as UIImageView's content modes do.
-public enum ContentMode: String, CaseIterable, Sendable {
+public enum ContentMode: String, CaseIterable, Sendable, Codable {
     /// Scaled to fill the view, each axis on its own (scaleToFill).
     case stretch
     /// Scaled to fit inside the view, aspect kept, centred (scaleAspectFit).
@@ -9,7 +9,7 @@ public enum ContentMode: String, CaseIterable, Sendable {
 }
 
 /// Maps a rect in a view's coordinates to the coordinates of the displayed picture it shows.
-public struct ViewMapping: Sendable, Equatable {
+public struct ViewMapping: Sendable, Codable, Equatable {
     public let viewWidth: Double
     public let viewHeight: Double
     public let mode: ContentMode

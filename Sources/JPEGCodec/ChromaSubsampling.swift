@@ -1,5 +1,5 @@
 /// How many luma samples share one chroma sample in a JPEG, across and down.
-public enum ChromaSubsampling: String, CaseIterable, Sendable {
+public enum ChromaSubsampling: String, CaseIterable, Sendable, Codable {
     case s420 = "420"
     case s422 = "422"
     case s440 = "440"

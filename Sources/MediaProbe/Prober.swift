@@ -6,7 +6,7 @@ import Imaging
 import JSON
 
 /// How files are probed.
-public struct ProbeOptions: Sendable {
+public struct ProbeOptions: Sendable, Codable {
     /// Decode the picture or the first frame, and count a video's frames by reading every packet.
     public var deep = false
     /// `gps` in the report; false leaves the position out (`--no-gps`).

@@ -13,6 +13,8 @@ import JSON
 import MediaProbe
 import Previews
 import NumberText
+import Sandbox
+import Jobs
 
 /// The fuzz targets, by name. Each takes arbitrary bytes and must neither crash, hang nor leak;
 /// errors thrown are the expected answer to most inputs.
@@ -28,7 +30,19 @@ enum FuzzTargets {
         "arguments": fuzzArguments,
         "video": fuzzVideo,
         "probe": fuzzProbe,
+        "wire": fuzzWire,
     ]
+
+    /// What either side of a worker's socket reads: the parent a worker's messages (which it trusts
+    /// no more than a file), the worker a job's spec. A message read is written and read again the
+    /// same; a job's spec decodes into a job or throws.
+    static func fuzzWire(_ bytes: [UInt8]) {
+        guard let message = WireMessage(bytes: bytes) else { return }
+        precondition(WireMessage(bytes: message.bytes) != nil)
+        if case .job(_, _, let threads, let spec) = message, let job = try? JSONValueDecoder.decode(JobSpec.self, from: spec) {
+            _ = job.job(threads: threads)
+        }
+    }
 
     /// Pictures and frames above this are not decoded: the fuzzer would spend its time in memset.
     static let pixelLimit = 1 << 22

@@ -1,7 +1,7 @@
 import Glibc
 
 // libFuzzer's entry point; built with `swift build --sanitize=fuzzer` (scripts/fuzz), libFuzzer
-// supplies main. MEDIATOOL_FUZZ_TARGET names the target: exif, png, jpeg, heif, webp, tiff, doubles, arguments, video.
+// supplies main. MEDIATOOL_FUZZ_TARGET names the target: exif, png, jpeg, heif, webp, tiff, doubles, arguments, video, probe, wire.
 // Built without the fuzzer, this executable does nothing.
 
 nonisolated(unsafe) private var selectedTarget: (@Sendable ([UInt8]) -> Void)?

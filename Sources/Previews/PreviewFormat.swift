@@ -1,5 +1,5 @@
 /// The files a moving preview is written as.
-public enum PreviewFormat: String, Sendable, CaseIterable {
+public enum PreviewFormat: String, Sendable, Codable, CaseIterable {
     /// An animated WebP: every browser plays it in an `<img>`.
     case webp
     /// H.264 in a fragmented MP4, for a `<video muted autoplay loop>`: smaller, and what players

@@ -3,7 +3,7 @@ import FileIO
 import Imaging
 
 /// How a moving preview is made.
-public struct PreviewOptions: Sendable {
+public struct PreviewOptions: Sendable, Codable {
     /// Pieces spread over the video, each `segmentLength` seconds.
     public var segments = 4
     public var segmentLength = 1.0

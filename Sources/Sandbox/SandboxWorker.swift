@@ -41,6 +41,8 @@ public struct SandboxWorker: Sendable {
 
     /// Whether this process is a worker, known without starting anything.
     public static var isRunning: Bool { getenv(WorkerProcess.environmentKey) != nil }
+    /// The one argument a worker is started with: no subcommand, and none of the user's words.
+    public static let entryPoint = "__worker"
     /// The process that started this worker: when it ends, so does the worker.
     let parent: Int32
 
@@ -51,10 +53,12 @@ public struct SandboxWorker: Sendable {
         _ = WorkerThreads.cores
     }
 
-    /// Loads what the jobs need (`prepare`: libraries that load on first use), confines the process,
-    /// then serves the jobs it is sent until the parent closes the socket; never returns. `job`
-    /// makes the job for a number of threads (0: every core), which the parent counts per batch.
-    public func serve(_ job: (_ threads: Int) -> FileJob, maxMemory: Int, timeout: Double, prepare: () throws -> Void) -> Never {
+    /// Loads what the jobs need (`prepare`: libraries that load on first use), waits for the run's
+    /// limits, confines the process, then serves the jobs it is sent until the parent closes the
+    /// socket; never returns. `job` makes each job from its spec (the tree the parent sent) for a
+    /// number of threads (0: every core), which the parent counts per batch. Nothing of the user's
+    /// command line reaches a worker but through its socket.
+    public func serve(prepare: () throws -> Void, job: (_ spec: JSONValue, _ threads: Int) throws -> FileJob) -> Never {
         do {
             try prepare()
             Self.warmUp()
@@ -62,6 +66,8 @@ public struct SandboxWorker: Sendable {
             try? channel.send(WireMessage.unconfined(reason: "\(error)").bytes)
             exit(70)
         }
+        guard let setup = try? channel.receive() else { exit(0) }
+        guard case .setup(let maxMemory, let timeout)? = WireMessage(bytes: setup.bytes), setup.descriptors.isEmpty else { exit(71) }
         switch Confinement.apply(maxMemory: maxMemory, threads: WorkerThreads.cores, parent: parent) {
         case .failure(let failure):
             let reason = if case .unconfined(let text) = failure { text } else { "\(failure)" }
@@ -70,24 +76,25 @@ public struct SandboxWorker: Sendable {
         case .success(let flags):
             guard (try? channel.send(WireMessage.ready(confinement: flags).bytes)) != nil else { exit(0) }
         }
-        var jobs: [Int: FileJob] = [:]
+        // A batch sends one spec again and again: the job made for it last is made once.
+        var last: (spec: JSONValue, threads: Int, job: FileJob)?
         while true {
             guard let message = try? channel.receive() else { exit(0) }
             // The input, and the first output's pipe when the job writes any.
-            guard case .job(let input, let planned, let threads)? = WireMessage(bytes: message.bytes),
+            guard case .job(let input, let planned, let threads, let spec)? = WireMessage(bytes: message.bytes),
                   message.descriptors.count == (planned.isEmpty ? 1 : 2) else {
                 // Only the parent writes here: anything else means the socket is not what it was.
                 exit(71)
             }
             Confinement.limitCPUTime(seconds: timeout, threads: threads == 0 ? WorkerThreads.cores : threads)
-            if jobs[threads] == nil { jobs[threads] = job(threads) }
             let outputs = WorkerOutputs(channel: channel, primary: planned.isEmpty ? -1 : message.descriptors[1], planned: planned)
             let reply: WireMessage
             do {
                 let file = try InputFile(adopting: message.descriptors[0], displayName: input)
                 defer { withExtendedLifetime(file) {} }
+                if last?.spec != spec || last?.threads != threads { last = (spec, threads, try job(spec, threads)) }
                 try TestTrigger.fire(for: input, output: outputs.primary)
-                let report = try jobs[threads]!.work(file, outputs, planned.first?.path ?? "")
+                let report = try last!.job.work(file, outputs, planned.first?.path ?? "")
                 reply = .done(fields: report.fields.map { JSONMember($0.name, $0.value) }, warnings: report.warnings)
             } catch OutputError.exists(let path) {
                 reply = .outputExists(path: path)

@@ -58,6 +58,8 @@ public final class SandboxedJobs: Sendable {
         if started.isEmpty, let worker = try? WorkerProcess() { idle.withLock { $0.append(WorkerBox(worker: worker)) } }
         // The first started is taken first (the pool is taken from its end).
         idle.withLock { $0.append(contentsOf: started.reversed()) }
+        // Told the run's limits now, they confine themselves while the batch is planned.
+        idle.withLock { boxes in boxes.forEach { try? $0.worker.setUp(settings) } }
     }
 
     private static let prestarted = Mutex<[WorkerBox]>([])
@@ -81,8 +83,10 @@ public final class SandboxedJobs: Sendable {
     }
 
     /// The job for `input`, done in a worker on `threads` threads (0: every core); its report, or
-    /// the worker's failure as an error.
-    public func run(_ job: FileJob, input: String, outputs planned: [PlannedOutput], threads: Int) throws -> JobReport {
+    /// the worker's failure as an error. `job` is this process's part (recognising the input,
+    /// opening the outputs); `spec` is what the worker is told to do (`JSONValueEncoder`'s tree of
+    /// the typed job that `job` was made from).
+    public func run(_ job: FileJob, spec: JSONValue, input: String, outputs planned: [PlannedOutput], threads: Int) throws -> JobReport {
         let (file, outputs) = try job.openAny(input: input, outputs: planned)
         var start = [UInt8](repeating: 0, count: 16)
         let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
@@ -90,7 +94,7 @@ public final class SandboxedJobs: Sendable {
         // After the worker is back among the idle ones, where the next input waiting for it finds it.
         defer { if holdsPermit { mediaPermits?.signal() } }
         do {
-            let report = try perform(on: &box, input: file, outputs: outputs, planned: planned, threads: threads)
+            let report = try perform(on: &box, spec: spec, input: file, outputs: outputs, planned: planned, threads: threads)
             checkin(box)
             try outputs?.commit()
             return report
@@ -155,6 +159,7 @@ public final class SandboxedJobs: Sendable {
 
     private func start(_ decoders: JobDecoders) throws -> WorkerBox {
         let worker = try WorkerProcess(decoders: decoders)
+        try worker.setUp(settings)
         try ready(worker)
         return WorkerBox(worker: worker)
     }
@@ -162,6 +167,7 @@ public final class SandboxedJobs: Sendable {
     /// Waits for a worker's start; a worker that cannot confine itself stops the sandbox's use for the run.
     private func ready(_ worker: WorkerProcess) throws {
         do {
+            try worker.setUp(settings)
             _ = try worker.awaitReady(seconds: 30)
         } catch let failure as WorkerFailure {
             if case .unconfined = failure { setupFailure.withLock { $0 = failure } }
@@ -172,8 +178,9 @@ public final class SandboxedJobs: Sendable {
     /// Sends the job, moves the output's bytes from its pipe to the output, answers the worker's
     /// requests for more outputs, and waits for its answer, all within the timeout; says what happened.
     /// `outputs`: nil for a job that writes nothing (its report is all), which sends the input alone.
-    private func perform(on box: inout WorkerBox, input: InputFile, outputs: OutputSet?, planned: [PlannedOutput], threads: Int) throws -> JobReport {
-        let request = WireMessage.job(input: input.displayName, outputs: planned, threads: threads).bytes
+    private func perform(on box: inout WorkerBox, spec: JSONValue, input: InputFile, outputs: OutputSet?, planned: [PlannedOutput],
+                         threads: Int) throws -> JobReport {
+        let request = WireMessage.job(input: input.displayName, outputs: planned, threads: threads, spec: spec).bytes
         let limit = Confinement.largestOutput(maxMemory: settings.maxMemory)
         var pipes: [OutputPipe] = []
         /// The first output refused to the worker: the job's failure, when it fails.

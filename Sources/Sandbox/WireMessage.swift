@@ -4,11 +4,14 @@ import JSON
 /// What mediatool and a worker say to each other, as bytes: a job to do, the worker's start, and
 /// how a job ended. The parent reads what a worker wrote as it reads any untrusted input: every
 /// length is checked, and a message that does not parse is the worker's failure, not the parent's.
-enum WireMessage: Equatable {
-    /// Parent to worker: read the input (the first descriptor), write the output (the second), on
-    /// `threads` threads (0: every core).
-    /// `outputs`: every output planned for the input, the one sent first.
-    case job(input: String, outputs: [PlannedOutput], threads: Int)
+public enum WireMessage: Equatable, Sendable {
+    /// Parent to worker, once, first: the limits it confines itself to, the run's (`--max-memory`
+    /// for its address space, `--timeout` for each job's CPU time).
+    case setup(maxMemory: Int, timeout: Double)
+    /// Parent to worker: do the job `spec` says (the caller's typed job, `JSONValueEncoder`'s tree)
+    /// on the input (the first descriptor), writing the output (the second), on `threads` threads
+    /// (0: every core). `outputs`: every output planned for the input, the one sent first.
+    case job(input: String, outputs: [PlannedOutput], threads: Int, spec: JSONValue)
     /// Worker to parent, once: set up and confined (`MT_CONFINED_` flags).
     case ready(confinement: Int32)
     /// Worker to parent, once: the sandbox could not be set up.
@@ -32,10 +35,10 @@ enum WireMessage: Equatable {
     /// Worker to parent: what `token` holds is free again (no answer).
     case releaseMemory(token: Int)
 
-    var bytes: [UInt8] {
+    public var bytes: [UInt8] {
         var writer = WireWriter()
         switch self {
-        case .job(let input, let outputs, let threads):
+        case .job(let input, let outputs, let threads, let spec):
             writer.byte(1)
             writer.string(input)
             writer.integer(outputs.count)
@@ -44,6 +47,11 @@ enum WireMessage: Equatable {
                 writer.string(output.path)
             }
             writer.integer(threads)
+            writer.value(spec)
+        case .setup(let maxMemory, let timeout):
+            writer.byte(14)
+            writer.integer(maxMemory)
+            writer.integer(Int(Int64(bitPattern: timeout.bitPattern)))
         case .ready(let confinement):
             writer.byte(2)
             writer.integer(Int(confinement))
@@ -86,7 +94,7 @@ enum WireMessage: Equatable {
     }
 
     /// Nil for bytes that are no message.
-    init?(bytes: [UInt8]) {
+    public init?(bytes: [UInt8]) {
         var reader = WireReader(bytes: bytes)
         guard let message = Self.read(&reader), reader.isAtEnd else { return nil }
         self = message
@@ -101,8 +109,8 @@ enum WireMessage: Equatable {
                 guard let variant = reader.string(), let path = reader.string() else { return nil }
                 outputs.append(PlannedOutput(variant: variant, path: path))
             }
-            guard let threads = reader.integer(), (0...4096).contains(threads) else { return nil }
-            return .job(input: input, outputs: outputs, threads: threads)
+            guard let threads = reader.integer(), (0...4096).contains(threads), let spec = reader.value(depth: 0) else { return nil }
+            return .job(input: input, outputs: outputs, threads: threads, spec: spec)
         case 2:
             guard let flags = reader.integer(), let confinement = Int32(exactly: flags) else { return nil }
             return .ready(confinement: confinement)
@@ -136,6 +144,11 @@ enum WireMessage: Equatable {
             return .memoryRefused
         case 13:
             return reader.integer().map { .releaseMemory(token: $0) }
+        case 14:
+            guard let maxMemory = reader.integer(), maxMemory > 0, let bits = reader.integer() else { return nil }
+            let timeout = Double(bitPattern: UInt64(bitPattern: Int64(bits)))
+            guard timeout.isFinite, timeout > 0 else { return nil }
+            return .setup(maxMemory: maxMemory, timeout: timeout)
         default:
             return nil
         }

@@ -4,8 +4,10 @@ import FileIO
 import Glibc
 import WorkerPool
 
-/// One worker: a fresh exec of mediatool itself with the same arguments, which parses them as this
-/// process did, confines itself and then does one job at a time on the descriptors it is sent.
+/// One worker: a fresh exec of mediatool itself as `mediatool __worker`, which loads its decoders,
+/// is sent the run's limits, confines itself and then does one job at a time, each sent as a typed
+/// spec with its descriptors. Its command line carries none of the user's arguments: no input's
+/// name or option shows in `ps` to other users.
 final class WorkerProcess {
     /// The environment variable that makes mediatool a worker: the descriptor of its socket.
     static let environmentKey = "MEDIATOOL_SANDBOX_WORKER"
@@ -26,6 +28,8 @@ final class WorkerProcess {
 
     /// What the worker loads before its confinement, and so what it can decode.
     let decoders: JobDecoders
+    /// The run's limits were sent (`setUp`).
+    private(set) var isSetUp = false
 
     init(decoders: JobDecoders = .media) throws {
         self.decoders = decoders
@@ -69,7 +73,7 @@ final class WorkerProcess {
                         "SWIFT_BACKTRACE=enable=no"]
         var pid: pid_t = 0
         let status = WorkerSpawner.run {
-            Self.withCStrings(CommandLine.arguments) { argv in
+            Self.withCStrings(["mediatool", SandboxWorker.entryPoint]) { argv in
                 Self.withCStrings(environment) { envp in
                     posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp)
                 }
@@ -89,6 +93,17 @@ final class WorkerProcess {
             kill(pid, SIGKILL)
             _ = reap()
         }
+    }
+
+    /// Sends the run's limits, which the worker waits for before it confines itself (once).
+    func setUp(_ settings: SandboxSettings) throws {
+        guard !isSetUp else { return }
+        do {
+            try channel.send(WireMessage.setup(maxMemory: settings.maxMemory, timeout: settings.timeout).bytes)
+        } catch {
+            throw WorkerFailure.didNotStart(ending: end())
+        }
+        isSetUp = true
     }
 
     /// The worker's first message: confined, or why not.

@@ -4,7 +4,7 @@ import ImageCodecs
 import Imaging
 
 /// Which frames a storyboard shows.
-public enum FrameSelection: Sendable, Equatable {
+public enum FrameSelection: Sendable, Codable, Equatable {
     /// This many, evenly spaced: each at the middle of one of as many equal intervals.
     case count(Int)
     /// One every this many seconds, from the start of the range.
@@ -12,14 +12,14 @@ public enum FrameSelection: Sendable, Equatable {
 }
 
 /// How frames are laid out in files.
-public enum Tiling: Sendable, Equatable {
+public enum Tiling: Sendable, Codable, Equatable {
     /// Sprite sheets of `columns` x `rows` cells, filled row by row; more sheets when more frames.
     case sheets(columns: Int, rows: Int)
     /// One file a frame.
     case none
 }
 
-public struct StoryboardOptions: Sendable {
+public struct StoryboardOptions: Sendable, Codable {
     public var selection: FrameSelection = .count(100)
     /// The range the frames are chosen in; nil for the start and the end of the video.
     public var from: TimeSpec?

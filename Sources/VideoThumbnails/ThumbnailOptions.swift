@@ -3,7 +3,7 @@ import FFmpeg
 import ImageCodecs
 import FileIO
 
-public struct ThumbnailOptions: Sendable {
+public struct ThumbnailOptions: Sendable, Codable {
     public var time: ThumbnailTime = .at(.fraction(0.1))
     /// A share of a video that states no duration (a raw stream) is its first frame, with a
     /// warning, as ffmpegthumbnailer shows it: for the default time, which nobody asked for. A
@@ -49,7 +49,7 @@ public struct ThumbnailOptions: Sendable {
 }
 
 /// When a thumbnail is the file's cover art (its attached picture) rather than a frame.
-public enum CoverChoice: String, Sendable {
+public enum CoverChoice: String, Sendable, Codable {
     /// Always a frame.
     case never
     /// Always the cover art: a file without one is an error.
@@ -59,7 +59,7 @@ public enum CoverChoice: String, Sendable {
 }
 
 /// What a thumbnail does with an HDR frame.
-public enum HDRHandling: String, Sendable, CaseIterable {
+public enum HDRHandling: String, Sendable, Codable, CaseIterable {
     /// Tone mapped to SDR sRGB, as players show it on an SDR screen.
     case toneMap = "tonemap"
     /// Kept: 16-bit PNG with the frame's BT.2020 primaries and PQ or HLG transfer in a cICP chunk,

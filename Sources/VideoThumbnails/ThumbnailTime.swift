@@ -1,7 +1,7 @@
 import FFmpeg
 
 /// Which frame a thumbnail shows: the one at a time, or a poster frame chosen as worth showing.
-public enum ThumbnailTime: Sendable, Equatable {
+public enum ThumbnailTime: Sendable, Codable, Equatable {
     case at(TimeSpec)
     /// A keyframe early in the video that is not black, white or flat (`--at auto`, see `PosterFrame`).
     case posterFrame

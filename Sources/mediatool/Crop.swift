@@ -1,3 +1,4 @@
+import Jobs
 import ArgumentParser
 import Batch
 import ImageCodecs
@@ -105,17 +106,11 @@ struct Crop: ParsableCommand {
         options.encoding = encoding.settings
         options.losslessJPEG = encoding.losslessJPEG(for: options.format)
         options.strip = strip
-        if let worker = SandboxWorker.current {
-            // A copy the closure holds: Swift 6.3's optimiser crashed on one capturing the variable.
-            let settled = options
-            worker.serve({ Cropper(options: settled.threaded($0)).job }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
-                         prepare: { PictureFormat.prepareReaders() })
-        }
         let sandboxRun = sandbox.begin(limits: limits)
         let (plan, pictures, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Self.pictureExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
-        try sandboxRun.runBatch(pictures, plan: plan, jobs: jobs, ownOutputs: ownOutputs) { Cropper(options: options.threaded($0)).job }
+        try sandboxRun.runBatch(pictures, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .crop(options))
     }
 
     private func cropRect() throws -> CropRect {

@@ -23,8 +23,9 @@ struct LimitOptions: ParsableArguments {
         DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory.bytes, budget: runBudget())
     }
 
-    /// The run's memory budget; in a sandboxed worker, the parent's, which every worker of the run shares.
+    /// The run's memory budget, which its jobs in this process share (a sandboxed run's workers
+    /// share the parent's, `SandboxSettings.budget`).
     func runBudget() -> MemoryBudget {
-        MemoryBudget(total: maxMemory.bytes, lender: SandboxWorker.current?.memoryLender)
+        MemoryBudget(total: maxMemory.bytes)
     }
 }

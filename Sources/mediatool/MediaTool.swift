@@ -1,5 +1,7 @@
 import ArgumentParser
 import Sandbox
+import Jobs
+import JSON
 import Glibc
 import FFmpeg
 import HEIFCodec
@@ -35,17 +37,22 @@ struct MediaTool: ParsableCommand {
     /// The arguments as the bytes they are: a file name need not be UTF-8 (see `PathBytes`), and
     /// CommandLine.arguments would have replaced what is not.
     static func main() {
-        // Before any thread starts, so that no signal can be lost (see Interrupts). Not in a sandboxed
-        // worker: it ignores the signals (the batch decides), and starts no thread before it is confined.
-        if !SandboxWorker.isRunning { Interrupts.install() }
-        FileSystem.raiseOpenFileLimit()
         let arguments = (1..<Int(CommandLine.argc)).map { index in
             let argument = CommandLine.unsafeArgv[index]!
             return PathBytes.string(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
         }
-        if !SandboxWorker.isRunning {
-            SandboxedJobs.prestart(for: arguments, subcommands: ["thumbnail", "storyboard", "preview", "crop", "probe"], decoders: Self.decoders(for: arguments))
+        // A sandboxed worker ignores the signals (the batch decides), and starts no thread before
+        // it is confined. It is told each job through its socket, never by its command line.
+        if let worker = SandboxWorker.current, arguments == [SandboxWorker.entryPoint] {
+            FileSystem.raiseOpenFileLimit()
+            worker.serve(prepare: { try JobSpec.prepare(SandboxWorker.decoders) }) { sent, threads in
+                try JSONValueDecoder.decode(JobSpec.self, from: sent).borrowingMemory(from: worker.memoryLender).job(threads: threads)
+            }
         }
+        // Before any thread starts, so that no signal can be lost (see Interrupts).
+        Interrupts.install()
+        FileSystem.raiseOpenFileLimit()
+        SandboxedJobs.prestart(for: arguments, subcommands: ["thumbnail", "storyboard", "preview", "crop", "probe"], decoders: Self.decoders(for: arguments))
         run(spellingOptionalValues(arguments))
     }
 

@@ -1,3 +1,4 @@
+import Jobs
 import ArgumentParser
 import Batch
 import FFmpeg
@@ -130,25 +131,10 @@ struct Preview: ParsableCommand {
         }
         options.output = outputs.policy
         options.limits = limits.runLimits()
-        if let worker = SandboxWorker.current {
-            // A copy the closure holds: Swift 6.3's optimiser crashed on one capturing the variable.
-            let settled = options
-            worker.serve({ Previewer(options: settled.threaded($0)).job }, maxMemory: limits.maxMemory.bytes,
-                         timeout: sandbox.timeout.value, prepare: FFmpegLibraries.load)
-        }
         let sandboxRun = sandbox.begin(limits: limits)
         let (plan, videos, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Thumbnail.videoExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "preview", fileExtension: options.format.fileExtension))
-        try sandboxRun.runBatch(videos, plan: plan, jobs: jobs, ownOutputs: ownOutputs) { Previewer(options: options.threaded($0)).job }
-    }
-}
-
-extension PreviewOptions {
-    /// The same options on `threads` threads (0: every core), as the batch counted them.
-    func threaded(_ threads: Int) -> Self {
-        var options = self
-        options.threads = threads
-        return options
+        try sandboxRun.runBatch(videos, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .preview(options))
     }
 }

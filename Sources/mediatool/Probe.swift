@@ -1,3 +1,4 @@
+import Jobs
 import ArgumentParser
 import FFmpeg
 import Batch
@@ -101,18 +102,6 @@ struct Probe: ParsableCommand {
         options.deep = deep
         options.includesGPS = !noGps
         options.limits = limits.runLimits()
-        if let worker = SandboxWorker.current {
-            let settled = options
-            worker.serve({ threads in
-                var threaded = settled
-                threaded.threads = threads
-                return Prober(options: threaded).job
-            }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
-               prepare: {
-                PictureFormat.prepareReaders()
-                if SandboxWorker.decoders == .media { try FFmpegLibraries.load() }
-            })
-        }
         // Reading a video's header takes a fraction of loading FFmpeg: one worker has it (two with
         // --deep, which decodes), and pictures go to the others.
         let sandboxRun = sandbox.begin(limits: limits, mediaWorkers: deep ? nil : 1)
@@ -122,9 +111,9 @@ struct Probe: ParsableCommand {
         let files = workers > 1 && !deep ? Self.interleavingVideos(listed) : listed
         let running = min(workers, files.count)
         let threads = running <= 1 ? 0 : max(1, JobOptions.cores / running)
-        options.threads = threads
-        let job = Prober(options: options).job
-        let run = sandboxRun.runner(threads: threads)
+        let spec = JobSpec.probe(options)
+        let job = spec.job(threads: threads)
+        let run = try sandboxRun.runner(threads: threads, spec: spec)
         var settings = BatchSettings(jobs: workers)
         settings.reportsJSON = true
         settings.reportsOutputs = false

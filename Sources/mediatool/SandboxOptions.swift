@@ -7,6 +7,8 @@ import Imaging
 import ImageCropping
 import Storyboards
 import VideoThumbnails
+import Jobs
+import JSON
 
 extension SandboxMode: ExpressibleByArgument {}
 
@@ -42,29 +44,32 @@ struct SandboxRun {
     /// What each input that is a stream may cost.
     let streams: StreamLimits
 
-    /// Runs the job `made(threads)` gives on every input, in workers or here, each on its share of
-    /// the cores; exits 1 (after the summary) when any input failed.
-    func runBatch(_ inputs: [BatchInput], plan: OutputPlan, jobs: JobOptions, ownOutputs: Int = 0,
-                  _ made: (_ threads: Int) -> FileJob) throws {
+    /// Runs the job `spec` says on every input, in workers or here, each on its share of the
+    /// cores; exits 1 (after the summary) when any input failed.
+    func runBatch(_ inputs: [BatchInput], plan: OutputPlan, jobs: JobOptions, ownOutputs: Int = 0, spec: JobSpec) throws {
         let threads = jobs.threadsPerWorker(inputs: inputs.count)
-        var made = made(threads)
+        var made = spec.job(threads: threads)
         made.policy.keepsOtherRunsOutputs = jobs.skipExisting
         made.policy.syncs = !jobs.noFsync
         let job = made
-        let run = runner(threads: threads)
+        let run = try runner(threads: threads, spec: spec)
         let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(inputs, plan: plan) { input, outputs in
             try run(job, input.path, outputs)
         }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }
 
-    /// How the batch runs a job for one input, each on `threads` threads.
-    func runner(threads: Int) -> @Sendable (FileJob, String, [PlannedOutput]) throws -> JobReport {
+    /// How the batch runs a job for one input, each on `threads` threads: the job made from `spec`
+    /// here, or `spec` sent to a worker.
+    func runner(threads: Int, spec: JobSpec) throws -> @Sendable (FileJob, String, [PlannedOutput]) throws -> JobReport {
         let streams = streams
         guard let jobs else {
             return { job, input, outputs in try job.limitingStreams(to: streams).run(input: input, outputs: outputs) }
         }
-        return { job, input, outputs in try jobs.run(job.limitingStreams(to: streams), input: input, outputs: outputs, threads: threads) }
+        let sent = try JSONValueEncoder.encode(spec)
+        return { job, input, outputs in
+            try jobs.run(job.limitingStreams(to: streams), spec: sent, input: input, outputs: outputs, threads: threads)
+        }
     }
 }
 
@@ -86,23 +91,3 @@ struct Seconds: ExpressibleByArgument {
 
     var defaultValueDescription: String { text }
 }
-
-/// Options of a job that runs on a number of threads, its encoder's included.
-protocol ThreadedJobOptions {
-    var threads: Int { get set }
-    var encoding: EncodingSettings { get set }
-}
-
-extension ThreadedJobOptions {
-    /// The same options on `threads` threads (0: every core), as the batch counted them.
-    func threaded(_ threads: Int) -> Self {
-        var options = self
-        options.threads = threads
-        options.encoding.threads = threads
-        return options
-    }
-}
-
-extension ThumbnailOptions: ThreadedJobOptions {}
-extension CropOptions: ThreadedJobOptions {}
-extension StoryboardOptions: ThreadedJobOptions {}

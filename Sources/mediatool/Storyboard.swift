@@ -1,3 +1,4 @@
+import Jobs
 import ArgumentParser
 import Sandbox
 import Batch
@@ -158,11 +159,6 @@ struct Storyboard: ParsableCommand {
         options.limits = limits.runLimits()
         options.urlBase = vttBase
         let html = html
-        if let worker = SandboxWorker.current {
-            // A copy the closure holds: Swift 6.3's optimiser crashed on one capturing the variable.
-            let settled = options
-            worker.serve({ Storyboarder(options: settled.threaded($0)).job(html: html) }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value, prepare: FFmpegLibraries.load)
-        }
         let sandboxRun = sandbox.begin(limits: limits)
         let listed = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
         if vtt != nil && listed.count != 1 {
@@ -182,6 +178,6 @@ struct Storyboard: ParsableCommand {
         // The page is named by the user, so it can be checked against every input before any work.
         RunInputs.register(paths: videos.map(\.path))
         if let html, RunInputs.contains(path: html) { throw ValidationError("\(OutputError.wouldOverwriteInput(path: html))") }
-        try sandboxRun.runBatch(videos, plan: plan, jobs: jobs) { Storyboarder(options: options.threaded($0)).job(html: html) }
+        try sandboxRun.runBatch(videos, plan: plan, jobs: jobs, spec: .storyboard(options, html: html))
     }
 }

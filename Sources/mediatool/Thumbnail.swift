@@ -1,3 +1,4 @@
+import Jobs
 import ArgumentParser
 import Batch
 import FFmpeg
@@ -206,15 +207,6 @@ struct Thumbnail: ParsableCommand {
             }
         }
         options.videoOnlyOptions = videoOnlyOptionsGiven()
-        if let worker = SandboxWorker.current {
-            // A copy the closure holds: Swift 6.3's optimiser crashed on one capturing the variable.
-            let settled = options
-            worker.serve({ Thumbnailer(options: settled.threaded($0)).job }, maxMemory: limits.maxMemory.bytes, timeout: sandbox.timeout.value,
-                         prepare: {
-                             PictureFormat.prepareReaders()
-                             if SandboxWorker.decoders == .media { try FFmpegLibraries.load() }
-                         })
-        }
         let sandboxRun = sandbox.begin(limits: limits)
         let (plan, files, ownOutputs) = try outputs.plan(
             for: inputs, extensions: extensions, batch: batch,
@@ -222,7 +214,7 @@ struct Thumbnail: ParsableCommand {
             variants: sizes.isEmpty ? [""] : sizes.map(\.description),
             // A thumbnail an earlier run wrote at any size (or as .thumb) beside its photo is no photo to thumbnail.
             earlierVariant: { $0 == "thumb" || $0 == ThumbnailSize.original.description || ThumbnailSize(parsing: $0) != nil })
-        try sandboxRun.runBatch(files, plan: plan, jobs: jobs, ownOutputs: ownOutputs) { Thumbnailer(options: options.threaded($0)).job }
+        try sandboxRun.runBatch(files, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .thumbnail(options))
     }
 
     /// The options given that a picture has no use for, as the user spelled them.

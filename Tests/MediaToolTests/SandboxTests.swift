@@ -84,10 +84,13 @@ import TestSupport
 
     /// Every thread of a worker is confined, not only the one that set the filter: seccomp in
     /// filter mode, no new privileges, no capabilities, as /proc tells from outside.
+    /// Its command line is `mediatool __worker`: the job comes through its socket, and no input's
+    /// name or option shows to other users in `ps` (`/proc/PID/cmdline` is world-readable).
     @Test func everyThreadOfAWorkerIsConfined() throws {
         let folder = try Self.batch()
         defer { try? FileManager.default.removeItem(at: folder) }
         var statuses: [String] = []
+        var commandLine = ""
         _ = try ChildProcess.run(ToolRun.executable.path,
                                  ["thumbnail", "--jobs", "1", "--timeout", "60", "--out-dir", folder.appendingPathComponent("out").path,
                                   folder.appendingPathComponent("in/v2.mkv").path],
@@ -110,8 +113,10 @@ import TestSupport
             }
             let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker!)/task")
             statuses = try tasks.map { try String(contentsOfFile: "/proc/\(worker!)/task/\($0)/status", encoding: .utf8) }
+            commandLine = try String(contentsOfFile: "/proc/\(worker!)/cmdline", encoding: .utf8)
             kill(parent, SIGKILL)
         }
+        #expect(commandLine == "mediatool\u{0}__worker\u{0}")
         #expect(!statuses.isEmpty)
         for status in statuses {
             let lines = status.split(separator: "\n")

@@ -1,0 +1,79 @@
+import Batch
+import FFmpeg
+import ImageCodecs
+import ImageCropping
+import Imaging
+import MediaProbe
+import Previews
+import Storyboards
+import VideoThumbnails
+
+/// One job as a value: what the command line builds from its arguments, what the batch runs on
+/// each input, and what a sandboxed worker is sent (Codable: `JSONValueEncoder` puts it on the
+/// wire), so that no worker parses the user's command line again.
+public enum JobSpec: Sendable, Codable {
+    case thumbnail(ThumbnailOptions)
+    case crop(CropOptions)
+    case probe(ProbeOptions)
+    /// `html`: the page that shows the storyboard, named by the user.
+    case storyboard(StoryboardOptions, html: String?)
+    case preview(PreviewOptions)
+
+    /// The job on `threads` threads (0: every core), its encoder's included, as the batch counted them.
+    public func job(threads: Int) -> FileJob {
+        switch self {
+        case .thumbnail(var options):
+            options.threads = threads
+            options.encoding.threads = threads
+            return Thumbnailer(options: options).job
+        case .crop(var options):
+            options.threads = threads
+            options.encoding.threads = threads
+            return Cropper(options: options).job
+        case .probe(var options):
+            options.threads = threads
+            return Prober(options: options).job
+        case .storyboard(var options, let html):
+            options.threads = threads
+            options.encoding.threads = threads
+            return Storyboarder(options: options).job(html: html)
+        case .preview(var options):
+            options.threads = threads
+            return Previewer(options: options).job
+        }
+    }
+
+    /// The same job, its memory reserved from `lender`'s budget (a worker's, which is its parent's
+    /// and shared by the run's workers) within its own `--max-memory`.
+    public func borrowingMemory(from lender: MemoryBudget.Lender?) -> JobSpec {
+        func lent(_ limits: DecodeLimits) -> DecodeLimits {
+            var limits = limits
+            limits.budget = MemoryBudget(total: limits.maxMemory, lender: lender)
+            return limits
+        }
+        switch self {
+        case .thumbnail(var options):
+            options.limits = lent(options.limits)
+            return .thumbnail(options)
+        case .crop(var options):
+            options.budget = MemoryBudget(total: options.maxMemory, lender: lender)
+            return .crop(options)
+        case .probe(var options):
+            options.limits = lent(options.limits)
+            return .probe(options)
+        case .storyboard(var options, let html):
+            options.limits = lent(options.limits)
+            return .storyboard(options, html: html)
+        case .preview(var options):
+            options.limits = lent(options.limits)
+            return .preview(options)
+        }
+    }
+
+    /// Loads what a worker decodes with (`decoders`), before it is confined: the picture codecs'
+    /// readers, and FFmpeg's libraries for media.
+    public static func prepare(_ decoders: JobDecoders) throws {
+        PictureFormat.prepareReaders()
+        if decoders == .media { try FFmpegLibraries.load() }
+    }
+}

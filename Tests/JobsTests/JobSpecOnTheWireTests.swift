@@ -1,0 +1,82 @@
+import Foundation
+import FFmpeg
+import ImageCropping
+import Imaging
+import JSON
+import Jobs
+import MediaProbe
+import Previews
+import Sandbox
+import Storyboards
+import Testing
+import VideoThumbnails
+
+/// A job travels to a worker as a typed spec: every kind, with options other than their defaults,
+/// comes back the same through the wire's encoding; and the worker's messages as another program
+/// writes them (scripts/fixtures/fuzz_seeds.py, from the layout alone) are read as that layout says.
+@Suite struct JobSpecOnTheWireTests {
+    static var specs: [JobSpec] {
+        var thumbnail = ThumbnailOptions()
+        thumbnail.time = .at(.seconds(12.5))
+        thumbnail.sizes = [ThumbnailSize(width: 256, height: nil), ThumbnailSize(width: 64, height: 64, enlarges: true)]
+        thumbnail.fill = .attention
+        thumbnail.hdr = .keep
+        thumbnail.limits = DecodeLimits(maxPixels: 1000, maxMemory: 1 << 20, budget: MemoryBudget(total: 1 << 20))
+        thumbnail.output.overwrite = true
+        var crop = CropOptions(rect: .inView(FractionalRect(x: 0.5, y: 1, width: 100, height: 50),
+                                             ViewMapping(viewWidth: 400, viewHeight: 1000, mode: .fill)))
+        crop.strip = MetadataStrip.all
+        crop.losslessJPEG = LosslessAlignment.expand
+        var probe = ProbeOptions()
+        probe.deep = true
+        probe.includesGPS = false
+        var storyboard = StoryboardOptions()
+        storyboard.selection = .every(2.5)
+        storyboard.tiling = .none
+        storyboard.from = .fraction(0.25)
+        var preview = PreviewOptions()
+        preview.format = .mp4
+        preview.maxBytes = 500_000
+        preview.to = .seconds(30)
+        return [.thumbnail(thumbnail), .crop(crop), .probe(probe), .storyboard(storyboard, html: "page.html"), .preview(preview)]
+    }
+
+    @Test(arguments: 0..<5)
+    func aSpecComesBackTheSame(index: Int) throws {
+        let spec = Self.specs[index]
+        let tree = try JSONValueEncoder.encode(spec)
+        let message = WireMessage.job(input: "in.mp4", outputs: [], threads: 2, spec: tree)
+        guard case .job(_, _, let threads, let sent)? = WireMessage(bytes: message.bytes) else {
+            Issue.record("the job message did not read back")
+            return
+        }
+        #expect(threads == 2 && sent == tree)
+        let received = try JSONValueDecoder.decode(JobSpec.self, from: sent)
+        #expect(try JSONValueEncoder.encode(received) == tree)
+        // The budget is the receiver's own: it never travels.
+        if case .thumbnail(let options) = received { #expect(options.limits.budget == nil && options.limits.maxPixels == 1000) }
+    }
+
+    @Test func theSeedsAreMessagesOfTheirLayout() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz/wire")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names.count == 11)
+        for name in names {
+            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+            let message = try #require(WireMessage(bytes: bytes), "\(name)")
+            #expect(message.bytes == bytes, "\(name)")
+            switch (name, message) {
+            case ("setup", .setup(let maxMemory, let timeout)): #expect(maxMemory == 1 << 30 && timeout == 120)
+            case ("reserve-memory", .reserveMemory(let bytes)): #expect(bytes == 132_710_400)
+            case ("job-thumbnail", .job(let input, let outputs, _, _)):
+                #expect(input == "in.mp4" && outputs.map(\.variant) == ["256", "512"])
+            default: break
+            }
+        }
+        // A message cut short, or with a byte past its end, is no message.
+        let setup = [UInt8](try Data(contentsOf: folder.appendingPathComponent("setup")))
+        #expect(WireMessage(bytes: Array(setup.dropLast())) == nil)
+        #expect(WireMessage(bytes: setup + [0]) == nil)
+    }
+}
