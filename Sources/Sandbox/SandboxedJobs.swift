@@ -46,40 +46,16 @@ public final class SandboxedJobs: Sendable {
     /// One permit per media worker allowed (`SandboxSettings.mediaWorkers`), held while one works.
     private let mediaPermits: DispatchSemaphore?
 
-    /// Takes the worker started at the process's start (see `prestart`), or starts the first one at
-    /// once, so that its start overlaps the batch's planning.
-    public init(settings: SandboxSettings) {
+    /// Starts the first workers at once, one for each of `starting` (what the inputs will need,
+    /// as far as the caller can tell), and tells them the run's limits: their start, the larger
+    /// part of what the sandbox costs one input, overlaps the batch's planning.
+    public init(settings: SandboxSettings, starting: [JobDecoders] = [.media]) {
         self.settings = settings
         mediaPermits = settings.mediaWorkers.map { DispatchSemaphore(value: max(1, $0)) }
-        let started = Self.prestarted.withLock { started in
-            defer { started = [] }
-            return started
-        }
-        if started.isEmpty, let worker = try? WorkerProcess() { idle.withLock { $0.append(WorkerBox(worker: worker)) } }
+        let started = starting.compactMap { try? WorkerProcess(decoders: $0) }.map(WorkerBox.init)
+        started.forEach { try? $0.worker.setUp(settings) }
         // The first started is taken first (the pool is taken from its end).
         idle.withLock { $0.append(contentsOf: started.reversed()) }
-        // Told the run's limits now, they confine themselves while the batch is planned.
-        idle.withLock { boxes in boxes.forEach { try? $0.worker.setUp(settings) } }
-    }
-
-    private static let prestarted = Mutex<[WorkerBox]>([])
-
-    /// Starts a worker as soon as the process starts, for the command line `arguments` when they
-    /// will run one (a subcommand that decodes, without `--sandbox off` or `--help`): its start, the
-    /// larger part of what the sandbox costs one input, then overlaps the parsing and the planning.
-    /// `decoders`: what the inputs the arguments name will need, as far as they tell.
-    public static func prestart(for arguments: [String], subcommands: Set<String>, decoders: JobDecoders) {
-        guard let subcommand = arguments.first, subcommands.contains(subcommand) else { return }
-        let asked = arguments.dropFirst()
-        if asked.contains(where: { ["-h", "--help", "--sandbox=off", "--version"].contains($0) }) { return }
-        if zip(asked, asked.dropFirst()).contains(where: { $0 == "--sandbox" && $1 == "off" }) { return }
-        if let worker = try? WorkerProcess(decoders: decoders) { prestarted.withLock { $0 = [WorkerBox(worker: worker)] } }
-        // probe's work is starting workers more than it is decoding: a second, for pictures, starts
-        // beside the first (see `SandboxSettings.mediaWorkers`) where there is a core for it.
-        if subcommand == "probe", WorkerThreads.cores > 1, !asked.contains(where: { ["-j", "--jobs", "--deep"].contains($0) || $0.hasPrefix("--jobs=") }),
-           let worker = try? WorkerProcess(decoders: .pictures) {
-            prestarted.withLock { $0.append(WorkerBox(worker: worker)) }
-        }
     }
 
     /// The job for `input`, done in a worker on `threads` threads (0: every core); its report, or

@@ -52,30 +52,7 @@ struct MediaTool: ParsableCommand {
         // Before any thread starts, so that no signal can be lost (see Interrupts).
         Interrupts.install()
         FileSystem.raiseOpenFileLimit()
-        SandboxedJobs.prestart(for: arguments, subcommands: ["thumbnail", "storyboard", "preview", "crop", "probe"], decoders: Self.decoders(for: arguments))
         run(spellingOptionalValues(arguments))
-    }
-
-    /// What the first worker of a run will need, as far as the command line tells before it is
-    /// parsed: pictures only for crop, and for a thumbnail whose every argument that names a file
-    /// names a picture (a folder may hold videos).
-    static func decoders(for arguments: [String]) -> JobDecoders {
-        switch arguments.first {
-        case "crop": return .pictures
-        case "thumbnail", "probe":
-            var names = 0
-            for argument in arguments.dropFirst() where !argument.hasPrefix("-") {
-                var status = stat()
-                guard stat(argument, &status) == 0 else { continue }
-                if status.st_mode & S_IFMT == S_IFDIR { return .media }
-                let fileExtension = argument.split(separator: ".").last.map { $0.lowercased() } ?? ""
-                guard argument.contains("."), PictureFormat.readableExtensions.contains(fileExtension) else { return .media }
-                names += 1
-            }
-            if arguments.contains(where: { $0.hasPrefix("--files-from") }) { return .media }
-            return names > 0 ? .pictures : .media
-        default: return .media
-        }
     }
 
     /// Parses and runs; a usage error is one line, `mediatool: <what> (see 'mediatool <subcommand>

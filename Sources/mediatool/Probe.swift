@@ -104,7 +104,11 @@ struct Probe: ParsableCommand {
         options.limits = limits.runLimits()
         // Reading a video's header takes a fraction of loading FFmpeg: one worker has it (two with
         // --deep, which decodes), and pictures go to the others.
-        let sandboxRun = sandbox.begin(limits: limits, mediaWorkers: deep ? nil : 1)
+        // probe's work is starting workers more than it is decoding: a second, for pictures, starts
+        // beside the first where there is a core for it and no --jobs or --deep says otherwise.
+        let secondForPictures = !deep && jobs == nil && JobOptions.cores > 1
+        let sandboxRun = sandbox.begin(limits: limits, mediaWorkers: deep ? nil : 1,
+                                       starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)] + (secondForPictures ? [.pictures] : []))
         let workers = jobs ?? JobOptions.cores
         // One job at a time reports in the inputs' order; more share FFmpeg's worker.
         let listed = try batch.inputs(inputs, extensions: Self.extensions)

@@ -26,14 +26,15 @@ struct SandboxOptions: ParsableArguments {
         }
     }
 
-    /// Starts the run's sandbox: its first worker begins at once, while the batch is planned.
+    /// Starts the run's sandbox: its first workers (one for each of `starting`, what the inputs
+    /// will need as far as the subcommand can tell) begin at once, while the batch is planned.
     /// `mediaWorkers`: at most this many workers load FFmpeg (see `SandboxSettings.mediaWorkers`).
     /// A stream may send nothing for as long as a worker may work on one input, sandboxed or not.
-    func begin(limits: LimitOptions, mediaWorkers: Int? = nil) -> SandboxRun {
+    func begin(limits: LimitOptions, mediaWorkers: Int? = nil, starting: [JobDecoders] = [.media]) -> SandboxRun {
         let maxMemory = limits.maxMemory.bytes
         return SandboxRun(jobs: sandbox == .on
             ? SandboxedJobs(settings: SandboxSettings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers,
-                                                      budget: MemoryBudget(total: maxMemory))) : nil,
+                                                      budget: MemoryBudget(total: maxMemory)), starting: starting) : nil,
             streams: StreamLimits(maxSize: limits.maxInputSize.bytes, stallSeconds: timeout.value))
     }
 }
