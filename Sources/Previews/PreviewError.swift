@@ -27,7 +27,8 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible {
         case .framesTooLarge(let width, let height):
             return "frames of \(width)x\(height) are past the largest a preview is made at (3840x2160's 8.3 million pixels, whose encoders hold several of them): give a smaller --width or --height"
         case .overMemory(let needed, let limit, let keepsFrames):
-            let what = keepsFrames ? "its decoding, its encoder and the frames kept to encode again for --max-bytes" : "its decoding and its encoder"
+            let what = keepsFrames ? "its decoding, its encoder, the frames decoded ahead and those kept to encode again for --max-bytes"
+                : "its decoding, its encoder and the frames decoded ahead"
             return "the preview needs \(DecodeLimitError.mebibytes(needed)) (\(what)), over --max-memory's \(DecodeLimitError.mebibytes(limit, roundingUp: false)): give a larger --max-memory, or fewer or smaller frames"
         case .tooLarge(let bytes, let limit, let quality):
             return "the preview takes \(bytes) bytes even at quality \(quality), over the limit of \(limit) (--max-bytes): ask for fewer or smaller frames"

@@ -56,8 +56,6 @@ public struct Previewer: Sendable {
         var encoder: (any PreviewEncoder)?
         // Kept only to encode again at lower qualities (`maxBytes`), within the run's memory.
         var kept: [PixelBuffer] = []
-        // What the encoder, the kept frames and the second pass's frames hold of the run's memory.
-        var reservation: MemoryBudget.Reservation?
         var warnings: [String] = []
         var framesPastEnd = 0
         var frameCount = 0, milliseconds = 0
@@ -74,8 +72,8 @@ public struct Previewer: Sendable {
             if encoder == nil {
                 let (width, height) = (made.pictures[0].width, made.pictures[0].height)
                 guard width * height <= options.largestFramePixels else { throw PreviewError.framesTooLarge(width: width, height: height) }
-                reservation = try reserveMemory(width: width, height: height, channels: made.pictures[0].channels < 3 ? made.pictures[0].channels + 2 : made.pictures[0].channels,
-                                                frames: schedule!.frames.count, decodingBytes: made.decodingBytes, aheadBytes: second == nil ? 0 : aheadBytes)
+                try checkMemory(width: width, height: height, channels: made.pictures[0].channels < 3 ? made.pictures[0].channels + 2 : made.pictures[0].channels,
+                                frames: schedule!.frames.count, decodingBytes: made.decodingBytes, aheadBytes: second == nil ? 0 : aheadBytes)
                 encoder = try options.format.encoder(width: width, height: height, quality: options.quality, fps: options.fps, threads: options.threads)
             }
             let picture = try Self.canvasFrame(made.pictures[0], width: encoder!.width, height: encoder!.height)
@@ -129,11 +127,10 @@ public struct Previewer: Sendable {
         if framesPastEnd > 0 {
             warnings.append("the video ends before \(framesPastEnd) of the frames' times: the preview ends at its last frame, \(milliseconds) ms long")
         }
-        guard let schedule, let first = encoder else { throw VideoError.noDecodableFrame(cause: nil) }
-        let (width, height) = (first.width, first.height)
+        guard let schedule, let width = encoder?.width, let height = encoder?.height else { throw VideoError.noDecodableFrame(cause: nil) }
         var quality = options.quality
-        var bytes = try first.finish()
-        // One encoder at a time holds the memory reserved for one.
+        var bytes = try encoder!.finish()
+        // One encoder at a time: the memory counted is one's.
         encoder = nil
         if let limit = options.maxBytes {
             var lower = Self.fallbackQualities.filter { $0 < quality }[...]
@@ -150,29 +147,22 @@ public struct Previewer: Sendable {
         // The pieces the file shows: not those past the video's last frame.
         let lastTime = schedule.frames[frameCount - 1].time
         let shown = schedule.segments.filter { $0.start <= lastTime }
-        withExtendedLifetime(reservation) {}
         return Preview(bytes: bytes, width: width, height: height, schedule: schedule, segments: shown, frameCount: frameCount,
                        milliseconds: milliseconds, quality: quality, warnings: warnings)
     }
 
-    /// Holds what the preview holds beside its decoding, once its frames' size is known: the
-    /// encoder, every frame for `maxBytes`'s second tries, and the second pass's frames waiting.
-    /// All of it with the decoding must fit in the run's memory, so that waiting for it (while
-    /// other jobs, or this one's second pass, give theirs back) always ends.
-    private func reserveMemory(width: Int, height: Int, channels: Int, frames: Int, decodingBytes: Int,
-                               aheadBytes: Int) throws -> MemoryBudget.Reservation? {
+    /// Refuses a preview that would hold more than `--max-memory`, once its frames' size is known:
+    /// its decoding, the encoder, every frame for `maxBytes`'s second tries, and the second pass's
+    /// frames waiting. Not reserved from the run's shared budget beside the decoding: a job that
+    /// holds its decoding's share and waits for more can wait forever on another doing the same
+    /// (two previews at -j 2 did), or on its own decoding grown by a larger frame.
+    private func checkMemory(width: Int, height: Int, channels: Int, frames: Int, decodingBytes: Int, aheadBytes: Int) throws {
         let encoderBytes = options.format.encoderBytes(width: width, height: height)
         let keptBytes = options.maxBytes == nil ? 0 : frames * width * height * channels
-        let held = encoderBytes + keptBytes + aheadBytes
-        let limit = options.limits.maxMemory
-        if decodingBytes + held > limit {
-            throw PreviewError.overMemory(needed: decodingBytes + held, limit: limit, keepsFrames: keptBytes > 0)
+        let needed = decodingBytes + encoderBytes + keptBytes + aheadBytes
+        if needed > options.limits.maxMemory {
+            throw PreviewError.overMemory(needed: needed, limit: options.limits.maxMemory, keepsFrames: keptBytes > 0)
         }
-        guard let budget = options.limits.budget else { return nil }
-        guard let reservation = budget.reserve(held) else {
-            throw PreviewError.overMemory(needed: decodingBytes + held, limit: budget.total, keepsFrames: keptBytes > 0)
-        }
-        return reservation
     }
 
     /// A time in seconds; a share of the duration needs the duration.

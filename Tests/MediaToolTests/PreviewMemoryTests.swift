@@ -3,9 +3,9 @@ import Testing
 import TestSupport
 
 /// A preview counts against --max-memory what it holds beside its decoding: its encoder, and for
-/// --max-bytes every frame kept to encode again (a 4K clip took 581 MiB under 256M). What it
-/// cannot have is refused at once, and what it must wait for (its own second pass's decoding, in
-/// a sandboxed worker) it waits for without stalling the worker's other messages.
+/// --max-bytes every frame kept to encode again (a 4K clip took 581 MiB under 256M); what it
+/// cannot have is refused at once. The memory one of its passes waits for (the other's decoding,
+/// in a sandboxed worker) it gets without stalling the worker's other messages.
 @Suite struct PreviewMemoryTests {
     /// A 1280x720 clip of 4 s with a keyframe a second: decoded in two passes side by side.
     static func clip(in folder: URL) throws -> String {
@@ -28,21 +28,21 @@ import TestSupport
                                    "--sandbox", "off", "--out-dir", folder.path])
         #expect(run.status == 1)
         #expect(run.errorLines.count == 1)
-        #expect(run.standardError.contains("the preview needs 152 MiB (its decoding, its encoder and the frames kept to encode again for --max-bytes), over --max-memory's 100 MiB"),
+        #expect(run.standardError.contains("the preview needs 152 MiB (its decoding, its encoder, the frames decoded ahead and those kept to encode again for --max-bytes), over --max-memory's 100 MiB"),
                 "\(run.standardError)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("hd.preview.webp").path))
     }
 
-    /// Decoding in each pass (14 MiB), the encoder (32 MiB) and the second pass's frames (8 MiB)
-    /// fit in 64M, but not while both passes decode: the first waits for the second's memory,
-    /// which the worker gives back while the first's question is open. (Before, the parent stopped
-    /// reading that worker while it waited, and the run ended at its timeout.)
+    /// The decoding of each pass (14 MiB of 1280x720) fits in 20M, but not both at once: one pass
+    /// waits for the other's, which the worker gives back while the first's question is open.
+    /// (Before, the parent stopped reading that worker while it waited, and the worker held its
+    /// socket while it waited for the answer: the run ended at its timeout.)
     @Test(.enabled(if: try Requirement.tool(StoryboardTests.ffmpeg), "ffmpeg is not installed (scripts/bootstrap test installs it)"))
     func aWorkerWaitingForItsOwnMemoryGetsIt() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try Self.clip(in: folder)
-        let run = try ToolRun.run(["preview", clip, "--max-memory", "64M", "--width", "1280", "--fps", "5", "--segments", "2",
+        let run = try ToolRun.run(["preview", clip, "--max-memory", "20M", "--fps", "5", "--segments", "2",
                                    "--segment-length", "1", "--timeout", "60", "--out-dir", folder.path], deadline: 120)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardError == "")
