@@ -38,4 +38,16 @@ import TestSupport
         #expect(names.count == 400)
         #expect(names.contains("orientation6.407.png"))
     }
+
+    /// A storyboard of one file a frame holds every output open until all move into place together:
+    /// past the soft limit on open files (1024 on Debian), it failed with "Too many open files". The
+    /// tool raises the soft limit to the hard one; here the soft limit is 48, the hard one 4096.
+    @Test func moreFramesThanTheSoftLimitOnOpenFiles() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["storyboard", "--tile", "none", "--count", "100", Fixture.path("video/late-keyframe.ts"),
+                                   "--out-dir", folder.path], launcher: ["prlimit", "--nofile=48:4096"])
+        #expect(run.status == 0 && run.standardError == "", "\(run.errorLines)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 101)
+    }
 }

@@ -191,4 +191,23 @@ import TestSupport
         #expect(pack.status == 1)
         #expect(pack.errorLines == ["mediatool: <stdin>: line 1, column 5: the bytes 000000000000F03F are not those of the value 1.5 beside them"])
     }
+
+    /// Found by a hostile review of the Eisel-Lemire reader: digits past the largest double that
+    /// it rounds to infinity were written as infinity with exit 0 (strtod's were refused); and the
+    /// exact decimal of the smallest subnormal (1077 characters) was "not a number".
+    @Test func decimalsPastTheLargestDoubleAreRefusedAndLongExactOnesRead() throws {
+        for text in ["9e308", "1.7976931348623159e308", "-9e308", "1579126087511761954e305"] {
+            let output = try ScratchOutput("o.bin")
+            let run = try ToolRun.run(["pack-doubles", "-o", output.path], input: Data((text + "\n").utf8))
+            #expect(run.status == 1)
+            #expect(run.errorLines == ["mediatool: <stdin>: line 1, column 1: out of the range of a double: '\(text)'"])
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+        }
+        let output = try ScratchOutput("s.bin")
+        // 5e-324 written out (Python's Decimal(5e-324)): "0." and 1074 digits.
+        let exact = "0." + String(repeating: "0", count: 323) + "4940656458412465441765687928682213723650598026143247644255856825006755072702087518652998363616359923797965646954457177309266567103559397963987747960107818781263007131903114045278458171678489821036887186360569987307230500063874091535649843873124733972731696151400317153853980741262385655911710266585566867681870395603106249319452715914924553293054565444011274801297099995419319894090804165633245247571478690147267801593552386115501348035264934720193790268107107491703332226844753335720832431936092382893458368060106011506169809753078342277318329247904982524730776375927247874656084778203734469699533647017972677717585125660551199131504891101451037862738167250955837389733598993664809941164205702637090279242767544565229087538682506419718265533447265625"
+        let run = try ToolRun.run(["pack-doubles", "-o", output.path], input: Data((exact + "\n").utf8))
+        #expect(run.status == 0, "\(run.errorLines)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output.path)) == Data([1, 0, 0, 0, 0, 0, 0, 0]))
+    }
 }

@@ -41,6 +41,11 @@ enum Fixture {
 
     static func data(_ relative: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path(relative))) }
 
+    /// A copy of a fixture at `path`, which the test may change or name as it likes.
+    static func copy(_ relative: String, to path: URL) throws {
+        try FileManager.default.copyItem(atPath: Fixture.path(relative), toPath: path.path)
+    }
+
     /// The rect of the upright picture every orientation fixture shows (pictures/upright.rgb, 61
     /// wide), as RGB bytes.
     static func uprightRect(x: Int, y: Int, width: Int, height: Int) throws -> [UInt8] {
