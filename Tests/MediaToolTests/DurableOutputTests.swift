@@ -31,9 +31,14 @@ import TestSupport
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let lines = try Self.traced(["crop", "--sandbox", sandbox, "--rect", "0,0,2,2", Fixture.path("pictures/rgb8.png"), "-o", "c.png"], in: folder)
-        // openat(..., ".mediatool-tmp-...", O_WRONLY|O_CREAT...) = FD
+        // openat(..., ".mediatool-tmp-...", O_WRONLY|O_CREAT...) = FD; while another thread makes a
+        // call (a worker started), strace ends the line "<unfinished ...>" and gives the result
+        // on a later line of the same process, "<... openat resumed>) = FD".
         let created = try #require(lines.firstIndex { $0.contains(".mediatool-tmp-") && $0.contains("O_CREAT") })
-        let temporary = try #require(lines[created].split(separator: "=").last?.trimmingCharacters(in: .whitespaces))
+        let process = lines[created].prefix { $0 != " " }
+        let result = lines[created].contains("<unfinished ...>")
+            ? try #require(lines[created...].first { $0.hasPrefix(process + " ") && $0.contains("<... openat resumed>") }) : lines[created]
+        let temporary = try #require(result.split(separator: "=").last?.trimmingCharacters(in: .whitespaces))
         let named = try #require(lines.firstIndex { ($0.contains("linkat(") || $0.contains("rename")) && $0.contains("\"c.png\"") })
         let dataSynced = lines[created..<named].contains { $0.contains("fsync(\(temporary))") }
         #expect(dataSynced, "\(lines[created...].joined(separator: "\n"))")
