@@ -1,3 +1,4 @@
+import FileIO
 /// Why the bytes of an input are not an array of doubles as asked.
 public enum DoubleDecodingError: Error, Equatable, CustomStringConvertible {
     /// `--offset` lies beyond the input's `length` bytes.
@@ -11,7 +12,7 @@ public enum DoubleDecodingError: Error, Equatable, CustomStringConvertible {
             return "offset \(offset) is past the end (the input has \(length) bytes)"
         case .trailingBytes(let count, let offset, let wholeValues, let size):
             return "\(Self.bytes(count)) at offset \(offset) do not make a whole \(size)-byte value "
-                + "(--allow-trailing decodes the \(Self.values(wholeValues)) before them)"
+                + "(\(Setting.allowsTrailingBytes) decodes the \(Self.values(wholeValues)) before them)"
         }
     }
 

@@ -1,3 +1,4 @@
+import FileIO
 /// Why a text of numbers could not be read as doubles. Every case names where, lines and columns
 /// counted from 1 (the column in bytes).
 public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
@@ -37,15 +38,15 @@ public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
         case .outOfRange(let line, let column, let token):
             return "line \(line), column \(column): out of the range of a double: \(Self.shown(token))"
         case .unexpectedIndex(let line, let column, let token, let expected):
-            return "line \(line), column \(column): expected the index \(expected) (--index), found \(Self.shown(token))"
+            return "line \(line), column \(column): expected the index \(expected) (\(Setting.index)), found \(Self.shown(token))"
         case .invalidHex(let line, let column, let token, let digits):
-            return "line \(line), column \(column): expected \(digits) hex digits after the value (--hex), found \(Self.shown(token))"
+            return "line \(line), column \(column): expected \(digits) hex digits after the value (\(Setting.hex)), found \(Self.shown(token))"
         case .hexMismatch(let line, let column, let hex, let value):
             return "line \(line), column \(column): the bytes \(hex) are not those of the value \(value) beside them"
         case .missingHex(let line, let column):
-            return "line \(line), column \(column): the value has no hex bytes after it (--hex)"
+            return "line \(line), column \(column): the value has no hex bytes after it (\(Setting.hex))"
         case .missingHeader(let line, let column, let token):
-            return "line \(line), column \(column): expected a line naming the columns (--header), found \(Self.shown(token))"
+            return "line \(line), column \(column): expected a line naming the columns (\(Setting.header)), found \(Self.shown(token))"
         case .unexpected(let line, let column, let expected, let found):
             return "line \(line), column \(column): expected \(expected), found \(found)"
         case .unexpectedMember(let line, let column, let name):
@@ -69,12 +70,12 @@ public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
 
     /// The layout option a token suggests was given to `dump-doubles` but not here.
     private static func hint(_ token: String) -> String {
-        if token.hasSuffix(":"), Int(token.dropLast()) != nil { return " (an index? add --index)" }
+        if token.hasSuffix(":"), Int(token.dropLast()) != nil { return " (an index? add \(Setting.index))" }
         if DoubleHex.printedBytes(Array(token.utf8)) != nil || (token.count >= 4 && token.count % 2 == 0
             && token.allSatisfy(\.isHexDigit) && token.contains(where: \.isLetter) && token == token.uppercased()) {
-            return " (hex bytes? add --hex)"
+            return " (hex bytes? add \(Setting.hex))"
         }
-        if token == "index" || token.hasPrefix("index,") || token.hasPrefix("c0") { return " (a csv header? add --header)" }
+        if token == "index" || token.hasPrefix("index,") || token.hasPrefix("c0") { return " (a csv header? add \(Setting.header))" }
         if token == "==>" { return " (a file label must start its line)" }
         return ""
     }

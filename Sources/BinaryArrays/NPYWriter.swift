@@ -10,7 +10,7 @@ public struct NPYWriter: Sendable {
 
         public var description: String {
             switch self {
-            case .bfloat16: return "NumPy has no bfloat16 dtype: --npy cannot hold bf16"
+            case .bfloat16: return "NumPy has no bfloat16 dtype: \(Setting.npy) cannot hold bf16"
             case .rowsDoNotDivide(let count, let columns): return "\(count) values do not make rows of \(columns)"
             }
         }

@@ -1,3 +1,4 @@
+import FileIO
 /// Where the fields of one record lie: a lone value (`--type f32`) or consecutive structs
 /// (`--type 'f64,i32,u16'`), packed or at their natural alignment, `stride` bytes apart.
 public struct RecordLayout: Sendable, Equatable {
@@ -34,7 +35,7 @@ public struct RecordLayout: Sendable, Equatable {
         public var description: String {
             switch self {
             case .unknownType(let name): return "unknown type '\(name)' (types: \(ElementType.list))"
-            case .strideTooSmall(let stride, let needed): return "--stride \(stride) is less than the \(needed) bytes the fields take"
+            case .strideTooSmall(let stride, let needed): return "\(Setting.stride) \(stride) is less than the \(needed) bytes the fields take"
             case .namesDoNotMatch(let names, let fields): return "\(names) names for \(fields) fields"
             case .emptyName: return "a field name is empty"
             case .recordTooLarge(let stride): return "records of \(stride) bytes are larger than the \(RecordLayout.maxStride) read at a time"

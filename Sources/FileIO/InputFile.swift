@@ -288,9 +288,9 @@ public enum InputError: Error, Equatable, CustomStringConvertible {
         case .empty:
             return "an empty file"
         case .streamTooLarge(let limit):
-            return "the stream went on past \(StreamLimits.sizeText(limit)), the most a stream may send (--max-input-size): refused"
+            return "the stream went on past \(StreamLimits.sizeText(limit)), the most a stream may send (\(Setting.maxInputSize)): refused"
         case .stalled(let seconds):
-            return "the stream sent nothing for \(StreamLimits.secondsText(seconds)) s: stalled (--timeout)"
+            return "the stream sent nothing for \(StreamLimits.secondsText(seconds)) s: stalled (\(Setting.timeout))"
         }
     }
 }

@@ -16,7 +16,7 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .exists(let path):
-            return "output exists: \(path) (use --overwrite to replace it)"
+            return "output exists: \(path) (use \(Setting.overwrite) to replace it)"
         case .wouldOverwriteInput(let path):
             return "output is an input: \(path) (inputs are never written to)"
         case .notRegular(let path, let kind):

@@ -1,3 +1,4 @@
+import FileIO
 import Imaging
 
 /// Why a crop could not be made.
@@ -20,24 +21,24 @@ public enum CropError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .tooMuchMemory(let needed, let limit, let width, let height):
-            return "cropping from this \(width)x\(height) picture needs \(CropError.mebibytes(needed)) of memory, over the limit of \(DecodeLimitError.mebibytes(limit, roundingUp: false)) (--max-memory)"
+            return "cropping from this \(width)x\(height) picture needs \(CropError.mebibytes(needed)) of memory, over the limit of \(DecodeLimitError.mebibytes(limit, roundingUp: false)) (\(Setting.maxMemory))"
         case .rectOutside(let rect, let width, let height, let space):
-            return "rect \(rect) is not inside the picture, \(width)x\(height) as \(space) (--clamp crops the part inside)"
+            return "rect \(rect) is not inside the picture, \(width)x\(height) as \(space) (\(Setting.clamps) crops the part inside)"
         case .rectDisjoint(let rect, let width, let height, let space):
             return "rect \(rect) does not meet the picture, \(width)x\(height) as \(space)"
         case .viewRectOutside(let rect, let mapping, let mapped, let width, let height, let meets):
             let typed = [rect.x, rect.y, rect.width, rect.height].map(Self.number).joined(separator: ",")
             let view = "\(Self.number(mapping.viewWidth))x\(Self.number(mapping.viewHeight))"
             let seen = "rect \(typed) of the \(view) view (\(mapped) of the \(width)x\(height) picture as displayed)"
-            return meets ? "\(seen) is not inside the picture (--clamp crops the part inside)" : "\(seen) does not meet the picture"
+            return meets ? "\(seen) is not inside the picture (\(Setting.clamps) crops the part inside)" : "\(seen) does not meet the picture"
         case .losslessOffGrid(let rect, let aligned, let blockWidth, let blockHeight, let columns, let rows, let containsRect):
             let grid = "the \(blockWidth)x\(blockHeight) block grid" + (columns + rows > 0 ? " (which starts at \(columns),\(rows): partial blocks before it cannot be turned without loss)" : "")
             if containsRect {
-                return "rect \(rect) is not on \(grid) of the output picture; the nearest rect on it that contains this one is \(aligned) (--lossless=expand takes it)"
+                return "rect \(rect) is not on \(grid) of the output picture; the nearest rect on it that contains this one is \(aligned) (\(Setting.losslessExpand) takes it)"
             }
             return "rect \(rect) is not on \(grid) of the output picture, and no rect on it contains this one; the nearest is \(aligned)"
         case .losslessNeedsJPEG:
-            return "--lossless JPEG output needs a JPEG picture: this one would be re-encoded with loss (write PNG or WebP to keep every pixel)"
+            return "\(Setting.lossless) JPEG output needs a JPEG picture: this one would be re-encoded with loss (write PNG or WebP to keep every pixel)"
         }
     }
 

@@ -138,7 +138,7 @@ public struct Cropper: Sendable {
         let keeps = options.keepsOrientation && picture.keepsStoredPixels
         var warnings = picture.warnings
         if options.keepsOrientation && !keeps && orientation != .identity {
-            warnings.append("a HEIF orientation is no EXIF orientation: the crop was turned upright instead (--keep-orientation)")
+            warnings.append("a HEIF orientation is no EXIF orientation: the crop was turned upright instead (\(Setting.keepsOrientation))")
         }
         let shown = keeps ? orientation : .identity
         let pixels = keeps ? stored : stored.oriented(orientation)

@@ -1,3 +1,4 @@
+import FileIO
 /// How large a picture or video frame a run decodes: known from headers and stream parameters,
 /// refused before any decoder allocates for it.
 public struct DecodeLimits: Sendable, Codable {
@@ -64,9 +65,9 @@ public enum DecodeLimitError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .tooManyPixels(let width, let height, let limit):
             let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-            return "\(width)x\(height) is \(overflow ? "too many" : String(pixels)) pixels, over the limit of \(limit) (--max-pixels)"
+            return "\(width)x\(height) is \(overflow ? "too many" : String(pixels)) pixels, over the limit of \(limit) (\(Setting.maxPixels))"
         case .tooMuchMemory(let needed, let limit, let width, let height):
-            return "decoding this \(width)x\(height) picture needs \(Self.mebibytes(needed)) of memory, over the limit of \(Self.mebibytes(limit, roundingUp: false)) (--max-memory)"
+            return "decoding this \(width)x\(height) picture needs \(Self.mebibytes(needed)) of memory, over the limit of \(Self.mebibytes(limit, roundingUp: false)) (\(Setting.maxMemory))"
         }
     }
 

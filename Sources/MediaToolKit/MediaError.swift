@@ -9,8 +9,9 @@ internal import VideoThumbnails
 internal import BinaryArrays
 internal import TIFFCodec
 
-/// Why a call failed, in the words the command line prints: `description` is its error line without
-/// the leading `mediatool: `, so a service can log or return what the tool would have said.
+/// Why a call failed, in the words the command line prints but for the settings it names, which are
+/// the library's (`maxPixels` where the tool says `--max-pixels`): `description` is its error line
+/// without the leading `mediatool: `, so a service can log or return what the tool would have said.
 ///
 /// Each case carries the name of the input (the file's path, or the name given to bytes or a
 /// descriptor) and the reason, one line.

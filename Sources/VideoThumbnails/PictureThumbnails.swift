@@ -44,10 +44,10 @@ struct PictureThumbnails {
                     metadata = PictureMetadata(color: ColorDescription(srgbIntent: 0))
                 } catch {
                     // A profile lcms2 cannot use costs the conversion, not the thumbnail.
-                    warnings.append("\(error): the profile was kept, the colours not converted (--colorspace srgb)")
+                    warnings.append("\(error): the profile was kept, the colours not converted (\(Setting.convertsToSRGB))")
                 }
             } else {
-                warnings.append("its ICC profile is not one lcms2 can convert RGB pixels from: the profile was kept, the colours not converted (--colorspace srgb)")
+                warnings.append("its ICC profile is not one lcms2 can convert RGB pixels from: the profile was kept, the colours not converted (\(Setting.convertsToSRGB))")
             }
         }
         if let transfer = picture.hdrTransfer {

@@ -1,3 +1,4 @@
+import FileIO
 /// Sizes asked that the memory allowed cannot make.
 public enum ThumbnailSizeError: Error, Equatable, CustomStringConvertible {
     /// The outputs and their reductions alone need more than `--max-memory`.
@@ -7,7 +8,7 @@ public enum ThumbnailSizeError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .tooLarge(let width, let height, let needed, let limit):
             let mebibytes = needed == Int.max ? "more than \(Int.max >> 20)" : "\(needed >> 20)"
-            return "the sizes asked (the largest \(width)x\(height)) need \(mebibytes) MiB of memory, over the limit of \(limit >> 20) MiB (--max-memory)"
+            return "the sizes asked (the largest \(width)x\(height)) need \(mebibytes) MiB of memory, over the limit of \(limit >> 20) MiB (\(Setting.maxMemory))"
         }
     }
 }

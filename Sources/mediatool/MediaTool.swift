@@ -41,6 +41,8 @@ struct MediaTool: ParsableCommand {
             let argument = CommandLine.unsafeArgv[index]!
             return PathBytes.string(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
         }
+        // The command line's messages name its flags (`--max-pixels`), the library's its API.
+        Setting.nameFlags()
         // A sandboxed worker ignores the signals (the batch decides), and starts no thread before
         // it is confined. It is told each job through its socket, never by its command line.
         if let worker = SandboxWorker.current, arguments == [SandboxWorker.entryPoint] {

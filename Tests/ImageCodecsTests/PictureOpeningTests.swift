@@ -19,7 +19,7 @@ import TestSupport
             try PictureFormat.open(big, PictureOpening(maxPixels: 100))
         }
         #expect(DecodeLimitError.tooManyPixels(width: 10, height: 20, limit: 100).description
-                == "10x20 is 200 pixels, over the limit of 100 (--max-pixels)")
+                == "10x20 is 200 pixels, over the limit of 100 (maxPixels)")
     }
 
     /// Each format's reader: the stored size and orientation its header states (sizes from

@@ -11,10 +11,10 @@ import TestSupport
     @Test func messages() {
         let rect = PixelRect(x: 1, y: 2, width: 30, height: 40)
         #expect(CropError.rectOutside(rect: rect, width: 20, height: 10, space: "displayed").description
-                == "rect 1,2,30,40 is not inside the picture, 20x10 as displayed (--clamp crops the part inside)")
+                == "rect 1,2,30,40 is not inside the picture, 20x10 as displayed (clamps crops the part inside)")
         #expect(CropError.rectDisjoint(rect: rect, width: 20, height: 10, space: "stored").description
                 == "rect 1,2,30,40 does not meet the picture, 20x10 as stored")
-        #expect(CropError.losslessNeedsJPEG.description.hasPrefix("--lossless JPEG output needs a JPEG picture"))
+        #expect(CropError.losslessNeedsJPEG.description.hasPrefix("lossless JPEG output needs a JPEG picture"))
         #expect(CropError.number(5) == "5" && CropError.number(2.5) == "2.5" && CropError.number(-3) == "-3")
     }
 }

@@ -49,7 +49,7 @@ import TestSupport
         do {
             _ = try BinaryArray<Double>(bytes)
         } catch {
-            #expect(line == "mediatool: \(path): \(error.reason)")
+            #expect(line == KitFixtures.asTheCommandLineSaysIt("mediatool: \(path): \(error.reason)"))
         }
         #expect(try BinaryArray<Double>(bytes, allowsTrailingBytes: true).count == 3)
         #expect(throws: MediaError.self) { try BinaryArray<Double>(bytes, offset: 40) }

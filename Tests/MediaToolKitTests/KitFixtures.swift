@@ -4,6 +4,13 @@ import TestSupport
 
 /// The fixtures and the command line, as the library's tests use them.
 enum KitFixtures {
+    /// A library error's line as the command line prints it: the same words, but for each setting,
+    /// which the library names by its API (`maxPixels`) and the tool by its flag (`--max-pixels`).
+    static func asTheCommandLineSaysIt(_ line: String) -> String {
+        [("(maxPixels)", "(--max-pixels)"), ("(maxMemory)", "(--max-memory)"), ("(clamps ", "(--clamp "),
+         ("(allowsTrailingBytes ", "(--allow-trailing ")].reduce(line) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+    }
+
     static func source(_ relative: String) -> MediaSource { .path(RepositoryFixtures.path(relative)) }
 
     /// The upright picture every orientation fixture shows: 61x41 RGB (`Fixtures/pictures/upright.rgb`).
