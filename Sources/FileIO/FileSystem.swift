@@ -7,10 +7,19 @@ public enum FileSystem {
     @discardableResult
     public static func valueOrErrno<Value: BinaryInteger>(_ operation: @autoclosure () -> String,
                                                           _ call: () -> Value) throws(SystemError) -> Value {
+        let value = retryingInterrupted(call)
+        if value == -1 { throw SystemError(operation()) }
+        return value
+    }
+
+    /// Makes a system call (one that answers -1 and errno on failure) again while a signal
+    /// interrupts it (EINTR): the one loop that does, for every call that may be interrupted.
+    /// Its result, with errno as the call left it.
+    @discardableResult
+    public static func retryingInterrupted<Value: BinaryInteger>(_ call: () -> Value) -> Value {
         while true {
             let value = call()
-            if value != -1 { return value }
-            if errno != EINTR { throw SystemError(operation()) }
+            if value != -1 || errno != EINTR { return value }
         }
     }
 
@@ -69,11 +78,7 @@ public enum FileSystem {
     public static let openPath: Int32 = 0o10000000
 
     public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Int32 {
-        PathBytes.withCString(path) { name in
-            var descriptor: Int32
-            repeat { descriptor = Glibc.open(name, flags, mode) } while descriptor < 0 && errno == EINTR
-            return descriptor
-        }
+        PathBytes.withCString(path) { name in retryingInterrupted { Glibc.open(name, flags, mode) } }
     }
 
     /// The status of an open descriptor; nil (errno set) when it has none.

@@ -75,9 +75,7 @@ public final class OutputFolder: Sendable {
                 if made != 0 && errno != EEXIST { throw SystemError("cannot make folder \(folder.path)/\(component)") }
             }
             let fd = PathBytes.withCString(component) { name in
-                var fd: Int32
-                repeat { fd = openat(folder.descriptor, name, FileSystem.openPath | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) } while fd < 0 && errno == EINTR
-                return fd
+                FileSystem.retryingInterrupted { openat(folder.descriptor, name, FileSystem.openPath | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
             }
             let below = folder.path == "." ? component : folder.path + "/" + component
             guard fd >= 0 else {

@@ -54,14 +54,13 @@ final class OutputPipe {
     func pump(through buffer: UnsafeMutableRawBufferPointer, draining: Bool = false) throws {
         guard readEnd >= 0 else { return }
         while true {
-            let count = read(readEnd, buffer.baseAddress, buffer.count)
+            let count = FileSystem.retryingInterrupted { read(readEnd, buffer.baseAddress, buffer.count) }
             if count > 0 {
                 written += count
                 if written > limit { throw WorkerFailure.outputTooLarge(limit: limit) }
                 try FileSystem.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: target, target: name)
                 continue
             }
-            if count < 0 && errno == EINTR { continue }
             // Nothing more for now: the worker writes on, unless it has answered (a worker that kept
             // the write end gets no say after its answer).
             if count < 0 && errno == EAGAIN && !draining { return }

@@ -149,7 +149,7 @@ final class WorkerProcess {
     @discardableResult
     func reap() -> Int32 {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        FileSystem.retryingInterrupted { waitpid(pid, &status, 0) }
         isReaped = true
         return status
     }
