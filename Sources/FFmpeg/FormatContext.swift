@@ -68,6 +68,11 @@ final class FormatContext {
     /// Throws when the first bytes of a stream (`start`) are of no format FFmpeg knows, as opening
     /// it would: so that a stream that is not media is refused before all of it is copied.
     static func recognise(_ start: UnsafeRawBufferPointer) throws(FFmpegError) {
+        if demuxer(forStart: start) == nil { throw FFmpegError(FFmpegError.unrecognised, code: cffmpeg_averror_invaliddata()) }
+    }
+
+    /// The name of the demuxer FFmpeg would open a file of these first bytes with; nil for none.
+    static func demuxer(forStart start: UnsafeRawBufferPointer) -> String? {
         FFmpegLibraries.silenceLogs()
         // Probing reads past the end by up to AVPROBE_PADDING_SIZE bytes, which must be zero.
         var padded = [UInt8](start)
@@ -79,7 +84,7 @@ final class FormatContext {
                 return av_probe_input_format2(&probe, 1, &score)
             }
         }
-        if format == nil { throw FFmpegError(FFmpegError.unrecognised, code: cffmpeg_averror_invaliddata()) }
+        return format.map { String(cString: $0.pointee.name) }
     }
 
     /// Probes the streams by decoding their first frames, each decoder told the largest frame it may

@@ -70,6 +70,12 @@ public final class VideoSource {
         try FormatContext.recognise(start)
     }
 
+    /// Whether FFmpeg reads a file of these first bytes as a picture (`MediaFacts.isPicture`: GIF,
+    /// APNG, its image pipes), known before it is opened.
+    public static func isPicture(start: UnsafeRawBufferPointer) -> Bool {
+        FormatContext.demuxer(forStart: start).map(MediaFacts.isPictureDemuxer) ?? false
+    }
+
     /// Opens media held in memory, as if it were a file.
     public convenience init(bytes: [UInt8], threads: Int = 0) throws {
         try self.init(threads: threads, videoStream: nil, limits: DecodeLimits()) { try FormatContext(bytes: bytes) }

@@ -6,7 +6,7 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible {
     case schedule(ScheduleProblem)
     /// The pieces are spread over the duration, which the file does not state.
     case unknownDuration
-    /// A picture (a still, or an animated WebP): a preview is made of a video's frames.
+    /// A picture (a still, or an animation: WebP, GIF, APNG): a preview is made of a video's frames.
     case picture
     /// Frames past the largest a preview is made at.
     case framesTooLarge(width: Int, height: Int)

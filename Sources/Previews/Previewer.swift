@@ -38,8 +38,9 @@ public struct Previewer: Sendable {
     }
 
     public func makePreview(from file: InputFile) throws -> Preview {
-        // FFmpeg would open a still picture as a video of one frame.
-        if try PictureFormat.identify(file) != nil { throw PreviewError.picture }
+        // FFmpeg would open a still picture as a video of one frame, and a GIF is a picture too
+        // (probe and thumbnail say so): an animation already.
+        if try PictureFormat.identify(file) != nil || Self.isPictureToFFmpeg(file) { throw PreviewError.picture }
         var thumbnail = ThumbnailOptions()
         thumbnail.mode = .exact
         thumbnail.limits = options.limits
@@ -163,6 +164,13 @@ public struct Previewer: Sendable {
         if needed > options.limits.maxMemory {
             throw PreviewError.overMemory(needed: needed, limit: options.limits.maxMemory, keepsFrames: keptBytes > 0)
         }
+    }
+
+    /// Whether FFmpeg reads the file as a picture (a GIF, an APNG, an image pipe's format).
+    static func isPictureToFFmpeg(_ file: InputFile) throws -> Bool {
+        var start = [UInt8](repeating: 0, count: 4096)
+        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
+        return start.withUnsafeBytes { VideoSource.isPicture(start: UnsafeRawBufferPointer(rebasing: $0[..<got])) }
     }
 
     /// A time in seconds; a share of the duration needs the duration.

@@ -2,6 +2,8 @@
 public enum StoryboardError: Error, Equatable, CustomStringConvertible {
     /// The container states no duration, and the range needs one.
     case unknownDuration
+    /// A picture (a still, or an animation such as a GIF): a storyboard is made of a video's frames.
+    case picture
     /// Sheets of `columns` x `rows` cells of `cellWidth` x `cellHeight` pixels would be larger than the format or memory allows.
     case sheetTooLarge(width: Int, height: Int, limit: Int)
     /// The page would take the name of the WebVTT file or of a picture of the same storyboard.
@@ -11,6 +13,8 @@ public enum StoryboardError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unknownDuration:
             return "the duration is unknown, so frames cannot be spread over it: give --to in seconds"
+        case .picture:
+            return "a picture, not a video: a storyboard is made of a video's frames (thumbnail makes pictures of pictures)"
         case .pageNamedAsAnOutput(let page, let output):
             return "--html \(page) is \(output), which this storyboard writes too: give the page another name"
         case .sheetTooLarge(let width, let height, let limit):

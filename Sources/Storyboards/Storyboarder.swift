@@ -50,6 +50,8 @@ public struct Storyboarder: Sendable {
         // One keyframe gains nothing from frame threads (see Thumbnailer); a run of frames does.
         var video = try VideoSource(file: file, threads: options.mode == .keyframe ? 1 : options.threads,
                                     videoStream: options.videoStream, limits: options.limits)
+        // A picture FFmpeg reads (a GIF, a PNG) is no video to scrub, as probe and thumbnail say.
+        if video.isPicture { throw StoryboardError.picture }
         let duration = video.durationSeconds
         let from = try options.from.map { try Self.seconds($0, duration: duration) } ?? 0
         guard let to = try options.to.map({ try Self.seconds($0, duration: duration) }).map({ min($0, duration ?? $0) }) ?? duration else {

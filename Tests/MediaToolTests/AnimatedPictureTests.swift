@@ -4,7 +4,7 @@ import TestSupport
 
 /// An animated GIF is a picture to every subcommand: probe and thumbnail say so alike, and its
 /// thumbnail is its first frame, as vips and browsers show it, or with `--at` the frame shown then,
-/// as for an animated WebP.
+/// as for an animated WebP; storyboard and preview, made of a video's frames, refuse it.
 @Suite struct AnimatedPictureTests {
     @Test(.enabled(if: try Requirement.tool(StoryboardTests.ffmpeg), "ffmpeg is not installed (scripts/bootstrap test installs it)"))
     func anAnimatedGIFIsAPictureShownByItsFirstFrame() throws {
@@ -35,6 +35,13 @@ import TestSupport
             try #require((written.width, written.height) == (48, 32))
             let rgb = (0..<(48 * 32)).flatMap { written.pixel(x: $0 % 48, y: $0 / 48).prefix(3) }
             #expect(rgb == frames[frame], "frame \(frame)")
+        }
+        for subcommand in ["storyboard", "preview"] {
+            let run = try ToolRun.run([subcommand, gif, "--out-dir", folder.appendingPathComponent(subcommand).path])
+            #expect(run.status == 1)
+            #expect(run.errorLines.first == "mediatool: \(gif): a picture, not a video: a \(subcommand) is made of a video's frames (thumbnail makes pictures of pictures)")
+            let written = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(subcommand).path)) ?? []
+            #expect(written.isEmpty, "\(written)")
         }
     }
 }
