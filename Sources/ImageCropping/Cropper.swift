@@ -97,7 +97,7 @@ public struct Cropper: Sendable {
 
     /// The crop as a job: its planned output the only one it writes.
     public var job: FileJob {
-        FileJob(recognise: PictureFormat.recognise, policy: options.output) { file, outputs, name in
+        var job = FileJob(recognise: PictureFormat.recognise, policy: options.output) { file, outputs, name in
             let report = try crop(from: file, into: outputs.primary, output: name)
             let rect = report.storedRect
             return JobReport(fields: [
@@ -105,6 +105,9 @@ public struct Cropper: Sendable {
                 ("stored_rect", .array([.int(rect.x), .int(rect.y), .int(rect.width), .int(rect.height)])),
             ], warnings: report.warnings)
         }
+        // Crops are of pictures only: a worker without FFmpeg's libraries does them.
+        job.decoders = { _ in .pictures }
+        return job
     }
 
     /// The crop of an open input, written whole to `descriptor` (the output's temporary, which the
