@@ -81,7 +81,7 @@ for fixture, size, shown, thumbnail in [
               f"{fixture}: the service's thumbnail is not the command line's")
     print(f"example: {fixture}: {probe['kind']} {shown[0]}x{shown[1]}, thumbnail {thumbnail[0]}x{thumbnail[1]}", file=sys.stderr)
 
-# Issue 38, item 20: a browser's form upload (curl -F file=@photo.jpg) was read as a video of JPEG
+# A browser's form upload (curl -F file=@photo.jpg) was read as a video of JPEG
 # frames, 422 "the duration is unknown". Its file is taken, and answered as the same file sent bare.
 for fixture, size in [("pictures/orientation6.jpg", 32), ("probe/phone-hlg-portrait.mov", 320)]:
     status, answer = upload(fixture, size, form=True)

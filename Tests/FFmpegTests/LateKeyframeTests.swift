@@ -3,7 +3,7 @@ import FileIO
 import Foundation
 import Testing
 
-/// Issue 23.18: a frame long after the last keyframe cost as much as decoding the whole file at
+/// A frame long after the last keyframe cost as much as decoding the whole file at
 /// each step of the search back (MPEG-TS seeks by time and lands past the last keyframe). It must
 /// never cost more than decoding forward once from that keyframe.
 @Suite struct LateKeyframeTests {

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 23: a video file that shrinks while it is read is an error, not a short video (a
+/// A video file that shrinks while it is read is an error, not a short video (a
 /// storyboard said "80 of the times lie past the last frame" and exited 0).
 @Suite struct ShrinkingInputTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

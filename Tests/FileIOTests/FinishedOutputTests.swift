@@ -3,7 +3,7 @@ import Glibc
 import FileIO
 import Testing
 
-/// Issue 38, item 3: a group of thousands of outputs closes each as it is finished, its temporary
+/// A group of thousands of outputs closes each as it is finished, its temporary
 /// named after an output still open beside it, whose lock keeps it from runs removing leftovers.
 @Suite struct FinishedOutputTests {
     static func names(in folder: URL) throws -> [String] {

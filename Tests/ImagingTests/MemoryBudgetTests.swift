@@ -3,7 +3,7 @@ import Imaging
 import Synchronization
 import Testing
 
-/// Issue 23: --max-memory is the run's, shared by its jobs (-j 8 on 1 MB bombs took 6.9 GB).
+/// --max-memory is the run's, shared by its jobs (-j 8 on 1 MB bombs took 6.9 GB).
 @Suite struct MemoryBudgetTests {
     @Test func whatAJobNeedsAloneOverTheBudgetIsNeverGiven() {
         let budget = MemoryBudget(total: 1000)

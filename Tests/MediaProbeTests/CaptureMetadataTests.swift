@@ -40,7 +40,7 @@ import Testing
         ("+3535.5-13944.7/", 35 + 35.5 / 60, -(139 + 44.7 / 60), nil),        // degrees and minutes
         ("+353530.0+1394430.0/", 35 + 35.0 / 60 + 30.0 / 3600, 139 + 44.0 / 60 + 30.0 / 3600, nil),
         ("+00.0000-000.0000/", 0.0, 0.0, nil),
-        // Issue 38, item 14: degrees without zero padding, as ExifTool reads them.
+        // Degrees without zero padding, as ExifTool reads them.
         ("+5.5+10.5/", 5.5, 10.5, nil),
         ("-5-7.25+12/", -5.0, -7.25, 12.0),
     ] as [(String, Double, Double, Double?)])

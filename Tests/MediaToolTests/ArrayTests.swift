@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 18: binary arrays of every numeric type, records and .npy files.
+/// Binary arrays of every numeric type, records and .npy files.
 @Suite struct ArrayTests {
     /// NumPy is the reference: every type in both byte orders, records packed and aligned, .npy
     /// files (C and Fortran order), and pack-array --npy read back by np.load (see the script).
@@ -73,7 +73,7 @@ import TestSupport
              ".npy shape is larger than any file"),
             ("code", npy("{'descr': __import__('os').system('true'), 'fortran_order': False, 'shape': (1,), }", data: 8),
              ".npy header: unexpected '_'"),
-            // Issue 38, item 7: NumPy takes a repeated key's last value; the first was read here.
+            // NumPy takes a repeated key's last value; the first was read here.
             ("descr-twice", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'descr': '<i8', }", data: 8),
              ".npy header: 'descr' is given more than once"),
             ("shape-twice", npy("{'descr': '<f8', 'shape': (2,), 'fortran_order': False, 'shape': (1,), }", data: 16),
@@ -97,7 +97,7 @@ import TestSupport
     }
 }
 
-/// Issue 38, item 9: `dump-array x.npy --offset 9223372036854775807` printed everything, exit 0.
+/// `dump-array x.npy --offset 9223372036854775807` printed everything, exit 0.
 @Suite struct NPYLayoutOptionTests {
     @Test(arguments: [
         (["--offset", "9223372036854775807"], "--offset does"),

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 11: the containers and codecs the real-world corpus found wrong (AVI, FLV, MPEG program
+/// The containers and codecs the real-world corpus found wrong (AVI, FLV, MPEG program
 /// and elementary streams, Ogg Theora, Matroska without Cues), each as the counter clip: 60 frames
 /// at 25 fps, each showing its own number.
 @Suite struct ContainerThumbnailTests {
@@ -80,7 +80,7 @@ import TestSupport
     }
 }
 
-/// Issue 38, item 18: a raw stream states no duration, and the default --at 10% failed ("the
+/// A raw stream states no duration, and the default --at 10% failed ("the
 /// duration is unknown"). Its first frame is shown, with a warning, as ffmpegthumbnailer does; and
 /// for `--at auto`. A share the user asks for (`--at 50%`) stays an error (ThumbnailOptionTests).
 @Suite struct RawStreamThumbnailTests {

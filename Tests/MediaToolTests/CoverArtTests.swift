@@ -4,7 +4,7 @@ import JPEGCodec
 import Testing
 import TestSupport
 
-/// Issue 14: `--cover` writes a file's attached picture; `--cover=prefer` falls back to a frame.
+/// `--cover` writes a file's attached picture; `--cover=prefer` falls back to a frame.
 @Suite struct CoverArtTests {
     /// cover.jpg decoded by libjpeg, as RGB.
     static func coverPixels() throws -> [UInt8] {
@@ -45,7 +45,7 @@ import TestSupport
     }
 }
 
-/// Issue 14: `--stream N` chooses among several video streams.
+/// `--stream N` chooses among several video streams.
 @Suite struct VideoStreamChoiceTests {
     @Test(arguments: [([String](), 64), (["--stream", "0"], 64), (["--stream", "1"], 32)])
     func theStreamAskedForIsTheOneWritten(options: [String], width: Int) throws {

@@ -7,7 +7,7 @@ import PNGCodec
 import Testing
 import TestSupport
 
-/// Issue 12: a crop keeps the picture's EXIF where the output can hold it, made true of the crop.
+/// A crop keeps the picture's EXIF where the output can hold it, made true of the crop.
 @Suite struct CropMetadataTests {
     static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
         containsBytes(bytes, Array(text.utf8))

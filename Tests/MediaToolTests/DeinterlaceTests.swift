@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 14: an interlaced frame is deinterlaced before it is scaled or written.
+/// An interlaced frame is deinterlaced before it is scaled or written.
 @Suite struct DeinterlaceTests {
     static func thumbnail(_ options: [String]) throws -> DecodedPNG {
         let scratch = try ScratchOutput("frame.png")

@@ -187,7 +187,7 @@ import TestSupport
     }
 }
 
-/// Issue 15: dump-doubles reads a pipe when given no file, as od does; offsets and counts in hex.
+/// `dump-doubles` reads a pipe when given no file, as od does; offsets and counts in hex.
 @Suite struct DumpDoublesInputTests {
     static var two: Data { Data([0, 0, 0, 0, 0, 0, 0xF0, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0x40]) }
 
@@ -211,8 +211,8 @@ import TestSupport
     }
 }
 
-/// Issue 17: dump-doubles formats and summarises on every core, and its output is what NumPy
-/// makes of the same bytes (issue 24: not the same code again on one core).
+/// `dump-doubles` formats and summarises on every core, and its output is what NumPy
+/// makes of the same bytes (not the same code again on one core).
 @Suite struct ParallelDumpTests {
     /// 2 MiB of doubles of every class and magnitude: eight blocks, more than one worker's share.
     static func input() throws -> URL {

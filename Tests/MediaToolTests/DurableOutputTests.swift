@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 38, item 15: outputs were renamed into place without an fsync, so that after a power
+/// Outputs were renamed into place without an fsync, so that after a power
 /// loss one could be there and empty; and a SIGPIPE (`| head`) left temporaries behind.
 @Suite struct DurableOutputTests {
     static let strace = "/usr/bin/strace"

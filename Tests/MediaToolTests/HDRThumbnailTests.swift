@@ -5,7 +5,7 @@ import PNGCodec
 import Testing
 import TestSupport
 
-/// Issue 14: HDR video (BT.2020, HLG or PQ, as phones record it) comes out as the SDR picture it
+/// HDR video (BT.2020, HLG or PQ, as phones record it) comes out as the SDR picture it
 /// would be shown as, not washed out.
 @Suite struct HDRThumbnailTests {
     static func thumbnail(_ fixture: String) throws -> DecodedPNG {
@@ -55,7 +55,7 @@ import TestSupport
     }
 }
 
-/// Issue 14: `--hdr keep` writes HDR as HDR (16-bit, cICP); `--depth 16` keeps 10-bit precision.
+/// `--hdr keep` writes HDR as HDR (16-bit, cICP); `--depth 16` keeps 10-bit precision.
 @Suite struct HDRKeepTests {
     static func make(_ options: [String], _ fixture: String) throws -> (bytes: [UInt8], samples: [UInt8], width: Int) {
         let scratch = try ScratchOutput("thumb.png")
@@ -144,7 +144,7 @@ import TestSupport
     static let ffmpeg = "/usr/bin/ffmpeg"
 }
 
-/// Issue 14: Dolby Vision's base layer is what is decoded; profile 5's is compatible with nothing.
+/// Dolby Vision's base layer is what is decoded; profile 5's is compatible with nothing.
 @Suite struct DolbyVisionTests {
     @Test func profileFiveWarnsThatColoursAreApproximate() throws {
         let scratch = try ScratchOutput("thumb.png")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 38, item 12: what the HEIF container reader builds is bounded by the file, not by what
+/// What the HEIF container reader builds is bounded by the file, not by what
 /// its boxes claim. An Exif item of 65535 extents, each the whole mdat again, took a 0.5 MB file
 /// to 725 MB (the worker's limit, for a larger file); 40000 item properties, more than any
 /// association can name, were kept (3.2 million reached 756 MiB). Decoys made from a fixture by

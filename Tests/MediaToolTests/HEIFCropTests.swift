@@ -5,7 +5,7 @@ import PNGCodec
 import Testing
 import TestSupport
 
-/// Issue 13: HEIC crops, upright by the file's irot/imir (never by the EXIF orientation inside), and
+/// HEIC crops, upright by the file's irot/imir (never by the EXIF orientation inside), and
 /// grids decoded from the tiles the rect meets, exactly as libheif decodes the whole grid.
 @Suite struct HEIFCropTests {
     /// Crops `fixture` (under Fixtures/heif) with `options` to a PNG and reads it back.

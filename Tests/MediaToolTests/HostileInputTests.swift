@@ -4,7 +4,7 @@ import FileIO
 import Testing
 import TestSupport
 
-/// Issue 10: inputs and names an attacker or an unlucky user would give. Each test failed before
+/// Inputs and names an attacker or an unlucky user would give. Each test failed before
 /// the fix it names.
 @Suite struct HostileInputTests {
     static let picture = Fixture.path("pictures/rgb8.png")
@@ -213,7 +213,7 @@ import TestSupport
         }
     }
 
-    /// Issue 23: a signal sent 0 to 30 ms after the start, while the threads start, was lost about
+    /// A signal sent 0 to 30 ms after the start, while the threads start, was lost about
     /// once in 70 runs and the run waited forever on its FIFO. Each run here must end by the signal.
     @Test func aSignalAsEarlyAsTheStartIsNeverLost() throws {
         try SilentFIFO.with { folder, fifo in

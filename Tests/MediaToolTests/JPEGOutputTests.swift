@@ -4,7 +4,7 @@ import FileIO
 import Testing
 import TestSupport
 
-/// Issue 12: JPEG outputs' chroma sampling and progressive scans.
+/// JPEG outputs' chroma sampling and progressive scans.
 @Suite struct JPEGOutputTests {
     static func make(_ arguments: [String]) throws -> (decoder: JPEGDecoder, bytes: [UInt8]) {
         let folder = try Fixture.scratchFolder()

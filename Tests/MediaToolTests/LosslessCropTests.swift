@@ -6,7 +6,7 @@ import FileIO
 import Testing
 import TestSupport
 
-/// Issue 12: `crop --lossless` keeps a JPEG's own blocks, turned upright as jpegtran turns them.
+/// `crop --lossless` keeps a JPEG's own blocks, turned upright as jpegtran turns them.
 @Suite struct LosslessCropTests {
     struct Case: CustomStringConvertible, Sendable {
         let source: String

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 38, item 3: what mediatool holds open does not grow with a job's outputs. A storyboard of
+/// What mediatool holds open does not grow with a job's outputs. A storyboard of
 /// 1100 pictures held 3 descriptors and 1 MiB a picture until its end, and past about a thousand
 /// the worker "ended unexpectedly". Run here with 64 descriptors at most (`prlimit`, which
 /// mediatool cannot raise past its hard limit).

@@ -4,7 +4,7 @@ import PNGCodec
 import Testing
 import TestSupport
 
-/// Issue 24 item 8: options users rely on that no test checked, each able to fail.
+/// Options users rely on that no test checked, each able to fail.
 @Suite struct OptionCoverageTests {
     /// --max-pixels N refuses a picture of N + 1 pixels (orientation1.png is 61x41, 2501), naming the
     /// limit, and takes one of N; --max-memory with a unit refuses a JPEG whose decoding needs more.

@@ -4,7 +4,7 @@ import FileIO
 import Testing
 import TestSupport
 
-/// Issue 12, first step: one output format for every output, decided once from --format, the
+/// One output format for every output, decided once from --format, the
 /// extension of -o or --name, or the default; the bytes always match the name.
 @Suite struct OutputFormatTests {
     static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
@@ -140,7 +140,7 @@ import TestSupport
     }
 }
 
-/// Issue 12: standard input as an input, and folders that hold a run's own outputs.
+/// Standard input as an input, and folders that hold a run's own outputs.
 @Suite struct InputsAndOwnOutputsTests {
     @Test func standardInputIsReadOnceAsAPictureOrAVideo() throws {
         let folder = try Fixture.scratchFolder()

@@ -3,7 +3,7 @@ import Imaging
 import Testing
 import TestSupport
 
-/// Issue 27: pictures as inputs of `thumbnail`, upright, in every size asked from one decode.
+/// Pictures as inputs of `thumbnail`, upright, in every size asked from one decode.
 @Suite struct PictureThumbnailTests {
     /// Runs `thumbnail` with `arguments` in a scratch folder (where the outputs land); the folder too.
     static func run(_ arguments: [String]) throws -> (run: ToolRun, folder: URL) {

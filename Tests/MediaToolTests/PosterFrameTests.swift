@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 16: `thumbnail --at auto` picks a poster worth showing, not a fade or a flash.
+/// `thumbnail --at auto` picks a poster worth showing, not a fade or a flash.
 @Suite struct PosterFrameTests {
     static func poster(_ fixture: String) throws -> (seconds: Double, meanLuma: Double, deviation: Double, bytes: Data) {
         let folder = try Fixture.scratchFolder()
@@ -31,7 +31,7 @@ import TestSupport
         #expect(poster.meanLuma > 40 && poster.deviation > 30)
     }
 
-    /// Issue 38, item 16: a clip whose only keyframe is its black first frame, fading in over 2 s,
+    /// A clip whose only keyframe is its black first frame, fading in over 2 s,
     /// gave that black frame. Its frames at the window's times are looked at, and the poster is
     /// one after the fade, as bright as the pattern (luma about 50 at 64x36) and with its detail.
     @Test func aFadeInWithOneKeyframeIsPassedOver() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 30: `mediatool preview`, a video's hover loop as an animated WebP.
+/// `mediatool preview`, a video's hover loop as an animated WebP.
 @Suite struct PreviewTests {
     static let ffmpeg = "/usr/bin/ffmpeg"
     static let chromium = StoryboardTests.chromium

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 38, item 8: probe wrote a lone surrogate (`\uDCA9`) for valid UTF-8 of plane 16 in a
+/// Probe wrote a lone surrogate (`\uDCA9`) for valid UTF-8 of plane 16 in a
 /// camera's make, as it writes a byte of a file name that is not UTF-8, and strict JSON parsers
 /// refused the line. Text read from a file is written as itself.
 @Suite struct ProbeTextTests {

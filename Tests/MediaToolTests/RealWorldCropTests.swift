@@ -6,7 +6,7 @@ import PNGCodec
 import Testing
 import TestSupport
 
-/// Issue 11: what real camera files and Pillow's test images showed, each as a fixture.
+/// What real camera files and Pillow's test images showed, each as a fixture.
 @Suite struct RealWorldCropTests {
     /// The ICC profile a crop carried, read back with libpng.
     static func profile(ofPNG path: String) throws -> [UInt8]? {

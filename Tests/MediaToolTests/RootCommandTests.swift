@@ -15,7 +15,7 @@ import Testing
         }
     }
 
-    /// Issue 15: the cores counted are the ones the process may use: its affinity (taskset, Slurm),
+    /// The cores counted are the ones the process may use: its affinity (taskset, Slurm),
     /// capped by its cgroup's CPU quota, rounded up (a container limited to 1.5 CPUs gets 2).
     @Test(arguments: [(["taskset", "-c", "0"], [String: String](), "cores 1"),
                       ([], ["MEDIATOOL_CGROUP_CPU_MAX": "50000 100000"], "cores 1"),
@@ -55,7 +55,7 @@ import Testing
     }
 }
 
-/// Issue 15: a usage error is one line like every other error, naming where help is, exit 64.
+/// A usage error is one line like every other error, naming where help is, exit 64.
 @Suite struct UsageErrorTests {
     @Test(arguments: [
         (["crop", "--rect", "0,0,-1,2", "x.png"], "mediatool: --rect takes X,Y,W,H with W and H above 0, e.g. 100,200,300,400, not '0,0,-1,2'. (see 'mediatool crop --help')"),
@@ -71,7 +71,7 @@ import Testing
     }
 }
 
-/// Issue 15: rough edges a new user hits.
+/// Rough edges a new user hits.
 @Suite struct RoughEdgeTests {
     @Test func bareMediatoolIsAUsageError() throws {
         let run = try ToolRun.run([])
@@ -97,7 +97,7 @@ import Testing
     }
 }
 
-/// Issue 15: bash completion offers file names for inputs, -o and --files-from, folders for --out-dir.
+/// Bash completion offers file names for inputs, -o and --files-from, folders for --out-dir.
 @Suite struct CompletionTests {
     @Test func bashCompletesFilesAndFolders() throws {
         let script = try ToolRun.run(["--generate-completion-script", "bash"]).output

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 38, item 5: a 3.5 KB MP4 whose video track claims 40 million samples had FFmpeg build a
+/// A 3.5 KB MP4 whose video track claims 40 million samples had FFmpeg build a
 /// 1 GiB index (probe said "ok", with 40000000 frames; thumbnail and preview took 1-1.5 GiB past
 /// --max-memory). A file that is not fragmented holds its samples, a byte or more each: a table
 /// claiming more is refused before FFmpeg reads it.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 38, item 10: a progressive JPEG of thousands of repeated scans burned the CPU for most of
+/// A progressive JPEG of thousands of repeated scans burned the CPU for most of
 /// a minute before failing (20000 scans ran until --timeout). Past 500 scans, as TurboJPEG and
 /// djpeg -maxscans stop, a JPEG is refused as soon as libjpeg reads the 501st.
 @Suite struct ScanLimitTests {

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import TestSupport
 
-/// Issue 38, item 4: --max-memory was each sandboxed worker's, not the run's: two large progressive
+/// --max-memory was each sandboxed worker's, not the run's: two large progressive
 /// JPEGs with `-j 2` took about twice what one takes (1379 MiB at --max-memory 700M). The workers
 /// now reserve from the parent's one budget, so that two inputs that each need most of it take
 /// their turns. Measured as the summed resident memory of mediatool and its workers, sampled.

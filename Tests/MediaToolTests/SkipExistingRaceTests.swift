@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import TestSupport
 
-/// Issue 38, item 13: two --skip-existing runs at once (a restarted pod beside the old one) failed
+/// Two --skip-existing runs at once (a restarted pod beside the old one) failed
 /// 37 of 40 inputs with "output exists": an output of an input's that another run made meanwhile,
 /// not only its first, means the input is done, and is skipped. The run is held on its FIFO input
 /// while the output appears.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 16: many frames of a video from one pass, in sprite sheets with a WebVTT index.
+/// Many frames of a video from one pass, in sprite sheets with a WebVTT index.
 @Suite struct StoryboardTests {
     /// The frame number in cell `cell` of a sheet of 128x16 counter cells, `columns` a row.
     static func frameNumber(in sheet: DecodedPNG, cell: Int, columns: Int) -> Int {
@@ -12,7 +12,7 @@ import TestSupport
         }
     }
 
-    /// Issue 38, item 17: where keyframes are sparser than the cells (the counter's every 12 frames
+    /// Where keyframes are sparser than the cells (the counter's every 12 frames
     /// against a cell every 6), cells showed one keyframe twice, silently. By default each gets its
     /// own frame, read from the container's index of keyframes; a file that has none (Ogg) keeps
     /// the keyframes and says how many cells repeat one.
@@ -366,7 +366,7 @@ import TestSupport
     /// Runs headless Chromium on a page; its standard output, and its log lines. Every run gets a
     /// virtual time budget: the page's loads, timers and script run to where it settles (or 3 s of
     /// virtual time) before the DOM is dumped or the screenshot taken, not whenever the real clock
-    /// says the load ended (issue 24 item 1); the run's own deadline stays ChildProcess's.
+    /// says the load ended; the run's own deadline stays ChildProcess's.
     static func chromium(_ arguments: [String]) throws -> (output: String, log: String) {
         let run = try ChildProcess.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--force-color-profile=srgb",
                                                   "--hide-scrollbars", "--enable-logging=stderr", "--v=0",

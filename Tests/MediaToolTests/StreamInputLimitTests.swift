@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import TestSupport
 
-/// Issue 38, items 1 and 2: a stream is copied to a temporary file to be read, so one that never
+/// A stream is copied to a temporary file to be read, so one that never
 /// ends would fill the disk and one that stops sending but stays open would hold the run forever.
 @Suite struct StreamInputLimitTests {
     static let picture = Fixture.path("pictures/orientation6.jpg")
@@ -89,7 +89,7 @@ import TestSupport
         #expect(String(decoding: run.standardOutput, as: UTF8.self).contains("\"width\":61,\"height\":41"))
     }
 
-    /// Issue 38, item 14: standard input is read once, as the list or as an input.
+    /// Standard input is read once, as the list or as an input.
     /// By any of its names (the hostile review: /dev/stdin and /proc/self/fd/0 passed).
     @Test(arguments: [("-", "-"), ("/dev/stdin", "-"), ("-", "/proc/self/fd/0")])
     func standardInputIsNotBothTheListAndAnInput(list: String, input: String) throws {

@@ -4,7 +4,7 @@ import PNGCodec
 import Testing
 import TestSupport
 
-/// Issue 13: TIFF pictures crop as a person sees them (tag 274), whatever their layout and compression.
+/// TIFF pictures crop as a person sees them (tag 274), whatever their layout and compression.
 @Suite struct TIFFCropTests {
     static func crop(_ fixture: String) throws -> (run: ToolRun, scratch: ScratchOutput) {
         let scratch = try ScratchOutput("crop.png")

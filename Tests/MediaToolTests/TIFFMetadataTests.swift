@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 38, item 6: a TIFF past 32 MiB gave `make`, `created` and `gps` null, as if the file had
+/// A TIFF past 32 MiB gave `make`, `created` and `gps` null, as if the file had
 /// none: a pipeline reading `gps: null` as "nothing to strip" would publish the place. Its
 /// directories are now read where they lie, whatever the file's size, and equal ExifTool's reading.
 @Suite struct TIFFMetadataTests {

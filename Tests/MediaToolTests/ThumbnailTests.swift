@@ -127,7 +127,7 @@ import TestSupport
 
     @Test(arguments: [
         ("audio-only.m4a", "no video stream"),
-        // Issue 38, item 19: FFmpeg's own cause (its log's words), and one wording for an empty file.
+        // FFmpeg's own cause (its log's words), and one wording for an empty file.
         ("not-media.mp4", "not a media file FFmpeg can open: moov atom not found"),
         ("empty.mp4", "an empty file"),
         ("truncated-no-index.mp4", "not a media file FFmpeg can open: moov atom not found"),
@@ -199,7 +199,7 @@ import TestSupport
     }
 }
 
-/// Issue 24: options users rely on, each against a reference mediatool did not make.
+/// Options users rely on, each against a reference mediatool did not make.
 @Suite struct ThumbnailOptionTests {
     /// No --at is --at 10%: the counter is 2.4 s long, so the frame at 0.24 s, number 6.
     @Test func theDefaultTimeIsTenPercent() throws {

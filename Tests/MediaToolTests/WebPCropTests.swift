@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 13: WebP pictures crop as a person sees them, through the orientation of their EXIF chunk.
+/// WebP pictures crop as a person sees them, through the orientation of their EXIF chunk.
 @Suite struct WebPCropTests {
     /// Lossless, so every orientation gives the upright picture's pixels exactly, odd origins included.
     @Test(arguments: 1...8)

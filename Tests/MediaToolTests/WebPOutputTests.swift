@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 12: WebP output, lossy and lossless, chosen by name or --format like the others.
+/// WebP output, lossy and lossless, chosen by name or --format like the others.
 @Suite struct WebPOutputTests {
     /// The file decoded by libwebp to RGBA.
     static func decoded(_ path: String) throws -> (width: Int, height: Int, rgba: [UInt8]) {

@@ -91,7 +91,7 @@ import TestSupport
     }
 }
 
-/// Issue 18: `Float`'s shortest text, as `Float.description` prints it.
+/// `Float`'s shortest text, as `Float.description` prints it.
 @Suite struct ShortestFloatTests {
     @Test func randomBitPatternsPrintAsFloatDescription() {
         var generator = SplitMix64(seed: 32)

@@ -1,5 +1,5 @@
-"""scripts/bench pictures: thumbnails of photos (issue 27) against `vips thumbnail`, with the issue's
-bars: a 24 MP camera JPEG (orientation 6) to 256 px; six sizes (150 to 2048) from it in one run
+"""scripts/bench pictures: thumbnails of photos against `vips thumbnail`, with the bars
+set for it: a 24 MP camera JPEG (orientation 6) to 256 px; six sizes (150 to 2048) from it in one run
 against six vips runs; a 12 MP phone HEIC (8x6 grid of 512 tiles) to 256 px, without and with the
 thumbnail item phones write; a 24 MP PNG to 256 px (memory); WebP and TIFF to 256 px. Each output's
 quality is its PSNR against Pillow's Lanczos reduction of the whole decoded, upright picture.

@@ -1,4 +1,4 @@
-"""HEIF decoys made from a fixture (issue 38, item 12): its Exif item given 65535 extents (the most
+"""HEIF decoys made from a fixture: its Exif item given 65535 extents (the most
 iloc counts), each the whole of the file's mdat, or its ipco given tens of thousands of empty
 properties.
 

@@ -1,4 +1,4 @@
-"""What dump-doubles and dump-array print for a binary file, made by NumPy (issue 24): the file read
+"""What dump-doubles and dump-array print for a binary file, made by NumPy: the file read
 with np.fromfile as the options say (type, record layout, byte order, offset, count), every float
 written as the shortest digits for its own type (f32: NumPy's np.format_float_scientific(unique=True),
 Dragon4; f64: CPython's repr, David Gay's; neither is mediatool's Schubfach; f16 and bf16 through the

@@ -1,4 +1,4 @@
-"""Checks pack-array for the types other than f64 against NumPy (issue 24 item 8): the bytes it
+"""Checks pack-array for the types other than f64 against NumPy: the bytes it
 writes are the ones NumPy writes for the same values (tofile, np.save), never the tool's own.
 
     numpy_pack.py TOOL FOLDER SET

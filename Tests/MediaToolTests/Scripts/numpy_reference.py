@@ -1,4 +1,4 @@
-"""Checks dump-array and pack-array against NumPy (issue 18): for every type and both byte orders,
+"""Checks dump-array and pack-array against NumPy: for every type and both byte orders,
 random arrays of every magnitude written with tofile and np.save print text that reads back, in
 NumPy, to the same bits; a structured dtype's records likewise; pack-array --npy gives a file np.load
 reads back to the same array. Prints each failure; exits 1 if any."""
@@ -14,7 +14,7 @@ rng = np.random.default_rng(18)
 
 
 def run(arguments, data=None):
-    # A deadline on every run of the tool, as on every child the suite starts (issue 24).
+    # A deadline on every run of the tool, as on every child the suite starts.
     try:
         process = subprocess.run([tool] + arguments, input=data, capture_output=True, timeout=120)
     except subprocess.TimeoutExpired:
