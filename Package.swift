@@ -40,7 +40,7 @@ let package = Package(
         ),
 
         // The same thumbnail and crop many times in one process, to show memory stays flat.
-        .executableTarget(name: "MediaToolSoak", dependencies: ["ImageCodecs", "ImageCropping", "Imaging", "FileIO", "Reporting", "VideoThumbnails"]),
+        .executableTarget(name: "MediaToolSoak", dependencies: ["ImageCodecs", "ImageCropping", "Imaging", "FileIO", "Jobs", "Reporting", "VideoThumbnails"]),
 
         // Pure Swift: decoding, formatting, statistics and encoding of binary arrays of doubles.
         .target(name: "BinaryArrays", dependencies: ["FileIO", "JSON", "NumberText", "WorkerPool"]),
@@ -104,10 +104,10 @@ let package = Package(
         .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "FileIO", "Reporting", "WorkerPool"]),
 
         // The crop job: rects mapped through orientation, the regions decoded through ImageCodecs, lossless JPEG crops.
-        .target(name: "ImageCropping", dependencies: ["Batch", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO"]),
+        .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "JPEGCodec", "FileIO"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
-        .target(name: "VideoThumbnails", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "Reporting", "WorkerPool", "ColourManagement"]),
+        .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "Reporting", "WorkerPool", "ColourManagement"]),
         // lcms2 (Little CMS) for conversions from a picture's ICC profile to sRGB.
         .systemLibrary(
             name: "CLCMS2",
@@ -116,10 +116,10 @@ let package = Package(
         ),
         .target(name: "ColourManagement", dependencies: ["CLCMS2", "Imaging", "Reporting"]),
         // The probe job: what a picture or video is, from its header and index (its readers' and FFmpeg's).
-        .target(name: "MediaProbe", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "ColourManagement"]),
+        .target(name: "MediaProbe", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "ColourManagement"]),
         // Moving previews: a few seconds of a video as an animated WebP hover loop (issue 30, in progress).
-        .target(name: "Previews", dependencies: ["Batch", "FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "VideoThumbnails", "WebPCodec", "WorkerPool"]),
-        .target(name: "Storyboards", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
+        .target(name: "Previews", dependencies: ["FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "VideoThumbnails", "WebPCodec", "WorkerPool"]),
+        .target(name: "Storyboards", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
 

@@ -74,31 +74,6 @@ public enum JobDecoders: String, Sendable {
     case media
 }
 
-/// One output planned for an input, and which of the job's variants (a thumbnail's size) it holds.
-public struct PlannedOutput: Sendable, Equatable {
-    public var variant: String
-    public var path: String
-
-    public init(variant: String = "", path: String) {
-        self.variant = variant
-        self.path = path
-    }
-}
-
-/// Where a job writes: its planned output, opened before the work, and others it opens as it goes.
-public protocol JobOutputs: AnyObject {
-    /// The planned output's descriptor.
-    var primary: Int32 { get }
-    /// Every output planned for the input, the primary first: the job opens the others by these names.
-    var planned: [PlannedOutput] { get }
-    /// Another output, to appear with the planned one; its descriptor.
-    func open(_ path: String, namedByUser: Bool) throws -> Int32
-    /// The output `descriptor` (one `open` gave) is written whole: its descriptor is closed, and the
-    /// job writes it no more. A job of many outputs says so of each, so that what it holds open
-    /// does not grow with their number; an output never finished is closed at the end.
-    func finish(_ descriptor: Int32) throws
-}
-
 /// The outputs of a job that writes none: every one it asks for is refused.
 public final class NoOutputs: JobOutputs {
     public init() {}

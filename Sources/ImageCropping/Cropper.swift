@@ -1,7 +1,6 @@
 import ImageCodecs
 import Imaging
 import JPEGCodec
-import Batch
 import FileIO
 
 /// Where the rect of a crop is given.
@@ -93,21 +92,6 @@ public struct Cropper: Sendable {
         let report = try crop(from: file, into: target.descriptor, output: output)
         try target.commit()
         return report
-    }
-
-    /// The crop as a job: its planned output the only one it writes.
-    public var job: FileJob {
-        var job = FileJob(recognise: PictureFormat.recognise, policy: options.output) { file, outputs, name in
-            let report = try crop(from: file, into: outputs.primary, output: name)
-            let rect = report.storedRect
-            return JobReport(fields: [
-                ("orientation", .int(report.orientation.rawValue)),
-                ("stored_rect", .array([.int(rect.x), .int(rect.y), .int(rect.width), .int(rect.height)])),
-            ], warnings: report.warnings)
-        }
-        // Crops are of pictures only: a worker without FFmpeg's libraries does them.
-        job.decoders = { _ in .pictures }
-        return job
     }
 
     /// The crop of an open input, written whole to `descriptor` (the output's temporary, which the

@@ -1,4 +1,3 @@
-import Batch
 import FFmpeg
 import FileIO
 import ImageCodecs
@@ -58,19 +57,8 @@ public struct Prober: Sendable {
         }
     }
 
-    /// The probe as a job: no output, the report is the result.
-    public var job: FileJob {
-        let includesGPS = options.includesGPS
-        var job = FileJob(recognise: Self.recognise, policy: OutputPolicy(overwrite: false, isNamedByUser: false)) { file, _, _ in
-            let (result, warnings) = try probe(file)
-            return JobReport(fields: result.fields(includesGPS: includesGPS), warnings: warnings)
-        }
-        job.decoders = { PictureFormat.identify(Array($0.prefix(12))) == nil ? .media : .pictures }
-        return job
-    }
-
     /// A picture of a format `PictureFormat` reads, or media FFmpeg opens.
-    @Sendable static func recognise(_ start: UnsafeRawBufferPointer) throws {
+    @Sendable public static func recognise(_ start: UnsafeRawBufferPointer) throws {
         if PictureFormat.identify(Array(start.prefix(12))) != nil { return }
         try VideoSource.recognise(start)
     }

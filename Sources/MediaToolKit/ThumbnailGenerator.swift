@@ -45,7 +45,7 @@ public struct ThumbnailGenerator: Sendable {
         let thumbnailer = Thumbnailer(options: options)
         let wanted = try ThumbnailBounds.sizes(sizes, file: source.name)
         let made = try await BlockingWork.run(file: source.name) { _ in
-            try thumbnailer.pictures(from: try source.open(recognise: thumbnailer.job.recognise), sizes: wanted)
+            try thumbnailer.pictures(from: try source.open(recognise: Thumbnailer.recognise), sizes: wanted)
         }
         return Thumbnails(images: made.pictures.map { Bitmap($0, metadata: made.metadata) }, seconds: made.seconds,
                           orientation: ImageOrientation(made.orientation), warnings: made.warnings)

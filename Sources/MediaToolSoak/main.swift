@@ -3,6 +3,7 @@ import FileIO
 import ImageCropping
 import Imaging
 import VideoThumbnails
+import Jobs
 import Reporting
 
 // Makes the same thumbnail and the same crop many times in one process and prints the resident

@@ -1,3 +1,4 @@
+import FileIO
 import Batch
 import JSON
 

@@ -1,5 +1,6 @@
 import Batch
 import FFmpeg
+import Previews
 import FileIO
 import JSON
 
