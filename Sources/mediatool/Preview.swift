@@ -3,6 +3,7 @@ import ArgumentParser
 import Batch
 import FFmpeg
 import Previews
+import Reporting
 import Sandbox
 
 extension PreviewFormat: ExpressibleByArgument {}
@@ -53,11 +54,12 @@ struct Preview: ParsableCommand {
     @Option(help: ArgumentHelp("Each piece's length in seconds, up to 3600 (default 1).", valueName: "seconds"))
     var segmentLength: Double?
 
-    @Option(help: ArgumentHelp("One stretch instead of the pieces, from this time: seconds, [[h:]m:]s or a percentage.", valueName: "time"))
-    var from: String?
+    @Option(help: ArgumentHelp("One stretch instead of the pieces, from this time: seconds, [[h:]m:]s or a percentage.", valueName: "time"),
+            transform: TimeArguments.time)
+    var from: TimeSpec?
 
-    @Option(help: ArgumentHelp("The end of that stretch (default: the end of the video).", valueName: "time"))
-    var to: String?
+    @Option(help: ArgumentHelp("The end of that stretch (default: the end of the video).", valueName: "time"), transform: TimeArguments.time)
+    var to: TimeSpec?
 
     @Option(help: ArgumentHelp("Frames a second, from 0.1: up to 50 for WebP (browsers show a frame of 10 ms or less for 100 ms), 120 for MP4.", valueName: "fps"))
     var fps: Double = 10
@@ -95,19 +97,13 @@ struct Preview: ParsableCommand {
             throw ValidationError("--fps takes frames a second from 0.1 (a frame every 10 s) up to 50 for WebP and 120 for MP4, not \(fps).")
         }
         guard (1...100).contains(quality) else { throw ValidationError("--quality takes 1 to 100.") }
-        for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, TimeSpec(parsing: value) == nil {
-                throw ValidationError("\(name) takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not '\(value)'.")
-            }
-        }
         if from != nil || to != nil, segments != nil || segmentLength != nil {
             throw ValidationError("--from/--to give one stretch; --segments and --segment-length spread pieces over the whole video: give one or the other.")
         }
         if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
         if outputs.name?.contains("{size}") == true { throw ValidationError("--name's {size} is thumbnail's: a preview has one size.") }
-        if case .seconds(let start)? = from.flatMap(TimeSpec.init(parsing:)), case .seconds(let end)? = to.flatMap(TimeSpec.init(parsing:)),
-           end <= start {
-            throw ValidationError("--to must come after --from: \(from!) to \(to!) holds no frames.")
+        if case .seconds(let start)? = from, case .seconds(let end)? = to, end <= start {
+            throw ValidationError("--to must come after --from: \(SecondsText.of(start)) to \(SecondsText.of(end)) holds no frames.")
         }
     }
 
@@ -116,8 +112,8 @@ struct Preview: ParsableCommand {
         options.segments = segments ?? options.segments
         options.segmentLength = segmentLength ?? options.segmentLength
         options.fps = fps
-        options.from = from.flatMap(TimeSpec.init(parsing:))
-        options.to = to.flatMap(TimeSpec.init(parsing:))
+        options.from = from
+        options.to = to
         options.maxWidth = frames.width ?? (frames.height == nil ? 320 : nil)
         options.maxHeight = frames.height
         options.appliesOrientation = !frames.noRotate

@@ -69,14 +69,16 @@ struct Storyboard: ParsableCommand {
     @Option(help: "Frames evenly spaced over the range (default 100).")
     var count: Int?
 
-    @Option(help: ArgumentHelp("One frame every TIME instead: seconds (10, 10s) or [[h:]m:]s.", valueName: "time"))
-    var every: String?
+    @Option(help: ArgumentHelp("One frame every TIME instead: seconds (10, 10s) or [[h:]m:]s.", valueName: "time"),
+            transform: TimeArguments.step)
+    var every: Double?
 
-    @Option(help: ArgumentHelp("The start of the range: seconds, [[h:]m:]s or a percentage (default: the start).", valueName: "time"))
-    var from: String?
+    @Option(help: ArgumentHelp("The start of the range: seconds, [[h:]m:]s or a percentage (default: the start).", valueName: "time"),
+            transform: TimeArguments.time)
+    var from: TimeSpec?
 
-    @Option(help: ArgumentHelp("The end of the range (default: the end).", valueName: "time"))
-    var to: String?
+    @Option(help: ArgumentHelp("The end of the range (default: the end).", valueName: "time"), transform: TimeArguments.time)
+    var to: TimeSpec?
 
     @Flag(help: "The exact frame at each time instead of the keyframe before it (slower).")
     var exact = false
@@ -120,16 +122,6 @@ struct Storyboard: ParsableCommand {
         if let count, count < 1 || count > FrameSchedule.maxFrames {
             throw ValidationError("--count takes 1 to \(FrameSchedule.maxFrames) frames, the most a storyboard holds, not \(count).")
         }
-        if let every {
-            guard case .seconds(let step)? = TimeSpec(parsing: every), step > 0 else {
-                throw ValidationError("--every takes a time above 0: seconds (10, 10s) or [[h:]m:]s, not '\(every)'.")
-            }
-        }
-        for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, TimeSpec(parsing: value) == nil {
-                throw ValidationError("\(name) takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not '\(value)'.")
-            }
-        }
         if vtt != nil && folder.outDir != nil { throw ValidationError("Give --vtt or --out-dir, not both.") }
         if let html, html == "-" { throw ValidationError("--html takes a file.") }
         if let vtt, vtt == "-" { throw ValidationError("--vtt takes a file: the pictures are written beside it.") }
@@ -137,13 +129,9 @@ struct Storyboard: ParsableCommand {
 
     func run() throws {
         var options = StoryboardOptions()
-        if let every, case .seconds(let step)? = TimeSpec(parsing: every) {
-            options.selection = .every(step)
-        } else {
-            options.selection = .count(count ?? 100)
-        }
-        options.from = from.flatMap(TimeSpec.init(parsing:))
-        options.to = to.flatMap(TimeSpec.init(parsing:))
+        options.selection = every.map { .every($0) } ?? .count(count ?? 100)
+        options.from = from
+        options.to = to
         options.mode = exact ? .exact : .keyframe
         options.keyframesMayRepeat = keyframe
         options.tiling = tile.tiling

@@ -204,7 +204,7 @@ import TestSupport
         (["--fps", "60", "a.mp4"], "mediatool: --fps 60.0 would show each frame for less than 20 ms, which browsers show for 100 ms: at most 50 for WebP (--format mp4 takes up to 120). (see 'mediatool preview --help')"),
         (["--from", "5", "--to", "3", "a.mp4"], "mediatool: --to must come after --from: 5 to 3 holds no frames. (see 'mediatool preview --help')"),
         (["--name", "{stem}.{size}.webp", "a.mp4"], "mediatool: --name's {size} is thumbnail's: a preview has one size. (see 'mediatool preview --help')"),
-        (["--from", "x", "a.mp4"], "mediatool: --from takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%), not 'x'. (see 'mediatool preview --help')"),
+        (["--from", "x", "a.mp4"], "mediatool: The value 'x' is invalid for '--from <time>': it takes seconds (35.2), a timestamp (1:02.5) or a percentage (10%) (see 'mediatool preview --help')"),
         (["a.mp4", "-o", "a.gif"], "mediatool: '.gif' is not a format mediatool preview writes: webp and mp4. (see 'mediatool preview --help')"),
         (["--format", "webp", "a.mp4", "-o", "a.mp4"], "mediatool: --format webp disagrees with 'a.mp4', which names mp4. (see 'mediatool preview --help')"),
         (["-"], "mediatool: A preview seeks through its video: give a file, not standard input. (see 'mediatool preview --help')"),

@@ -310,7 +310,7 @@ import TestSupport
     @Test(arguments: [
         (["--count", "0"], "mediatool: --count takes 1 to 100000 frames, the most a storyboard holds, not 0. (see 'mediatool storyboard --help')"),
         (["--count", "100001"], "mediatool: --count takes 1 to 100000 frames, the most a storyboard holds, not 100001. (see 'mediatool storyboard --help')"),
-        (["--every", "0"], "mediatool: --every takes a time above 0: seconds (10, 10s) or [[h:]m:]s, not '0'. (see 'mediatool storyboard --help')"),
+        (["--every", "0"], "mediatool: The value '0' is invalid for '--every <time>': it takes a time above 0: seconds (10, 10s) or [[h:]m:]s (see 'mediatool storyboard --help')"),
         (["--count", "3", "--every", "1"], "mediatool: Give --count or --every, not both. (see 'mediatool storyboard --help')"),
         (["--tile", "0x3"], "mediatool: The value '0x3' is invalid for '--tile <CxR|none>' (see 'mediatool storyboard --help')"),
     ])
