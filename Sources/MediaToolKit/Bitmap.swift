@@ -61,7 +61,7 @@ public struct Bitmap: Sendable, Equatable {
     public func encoded(as encoding: ImageEncoding = .png, threads: Int = 0) async throws(MediaError) -> Data {
         let settings = try encoding.settings(threads: threads)
         let name = "<\(encoding.format.rawValue)>"
-        return try await BlockingWork.run(file: name) { _ in
+        return try await BlockingWork.run(file: name, on: .shared) { _ in
             let fd = try TemporaryFiles.unnamed(copyOf: name)
             let file: InputFile
             do {
@@ -89,7 +89,7 @@ public struct Bitmap: Sendable, Equatable {
         }
         let settings = try encoding.settings(threads: threads)
         do {
-            try await BlockingWork.run(file: path) { _ in
+            try await BlockingWork.run(file: path, on: .shared) { _ in
                 let output = try AtomicOutputFile(path: path, policy: OutputPolicy(overwrite: overwrite))
                 do {
                     _ = try ImageEncoders.encoder(for: encoding.format.format, settings: settings).write(buffer, metadata: metadata, to: output.descriptor)

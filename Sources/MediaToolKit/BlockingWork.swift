@@ -6,7 +6,8 @@ import Synchronization
 /// to the awaiting task. A task cancelled before the work starts gets `.cancelled`, and `isCancelled`
 /// lets work that goes in steps (frames, blocks) stop between them.
 enum BlockingWork {
-    static func run<Result: Sendable>(file: String, _ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Result)
+    static func run<Result: Sendable>(file: String, on pool: MediaThreadPool,
+                                      _ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Result)
         async throws(MediaError) -> Result {
         let flag = CancellationFlag()
         do {
@@ -14,7 +15,7 @@ enum BlockingWork {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
                     // A thread of the library's, not Dispatch's global queue: on Linux that queue shares
                     // its threads with Swift's concurrency, and a decode there held up every other task.
-                    BlockingThreads.shared.run {
+                    pool.run {
                         if flag.isSet {
                             continuation.resume(throwing: MediaError.cancelled(file: file))
                             return

@@ -34,7 +34,7 @@ public final class ImageSource: Sendable {
     /// Opens the picture and reads its header; nothing is decoded. Pictures over the configuration's
     /// pixel limit are refused here.
     public convenience init(_ source: MediaSource, configuration: MediaConfiguration = MediaConfiguration()) async throws(MediaError) {
-        let opened = try await BlockingWork.run(file: source.name) { _ in try Self.open(source, configuration: configuration) }
+        let opened = try await BlockingWork.run(file: source.name, on: configuration.pool) { _ in try Self.open(source, configuration: configuration) }
         self.init(opened, name: source.name, configuration: configuration)
     }
 
@@ -92,6 +92,7 @@ public final class ImageSource: Sendable {
         options.clamps = clamps
         options.maxPixels = configuration.maxPixels
         options.maxMemory = configuration.maxMemory
+        options.budget = configuration.sharedBudget
         options.threads = configuration.threadCount
         let cropper = Cropper(options: options)
         let file = self.file
@@ -114,7 +115,7 @@ public final class ImageSource: Sendable {
 
     /// The work on a thread of its own, one call of this source at a time.
     private func run<Result: Sendable>(_ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Result) async throws(MediaError) -> Result {
-        try await BlockingWork.run(file: name) { isCancelled in
+        try await BlockingWork.run(file: name, on: configuration.pool) { isCancelled in
             try self.reading.withLock { _ in
                 if isCancelled() { throw CancellationError() }
                 return try work(isCancelled)

@@ -1,7 +1,7 @@
 internal import Imaging
 
-/// What a call may use: threads and memory. Passed in, never read from the environment or a global,
-/// so that two parts of a server can run with different budgets side by side.
+/// What a call may use: threads and memory. Passed in, never read from the environment, so that
+/// two parts of a server can run with different pools and budgets side by side.
 public struct MediaConfiguration: Sendable, Equatable {
     /// Threads one call may use for decoding, scaling and encoding; 0 for every core the process may use
     /// (its affinity and cgroup quota). A server handling many requests at once sets 1 or 2.
@@ -10,6 +10,12 @@ public struct MediaConfiguration: Sendable, Equatable {
     public var maxPixels: Int
     /// Work that would need more memory (decoders, frames, every size) is refused before it allocates.
     public var maxMemory: Int
+    /// The threads calls decode on: `MediaThreadPool.shared` unless given, so that a server's
+    /// calls, however many, decode on a fixed number of threads and wait their turn.
+    public var pool: MediaThreadPool = .shared
+    /// The memory calls share; nil (the default): every call of the process with this `maxMemory`
+    /// shares one budget of that size, as the command line's jobs share `--max-memory`.
+    public var budget: MediaMemoryBudget?
 
     /// The command line's defaults: every core, 268 million pixels, 1 GiB.
     public init(threads: Int = 0, maxPixels: Int = 268_000_000, maxMemory: Int = 1 << 30) {
@@ -18,7 +24,17 @@ public struct MediaConfiguration: Sendable, Equatable {
         self.maxMemory = maxMemory
     }
 
-    var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory) }
+    var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory, budget: sharedBudget) }
+
+    /// The budget the call's decoding reserves from.
+    var sharedBudget: MemoryBudget { (budget ?? MediaMemoryBudget.shared(bytes: maxMemory)).budget }
+
+    /// Equal settings: the same numbers, the same pool and the same budget (one object, not one of
+    /// the same size).
+    public static func == (left: MediaConfiguration, right: MediaConfiguration) -> Bool {
+        left.threads == right.threads && left.maxPixels == right.maxPixels && left.maxMemory == right.maxMemory
+            && left.pool === right.pool && left.budget === right.budget
+    }
 
     /// `threads` as the work takes it: below 0 is every core, and more than 256 is 256 (FFmpeg's
     /// decoders take a 32-bit count, and no machine this runs on has more).

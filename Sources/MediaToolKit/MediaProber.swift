@@ -25,7 +25,7 @@ public struct MediaProber: Sendable {
         options.limits = configuration.limits
         options.threads = configuration.threadCount
         let prober = Prober(options: options)
-        return try await BlockingWork.run(file: source.name) { _ in
+        return try await BlockingWork.run(file: source.name, on: configuration.pool) { _ in
             let file = try source.open(recognise: Prober.recognise)
             let (result, warnings) = try prober.probe(file)
             return ProbeReport(result, includesGPS: prober.options.includesGPS, warnings: warnings)

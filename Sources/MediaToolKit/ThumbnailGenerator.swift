@@ -44,7 +44,7 @@ public struct ThumbnailGenerator: Sendable {
         options.encoding.threads = configuration.threadCount
         let thumbnailer = Thumbnailer(options: options)
         let wanted = try ThumbnailBounds.sizes(sizes, file: source.name)
-        let made = try await BlockingWork.run(file: source.name) { _ in
+        let made = try await BlockingWork.run(file: source.name, on: configuration.pool) { _ in
             try thumbnailer.pictures(from: try source.open(recognise: Thumbnailer.recognise), sizes: wanted)
         }
         return Thumbnails(images: made.pictures.map { Bitmap($0, metadata: made.metadata) }, seconds: made.seconds,

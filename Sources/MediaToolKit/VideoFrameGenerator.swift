@@ -53,7 +53,7 @@ public struct VideoFrameGenerator: Sendable {
         let first = options(mode: requestedTimeToleranceBefore == 0 ? .exact : .keyframe, at: seconds)
         let exact = options(mode: .exact, at: seconds)
         let tolerance = requestedTimeToleranceBefore
-        let made = try await BlockingWork.run(file: source.name) { isCancelled in
+        let made = try await BlockingWork.run(file: source.name, on: configuration.pool) { isCancelled in
             let file = try Self.openVideo(source)
             var made = try Thumbnailer(options: first).pictures(from: file, sizes: sizes)
             if first.mode == .keyframe, let shown = made.seconds, seconds - shown > tolerance {

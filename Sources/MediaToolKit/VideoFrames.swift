@@ -36,7 +36,11 @@ public struct VideoFrames: AsyncSequence, Sendable {
                 demand.signal()
             }
             producer = Producer(stopped: stopped, demand: demand) {
-                BlockingThreads.shared.run {
+                // A thread of the stream's own, not the pool's: it waits for its reader between
+                // frames, and a reader that awaited another call meanwhile would wait on a pool
+                // whose threads all waited for their readers.
+                Thread {
+                    nameThisThread()
                     Self.runningProducers.add(1, ordering: .relaxed)
                     defer { Self.runningProducers.subtract(1, ordering: .relaxed) }
                     do {
@@ -45,7 +49,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
                     } catch {
                         continuation.finish(throwing: error)
                     }
-                }
+                }.start()
             }
         }
 
