@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Every system call on a path goes through here: the path's own bytes are passed (see
 /// `PathBytes`), and a call interrupted by a signal is made again.
@@ -22,6 +23,21 @@ public enum FileSystem {
             if value != -1 || errno != EINTR { return value }
         }
     }
+
+    /// Opens /dev/null on each of descriptors 0, 1 and 2 that the caller closed (`2>&-`, `<&-`):
+    /// else the next file or socket opened would take its number, and be written to as standard
+    /// error or read as standard input (a worker's socket was). Call first, before any open.
+    public static func holdStandardDescriptors() {
+        for descriptor in Int32(0)...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            if descriptor == STDIN_FILENO { standardInputWasClosed.store(true, ordering: .relaxed) }
+            // The lowest free number, which is this one: those below it are open.
+            _ = Glibc.open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+        }
+    }
+
+    /// Standard input was closed when the process started (see `holdStandardDescriptors`).
+    public static var standardInputIsClosed: Bool { standardInputWasClosed.load(ordering: .relaxed) }
+    private static let standardInputWasClosed = Atomic<Bool>(false)
 
     /// Raises the soft limit on open files to the hard one, as Go's runtime does: many jobs at once
     /// each hold a few (a job's finished outputs hold none, see `OutputSet.finish`). Nothing here

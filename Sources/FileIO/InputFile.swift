@@ -54,6 +54,9 @@ public final class InputFile: ByteSource, @unchecked Sendable {
     private static func describe(_ descriptor: Int32, owned: Bool, isStandardInput: Bool) throws(SystemError)
         -> (FileIdentity, String, Bool, Int?, Int, Bool) {
         var status = stat()
+        if isStandardInput && FileSystem.standardInputIsClosed {
+            throw SystemError("standard input is closed", code: EBADF)
+        }
         guard fstat(descriptor, &status) == 0 else {
             let error = isStandardInput && errno == EBADF ? SystemError("standard input is closed", code: EBADF) : SystemError("cannot read file status")
             if owned { close(descriptor) }

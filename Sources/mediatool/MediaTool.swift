@@ -37,6 +37,7 @@ struct MediaTool: ParsableCommand {
     /// The arguments as the bytes they are: a file name need not be UTF-8 (see `PathBytes`), and
     /// CommandLine.arguments would have replaced what is not.
     static func main() {
+        FileSystem.holdStandardDescriptors()
         let arguments = (1..<Int(CommandLine.argc)).map { index in
             let argument = CommandLine.unsafeArgv[index]!
             return PathBytes.string(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
