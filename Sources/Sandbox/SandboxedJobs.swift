@@ -184,11 +184,15 @@ public final class SandboxedJobs: Sendable {
             try box.worker.channel.send(request, descriptors: descriptors)
         }
         pipes.first?.closeWriteEnd()
-        let deadline = Clock.seconds() + settings.timeout
+        var deadline = Clock.seconds() + settings.timeout
         while true {
             if let bytes = awaitedMemory, let budget = settings.budget {
                 // Waits a moment for the other workers and jobs, then looks at this worker's messages.
-                if let reservation = budget.reserve(bytes, waitingAtMost: min(Self.memoryPoll, max(0, deadline - Clock.seconds()))) {
+                // The wait is not this input's time: its deadline moves on by what the wait took
+                // (the others' own deadlines bound how long they hold the memory).
+                let asked = Clock.seconds()
+                defer { deadline += Clock.seconds() - asked }
+                if let reservation = budget.reserve(bytes, waitingAtMost: Self.memoryPoll) {
                     awaitedMemory = nil
                     let token = Self.nextToken.add(1, ordering: .relaxed).newValue
                     held[token] = reservation
@@ -204,7 +208,7 @@ public final class SandboxedJobs: Sendable {
             let ready = Readiness.wait(for: [box.worker.channel.descriptor] + open.map(\.readEnd),
                                        seconds: awaitedMemory == nil ? left : 0)
             guard let ready else {
-                if awaitedMemory != nil && left > 0 { continue }
+                if awaitedMemory != nil { continue }
                 _ = box.worker.end()
                 throw WorkerFailure.timedOut(seconds: settings.timeout)
             }
@@ -248,8 +252,9 @@ public final class SandboxedJobs: Sendable {
                 throw OutputError.exists(path: path)
             case .outputExists(let path)?:
                 throw JobFailure(description: "\(OutputError.exists(path: path))")
-            case .reserveMemory? where awaitedMemory != nil:
-                // One question at a time: a second before the first's answer is not this protocol.
+            case .reserveMemory? where awaitedMemory != nil || held.count >= Self.mostReservations:
+                // One question at a time: a second before the first's answer is not this protocol;
+                // nor are reservations without number, which would grow this process's memory.
                 _ = box.worker.end()
                 throw WorkerFailure.malformedReply
             case .reserveMemory(let bytes)?:
@@ -328,6 +333,8 @@ extension SandboxedJobs {
     /// How long the parent waits for memory a worker asked for before it reads that worker's
     /// messages again (it may be giving back what it waits for).
     static let memoryPoll = 0.02
+    /// The most reservations one job holds at once: a decoder holds one a frame size, a job a few.
+    static let mostReservations = 4096
 }
 
 /// A job's own error, said by the worker in its words.
