@@ -40,7 +40,7 @@ public struct Previewer: Sendable {
     public func makePreview(from file: InputFile) throws -> Preview {
         // FFmpeg would open a still picture as a video of one frame, and a GIF is a picture too
         // (probe and thumbnail say so): an animation already.
-        if try PictureFormat.identify(file) != nil || Self.isPictureToFFmpeg(file) { throw PreviewError.picture }
+        if try Self.isPicture(file) { throw PreviewError.picture }
         var thumbnail = ThumbnailOptions()
         thumbnail.mode = .exact
         thumbnail.limits = options.limits
@@ -166,10 +166,12 @@ public struct Previewer: Sendable {
         }
     }
 
-    /// Whether FFmpeg reads the file as a picture (a GIF, an APNG, an image pipe's format).
-    static func isPictureToFFmpeg(_ file: InputFile) throws -> Bool {
+    /// Whether the file is a picture, by one read of its first bytes: one of the picture codecs'
+    /// formats, or one FFmpeg reads as a picture (a GIF, an APNG, an image pipe's format).
+    static func isPicture(_ file: InputFile) throws -> Bool {
         var start = [UInt8](repeating: 0, count: 4096)
         let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
+        if PictureFormat.identify(Array(start.prefix(min(got, 12)))) != nil { return true }
         return start.withUnsafeBytes { VideoSource.isPicture(start: UnsafeRawBufferPointer(rebasing: $0[..<got])) }
     }
 

@@ -135,7 +135,6 @@ public final class SandboxedJobs: Sendable {
 
     private func start(_ decoders: JobDecoders) throws -> WorkerBox {
         let worker = try WorkerProcess(decoders: decoders)
-        try worker.setUp(settings)
         try ready(worker)
         return WorkerBox(worker: worker)
     }
