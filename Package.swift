@@ -30,7 +30,7 @@ let package = Package(
         // below do the work, for it and the command line alike.
         .target(
             name: "MediaToolKit",
-            dependencies: ["BinaryArrays", "FileIO", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "MediaProbe", "NumberText", "Reporting", "TIFFCodec", "VideoThumbnails"]
+            dependencies: ["Batch", "BinaryArrays", "FileIO", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Jobs", "JSON", "MediaProbe", "NumberText", "Reporting", "Sandbox", "TIFFCodec", "VideoThumbnails", "WorkerPool"]
         ),
 
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.
@@ -62,7 +62,7 @@ let package = Package(
         // Untrusted inputs decoded in confined worker processes (seccomp, Landlock, resource limits).
         .target(name: "Sandbox", dependencies: ["Batch", "CSandbox", "FileIO", "Imaging", "JSON", "Reporting", "WorkerPool"]),
         // Each job as a typed value (`JobSpec`): built by the command line, run by the batch, sent to a worker.
-        .target(name: "Jobs", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "MediaProbe", "Previews", "Storyboards", "VideoThumbnails"]),
+        .target(name: "Jobs", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "JSON", "MediaProbe", "Previews", "Storyboards", "TIFFCodec", "VideoThumbnails"]),
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
         // C libraries, each behind one system-library target and one Swift wrapper.
@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "FileIO", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "FileIO", "TestSupport"]),
         .testTarget(name: "WorkerPoolTests", dependencies: ["WorkerPool"]),
-        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Sandbox", "JSON", "FFmpeg", "ImageCropping", "Imaging", "MediaProbe", "Previews", "Storyboards", "VideoThumbnails"]),
+        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Sandbox", "JSON", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "MediaProbe", "Previews", "Storyboards", "VideoThumbnails"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "FileIO", "TestSupport"]),
         .testTarget(name: "WebPCodecTests", dependencies: ["WebPCodec", "FileIO", "TestSupport"]),
         .testTarget(name: "TIFFCodecTests", dependencies: ["TIFFCodec", "FileIO", "TestSupport"]),

@@ -6,7 +6,7 @@ import Synchronization
 /// (`Setting.nameFlags()`). Nothing else changes with it.
 public enum Setting: String, Sendable, CaseIterable, CustomStringConvertible {
     case maxPixels, maxMemory, maxInputSize, timeout, overwrite, clamps, losslessExpand, lossless, keepsOrientation
-    case convertsToSRGB, index, hex, header, stride, allowsTrailingBytes, npy
+    case convertsToSRGB, index, hex, header, stride, allowsTrailingBytes, npy, sandboxOff
 
     /// The command line's spelling.
     public var flag: String {
@@ -27,6 +27,7 @@ public enum Setting: String, Sendable, CaseIterable, CustomStringConvertible {
         case .stride: return "--stride"
         case .allowsTrailingBytes: return "--allow-trailing"
         case .npy: return "--npy"
+        case .sandboxOff: return "--sandbox off"
         }
     }
 
@@ -35,6 +36,7 @@ public enum Setting: String, Sendable, CaseIterable, CustomStringConvertible {
         switch self {
         case .losslessExpand: return "lossless: .expand"
         case .npy: return ".npy"
+        case .sandboxOff: return "sandbox: .inProcess"
         default: return rawValue
         }
     }
@@ -42,9 +44,12 @@ public enum Setting: String, Sendable, CaseIterable, CustomStringConvertible {
     public var description: String { Self.namesFlags.load(ordering: .relaxed) ? flag : apiName }
 
     /// From now on, messages name the command line's flags: for the executable, once, at its start.
-    public static func nameFlags() {
-        namesFlags.store(true, ordering: .relaxed)
+    public static func nameFlags(_ names: Bool = true) {
+        namesFlags.store(names, ordering: .relaxed)
     }
+
+    /// Whether messages name flags now.
+    public static var namesFlagsNow: Bool { namesFlags.load(ordering: .relaxed) }
 
     private static let namesFlags = Atomic<Bool>(false)
 }

@@ -18,6 +18,8 @@ public enum JobSpec: Sendable, Codable {
     /// `html`: the page that shows the storyboard, named by the user.
     case storyboard(StoryboardOptions, html: String?)
     case preview(PreviewOptions)
+    /// A library's call: pictures in memory, not files.
+    case pixels(PixelJob)
 
     /// The job on `threads` threads (0: every core), its encoder's included, as the batch counted them.
     public func job(threads: Int) -> FileJob {
@@ -40,6 +42,9 @@ public enum JobSpec: Sendable, Codable {
         case .preview(var options):
             options.threads = threads
             return Previewer(options: options).job
+        case .pixels(let job):
+            // The caller set its threads.
+            return job.job
         }
     }
 
@@ -67,6 +72,8 @@ public enum JobSpec: Sendable, Codable {
         case .preview(var options):
             options.limits = lent(options.limits)
             return .preview(options)
+        case .pixels(let job):
+            return .pixels(job.borrowingMemory(from: lender))
         }
     }
 

@@ -1,12 +1,14 @@
 import Foundation
 import Synchronization
+internal import Sandbox
 
 /// Runs decoding, which blocks a thread for milliseconds to seconds, on a thread of the library's
 /// rather than on one of the few threads Swift's concurrency runs every task on, and hands the result back
 /// to the awaiting task. A task cancelled before the work starts gets `.cancelled`, and `isCancelled`
 /// lets work that goes in steps (frames, blocks) stop between them.
 enum BlockingWork {
-    static func run<Result: Sendable>(file: String, on pool: MediaThreadPool,
+    /// `cancellation`: a worker's job the work runs, ended at once when the task is cancelled.
+    static func run<Result: Sendable>(file: String, on pool: MediaThreadPool, cancellation: JobCancellation? = nil,
                                       _ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Result)
         async throws(MediaError) -> Result {
         let flag = CancellationFlag()
@@ -25,6 +27,7 @@ enum BlockingWork {
                 }
             } onCancel: {
                 flag.set()
+                cancellation?.cancel()
             }
         } catch {
             throw MediaError(error, file: file)

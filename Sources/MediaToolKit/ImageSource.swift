@@ -1,5 +1,9 @@
-import Synchronization
+import Foundation
 internal import FileIO
+internal import Batch
+internal import Jobs
+internal import JSON
+internal import Sandbox
 internal import ImageCodecs
 internal import ImageCropping
 internal import Imaging
@@ -14,7 +18,7 @@ internal import VideoThumbnails
 public final class ImageSource: Sendable {
     let file: InputFile
     let configuration: MediaConfiguration
-    private let reading = Mutex<Void>(())
+    private let reading = NSLock()
 
     /// The source's name in errors.
     public let name: String
@@ -34,7 +38,13 @@ public final class ImageSource: Sendable {
     /// Opens the picture and reads its header; nothing is decoded. Pictures over the configuration's
     /// pixel limit are refused here.
     public convenience init(_ source: MediaSource, configuration: MediaConfiguration = MediaConfiguration()) async throws(MediaError) {
-        let opened = try await BlockingWork.run(file: source.name, on: configuration.pool) { _ in try Self.open(source, configuration: configuration) }
+        let cancellation = try? JobCancellation()
+        let opened = try await BlockingWork.run(file: source.name, on: configuration.pool, cancellation: cancellation) { isCancelled in
+            let file = try source.open(recognise: PictureFormat.recognise)
+            let header = try SandboxedCalls.run(.pictureHeader(maxPixels: configuration.maxPixels, maxMemory: configuration.maxMemory), on: file,
+                                                configuration: configuration, cancellation: cancellation, isCancelled: isCancelled) { _ in }
+            return try OpenedPicture(file: file, header: header)
+        }
         self.init(opened, name: source.name, configuration: configuration)
     }
 
@@ -56,15 +66,22 @@ public final class ImageSource: Sendable {
         let storedWidth: Int
         let storedHeight: Int
         let orientation: ImageOrientation
-    }
 
-    private static func open(_ source: MediaSource, configuration: MediaConfiguration) throws -> OpenedPicture {
-        let file = try source.open(recognise: PictureFormat.recognise)
-        var opening = PictureOpening(maxPixels: configuration.maxPixels, maxMemory: configuration.maxMemory, threads: configuration.threadCount)
-        opening.readsPixels = false
-        let picture = try PictureFormat.open(file, opening)
-        return OpenedPicture(file: file, format: picture.facts.format, storedWidth: picture.storedWidth, storedHeight: picture.storedHeight,
-                             orientation: ImageOrientation(picture.orientation))
+        /// From the header job's report, which a worker may have written: checked.
+        init(file: InputFile, header: JobReport) throws {
+            func field(_ name: String) -> JSONValue? { header.fields.first { $0.name == name }?.value }
+            guard case .string(let format)? = field("format"), (1...16).contains(format.utf8.count),
+                  format.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }),
+                  case .int(let width)? = field("stored_width"), case .int(let height)? = field("stored_height"), width > 0, height > 0,
+                  case .int(let turn)? = field("orientation"), let orientation = ImageOrientation(rawValue: turn) else {
+                throw WorkerFailure.malformedReply
+            }
+            self.file = file
+            self.format = format
+            storedWidth = width
+            storedHeight = height
+            self.orientation = orientation
+        }
     }
 
     /// The pixels inside `rect`, upright. `.displayed` (the default) takes the rect on the picture
@@ -94,10 +111,7 @@ public final class ImageSource: Sendable {
         options.maxMemory = configuration.maxMemory
         options.budget = configuration.sharedBudget
         options.threads = configuration.threadCount
-        let cropper = Cropper(options: options)
-        let file = self.file
-        let cropped = try await run { _ in try cropper.croppedPicture(from: file) }
-        return Bitmap(cropped.pixels, metadata: PictureMetadata(color: cropped.metadata.color))
+        return try await pictures(.crop(options), count: 1)[0]
     }
 
     /// The whole picture, upright, at its display size.
@@ -107,20 +121,16 @@ public final class ImageSource: Sendable {
 
     /// The picture upright in every size asked, from one decode: one bitmap a size, in their order.
     public func thumbnails(fitting sizes: [ThumbnailBounds]) async throws(MediaError) -> [Bitmap] {
-        let made = try await run { _ in
-            try Thumbnailer(options: self.thumbnailOptions).pictures(from: self.file, sizes: try ThumbnailBounds.sizes(sizes, file: self.name))
-        }
-        return made.pictures.map { Bitmap($0, metadata: made.metadata) }
+        var options = thumbnailOptions
+        options.sizes = try ThumbnailBounds.sizes(sizes, file: name)
+        return try await pictures(.thumbnails(options), count: options.sizes.count)
     }
 
-    /// The work on a thread of its own, one call of this source at a time.
-    private func run<Result: Sendable>(_ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Result) async throws(MediaError) -> Result {
-        try await BlockingWork.run(file: name, on: configuration.pool) { isCancelled in
-            try self.reading.withLock { _ in
-                if isCancelled() { throw CancellationError() }
-                return try work(isCancelled)
-            }
-        }
+    /// The job's pictures, one call of this source at a time (its input's descriptor is shared).
+    private func pictures(_ job: PixelJob, count: Int) async throws(MediaError) -> [Bitmap] {
+        let (file, reading) = (self.file, self.reading)
+        return try await SandboxedCalls.pictures(job, of: { reading.lock(); return file }, name: name, count: count,
+                                                 configuration: configuration, finally: { reading.unlock() }).map(Bitmap.init)
     }
 
     var thumbnailOptions: ThumbnailOptions {

@@ -1,4 +1,5 @@
 internal import Imaging
+internal import WorkerPool
 
 /// What a call may use: threads and memory. Passed in, never read from the environment, so that
 /// two parts of a server can run with different pools and budgets side by side.
@@ -16,6 +17,14 @@ public struct MediaConfiguration: Sendable, Equatable {
     /// The memory calls share; nil (the default): every call of the process with this `maxMemory`
     /// shares one budget of that size, as the command line's jobs share `--max-memory`.
     public var budget: MediaMemoryBudget?
+    /// Where calls decode: in confined `mediatool` workers (`.automatic`, the default), or in this
+    /// process for trusted files (`.inProcess`).
+    public var sandbox: MediaSandbox = .automatic
+    /// Seconds a call's decode may take in its worker before the worker is ended and the call
+    /// fails (`.overLimit`); the command line's `--timeout`. In-process calls have no deadline.
+    public var timeout: Double = 120
+    /// Added to the workers' environment: the tests' misbehaving decoders.
+    var workerEnvironment: [String] = []
 
     /// The command line's defaults: every core, 268 million pixels, 1 GiB.
     public init(threads: Int = 0, maxPixels: Int = 268_000_000, maxMemory: Int = 1 << 30) {
@@ -33,10 +42,12 @@ public struct MediaConfiguration: Sendable, Equatable {
     /// the same size).
     public static func == (left: MediaConfiguration, right: MediaConfiguration) -> Bool {
         left.threads == right.threads && left.maxPixels == right.maxPixels && left.maxMemory == right.maxMemory
-            && left.pool === right.pool && left.budget === right.budget
+            && left.pool === right.pool && left.budget === right.budget && left.sandbox == right.sandbox && left.timeout == right.timeout
+            && left.workerEnvironment == right.workerEnvironment
     }
 
-    /// `threads` as the work takes it: below 0 is every core, and more than 256 is 256 (FFmpeg's
-    /// decoders take a 32-bit count, and no machine this runs on has more).
-    var threadCount: Int { threads < 0 ? 0 : min(threads, 256) }
+    /// `threads` as the work takes it: below 0 is every core, and more than the cores the process
+    /// may use is that many (more only cost memory: a confined worker's address space cannot hold
+    /// FFmpeg's 256).
+    var threadCount: Int { threads < 0 ? 0 : min(threads, WorkerThreads.cores) }
 }

@@ -1,4 +1,6 @@
 internal import FFmpeg
+internal import Jobs
+internal import Sandbox
 internal import FileIO
 internal import ImageCodecs
 internal import ImageCropping
@@ -16,7 +18,9 @@ internal import TIFFCodec
 /// Each case carries the name of the input (the file's path, or the name given to bytes or a
 /// descriptor) and the reason, one line.
 public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file could not be opened or read: missing, a folder, no permission, shrank while read.
+    /// The file could not be opened or read: missing, a folder, no permission, shrank while read; or
+    /// no sandboxed worker could be started to read it (no `mediatool` found, or one that could not
+    /// confine itself): the reason says how to mend it.
     case unreadable(file: String, reason: String)
     /// Not a picture or video this library reads.
     case unsupportedFormat(file: String, reason: String)
@@ -69,41 +73,34 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         }
         let reason = "\(error)"
         switch error {
-        case is DecodeLimitError, is ThumbnailSizeError:
-            self = .overLimit(file: file, reason: reason)
-        case let crop as CropError:
-            if case .tooMuchMemory = crop {
-                self = .overLimit(file: file, reason: reason)
-            } else {
-                self = .invalidRequest(file: file, reason: reason)
+        case let failure as JobFailure:
+            self = MediaError(JobErrorKind(rawValue: failure.kind) ?? .damaged, file: file, reason: reason)
+        case WorkerFailure.cancelled:
+            self = .cancelled(file: file)
+        case let failure as WorkerFailure:
+            switch failure {
+            case .overMemory, .timedOut, .overCPUTime, .outputTooLarge: self = .overLimit(file: file, reason: reason)
+            case .didNotStart:
+                // The likeliest cause where the command line's own workers start: another version's.
+                self = .unreadable(file: file, reason: reason + " (is it the mediatool of MediaToolKit's version?)")
+            case .unconfined: self = .unreadable(file: file, reason: reason)
+            default: self = .damaged(file: file, reason: reason)
             }
-        case let video as VideoError:
-            switch video {
-            case .noVideoStream, .noCoverArt: self = .noVideo(file: file, reason: reason)
-            case .noSuchVideoStream, .unknownDuration: self = .invalidRequest(file: file, reason: reason)
-            case .noDecodableFrame: self = .damaged(file: file, reason: reason)
-            }
-        case is PictureError:
-            self = .unsupportedFormat(file: file, reason: reason)
-        case let tiff as TIFFError where tiff.isUnsupportedLayout:
-            self = .unsupportedFormat(file: file, reason: reason)
-        case let probe as ProbeError:
-            if case .empty = probe {
-                self = .unsupportedFormat(file: file, reason: reason)
-            } else {
-                self = .noVideo(file: file, reason: reason)
-            }
-        case InputError.empty:
-            // As an empty file is to probe: no format at all.
-            self = .unsupportedFormat(file: file, reason: reason)
-        case is SystemError, is InputError:
-            self = .unreadable(file: file, reason: reason)
-        case is OutputError:
-            self = .writeFailed(file: file, reason: reason)
-        case let ffmpeg as FFmpegError where ffmpeg.isUnrecognisedFormat:
-            self = .unsupportedFormat(file: file, reason: reason)
         default:
-            self = .damaged(file: file, reason: reason)
+            self = MediaError(JobErrorKind(classifying: error), file: file, reason: reason)
+        }
+    }
+
+    init(_ kind: JobErrorKind, file: String, reason: String) {
+        switch kind {
+        case .unreadable: self = .unreadable(file: file, reason: reason)
+        case .unsupportedFormat: self = .unsupportedFormat(file: file, reason: reason)
+        case .damaged: self = .damaged(file: file, reason: reason)
+        case .overLimit: self = .overLimit(file: file, reason: reason)
+        case .invalidRequest: self = .invalidRequest(file: file, reason: reason)
+        case .noVideo: self = .noVideo(file: file, reason: reason)
+        case .writeFailed: self = .writeFailed(file: file, reason: reason)
+        case .cancelled: self = .cancelled(file: file)
         }
     }
 }

@@ -1,5 +1,8 @@
 import Foundation
 internal import FileIO
+internal import Jobs
+internal import JSON
+internal import Sandbox
 internal import MediaProbe
 
 /// Reads what files are, from their headers and indexes: the command line's `probe`.
@@ -25,10 +28,24 @@ public struct MediaProber: Sendable {
         options.limits = configuration.limits
         options.threads = configuration.threadCount
         let prober = Prober(options: options)
-        return try await BlockingWork.run(file: source.name, on: configuration.pool) { _ in
+        let (configuration, spec) = (configuration, JobSpec.probe(options))
+        let cancellation = try? JobCancellation()
+        return try await BlockingWork.run(file: source.name, on: configuration.pool, cancellation: cancellation) { _ in
             let file = try source.open(recognise: Prober.recognise)
-            let (result, warnings) = try prober.probe(file)
-            return ProbeReport(result, includesGPS: prober.options.includesGPS, warnings: warnings)
+            guard let workers = try SandboxedCalls.workers(for: configuration) else {
+                let (result, warnings) = try prober.probe(file)
+                return ProbeReport(result, includesGPS: prober.options.includesGPS, warnings: warnings)
+            }
+            // The worker's report is the command line's line, which is this type's schema.
+            let job = prober.job
+            var start = [UInt8](repeating: 0, count: 16)
+            let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
+            let report = try workers.stream(spec: try JSONValueEncoder.encode(spec), input: file,
+                                            decoders: job.decoders(Array(start.prefix(got))), threads: configuration.threadCount,
+                                            limit: 0, budget: configuration.sharedBudget, cancellation: cancellation, into: nil)
+            let fields = report.fields.map { JSONMember($0.name, $0.value) } + [JSONMember("warnings", .array(report.warnings.map(JSONValue.string)))]
+            guard let decoded = try? JSONValueDecoder.decode(ProbeReport.self, from: .object(fields)) else { throw WorkerFailure.malformedReply }
+            return decoded
         }
     }
 }

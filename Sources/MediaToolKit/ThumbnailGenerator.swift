@@ -1,5 +1,6 @@
 internal import FFmpeg
 internal import FileIO
+internal import Jobs
 internal import VideoThumbnails
 
 /// Thumbnails of any upload, picture or video, in every size a site needs from one decode: a
@@ -42,13 +43,11 @@ public struct ThumbnailGenerator: Sendable {
         options.limits = configuration.limits
         options.threads = configuration.threadCount
         options.encoding.threads = configuration.threadCount
-        let thumbnailer = Thumbnailer(options: options)
-        let wanted = try ThumbnailBounds.sizes(sizes, file: source.name)
-        let made = try await BlockingWork.run(file: source.name, on: configuration.pool) { _ in
-            try thumbnailer.pictures(from: try source.open(recognise: Thumbnailer.recognise), sizes: wanted)
-        }
-        return Thumbnails(images: made.pictures.map { Bitmap($0, metadata: made.metadata) }, seconds: made.seconds,
-                          orientation: ImageOrientation(made.orientation), warnings: made.warnings)
+        options.sizes = try ThumbnailBounds.sizes(sizes, file: source.name)
+        let made = try await SandboxedCalls.pictures(.thumbnails(options), of: { try source.open(recognise: Thumbnailer.recognise) },
+                                                     name: source.name, count: options.sizes.count, configuration: configuration)
+        return Thumbnails(images: made.map(Bitmap.init), seconds: made[0].seconds, orientation: ImageOrientation(made[0].orientation),
+                          warnings: made[0].warnings)
     }
 }
 

@@ -1,5 +1,6 @@
 internal import FFmpeg
 internal import FileIO
+internal import Jobs
 internal import ImageCodecs
 internal import Imaging
 internal import VideoThumbnails
@@ -48,21 +49,13 @@ public struct VideoFrameGenerator: Sendable {
     public func image(at seconds: Double) async throws(MediaError) -> GeneratedFrame {
         try checkTolerances()
         try Self.checkTime(seconds, file: source.name)
-        let sizes = try sizes
+        var options = options(mode: requestedTimeToleranceBefore == 0 ? .exact : .keyframe, at: seconds)
+        options.sizes = try sizes
         let source = self.source
-        let first = options(mode: requestedTimeToleranceBefore == 0 ? .exact : .keyframe, at: seconds)
-        let exact = options(mode: .exact, at: seconds)
-        let tolerance = requestedTimeToleranceBefore
-        let made = try await BlockingWork.run(file: source.name, on: configuration.pool) { isCancelled in
-            let file = try Self.openVideo(source)
-            var made = try Thumbnailer(options: first).pictures(from: file, sizes: sizes)
-            if first.mode == .keyframe, let shown = made.seconds, seconds - shown > tolerance {
-                if isCancelled() { throw CancellationError() }
-                made = try Thumbnailer(options: exact).pictures(from: file, sizes: sizes)
-            }
-            return made
-        }
-        return GeneratedFrame(requestedTime: seconds, actualTime: made.seconds ?? 0, image: Bitmap(made.pictures[0], metadata: made.metadata),
+        let made = try await SandboxedCalls.pictures(.frame(options, seconds: seconds, tolerance: requestedTimeToleranceBefore),
+                                                     of: { try Self.openVideo(source) }, name: source.name, count: 1,
+                                                     configuration: configuration)[0]
+        return GeneratedFrame(requestedTime: seconds, actualTime: made.seconds ?? 0, image: Bitmap(made),
                               orientation: ImageOrientation(made.orientation), warnings: made.warnings)
     }
 

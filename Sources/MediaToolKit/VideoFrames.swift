@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 internal import FFmpeg
+internal import Jobs
+internal import Sandbox
 internal import VideoThumbnails
 
 /// The frames of `VideoFrameGenerator.images(at:)`, made by one pass over the file on a thread of
@@ -31,11 +33,14 @@ public struct VideoFrames: AsyncSequence, Sendable {
             frames = stream.makeAsyncIterator()
             let stopped = CancellationFlag()
             let demand = DispatchSemaphore(value: 0)
+            // Ends a worker's decode at once when the loop stops.
+            let cancellation = try? JobCancellation()
             continuation.onTermination = { _ in
                 stopped.set()
+                cancellation?.cancel()
                 demand.signal()
             }
-            producer = Producer(stopped: stopped, demand: demand) {
+            producer = Producer(stopped: stopped, demand: demand, cancellation: cancellation) {
                 // A thread of the stream's own, not the pool's: it waits for its reader between
                 // frames, and a reader that awaited another call meanwhile would wait on a pool
                 // whose threads all waited for their readers.
@@ -44,7 +49,8 @@ public struct VideoFrames: AsyncSequence, Sendable {
                     Self.runningProducers.add(1, ordering: .relaxed)
                     defer { Self.runningProducers.subtract(1, ordering: .relaxed) }
                     do {
-                        try Self.produce(generator: generator, times: times, demand: demand, stopped: stopped) { continuation.yield($0) }
+                        try Self.produce(generator: generator, times: times, demand: demand, stopped: stopped,
+                                         cancellation: cancellation) { continuation.yield($0) }
                         continuation.finish()
                     } catch {
                         continuation.finish(throwing: error)
@@ -85,12 +91,14 @@ public struct VideoFrames: AsyncSequence, Sendable {
         final class Producer: Sendable {
             let stopped: CancellationFlag
             let demand: DispatchSemaphore
+            let cancellation: JobCancellation?
             private let start: @Sendable () -> Void
             private let started = Atomic<Bool>(false)
 
-            init(stopped: CancellationFlag, demand: DispatchSemaphore, start: @escaping @Sendable () -> Void) {
+            init(stopped: CancellationFlag, demand: DispatchSemaphore, cancellation: JobCancellation?, start: @escaping @Sendable () -> Void) {
                 self.stopped = stopped
                 self.demand = demand
+                self.cancellation = cancellation
                 self.start = start
             }
 
@@ -100,30 +108,35 @@ public struct VideoFrames: AsyncSequence, Sendable {
 
             deinit {
                 stopped.set()
+                cancellation?.cancel()
                 demand.signal()
             }
         }
 
         /// The frames in ascending order of time, each made once the one before was taken.
         private static func produce(generator: VideoFrameGenerator, times: [Double], demand: DispatchSemaphore, stopped: CancellationFlag,
-                                    yield: (GeneratedFrame) -> Void) throws {
+                                    cancellation: JobCancellation?, yield: (GeneratedFrame) -> Void) throws {
             try generator.checkTolerances()
             let name = generator.source.name
             for time in times { try VideoFrameGenerator.checkTime(time, file: name) }
             if times.isEmpty { return }
             let sorted = times.sorted()
-            let mode: VideoSource.SeekMode = generator.requestedTimeToleranceBefore == .infinity ? .keyframe : .exact
-            let sizes = try generator.sizes
+            var options = generator.options(mode: generator.requestedTimeToleranceBefore == .infinity ? .keyframe : .exact, at: 0)
+            options.sizes = try generator.sizes
             demand.wait()
             if stopped.isSet { throw CancellationError() }
             let file = try VideoFrameGenerator.openVideo(generator.source)
-            let thumbnailer = Thumbnailer(options: generator.options(mode: mode, at: 0))
-            try thumbnailer.videoFrames(from: file, atSeconds: sorted, sizes: sizes) { index, made in
-                if index > 0 { demand.wait() }
+            var made = 0
+            _ = try SandboxedCalls.run(.frames(options, times: sorted), on: file, configuration: generator.configuration,
+                                       cancellation: cancellation, isCancelled: { stopped.isSet }) { record in
+                guard record.index == made, made < sorted.count else {
+                    throw PictureRecordError.malformed("frame \(record.index) where \(made) of \(sorted.count) was due")
+                }
+                made += 1
+                if record.index > 0 { demand.wait() }
                 if stopped.isSet { throw CancellationError() }
-                yield(GeneratedFrame(requestedTime: sorted[index], actualTime: made.seconds ?? 0,
-                                     image: Bitmap(made.pictures[0], metadata: made.metadata),
-                                     orientation: ImageOrientation(made.orientation), warnings: made.warnings))
+                yield(GeneratedFrame(requestedTime: sorted[record.index], actualTime: record.seconds ?? 0, image: Bitmap(record),
+                                     orientation: ImageOrientation(record.orientation), warnings: record.warnings))
             }
         }
     }

@@ -5,8 +5,10 @@ import Glibc
 /// One output's bytes on their way from a worker to its temporary file: the worker gets the write
 /// end of a pipe, never the file, so that nothing it keeps can touch an output once it is in place.
 final class OutputPipe {
-    /// Where the bytes go: the output's temporary (or standard output), written by mediatool.
+    /// Where the bytes go: the output's temporary (or standard output), written by mediatool; -1
+    /// when they go to `sink` (a library's call, which takes them in memory).
     let target: Int32
+    private let sink: ((UnsafeRawBufferPointer) throws -> Void)?
     let name: String
     private(set) var readEnd: Int32
     /// The end the worker is sent; closed here once sent.
@@ -15,7 +17,7 @@ final class OutputPipe {
     private let limit: Int
     private var written = 0
 
-    init(target: Int32, name: String, limit: Int) throws(SystemError) {
+    init(target: Int32, name: String, limit: Int, sink: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws(SystemError) {
         var ends: [Int32] = [-1, -1]
         _ = try FileSystem.valueOrErrno("cannot make a pipe for an output") { mt_pipe_cloexec(&ends) }
         (readEnd, writeEnd) = (ends[0], ends[1])
@@ -26,6 +28,7 @@ final class OutputPipe {
         self.target = target
         self.name = name
         self.limit = limit
+        self.sink = sink
     }
 
     deinit {
@@ -58,7 +61,8 @@ final class OutputPipe {
             if count > 0 {
                 written += count
                 if written > limit { throw WorkerFailure.outputTooLarge(limit: limit) }
-                try FileSystem.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: target, target: name)
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+                if let sink { try sink(bytes) } else { try FileSystem.writeAll(bytes, to: target, target: name) }
                 continue
             }
             // Nothing more for now: the worker writes on, unless it has answered (a worker that kept

@@ -58,7 +58,10 @@ public struct SandboxWorker: Sendable {
     /// socket; never returns. `job` makes each job from its spec (the tree the parent sent) for a
     /// number of threads (0: every core), which the parent counts per batch. Nothing of the user's
     /// command line reaches a worker but through its socket.
-    public func serve(prepare: () throws -> Void, job: (_ spec: JSONValue, _ threads: Int) throws -> FileJob) -> Never {
+    /// `kind` names an error's kind for the parent (`JobErrorKind`), which the library turns back
+    /// into its typed error.
+    public func serve(prepare: () throws -> Void, job: (_ spec: JSONValue, _ threads: Int) throws -> FileJob,
+                      kind: (any Error) -> String) -> Never {
         do {
             try prepare()
             Self.warmUp()
@@ -67,7 +70,9 @@ public struct SandboxWorker: Sendable {
             exit(70)
         }
         guard let setup = try? channel.receive() else { exit(0) }
-        guard case .setup(let maxMemory, let timeout)? = WireMessage(bytes: setup.bytes), setup.descriptors.isEmpty else { exit(71) }
+        guard case .setup(let maxMemory, let timeout, let namesFlags)? = WireMessage(bytes: setup.bytes), setup.descriptors.isEmpty else { exit(71) }
+        // The words of the caller: the command line's flags, or the library's settings.
+        Setting.nameFlags(namesFlags)
         switch Confinement.apply(maxMemory: maxMemory, threads: WorkerThreads.cores, parent: parent) {
         case .failure(let failure):
             let reason = if case .unconfined(let text) = failure { text } else { "\(failure)" }
@@ -99,7 +104,7 @@ public struct SandboxWorker: Sendable {
             } catch OutputError.exists(let path) {
                 reply = .outputExists(path: path)
             } catch {
-                reply = .failed(message: "\(error)")
+                reply = .failed(message: "\(error)", kind: kind(error))
             }
             // The outputs are whole and closed here before the parent is told: it moves them into place.
             outputs.closeAll()
@@ -130,7 +135,7 @@ final class WorkerOutputs: JobOutputs {
             return answer.descriptors[0]
         case .outputRefused(let message)?:
             answer.descriptors.forEach { close($0) }
-            throw JobFailure(description: message)
+            throw JobFailure(description: message, kind: "writeFailed")
         default:
             exit(71)
         }

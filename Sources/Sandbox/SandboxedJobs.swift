@@ -1,4 +1,5 @@
 import Batch
+import CSandbox
 import Dispatch
 import FileIO
 import Glibc
@@ -24,12 +25,19 @@ public struct SandboxSettings: Sendable {
     /// The run's memory budget: the workers' decoders reserve from it, so that `-j 2` takes the
     /// run's --max-memory in all, not each worker's (nil: each worker its own).
     public var budget: MemoryBudget?
+    /// The program started as the worker: this one (the command line), or the `mediatool` a
+    /// library's caller named or that was found for it.
+    public var executable: String
+    /// Added to the workers' environment (the tests' triggers).
+    public var environment: [String] = []
 
-    public init(timeout: Double, maxMemory: Int, mediaWorkers: Int? = nil, budget: MemoryBudget? = nil) {
+    public init(timeout: Double, maxMemory: Int, mediaWorkers: Int? = nil, budget: MemoryBudget? = nil,
+                executable: String = "/proc/self/exe") {
         self.timeout = timeout
         self.maxMemory = maxMemory
         self.mediaWorkers = mediaWorkers
         self.budget = budget
+        self.executable = executable
     }
 }
 
@@ -52,7 +60,7 @@ public final class SandboxedJobs: Sendable {
     public init(settings: SandboxSettings, starting: [JobDecoders] = [.media]) {
         self.settings = settings
         mediaPermits = settings.mediaWorkers.map { DispatchSemaphore(value: max(1, $0)) }
-        let started = starting.compactMap { try? WorkerProcess(decoders: $0) }.map(WorkerBox.init)
+        let started = starting.compactMap { try? WorkerProcess(decoders: $0, settings: settings) }.map(WorkerBox.init)
         started.forEach { try? $0.worker.setUp(settings) }
         // The first started is taken first (the pool is taken from its end).
         idle.withLock { $0.append(contentsOf: started.reversed()) }
@@ -70,12 +78,37 @@ public final class SandboxedJobs: Sendable {
         // After the worker is back among the idle ones, where the next input waiting for it finds it.
         defer { if holdsPermit { mediaPermits?.signal() } }
         do {
-            let report = try perform(on: &box, spec: spec, input: file, outputs: outputs, planned: planned, threads: threads)
+            let report = try perform(on: &box, spec: spec, input: file, outputs: outputs, planned: planned,
+                                     primary: nil, threads: threads, cancellation: nil, budget: settings.budget)
             checkin(box)
             try outputs?.commit()
             return report
         } catch let failure as JobFailure {
             // The job's own error: the worker is fine and stays.
+            checkin(box)
+            throw failure
+        }
+    }
+
+    /// The job `spec` on an input this process opened, for a caller that takes the result in
+    /// memory (the library): the worker writes its output to a pipe whose bytes go to `sink` as
+    /// they come (at most `limit` of them), or, with no sink, its report is all. `cancellation`
+    /// ends the worker at once. `budget`: what the worker's decoders reserve from (the settings'
+    /// when nil), so that workers serve calls of any budget. The job's own error is a
+    /// `JobFailure`; the worker's, a `WorkerFailure`.
+    public func stream(spec: JSONValue, input: InputFile, decoders: JobDecoders, threads: Int, limit: Int, budget: MemoryBudget? = nil,
+                       cancellation: JobCancellation?, into sink: ((UnsafeRawBufferPointer) throws -> Void)?) throws -> JobReport {
+        if cancellation?.isCancelled == true { throw WorkerFailure.cancelled }
+        var (box, holdsPermit) = try checkout(for: decoders)
+        defer { if holdsPermit { mediaPermits?.signal() } }
+        let pipe = try sink.map { try OutputPipe(target: -1, name: input.displayName, limit: limit, sink: $0) }
+        do {
+            let report = try perform(on: &box, spec: spec, input: input, outputs: nil,
+                                     planned: pipe == nil ? [] : [PlannedOutput(path: "-")], primary: pipe, threads: threads,
+                                     cancellation: cancellation, budget: budget ?? settings.budget)
+            checkin(box)
+            return report
+        } catch let failure as JobFailure {
             checkin(box)
             throw failure
         }
@@ -134,7 +167,7 @@ public final class SandboxedJobs: Sendable {
     }
 
     private func start(_ decoders: JobDecoders) throws -> WorkerBox {
-        let worker = try WorkerProcess(decoders: decoders)
+        let worker = try WorkerProcess(decoders: decoders, settings: settings)
         try ready(worker)
         return WorkerBox(worker: worker)
     }
@@ -152,9 +185,10 @@ public final class SandboxedJobs: Sendable {
 
     /// Sends the job, moves the output's bytes from its pipe to the output, answers the worker's
     /// requests for more outputs, and waits for its answer, all within the timeout; says what happened.
-    /// `outputs`: nil for a job that writes nothing (its report is all), which sends the input alone.
+    /// `outputs`: nil for a job that writes nothing (its report is all), which sends the input alone;
+    /// `primary`: the planned output's pipe when it goes elsewhere than `outputs` (to memory).
     private func perform(on box: inout WorkerBox, spec: JSONValue, input: InputFile, outputs: OutputSet?, planned: [PlannedOutput],
-                         threads: Int) throws -> JobReport {
+                         primary: OutputPipe?, threads: Int, cancellation: JobCancellation?, budget: MemoryBudget?) throws -> JobReport {
         let request = WireMessage.job(input: input.displayName, outputs: planned, threads: threads, spec: spec).bytes
         let limit = Confinement.largestOutput(maxMemory: settings.maxMemory)
         var pipes: [OutputPipe] = []
@@ -167,7 +201,9 @@ public final class SandboxedJobs: Sendable {
         /// Memory the worker asked for and waits for: its answer is sent once the bytes are had.
         /// Meanwhile its other messages are read, for what it gives back may be what it waits for.
         var awaitedMemory: Int?
-        if let outputs {
+        if let primary {
+            pipes.append(primary)
+        } else if let outputs {
             pipes.append(try OutputPipe(target: outputs.primary, name: planned[0].path, limit: limit == 0 ? Int.max : limit))
         }
         let descriptors = [input.descriptor] + pipes.map(\.writeEnd)
@@ -185,7 +221,11 @@ public final class SandboxedJobs: Sendable {
         pipes.first?.closeWriteEnd()
         var deadline = Clock.seconds() + settings.timeout
         while true {
-            if let bytes = awaitedMemory, let budget = settings.budget {
+            if cancellation?.isCancelled == true {
+                _ = box.worker.end()
+                throw WorkerFailure.cancelled
+            }
+            if let bytes = awaitedMemory, let budget {
                 // Waits a moment for the other workers and jobs, then looks at this worker's messages.
                 // The wait is not this input's time: its deadline moves on by what the wait took
                 // (the others' own deadlines bound how long they hold the memory).
@@ -204,14 +244,22 @@ public final class SandboxedJobs: Sendable {
             }
             let open = pipes.filter(\.isOpen)
             let left = deadline - Clock.seconds()
-            let ready = Readiness.wait(for: [box.worker.channel.descriptor] + open.map(\.readEnd),
+            // The cancellation's pipe last: a cancel wakes the wait at once.
+            let ready = Readiness.wait(for: [box.worker.channel.descriptor] + open.map(\.readEnd) + (cancellation.map { [$0.readEnd] } ?? []),
                                        seconds: awaitedMemory == nil ? left : 0)
             guard let ready else {
                 if awaitedMemory != nil { continue }
                 _ = box.worker.end()
                 throw WorkerFailure.timedOut(seconds: settings.timeout)
             }
-            for (pipe, isReady) in zip(open, ready.dropFirst()) where isReady { try pipe.pump(through: buffer) }
+            if cancellation?.isCancelled == true { continue }
+            for (pipe, isReady) in zip(open, ready.dropFirst()) where isReady {
+                // A caller that takes the bytes in memory may take its time (a loop over frames):
+                // that time is not the worker's.
+                let pumped = Clock.seconds()
+                try pipe.pump(through: buffer)
+                if pipe.target < 0 { deadline += Clock.seconds() - pumped }
+            }
             // An output whose pipe the worker closed is whole: closed here too, and its pipe let go,
             // so that a job of thousands holds a few (the planned output's stays to the end).
             for pipe in pipes.dropFirst() where !pipe.isOpen { try outputs?.finish(pipe.target) }
@@ -241,16 +289,16 @@ public final class SandboxedJobs: Sendable {
                 let own: Set<String> = ["input", "output", "status", "error", "ms"]
                 return JobReport(fields: fields.filter { !own.contains($0.name) }.map { (name: $0.name, value: $0.value) },
                                  warnings: warnings)
-            case .failed(let message)?:
+            case .failed(let message, let kind)?:
                 // An output this process would not open is said as its own error, which the
                 // batch knows (an output another run made meanwhile is skipped, not failed).
                 if let refusal { throw refusal }
-                throw JobFailure(description: message)
+                throw JobFailure(description: message, kind: kind)
             case .outputExists(let path)? where FileIdentity(path: path) != nil:
                 // The worker's word, taken only for a file that is there.
                 throw OutputError.exists(path: path)
             case .outputExists(let path)?:
-                throw JobFailure(description: "\(OutputError.exists(path: path))")
+                throw JobFailure(description: "\(OutputError.exists(path: path))", kind: "writeFailed")
             case .reserveMemory? where awaitedMemory != nil || held.count >= Self.mostReservations:
                 // One question at a time: a second before the first's answer is not this protocol;
                 // nor are reservations without number, which would grow this process's memory.
@@ -258,7 +306,7 @@ public final class SandboxedJobs: Sendable {
                 throw WorkerFailure.malformedReply
             case .reserveMemory(let bytes)?:
                 var reply = WireMessage.memoryRefused
-                if let budget = settings.budget, bytes >= 0, bytes <= budget.total {
+                if let budget, bytes >= 0, bytes <= budget.total {
                     // Had now, or answered once the other workers (or this one) give back enough.
                     guard let reservation = budget.reserve(bytes, waitingAtMost: 0) else {
                         awaitedMemory = bytes
@@ -267,7 +315,7 @@ public final class SandboxedJobs: Sendable {
                     let token = Self.nextToken.add(1, ordering: .relaxed).newValue
                     held[token] = reservation
                     reply = .memoryReserved(token: token)
-                } else if settings.budget == nil {
+                } else if budget == nil {
                     // No shared budget: the worker's own limits hold alone.
                     reply = .memoryReserved(token: 0)
                 }
@@ -336,12 +384,42 @@ extension SandboxedJobs {
     static let mostReservations = 4096
 }
 
-/// A job's own error, said by the worker in its words.
-struct JobFailure: Error, CustomStringConvertible {
-    let description: String
+/// A job's own error, said by the worker in its words, with its kind (`JobErrorKind`'s name).
+public struct JobFailure: Error, CustomStringConvertible {
+    public let description: String
+    public let kind: String
 }
 
 /// A worker, owned by one batch thread at a time.
 struct WorkerBox: @unchecked Sendable {
     let worker: WorkerProcess
+}
+
+/// A caller's means to end a job under way at once (a library call whose task is cancelled): the
+/// worker is killed, and what it held of the budget is given back. Its pipe wakes the wait for the
+/// worker's messages.
+public final class JobCancellation: Sendable {
+    let readEnd: Int32
+    private let writeEnd: Int32
+    private let flag = Atomic<Bool>(false)
+
+    public init() throws(SystemError) {
+        var ends: [Int32] = [-1, -1]
+        _ = try FileSystem.valueOrErrno("cannot make a pipe for a cancellation") { mt_pipe_cloexec(&ends) }
+        (readEnd, writeEnd) = (ends[0], ends[1])
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+
+    public var isCancelled: Bool { flag.load(ordering: .acquiring) }
+
+    /// From any thread, once or more.
+    public func cancel() {
+        guard !flag.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
 }

@@ -7,8 +7,9 @@ import JSON
 /// length is checked, and a message that does not parse is the worker's failure, not the parent's.
 public enum WireMessage: Equatable, Sendable {
     /// Parent to worker, once, first: the limits it confines itself to, the run's (`--max-memory`
-    /// for its address space, `--timeout` for each job's CPU time).
-    case setup(maxMemory: Int, timeout: Double)
+    /// for its address space, `--timeout` for each job's CPU time); `namesFlags`: its messages name
+    /// the command line's flags (a run of the tool's) or the library's settings (a library's call).
+    case setup(maxMemory: Int, timeout: Double, namesFlags: Bool)
     /// Parent to worker: do the job `spec` says (the caller's typed job, `JSONValueEncoder`'s tree)
     /// on the input (the first descriptor), writing the output (the second), on `threads` threads
     /// (0: every core). `outputs`: every output planned for the input, the one sent first.
@@ -18,7 +19,8 @@ public enum WireMessage: Equatable, Sendable {
     /// Worker to parent, once: the sandbox could not be set up.
     case unconfined(reason: String)
     case done(fields: [JSONMember], warnings: [String])
-    case failed(message: String)
+    /// Worker to parent: the job's own error, its kind (`JobErrorKind`) and its line.
+    case failed(message: String, kind: String)
     /// Worker to parent, during a job: open another output (the parent checks it is the job's).
     case openOutput(path: String, namedByUser: Bool)
     /// Parent to worker: the output asked for, its descriptor along.
@@ -49,10 +51,11 @@ public enum WireMessage: Equatable, Sendable {
             }
             writer.integer(threads)
             writer.value(spec)
-        case .setup(let maxMemory, let timeout):
+        case .setup(let maxMemory, let timeout, let namesFlags):
             writer.byte(14)
             writer.integer(maxMemory)
             writer.integer(Int(Int64(bitPattern: timeout.bitPattern)))
+            writer.byte(namesFlags ? 1 : 0)
         case .ready(let confinement):
             writer.byte(2)
             writer.integer(Int(confinement))
@@ -64,9 +67,10 @@ public enum WireMessage: Equatable, Sendable {
             writer.value(.object(fields))
             writer.integer(warnings.count)
             warnings.forEach { writer.string($0) }
-        case .failed(let message):
+        case .failed(let message, let kind):
             writer.byte(5)
             writer.string(message)
+            writer.string(kind)
         case .openOutput(let path, let namedByUser):
             writer.byte(6)
             writer.string(path)
@@ -127,7 +131,8 @@ public enum WireMessage: Equatable, Sendable {
             }
             return .done(fields: fields, warnings: warnings)
         case 5:
-            return reader.string().map { .failed(message: $0) }
+            guard let message = reader.string(), let kind = reader.string() else { return nil }
+            return .failed(message: message, kind: kind)
         case 6:
             guard let path = reader.string(), let flag = reader.byte(), flag <= 1 else { return nil }
             return .openOutput(path: path, namedByUser: flag == 1)
@@ -148,8 +153,8 @@ public enum WireMessage: Equatable, Sendable {
         case 14:
             guard let maxMemory = reader.integer(), maxMemory > 0, let bits = reader.integer() else { return nil }
             let timeout = Double(bitPattern: UInt64(bitPattern: Int64(bits)))
-            guard timeout.isFinite, timeout > 0 else { return nil }
-            return .setup(maxMemory: maxMemory, timeout: timeout)
+            guard timeout.isFinite, timeout > 0, let flags = reader.byte(), flags <= 1 else { return nil }
+            return .setup(maxMemory: maxMemory, timeout: timeout, namesFlags: flags == 1)
         default:
             return nil
         }

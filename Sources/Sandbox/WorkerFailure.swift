@@ -1,3 +1,4 @@
+import FileIO
 import Glibc
 import Reporting
 
@@ -22,27 +23,31 @@ public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
     case malformedReply
     /// Wrote more to an output than any output of the limits takes.
     case outputTooLarge(limit: Int)
+    /// Its caller cancelled the job: the worker was ended at once.
+    case cancelled
 
     public var description: String {
         switch self {
         case .crashed(let signal, let words):
             return "the decoder crashed (\(Self.name(of: signal))\(words.map { ": " + $0 } ?? "")); the file was refused"
         case .overMemory(let limit):
-            return "over the memory limit of \(Self.size(limit)) (--max-memory); the file was refused"
+            return "over the memory limit of \(Self.size(limit)) (\(Setting.maxMemory)); the file was refused"
         case .timedOut(let seconds):
-            return "took longer than --timeout \(Self.number(seconds)) s; the file was refused"
+            return "took longer than \(Setting.timeout) \(Self.number(seconds)) s; the file was refused"
         case .overCPUTime(let seconds):
-            return "used more CPU time than --timeout \(Self.number(seconds)) s allows; the file was refused"
+            return "used more CPU time than \(Setting.timeout) \(Self.number(seconds)) s allows; the file was refused"
         case .exited(let status):
             return "the worker decoding it ended unexpectedly (exit status \(status)); the file was refused"
         case .didNotStart(let ending):
             return "a sandboxed worker did not start (\(Self.ending(ending)))"
         case .unconfined(let reason):
-            return "the sandbox could not be set up: \(reason) (--sandbox off decodes without it)"
+            return "the sandbox could not be set up: \(reason) (\(Setting.sandboxOff) decodes without it)"
         case .malformedReply:
             return "the worker decoding it gave a malformed answer and was ended; the file was refused"
         case .outputTooLarge(let limit):
             return "the worker decoding it wrote more than \(Self.size(limit)) to an output, more than the limits allow, and was ended; the file was refused"
+        case .cancelled:
+            return "cancelled"
         }
     }
 

@@ -31,7 +31,7 @@ final class WorkerProcess {
     /// The run's limits were sent (`setUp`).
     private(set) var isSetUp = false
 
-    init(decoders: JobDecoders = .media) throws {
+    init(decoders: JobDecoders = .media, settings: SandboxSettings) throws {
         self.decoders = decoders
         let (parentEnd, childEnd) = try WorkerChannel.pair()
         var errorPipe: [Int32] = [-1, -1]
@@ -70,12 +70,12 @@ final class WorkerProcess {
         environment += ["\(Self.environmentKey)=\(Self.socketDescriptor)", "\(Self.parentKey)=\(getpid())",
                         "\(Self.decodersKey)=\(decoders.rawValue)",
                         // A crash is reported by the parent; the runtime's backtracer would exec a program.
-                        "SWIFT_BACKTRACE=enable=no"]
+                        "SWIFT_BACKTRACE=enable=no"] + settings.environment
         var pid: pid_t = 0
         let status = WorkerSpawner.run {
             Self.withCStrings(["mediatool", SandboxWorker.entryPoint]) { argv in
                 Self.withCStrings(environment) { envp in
-                    posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp)
+                    posix_spawn(&pid, settings.executable, &actions, &attributes, argv, envp)
                 }
             }
         }
@@ -99,7 +99,7 @@ final class WorkerProcess {
     func setUp(_ settings: SandboxSettings) throws {
         guard !isSetUp else { return }
         do {
-            try channel.send(WireMessage.setup(maxMemory: settings.maxMemory, timeout: settings.timeout).bytes)
+            try channel.send(WireMessage.setup(maxMemory: settings.maxMemory, timeout: settings.timeout, namesFlags: Setting.namesFlagsNow).bytes)
         } catch {
             throw WorkerFailure.didNotStart(ending: end())
         }

@@ -48,9 +48,9 @@ struct MediaTool: ParsableCommand {
         // it is confined. It is told each job through its socket, never by its command line.
         if let worker = SandboxWorker.current, arguments == [SandboxWorker.entryPoint] {
             FileSystem.raiseOpenFileLimit()
-            worker.serve(prepare: { try JobSpec.prepare(SandboxWorker.decoders) }) { sent, threads in
+            worker.serve(prepare: { try JobSpec.prepare(SandboxWorker.decoders) }, job: { sent, threads in
                 try JSONValueDecoder.decode(JobSpec.self, from: sent).borrowingMemory(from: worker.memoryLender).job(threads: threads)
-            }
+            }, kind: { JobErrorKind(classifying: $0).rawValue })
         }
         // Before any thread starts, so that no signal can be lost (see Interrupts).
         Interrupts.install()
@@ -141,7 +141,7 @@ struct MediaTool: ParsableCommand {
 }
 
 enum ToolVersion {
-    static let number = "0.2.0"
+    static let number = "0.3.0"
 
     /// The tool's version, then each linked C library's, read from the libraries at run time.
     static var report: String {

@@ -67,7 +67,7 @@ import VideoThumbnails
             let message = try #require(WireMessage(bytes: bytes), "\(name)")
             #expect(message.bytes == bytes, "\(name)")
             switch (name, message) {
-            case ("setup", .setup(let maxMemory, let timeout)): #expect(maxMemory == 1 << 30 && timeout == 120)
+            case ("setup", .setup(let maxMemory, let timeout, let namesFlags)): #expect(maxMemory == 1 << 30 && timeout == 120 && namesFlags)
             case ("reserve-memory", .reserveMemory(let bytes)): #expect(bytes == 132_710_400)
             case ("job-thumbnail", .job(let input, let outputs, _, _)):
                 #expect(input == "in.mp4" && outputs.map(\.variant) == ["256", "512"])

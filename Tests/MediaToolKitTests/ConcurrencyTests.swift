@@ -35,7 +35,7 @@ import TestSupport
         }
         // Each blocked on a thread the library started and named, none of the pool's (other tests'
         // threads may be reading pipes of their own meanwhile).
-        try ChildProcess.waitUntil("the calls block reading on threads of their own", deadline: 30) {
+        try await ChildProcess.waitUntil("the calls block reading on threads of their own", deadline: 30) {
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
             return tasks.filter { task in
                 ChildProcess.isWaitingForInput(wchan: (try? String(contentsOfFile: "/proc/self/task/\(task)/wchan", encoding: .utf8)) ?? "")

@@ -6,8 +6,8 @@ import TestSupport
 /// Serialized: the tests of `images(at:)` watch the process's producing threads end.
 @Suite(.serialized) struct VideoFrameGeneratorTests {
     /// Waits (up to a deadline) until no loop's producing thread runs.
-    static func producersEnd() throws {
-        try ChildProcess.waitUntil("the producing threads end", deadline: 30) { VideoFrames.Iterator.runningProducers.load(ordering: .relaxed) == 0 }
+    static func producersEnd() async throws {
+        try await ChildProcess.waitUntil("the producing threads end", deadline: 30) { VideoFrames.Iterator.runningProducers.load(ordering: .relaxed) == 0 }
     }
 
     @Test func aPhoneVideoStoredOnItsSideComesOutUpright() async throws {
@@ -81,14 +81,14 @@ import TestSupport
             if taken == 2 { break }
         }
         #expect(taken == 2)
-        try Self.producersEnd()
+        try await Self.producersEnd()
         // Started and dropped without a cancel, or never started: no thread is left either.
         var iterator = generator.images(at: [0, 1, 2]).makeAsyncIterator()
         _ = try await iterator.next()
         _ = generator.images(at: [0, 1]).makeAsyncIterator()
         iterator = generator.images(at: []).makeAsyncIterator()
         #expect(try await iterator.next() == nil)
-        try Self.producersEnd()
+        try await Self.producersEnd()
     }
 
     @Test func aCancelledTaskStopsWithCancelled() async throws {
@@ -108,7 +108,7 @@ import TestSupport
             return try await generator.image(at: 1)
         }
         await #expect(throws: MediaError.cancelled(file: RepositoryFixtures.path("video/counter.mp4"))) { try await cancelled.value }
-        try Self.producersEnd()
+        try await Self.producersEnd()
     }
 
     @Test func aPictureIsNoVideo() async throws {
@@ -118,7 +118,7 @@ import TestSupport
         await #expect(throws: refusal) {
             for try await _ in VideoFrameGenerator(picture).images(at: [0]) {}
         }
-        try Self.producersEnd()
+        try await Self.producersEnd()
     }
 
     @Test func errorsSayWhatTheCommandLineSays() async throws {

@@ -118,6 +118,17 @@ public enum ChildProcess {
         }
     }
 
+    /// The same from a task, which gives its thread back between looks: a test that held one of
+    /// Swift's cooperative threads (two, on two cores) while the calls it waits for needed one could
+    /// wait out its deadline when another test did the same.
+    public static func waitUntil(_ what: String, deadline: Double = defaultDeadline, _ condition: () throws -> Bool) async throws {
+        let end = Date().addingTimeInterval(deadline)
+        while try !condition() {
+            guard Date() < end else { throw ChildProcessTimeout(command: ["(waiting for \(what))"], seconds: deadline) }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+    }
+
     /// True when a thread of the process is blocked reading a pipe or FIFO (or opening a FIFO), as
     /// the kernel's wait channels in /proc tell.
     public static func isBlockedReading(_ pid: Int32) -> Bool {

@@ -1,8 +1,10 @@
 """scripts/bench library: MediaToolKit's calls against the command line's jobs, one process a job on
 each side (Examples/LibraryBench, release), so that both pay the same start: a video's exact frame,
-a photo's three sizes, a crop, 200 uploads probed, and the statistics of 16 MiB of doubles. The
-command line runs without its sandbox, which the library does not have: its in-process work. The
-bar: the library no slower than the command line, job for job."""
+a photo's three sizes, a crop, 200 uploads probed, and the statistics of 16 MiB of doubles. Each
+side twice: in-process (the library's `.inProcess`, the tool's `--sandbox off`) and sandboxed (the
+library's default workers, the tool's default). The bar: the library no slower than the command
+line, job for job. Then what a call costs in a server, workers kept warm: a thumbnail and a probe,
+50 calls one after another in one process, in-process against sandboxed."""
 import importlib.util
 import os
 import subprocess
@@ -61,13 +63,31 @@ def main():
                    "mediatool": [MEDIATOOL, "dump-doubles", "--stats", doubles]},
                   "16 MiB of doubles: count, sum, minimum, maximum"),
     }
+    sandboxed = {"LIBRARY_WORKER": MEDIATOOL}
     for name, (tools, what) in jobs.items():
         if options.only and not name.startswith(options.only):
             continue
         print(f"{what}, median of {options.runs} runs")
+        tools = dict(tools)
+        tools["library sandboxed"] = ["/usr/bin/env", f"LIBRARY_WORKER={MEDIATOOL}"] + tools["library"]
+        tools["mediatool sandboxed"] = [word for word in tools["mediatool"] if word not in off]
         results = compare(tools, options.runs)
         table(results)
-        print(f"library / command line: {results['library'][0] / results['mediatool'][0]:.2f} of the time\n")
+        print(f"library / command line: {results['library'][0] / results['mediatool'][0]:.2f} of the time in-process, "
+              f"{results['library sandboxed'][0] / results['mediatool sandboxed'][0]:.2f} sandboxed\n")
+    if not options.only or options.only.startswith("calls"):
+        photo = os.path.join(FOLDER, "photo-8mp.jpg")
+        if not os.path.exists(photo):
+            subprocess.run(["/usr/bin/python3", "-c", "from PIL import Image; Image.effect_mandelbrot((3456, 2304), (-2.2, -1.2, 1.0, 1.2), 60)"
+                            f".convert('RGB').save('{photo}', quality=90)"], check=True)
+        for kind, path in (("thumbnail", photo), ("probe", video)):
+            said = {}
+            for side, environment in (("in-process", {}), ("sandboxed", sandboxed)):
+                run = subprocess.run([bench, "calls", "50", kind, path], check=True, capture_output=True, text=True,
+                                     env={**os.environ, **environment})
+                said[side] = float(run.stdout.strip())
+            print(f"a {kind} call in a server (50 one after another, median): in-process {said['in-process']:.1f} ms, "
+                  f"sandboxed {said['sandboxed']:.1f} ms, +{said['sandboxed'] - said['in-process']:.1f} ms a call")
 
 
 if __name__ == "__main__":
