@@ -34,6 +34,13 @@ public final class Frame {
     /// Decodes without any other picture (an intra frame).
     var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
 
+    /// The picture's planes (`data`, `linesize`) for `body`: the pointers are into buffers this frame
+    /// owns, valid only inside `body`, which keeps the frame alive until it returns. Taken any other
+    /// way, they outlive the frame's last use, after which Swift may free it.
+    func withPlanes<Result>(_ body: (AVFrame) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(self) { try body(pointer.pointee) }
+    }
+
     public var width: Int { Int(pointer.pointee.width) }
     public var height: Int { Int(pointer.pointee.height) }
 

@@ -22,8 +22,8 @@ public enum FrameConverter {
         if let transfer = hdrTransfer(of: frame), descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 {
             return try toneMapped(frame, transfer: transfer, width: width, height: height, descriptor: descriptor, threads: threads)
         }
-        if width == frame.width && height == frame.height, let planes = planes420(of: frame, format: sourceFormat) {
-            return planes.rgb()
+        if width == frame.width && height == frame.height, let rgb = withPlanes420(of: frame, format: sourceFormat, { $0.rgb() }) {
+            return rgb
         }
         let hasAlpha = descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
         let channels = hasAlpha ? 4 : 3
@@ -105,26 +105,27 @@ public enum FrameConverter {
             return mapped
         }
         let converted = try scaled(frame, to: AV_PIX_FMT_YUV444P16LE, width: width, height: height, descriptor: descriptor, threads: threads)
-        let planes = converted.pointer.pointee
-        guard let luma = planes.data.0, let cb = planes.data.1, let cr = planes.data.2 else {
-            throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))
-        }
-        let colour = colour(of: frame)
-        let mapper = HDRToneMapper(transfer: transfer, peakNits: peakNits(of: frame))
-        let strides = (Int(planes.linesize.0), Int(planes.linesize.1), Int(planes.linesize.2))
-        return PixelBuffer(width: width, height: height, channels: 3) { pixels in
-            let output = UnsafeSendablePointer(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self))
-            let planes = (UnsafeSendablePointer(luma), UnsafeSendablePointer(cb), UnsafeSendablePointer(cr))
-            // Rows in bands, a band to each core: the mapping is per pixel.
-            let workers = max(1, min(WorkerThreads.count(forSetting: threads), height))
-            WorkerThreads.run(count: workers) { worker in
-                for row in stride(from: worker, to: height, by: workers) {
-                    func samples(_ plane: UnsafeSendablePointer<UInt8>, _ stride: Int) -> UnsafePointer<UInt16> {
-                        UnsafeRawPointer(plane.pointer + row * stride).assumingMemoryBound(to: UInt16.self)
+        return try converted.withPlanes { planes in
+            guard let luma = planes.data.0, let cb = planes.data.1, let cr = planes.data.2 else {
+                throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))
+            }
+            let colour = colour(of: frame)
+            let mapper = HDRToneMapper(transfer: transfer, peakNits: peakNits(of: frame))
+            let strides = (Int(planes.linesize.0), Int(planes.linesize.1), Int(planes.linesize.2))
+            return PixelBuffer(width: width, height: height, channels: 3) { pixels in
+                let output = UnsafeSendablePointer(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                let planes = (UnsafeSendablePointer(luma), UnsafeSendablePointer(cb), UnsafeSendablePointer(cr))
+                // Rows in bands, a band to each core: the mapping is per pixel.
+                let workers = max(1, min(WorkerThreads.count(forSetting: threads), height))
+                WorkerThreads.run(count: workers) { worker in
+                    for row in stride(from: worker, to: height, by: workers) {
+                        func samples(_ plane: UnsafeSendablePointer<UInt8>, _ stride: Int) -> UnsafePointer<UInt16> {
+                            UnsafeRawPointer(plane.pointer + row * stride).assumingMemoryBound(to: UInt16.self)
+                        }
+                        mapper.map(y: samples(planes.0, strides.0), cb: samples(planes.1, strides.1), cr: samples(planes.2, strides.2),
+                                   count: width, matrix: colour.matrix, isFullRange: colour.isFullRange,
+                                   into: output.pointer + row * width * 3)
                     }
-                    mapper.map(y: samples(planes.0, strides.0), cb: samples(planes.1, strides.1), cr: samples(planes.2, strides.2),
-                               count: width, matrix: colour.matrix, isFullRange: colour.isFullRange,
-                               into: output.pointer + row * width * 3)
                 }
             }
         }
@@ -134,7 +135,10 @@ public enum FrameConverter {
     /// brought to every pixel by `ChromaUpsampler`: no 16-bit 4:4:4 copy of the picture (50 MB at
     /// 4K) and no pass of libswscale. Nil for other layouts.
     static func toneMappedAtOwnSize(_ frame: Frame, transfer: HDRTransfer, threads: Int) -> PixelBuffer? {
-        let source = frame.pointer.pointee
+        frame.withPlanes { source in toneMappedAtOwnSize(frame, planes: source, transfer: transfer, threads: threads) }
+    }
+
+    private static func toneMappedAtOwnSize(_ frame: Frame, planes source: AVFrame, transfer: HDRTransfer, threads: Int) -> PixelBuffer? {
         let format = AVPixelFormat(rawValue: source.format)
         let depth: Int
         switch format {
@@ -202,19 +206,20 @@ public enum FrameConverter {
             return try copyRows(of: converted, width: width, height: height, channels: 3, bytesPerSample: 2)
         }
         let converted = try scaled(frame, to: AV_PIX_FMT_YUV444P16LE, width: width, height: height, descriptor: descriptor, threads: threads)
-        let planes = converted.pointer.pointee
-        guard let luma = planes.data.0, let cb = planes.data.1, let cr = planes.data.2 else {
-            throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))
-        }
-        let colour = colour(of: frame)
-        return PixelBuffer(width: width, height: height, channels: 3, bytesPerSample: 2) { pixels in
-            let output = pixels.baseAddress!.assumingMemoryBound(to: UInt16.self)
-            for row in 0..<height {
-                func samples(_ plane: UnsafeMutablePointer<UInt8>, _ stride: Int32) -> UnsafePointer<UInt16> {
-                    UnsafeRawPointer(plane + row * Int(stride)).assumingMemoryBound(to: UInt16.self)
+        return try converted.withPlanes { planes in
+            guard let luma = planes.data.0, let cb = planes.data.1, let cr = planes.data.2 else {
+                throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))
+            }
+            let colour = colour(of: frame)
+            return PixelBuffer(width: width, height: height, channels: 3, bytesPerSample: 2) { pixels in
+                let output = pixels.baseAddress!.assumingMemoryBound(to: UInt16.self)
+                for row in 0..<height {
+                    func samples(_ plane: UnsafeMutablePointer<UInt8>, _ stride: Int32) -> UnsafePointer<UInt16> {
+                        UnsafeRawPointer(plane + row * Int(stride)).assumingMemoryBound(to: UInt16.self)
+                    }
+                    colour.matrix.rgb16(y: samples(luma, planes.linesize.0), cb: samples(cb, planes.linesize.1), cr: samples(cr, planes.linesize.2),
+                                        count: width, isFullRange: colour.isFullRange, into: output + row * width * 3)
                 }
-                colour.matrix.rgb16(y: samples(luma, planes.linesize.0), cb: samples(cb, planes.linesize.1), cr: samples(cr, planes.linesize.2),
-                                    count: width, isFullRange: colour.isFullRange, into: output + row * width * 3)
             }
         }
     }
@@ -222,13 +227,15 @@ public enum FrameConverter {
     /// The first plane of a packed frame, rows without padding.
     static func copyRows(of converted: Frame, width: Int, height: Int, channels: Int, bytesPerSample: Int) throws -> PixelBuffer {
         let rowBytes = width * channels * bytesPerSample
-        let stride = Int(converted.pointer.pointee.linesize.0)
-        guard let rows = converted.pointer.pointee.data.0 else {
-            throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))
-        }
-        return PixelBuffer(width: width, height: height, channels: channels, bytesPerSample: bytesPerSample) { pixels in
-            for row in 0..<height {
-                pixels.baseAddress!.advanced(by: row * rowBytes).copyMemory(from: rows + row * stride, byteCount: rowBytes)
+        return try converted.withPlanes { planes in
+            let stride = Int(planes.linesize.0)
+            guard let rows = planes.data.0 else {
+                throw FFmpegError("cannot convert the picture", code: cffmpeg_averror(ENOMEM))
+            }
+            return PixelBuffer(width: width, height: height, channels: channels, bytesPerSample: bytesPerSample) { pixels in
+                for row in 0..<height {
+                    pixels.baseAddress!.advanced(by: row * rowBytes).copyMemory(from: rows + row * stride, byteCount: rowBytes)
+                }
             }
         }
     }
@@ -240,21 +247,23 @@ public enum FrameConverter {
         return [UInt8(clamping: primaries == 0 ? 9 : primaries), UInt8(clamping: frame.pointer.pointee.color_trc.rawValue), 0, 1]
     }
 
-    /// The frame's 8-bit 4:2:0 planes, if that is how it is stored.
-    static func planes420(of frame: Frame, format: AVPixelFormat) -> YCbCr420Planes? {
+    /// `body` on the frame's 8-bit 4:2:0 planes, if that is how it is stored (nil if not); the
+    /// planes are valid inside `body` only.
+    static func withPlanes420<Result>(of frame: Frame, format: AVPixelFormat, _ body: (YCbCr420Planes) throws -> Result) rethrows -> Result? {
         guard format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P, frame.width > 0, frame.height > 0 else {
             return nil
         }
-        let source = frame.pointer.pointee
-        guard let luma = source.data.0, let cb = source.data.1, let cr = source.data.2 else { return nil }
-        let colour = colour(of: frame)
-        return YCbCr420Planes(
-            width: frame.width, height: frame.height,
-            luma: .init(start: luma, stride: Int(source.linesize.0)),
-            cb: .init(start: cb, stride: Int(source.linesize.1)),
-            cr: .init(start: cr, stride: Int(source.linesize.2)),
-            matrix: colour.matrix, isFullRange: colour.isFullRange,
-            siting: source.chroma_location == AVCHROMA_LOC_CENTER ? .center : .left)
+        return try frame.withPlanes { source in
+            guard let luma = source.data.0, let cb = source.data.1, let cr = source.data.2 else { return nil }
+            let colour = colour(of: frame)
+            return try body(YCbCr420Planes(
+                width: frame.width, height: frame.height,
+                luma: .init(start: luma, stride: Int(source.linesize.0)),
+                cb: .init(start: cb, stride: Int(source.linesize.1)),
+                cr: .init(start: cr, stride: Int(source.linesize.2)),
+                matrix: colour.matrix, isFullRange: colour.isFullRange,
+                siting: source.chroma_location == AVCHROMA_LOC_CENTER ? .center : .left))
+        }
     }
 
     /// The frame's matrix and range. An unstated matrix is BT.709 for HD and BT.601 below, as players

@@ -121,10 +121,11 @@ public final class H264MP4Encoder {
             if channels == 4 { rows = packedRows }
             var source: [UnsafePointer<UInt8>?] = [rows.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
             var strides: [Int32] = [Int32(width * 3), 0, 0, 0]
-            let planes = frame.pointer.pointee
-            var destination: [UnsafeMutablePointer<UInt8>?] = [planes.data.0, planes.data.1, planes.data.2, nil]
-            var destinationStrides: [Int32] = [planes.linesize.0, planes.linesize.1, planes.linesize.2, 0]
-            return sws_scale(converter, &source, &strides, 0, Int32(height), &destination, &destinationStrides)
+            return frame.withPlanes { planes in
+                var destination: [UnsafeMutablePointer<UInt8>?] = [planes.data.0, planes.data.1, planes.data.2, nil]
+                var destinationStrides: [Int32] = [planes.linesize.0, planes.linesize.1, planes.linesize.2, 0]
+                return sws_scale(converter, &source, &strides, 0, Int32(height), &destination, &destinationStrides)
+            }
         }
         try FFmpegError.check(scaled, "cannot convert a frame to Y'CbCr")
         frame.pointer.pointee.pts = Int64(timestamp)
