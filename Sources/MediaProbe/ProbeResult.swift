@@ -2,7 +2,7 @@ import Imaging
 import JSON
 
 /// What `probe` says of one file. Every field is in every line, in this order, null where it does
-/// not apply or the file does not say (the README's schema): the names are an interface.
+/// not apply or the file does not say (docs/probe.md's schema): the names are an interface.
 public struct ProbeResult: Sendable, Equatable {
     public enum Kind: String, Sendable { case picture, video, audio }
 

@@ -1,6 +1,6 @@
 /// What a picture, video or sound file is, from its header and index: the command line's `probe`
 /// line as a value. Decoding a line `mediatool probe` printed gives the same value as
-/// `MediaProber.probe(_:)`; the README's schema documents each field (units, when nil).
+/// `MediaProber.probe(_:)`; docs/probe.md documents each field (units, when nil).
 /// Encoding leaves nil fields out where the command line writes `null`.
 public struct ProbeReport: Sendable, Equatable, Codable {
     /// What the file holds.

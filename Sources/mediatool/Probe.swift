@@ -22,7 +22,7 @@ struct Probe: ParsableCommand {
             and crop write), the coded size, rotation, duration, frame rate and count, codecs, bit \
             depth, HDR (PQ, HLG, Dolby Vision), sound and subtitle streams, ICC profile, and when, \
             where and with what it was taken (EXIF, QuickTime). Every field is in every line of a file probed, null \
-            where it does not apply; the README lists them.
+            where it does not apply; docs/probe.md lists them.
 
             JSON Lines on standard output (one object per input, as each finishes: input, status, \
             error, then the fields; a failed input's line has the first three only), or a table when \
