@@ -94,3 +94,54 @@ check(status == 415, f"not-media.mp4 in a form: status {status}: {answer}")
 status, answer = upload("video/not-media.mp4", 320)
 check(status == 415 and "upload: not a media file FFmpeg can open" in answer, f"not-media.mp4: status {status}: {answer}")
 print("example: not-media.mp4: 415 Unsupported Media Type", file=sys.stderr)
+
+
+def raw_request(headers, body, expect_more):
+    """Sends `headers` and `body` on a socket of its own and reads the answer's status line without
+    sending the rest the headers promise (`expect_more`): the server must answer from what it has."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as connection:
+        connection.sendall(headers.encode() + body)
+        answer = b""
+        while b"\r\n" not in answer:
+            piece = connection.recv(4096)
+            if not piece:
+                break
+            answer += piece
+        return answer.split(b"\r\n")[0].decode(errors="replace")
+
+
+# An upload that is no media is refused from its first MiB, while its client still has 98 MiB to send.
+noise = bytes(range(256)) * (2 << 12)
+status_line = raw_request(f"POST /uploads HTTP/1.1\r\nHost: x\r\nContent-Length: {100 << 20}\r\n\r\n", noise, True)
+check(" 415 " in status_line, f"2 MiB of noise of a promised 100 MiB: {status_line!r}")
+print("example: noise refused from its first MiB, the rest never sent", file=sys.stderr)
+
+# A body that says it is over the largest upload is refused before any of it is read.
+status_line = raw_request(f"POST /uploads HTTP/1.1\r\nHost: x\r\nContent-Length: {300 << 20}\r\n\r\n", b"", True)
+check(" 413 " in status_line, f"a promised 300 MiB: {status_line!r}")
+print("example: a promised 300 MiB refused at once", file=sys.stderr)
+
+# A form without a file is the client's mistake.
+boundary = "xyz"
+form = f"--{boundary}\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nno file\r\n--{boundary}--\r\n".encode()
+request = urllib.request.Request(f"http://127.0.0.1:{port}/uploads", data=form, method="POST",
+                                 headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+try:
+    urllib.request.urlopen(request, timeout=60)
+    check(False, "a form without a file was answered 200")
+except urllib.error.HTTPError as error:
+    check(error.code == 400, f"a form without a file: {error.code}")
+print("example: a form without a file: 400", file=sys.stderr)
+
+# Sixteen requests at once, photos, videos and noise: each gets its own right answer.
+from concurrent.futures import ThreadPoolExecutor
+
+jobs = [("pictures/orientation6.jpg", 32, 200), ("probe/phone-hlg-portrait.mov", 320, 200), ("video/not-media.mp4", 320, 415),
+        ("video/counter.mp4", 64, 200)] * 4
+with ThreadPoolExecutor(max_workers=16) as pool:
+    answers = list(pool.map(lambda job: upload(job[0], job[1]), jobs))
+for (fixture, size, expected), (status, answer) in zip(jobs, answers):
+    check(status == expected, f"{fixture} among 16 at once: status {status}: {answer}")
+    if status == 200:
+        check(answer == upload(fixture, size)[1], f"{fixture} among 16 at once: answered otherwise than alone")
+print("example: 16 requests at once, each answered as alone", file=sys.stderr)

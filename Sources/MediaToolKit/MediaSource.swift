@@ -91,6 +91,12 @@ final class SpooledBytes: Sendable {
         self.data = data
     }
 
+    /// Bytes already in a temporary file of their own (an upload written as it came), now this one's.
+    init(spooled descriptor: Int32) {
+        data = Data()
+        copy.withLock { $0 = descriptor }
+    }
+
     deinit {
         copy.withLock { descriptor in
             if let descriptor { close(descriptor) }
@@ -113,7 +119,10 @@ final class SpooledBytes: Sendable {
             return made
         }
         let reopened = FileSystem.open("/proc/self/fd/\(descriptor)", O_RDONLY | O_CLOEXEC)
-        guard reopened >= 0 else { return try data.withUnsafeBytes { try InputFile(copying: $0, displayName: name) } }
+        guard reopened >= 0 else {
+            if data.isEmpty { return try InputFile(adopting: try FileSystem.valueOrErrno("cannot read \(name)") { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }, displayName: name) }
+            return try data.withUnsafeBytes { try InputFile(copying: $0, displayName: name) }
+        }
         return try InputFile(adopting: reopened, displayName: name)
     }
 }

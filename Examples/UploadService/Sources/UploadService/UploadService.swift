@@ -25,9 +25,18 @@ struct UploadService {
         try await app.runService()
     }
 
-    /// The largest upload taken, and what one request may use: a thread, and a quarter of a GiB.
+    /// The largest upload taken, and what one request may use: a thread, a quarter of a GiB, and
+    /// 30 s of a worker's decoding. The calls share the library's pool and its memory budget, so
+    /// a hundred requests at once decode a few at a time instead of each taking what it wants.
     static let largestUpload = 256 << 20
-    static let configuration = MediaConfiguration(threads: 1, maxPixels: 100_000_000, maxMemory: 256 << 20)
+    static let configuration: MediaConfiguration = {
+        var configuration = MediaConfiguration(threads: 1, maxPixels: 100_000_000, maxMemory: 256 << 20)
+        configuration.timeout = 30
+        return configuration
+    }()
+    /// A request's whole time, its upload's included: a client that sends slowly, or a file that
+    /// keeps every worker busy, is cut off, and its workers with it.
+    static let requestDeadline: Duration = .seconds(60)
 
     static func router() -> Router<BasicRequestContext> {
         let router = Router()
@@ -36,31 +45,63 @@ struct UploadService {
             guard let size = asked.map({ Int($0) }) ?? 320, (16...4096).contains(size) else {
                 throw HTTPError(.badRequest, message: "size is a number of pixels from 16 to 4096")
             }
-            let body = try await request.body.collect(upTo: largestUpload)
-            var bytes = Data(body.readableBytesView)
-            if let boundary = FormUpload.boundary(contentType: request.headers[.contentType]) {
-                guard let file = FormUpload.file(in: bytes, boundary: boundary) else {
-                    throw HTTPError(.badRequest, message: "the form holds no file: send it as a field with a filename (curl -F file=@NAME)")
-                }
-                bytes = file
+            // A body that says it is over the largest upload is refused before a byte of it is read.
+            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > largestUpload {
+                throw HTTPError(.contentTooLarge, message: "the upload is \(length) bytes, over the largest taken, \(largestUpload)")
             }
-            let upload = MediaSource.data(bytes, name: "upload")
-            do throws(MediaError) {
-                var prober = MediaProber(configuration: configuration)
-                prober.includesGPS = false  // an upload's place is not for the public
-                let probe = try await prober.probe(upload)
-                let thumbnails = try await ThumbnailGenerator(configuration: configuration)
-                    .thumbnails(of: upload, fitting: [.maxPixelSize(size)])
-                let picture = thumbnails.images[0]
-                return UploadResponse(probe: probe, thumbnail: Thumbnail(
-                    width: picture.width, height: picture.height, seconds: thumbnails.seconds,
-                    png: try await picture.encoded(as: .png, threads: configuration.threads).base64EncodedString()))
-            } catch {
-                context.logger.info("\(error)")
-                throw HTTPError(status(for: error), message: error.description)
+            let boundary = FormUpload.boundary(contentType: request.headers[.contentType])
+            return try await withDeadline(requestDeadline) {
+                do {
+                    let upload = try await receive(request.body.map { Array($0.readableBytesView) }, boundary: boundary)
+                    var prober = MediaProber(configuration: configuration)
+                    prober.includesGPS = false  // an upload's place is not for the public
+                    let probe = try await prober.probe(upload)
+                    let thumbnails = try await ThumbnailGenerator(configuration: configuration)
+                        .thumbnails(of: upload, fitting: [.maxPixelSize(size)])
+                    let picture = thumbnails.images[0]
+                    return UploadResponse(probe: probe, thumbnail: Thumbnail(
+                        width: picture.width, height: picture.height, seconds: thumbnails.seconds,
+                        png: try await picture.encoded(as: .png, threads: configuration.threads).base64EncodedString()))
+                } catch let error as MediaError {
+                    context.logger.info("\(error)")
+                    throw HTTPError(status(for: error), message: error.description)
+                }
             }
         }
         return router
+    }
+
+    /// The upload, written to a file as it comes, never held whole: refused from its first MiB when
+    /// it is no media, and once it passes the largest upload. A form's file is taken from the form
+    /// as it streams; a form without one is the client's mistake (400).
+    static func receive<Body: AsyncSequence & Sendable>(_ body: Body, boundary: String?) async throws -> MediaSource where Body.Element == [UInt8] {
+        guard let boundary else {
+            return try await MediaSource.upload(body, name: "upload", maxBytes: largestUpload, configuration: configuration)
+        }
+        let form = FormOutcome()
+        do {
+            return try await MediaSource.upload(FormFileChunks(body: body, boundary: boundary, outcome: form), name: "upload",
+                                                maxBytes: largestUpload, configuration: configuration)
+        } catch {
+            if let failure = form.error { throw HTTPError(.badRequest, message: "\(failure)") }
+            throw error
+        }
+    }
+
+    /// `work`, cancelled once `deadline` has passed (its workers killed): 503 then.
+    static func withDeadline<Result: Sendable>(_ deadline: Duration, _ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let result = first else {
+                throw HTTPError(.serviceUnavailable, message: "the request took longer than \(deadline)")
+            }
+            return result
+        }
     }
 
     /// What the failure is to the client.
