@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 internal import Sandbox
+internal import WorkerPool
 
 /// Runs decoding, which blocks a thread for milliseconds to seconds, on a thread of the library's
 /// rather than on one of the few threads Swift's concurrency runs every task on, and hands the result back
@@ -37,13 +38,9 @@ enum BlockingWork {
 
 /// Names the calling thread `MediaToolKit` for `top -H` and `/proc/PID/task/*/comm`; a thread
 /// would otherwise carry the name of the one that started it (a concurrency pool's, say).
-/// Best effort: Foundation's `Thread.name` does not reach the kernel on Linux, and glibc's
-/// `pthread_setname_np` is not imported, so the name is written where the kernel keeps it.
+/// Foundation's `Thread.name` does not reach the kernel on Linux.
 func nameThisThread() {
-    let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    _ = "MediaToolKit".withCString { write(descriptor, $0, 12) }
-    close(descriptor)
+    WorkerThreads.nameThisThread("MediaToolKit")
 }
 
 /// Set once, read from any thread.

@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 
 /// The CPUs this process may use: the CPUs of its affinity mask (`taskset`, Slurm, Kubernetes CPU
@@ -12,19 +13,11 @@ public enum CoreCount {
         return max(1, min(affinity ?? online, quota ?? Int.max))
     }
 
-    /// The CPUs in the process's affinity mask, as the kernel states it in /proc/self/status
-    /// (`Cpus_allowed`, a hex mask in comma-separated words; sched_getaffinity needs _GNU_SOURCE,
-    /// which Swift's Glibc module leaves out).
+    /// The CPUs in the process's affinity mask (sched_getaffinity, through `CSystem`: a system
+    /// call, where reading /proc may be refused to a confined worker).
     static func affinityCount() -> Int? {
-        guard let status = readText("/proc/self/status") else { return nil }
-        return affinityCount(fromStatus: status)
-    }
-
-    static func affinityCount(fromStatus status: String) -> Int? {
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) else { return nil }
-        let mask = line.dropFirst("Cpus_allowed:".count).filter { $0.isHexDigit }
-        let bits = mask.reduce(0) { $0 + (Int(String($1), radix: 16) ?? 0).nonzeroBitCount }
-        return bits > 0 ? bits : nil
+        let count = Int(mt_affinity_count())
+        return count > 0 ? count : nil
     }
 
     /// The quota of the process's cgroup (v2), from `cpu.max` of its own cgroup folder, else the

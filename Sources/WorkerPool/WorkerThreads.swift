@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 
 /// Runs `body(worker)` on `count` threads of their own and waits for them all. Threads, not a
@@ -9,6 +10,11 @@ public enum WorkerThreads {
     /// The threads a setting asks for: itself, or every core for 0 (how every `threads` option
     /// and setting of the tool says "as many as there are").
     public static func count(forSetting threads: Int) -> Int { threads > 0 ? threads : cores }
+
+    /// Names the calling thread, as `top -H` and `/proc/PID/task/*/comm` show it (15 bytes kept).
+    public static func nameThisThread(_ name: String) {
+        _ = mt_name_this_thread(name)
+    }
 
     private final class Work {
         let body: () -> Void
