@@ -40,7 +40,7 @@ public struct MediaProber: Sendable {
             let job = prober.job
             var start = [UInt8](repeating: 0, count: 16)
             let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
-            let report = try workers.stream(spec: try JSONValueEncoder.encode(spec), input: file,
+            let report = try workers.stream(spec: try JSONValueEncoder.encode(spec), input: try SandboxedCalls.ownOffset(file),
                                             decoders: job.decoders(Array(start.prefix(got))), threads: configuration.threadCount,
                                             limit: 0, budget: configuration.sharedBudget, cancellation: cancellation, into: nil)
             let fields = report.fields.map { JSONMember($0.name, $0.value) } + [JSONMember("warnings", .array(report.warnings.map(JSONValue.string)))]

@@ -19,6 +19,7 @@ enum SandboxedCalls {
         guard let jobs = try workers(for: configuration) else {
             return try job.run(file, isCancelled: isCancelled, emit: emit)
         }
+        let file = try ownOffset(file)
         var start = [UInt8](repeating: 0, count: 16)
         let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
         var reader = PictureRecordReader(limit: recordLimit(configuration))
@@ -32,6 +33,13 @@ enum SandboxedCalls {
         }
         guard reader.isAtRecordEnd else { throw PictureRecordError.malformed("a picture cut short") }
         return report
+    }
+
+    /// The input for a worker: its file opened anew, with a read offset of its own. A descriptor
+    /// sent over a socket shares its offset with the sender's, and a worker that reads on from
+    /// where the last one stopped (an `ImageSource`'s second call) would start mid-file.
+    static func ownOffset(_ file: InputFile) throws -> InputFile {
+        try InputFile(adopting: try MediaSource.reopen(file.descriptor), displayName: file.displayName)
     }
 
     /// The most one picture from a worker may take: what the call's memory allows.

@@ -56,6 +56,18 @@ import TestSupport
         #expect(results[0].count == 6)
     }
 
+    /// One source's calls one after another each read the whole file: the descriptor a worker is
+    /// sent has an offset of its own, not one the last worker left mid-file.
+    @Test(arguments: ["pictures/orientation6.jpg", "pictures/gray16.png", "pictures/icc.jpg"])
+    func aSourcesCallsEachReadTheWholeFile(fixture: String) async throws {
+        let alone = try await ImageSource(KitFixtures.source(fixture), configuration: Self.inProcess).image()
+        let source = try await ImageSource(KitFixtures.source(fixture), configuration: Self.sandboxed)
+        for _ in 0..<3 {
+            #expect(try await source.image() == alone)
+            #expect(try await source.thumbnails(fitting: [.original, ThumbnailBounds(width: 20)])[0] == alone)
+        }
+    }
+
     /// A decoder that crashes costs its call an error; the next call gets a new worker.
     @Test func aCrashIsTheCallsErrorNotTheProcesss() async throws {
         let configuration = Self.configuration(.automatic, trigger: "crash:.crash")
