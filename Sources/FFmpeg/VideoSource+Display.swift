@@ -49,6 +49,27 @@ extension VideoSource {
             : "the display matrix turns by other than a multiple of 90 degrees: applied \(found.orientation)")
     }
 
+    /// How `frame` is shown: turned upright by its display matrix (when `upright`; the nearest
+    /// quarter turn, with a warning when the matrix turns otherwise), widened to square pixels by
+    /// its pixel aspect, and fitted inside `maxWidth` x `maxHeight` (upright coordinates). The one
+    /// place a frame's display geometry is worked out: thumbnails, storyboards, probes and the
+    /// library's frames all take it from here.
+    public func display(of frame: Frame, upright: Bool = true, maxWidth: Int? = nil, maxHeight: Int? = nil)
+        -> (geometry: DisplayGeometry, warning: String?) {
+        let (orientation, warning) = upright ? uprightOrientation(of: frame) : (.identity, nil)
+        let geometry = DisplayGeometry(codedWidth: frame.width, codedHeight: frame.height, pixelAspect: pixelAspectRatio(of: frame),
+                                       orientation: orientation, maxWidth: maxWidth, maxHeight: maxHeight)
+        return (geometry, warning)
+    }
+
+    /// `frame` upright at `geometry` (from `display(of:)`): scaled to its size, tone mapped or
+    /// kept 16-bit as `pixels(of:)` says, then turned.
+    public func uprightPixels(of frame: Frame, _ geometry: DisplayGeometry, deinterlaces: Bool = true, sixteenBit: Bool = false,
+                              threads: Int = 0) throws -> PixelBuffer {
+        try pixels(of: frame, width: geometry.scaledWidth, height: geometry.scaledHeight, deinterlaces: deinterlaces,
+                   sixteenBit: sixteenBit, threads: threads).oriented(geometry.orientation)
+    }
+
     /// The warning a picture of this video carries when its colours cannot be right: Dolby Vision
     /// whose base layer is compatible with nothing (profile 5: IPTPQc2) needs the RPU, which FFmpeg
     /// 5.1 does not apply; profiles 8.1 and 8.4 have an HDR10 or HLG base layer, which is what is decoded.

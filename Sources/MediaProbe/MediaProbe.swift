@@ -87,10 +87,9 @@ enum MediaProbe {
     private static func decodeFirstFrame(of file: InputFile, into result: inout ProbeResult, limits: DecodeLimits, threads: Int) throws {
         let video = try VideoSource(file: file, threads: threads, limits: limits)
         let located = try video.frame(atSeconds: 0, mode: .exact)
-        let orientation = video.orientation(of: located.frame).orientation
+        let geometry = video.display(of: located.frame).geometry
+        let orientation = geometry.orientation
         let pixelAspect = video.pixelAspectRatio(of: located.frame)
-        let geometry = DisplayGeometry(codedWidth: located.frame.width, codedHeight: located.frame.height, pixelAspect: pixelAspect,
-                                       orientation: orientation, maxWidth: nil, maxHeight: nil)
         (result.width, result.height) = (geometry.outputWidth, geometry.outputHeight)
         (result.codedWidth, result.codedHeight) = (located.frame.width, located.frame.height)
         result.orientation = orientation.rawValue

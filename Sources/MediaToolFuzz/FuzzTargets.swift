@@ -216,10 +216,7 @@ enum FuzzTargets {
               let located = try? video.frame(atSeconds: 0.1, mode: .exact) else { return }
         let frame = located.frame
         guard frame.width > 0, frame.height > 0, frame.width * frame.height <= pixelLimit else { return }
-        let geometry = DisplayGeometry(codedWidth: frame.width, codedHeight: frame.height,
-                                       pixelAspect: video.pixelAspectRatio(of: frame),
-                                       orientation: video.orientation(of: frame).orientation, maxWidth: 64, maxHeight: 64)
-        _ = try? video.pixels(of: frame, width: geometry.scaledWidth, height: geometry.scaledHeight).oriented(geometry.orientation)
+        _ = try? video.uprightPixels(of: frame, video.display(of: frame, maxWidth: 64, maxHeight: 64).geometry)
         _ = try? video.frame(atSeconds: 1e9, mode: .keyframe)
     }
 }

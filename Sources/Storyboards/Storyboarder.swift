@@ -45,7 +45,7 @@ public struct Storyboarder: Sendable {
         var sheets: [String] = []
         var frames: [StoryboardReport.Frame] = []
         var sheet: (index: Int, pixels: SpriteSheet)?
-        var cellSize: (geometry: DisplayGeometry, orientation: Orientation)?
+        var cellSize: DisplayGeometry?
         var lastCell: PixelBuffer?
         var pastEnd = 0
         let encoder = ImageEncoders.encoder(for: options.format, settings: options.encoding)
@@ -66,27 +66,17 @@ public struct Storyboarder: Sendable {
             if found.located.isPastEnd { pastEnd += 1 }
             if found.repeatsPrevious && !found.located.isPastEnd { repeated += 1 }
             if cellSize == nil {
-                var orientation = Orientation.identity
-                if options.appliesOrientation {
-                    let upright = video.uprightOrientation(of: frame)
-                    orientation = upright.orientation
-                    if let warning = upright.warning { warnings.append(warning) }
-                }
                 let width = options.maxWidth ?? (options.maxHeight == nil ? StoryboardOptions.defaultCellWidth : nil)
-                let geometry = DisplayGeometry(codedWidth: frame.width, codedHeight: frame.height,
-                                               pixelAspect: video.pixelAspectRatio(of: frame), orientation: orientation,
-                                               maxWidth: width, maxHeight: options.maxHeight)
-                cellSize = (geometry, orientation)
+                let shown = video.display(of: frame, upright: options.appliesOrientation, maxWidth: width, maxHeight: options.maxHeight)
+                if let warning = shown.warning { warnings.append(warning) }
+                cellSize = shown.geometry
             }
-            let (geometry, orientation) = cellSize!
             let cell: PixelBuffer
             if found.repeatsPrevious, let lastCell {
                 cell = lastCell
             } else {
                 // Every cell the size of the first, whatever size later frames are coded at.
-                cell = try video.pixels(of: frame, width: geometry.scaledWidth, height: geometry.scaledHeight,
-                                        deinterlaces: options.deinterlaces, threads: options.threads)
-                    .oriented(orientation)
+                cell = try video.uprightPixels(of: frame, cellSize!, deinterlaces: options.deinterlaces, threads: options.threads)
             }
             lastCell = cell
             let (fileIndex, cellIndex) = names.place(ofFrame: found.index)

@@ -96,15 +96,9 @@ struct VideoFrameThumbnails {
         if located.isPastEnd {
             warnings.append("\(SecondsText.of(seconds)) s is past the end: wrote the last frame, at \(SecondsText.of(located.seconds)) s")
         }
-        var orientation = Orientation.identity
-        if options.appliesOrientation {
-            let upright = video.uprightOrientation(of: located.frame)
-            orientation = upright.orientation
-            if let warning = upright.warning { warnings.append(warning) }
-        }
-        let display = DisplayGeometry(codedWidth: located.frame.width, codedHeight: located.frame.height,
-                                      pixelAspect: video.pixelAspectRatio(of: located.frame), orientation: orientation,
-                                      maxWidth: nil, maxHeight: nil)
+        let (display, warning) = video.display(of: located.frame, upright: options.appliesOrientation)
+        if let warning { warnings.append(warning) }
+        let orientation = display.orientation
         let ladder = ThumbnailLadder(sizes: sizes, displayWidth: display.outputWidth, displayHeight: display.outputHeight, fill: options.fill)
         let keepsHDR = options.hdr == .keep && video.isHDR(located.frame)
         // The frame is scaled once, by libswscale, to the largest size; the ladder reduces the rest.
