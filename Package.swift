@@ -30,7 +30,7 @@ let package = Package(
         // below do the work, for it and the command line alike.
         .target(
             name: "MediaToolKit",
-            dependencies: ["Batch", "BinaryArrays", "FileIO", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Jobs", "JSON", "MediaProbe", "NumberText", "Reporting", "Sandbox", "TIFFCodec", "VideoThumbnails", "WorkerPool"]
+            dependencies: ["Batch", "BinaryArrays", "FileIO", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Jobs", "JSON", "MediaFormats", "MediaProbe", "NumberText", "Reporting", "Sandbox", "TIFFCodec", "VideoThumbnails", "WorkerPool"]
         ),
 
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.
@@ -63,7 +63,7 @@ let package = Package(
         // Untrusted inputs decoded in confined worker processes (seccomp, Landlock, resource limits).
         .target(name: "Sandbox", dependencies: ["Batch", "CSandbox", "FileIO", "Imaging", "JSON", "Reporting", "WorkerPool"]),
         // Each job as a typed value (`JobSpec`): built by the command line, run by the batch, sent to a worker.
-        .target(name: "Jobs", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "JSON", "MediaProbe", "Previews", "Storyboards", "TIFFCodec", "VideoThumbnails"]),
+        .target(name: "Jobs", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "JSON", "MediaFormats", "MediaProbe", "Previews", "Storyboards", "TIFFCodec", "VideoThumbnails"]),
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
         // C libraries, each behind one system-library target and one Swift wrapper.
@@ -108,7 +108,8 @@ let package = Package(
         .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "JPEGCodec", "FileIO"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
-        .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "Reporting", "WorkerPool", "ColourManagement"]),
+        .target(name: "MediaFormats", dependencies: ["FFmpeg", "FileIO", "ImageCodecs"]),
+        .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "MediaFormats", "Imaging", "FileIO", "JSON", "Reporting", "WorkerPool", "ColourManagement"]),
         // lcms2 (Little CMS) for conversions from a picture's ICC profile to sRGB.
         .systemLibrary(
             name: "CLCMS2",
@@ -117,9 +118,9 @@ let package = Package(
         ),
         .target(name: "ColourManagement", dependencies: ["CLCMS2", "Imaging", "Reporting"]),
         // The probe job: what a picture or video is, from its header and index (its readers' and FFmpeg's).
-        .target(name: "MediaProbe", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON", "ColourManagement"]),
+        .target(name: "MediaProbe", dependencies: ["FFmpeg", "ImageCodecs", "MediaFormats", "Imaging", "FileIO", "JSON", "ColourManagement"]),
         // Moving previews: a few seconds of a video as an animated WebP hover loop (issue 30, in progress).
-        .target(name: "Previews", dependencies: ["FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "VideoThumbnails", "WebPCodec", "WorkerPool"]),
+        .target(name: "Previews", dependencies: ["FFmpeg", "FileIO", "ImageCodecs", "MediaFormats", "Imaging", "JSON", "VideoThumbnails", "WebPCodec", "WorkerPool"]),
         .target(name: "Storyboards", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),

@@ -70,10 +70,9 @@ public final class VideoSource {
         try FormatContext.recognise(start)
     }
 
-    /// Whether FFmpeg reads a file of these first bytes as a picture (`MediaFacts.isPicture`: GIF,
-    /// APNG, its image pipes), known before it is opened.
-    public static func isPicture(start: UnsafeRawBufferPointer) -> Bool {
-        FormatContext.demuxer(forStart: start).map(MediaFacts.isPictureDemuxer) ?? false
+    /// The name of the demuxer FFmpeg would open a file of these first bytes with; nil for none.
+    public static func demuxer(forStart start: UnsafeRawBufferPointer) -> String? {
+        FormatContext.demuxer(forStart: start)
     }
 
     /// Opens media held in memory, as if it were a file.

@@ -27,7 +27,7 @@ public enum PixelJob: Sendable, Codable {
     public var decoders: @Sendable (_ start: [UInt8]) -> JobDecoders {
         switch self {
         case .crop, .pictureHeader: return { _ in .pictures }
-        case .thumbnails, .frame, .frames: return { PictureFormat.identify(Array($0.prefix(12))) == nil ? .media : .pictures }
+        case .thumbnails, .frame, .frames: return JobDecoders.forStart
         }
     }
 

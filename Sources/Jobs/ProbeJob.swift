@@ -12,7 +12,7 @@ extension Prober {
             let (result, warnings) = try probe(file)
             return JobReport(fields: result.fields(includesGPS: includesGPS), warnings: warnings)
         }
-        job.decoders = { PictureFormat.identify(Array($0.prefix(12))) == nil ? .media : .pictures }
+        job.decoders = JobDecoders.forStart
         return job
     }
 }

@@ -30,7 +30,7 @@ extension Thumbnailer {
             })))
             return JobReport(fields: fields, warnings: report.warnings)
         }
-        job.decoders = { PictureFormat.identify(Array($0.prefix(12))) == nil ? .media : .pictures }
+        job.decoders = JobDecoders.forStart
         return job
     }
 }

@@ -1,4 +1,5 @@
 import FFmpeg
+import MediaFormats
 import FileIO
 import ImageCodecs
 import Imaging
@@ -30,7 +31,7 @@ public struct Prober: Sendable {
         var start = [UInt8](repeating: 0, count: 12)
         let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
         if got == 0 { throw ProbeError.empty }
-        if PictureFormat.identify(Array(start.prefix(got))) != nil {
+        if start.prefix(got).withUnsafeBytes({ InputKind.pictureCodec($0) }) != nil {
             let (result, warnings) = try PictureProbe.probe(file, options: options)
             return (result, warnings)
         }
@@ -59,7 +60,6 @@ public struct Prober: Sendable {
 
     /// A picture of a format `PictureFormat` reads, or media FFmpeg opens.
     @Sendable public static func recognise(_ start: UnsafeRawBufferPointer) throws {
-        if PictureFormat.identify(Array(start.prefix(12))) != nil { return }
-        try VideoSource.recognise(start)
+        try InputKind.recognise(start)
     }
 }

@@ -1,5 +1,6 @@
 internal import FFmpeg
 internal import FileIO
+internal import MediaFormats
 internal import Jobs
 internal import ImageCodecs
 internal import Imaging
@@ -72,9 +73,9 @@ public struct VideoFrameGenerator: Sendable {
     /// one frame and show it as stored, its orientation ignored.
     static func openVideo(_ source: MediaSource) throws(MediaError) -> InputFile {
         let file = try source.open(recognise: VideoSource.recognise)
-        let picture: PictureFormat?
+        let picture: PictureFormat.Name?
         do {
-            picture = try PictureFormat.identify(file)
+            picture = try InputKind.pictureCodec(of: file)
         } catch {
             throw MediaError(error, file: source.name)
         }

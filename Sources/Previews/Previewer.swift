@@ -1,4 +1,5 @@
 import FFmpeg
+import MediaFormats
 import FileIO
 import ImageCodecs
 import Imaging
@@ -171,8 +172,7 @@ public struct Previewer: Sendable {
     static func isPicture(_ file: InputFile) throws -> Bool {
         var start = [UInt8](repeating: 0, count: 4096)
         let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
-        if PictureFormat.identify(Array(start.prefix(min(got, 12)))) != nil { return true }
-        return start.withUnsafeBytes { VideoSource.isPicture(start: UnsafeRawBufferPointer(rebasing: $0[..<got])) }
+        return start.withUnsafeBytes { InputKind.classify(UnsafeRawBufferPointer(rebasing: $0[..<got])).isPicture }
     }
 
     /// A time in seconds; a share of the duration needs the duration.

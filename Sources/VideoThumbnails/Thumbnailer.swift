@@ -1,4 +1,5 @@
 import FFmpeg
+import MediaFormats
 import ImageCodecs
 import Imaging
 import FileIO
@@ -40,8 +41,7 @@ public struct Thumbnailer: Sendable {
 
     /// A picture of a format `PictureFormat` reads, or media FFmpeg opens.
     @Sendable public static func recognise(_ start: UnsafeRawBufferPointer) throws {
-        if PictureFormat.identify(Array(start.prefix(12))) != nil { return }
-        try VideoSource.recognise(start)
+        try InputKind.recognise(start)
     }
 
     /// The sizes the run asks for: `--size`s, or one from `--width`/`--height`, or the display size.
@@ -76,9 +76,7 @@ public struct Thumbnailer: Sendable {
 
     /// The pictures of an open input, one per size, in memory: a picture's, or a video's frame at the options' time.
     public func pictures(from file: InputFile, sizes: [ThumbnailSize]) throws -> MadeThumbnails {
-        var start = [UInt8](repeating: 0, count: 12)
-        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
-        if PictureFormat.identify(Array(start.prefix(got))) != nil {
+        if try InputKind.pictureCodec(of: file) != nil {
             return try PictureThumbnails(options: options).make(from: file, sizes: sizes)
         }
         return try VideoFrameThumbnails(options: options).make(from: file, sizes: sizes)
