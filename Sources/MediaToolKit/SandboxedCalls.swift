@@ -73,6 +73,8 @@ enum SandboxedCalls {
             if let jobs = registry[key] { return jobs }
             var settings = SandboxSettings(timeout: configuration.timeout, maxMemory: configuration.maxMemory, executable: executable)
             settings.environment = configuration.workerEnvironment
+            // As many as the pool runs calls at once: more would only wait idle.
+            settings.mostIdleWorkers = configuration.pool.threads
             // No worker is started until a call needs one.
             let jobs = SandboxedJobs(settings: settings, starting: [])
             registry[key] = jobs

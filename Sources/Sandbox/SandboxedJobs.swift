@@ -30,6 +30,9 @@ public struct SandboxSettings: Sendable {
     public var executable: String
     /// Added to the workers' environment (the tests' triggers).
     public var environment: [String] = []
+    /// The most workers kept idle between jobs (nil: every one, as a batch's threads come back for
+    /// them); a library's, which lives as long as its server, keeps a few.
+    public var mostIdleWorkers: Int?
 
     public init(timeout: Double, maxMemory: Int, mediaWorkers: Int? = nil, budget: MemoryBudget? = nil,
                 executable: String = "/proc/self/exe") {
@@ -163,7 +166,13 @@ public final class SandboxedJobs: Sendable {
 
     private func checkin(_ box: WorkerBox) {
         guard !box.worker.isReaped else { return }
-        idle.withLock { $0.append(box) }
+        // Past the most kept, the worker goes (its process is ended when the box is dropped).
+        let kept = idle.withLock { idle -> Bool in
+            if let most = settings.mostIdleWorkers, idle.count >= most { return false }
+            idle.append(box)
+            return true
+        }
+        if !kept { _ = box.worker.end() }
     }
 
     private func start(_ decoders: JobDecoders) throws -> WorkerBox {
