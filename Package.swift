@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "JSON", "Reporting"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "FileIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "MediaToolKitTests", dependencies: ["MediaToolKit", "TestSupport", "mediatool"]),
+        .testTarget(name: "MediaToolKitTests", dependencies: ["MediaToolKit", "TestSupport", "mediatool"], exclude: ["Scripts"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Imaging"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Imaging", "TestSupport"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging", "FileIO"]),

@@ -144,15 +144,18 @@ public final class InputFile: ByteSource, @unchecked Sendable {
     /// not end. `recognise` is shown a stream's first bytes (up to `Self.recognitionLength`, fewer
     /// when the stream is shorter) before the rest is copied, and throws when they are not what the
     /// job reads: 2 GB that are not a picture are not copied first.
+    /// `stop` is asked between reads and every tenth of a second of a wait: it throws to end the
+    /// copy (a caller's cancellation, its deadline).
     public func randomAccess(limits: StreamLimits = StreamLimits(),
-                             recognise: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws -> InputFile {
+                             recognise: ((UnsafeRawBufferPointer) throws -> Void)? = nil,
+                             stop: (() throws -> Void)? = nil) throws -> InputFile {
         // One wording for every job (probe, thumbnail, crop each said it otherwise).
         if isRegular {
             if size == 0 { throw InputError.empty }
             return self
         }
         if isDevice { throw InputError.notRegular(kind: kind) }
-        let (fd, size) = try spool(limits: limits, recognise: recognise)
+        let (fd, size) = try spool(limits: limits, recognise: recognise, stop: stop)
         return try InputFile(spooled: fd, size: size, from: self)
     }
 
@@ -162,7 +165,8 @@ public final class InputFile: ByteSource, @unchecked Sendable {
     /// Copies this stream to a temporary file that has no name (unlinked at once): its descriptor,
     /// at its start, and the bytes it holds. Its first bytes are recognised (when asked) before the
     /// temporary file is made. On any failure the copy is closed, and so gone.
-    private func spool(limits: StreamLimits, recognise: ((UnsafeRawBufferPointer) throws -> Void)?) throws -> (Int32, Int) {
+    private func spool(limits: StreamLimits, recognise: ((UnsafeRawBufferPointer) throws -> Void)?,
+                       stop: (() throws -> Void)?) throws -> (Int32, Int) {
         // Reads that never wait, and poll for the waits: poll alone would wait out the whole limit
         // on a FIFO that no writer ever opened, where a read says at once that it is empty. Only
         // on a descriptor of its own: standard input's flags are its writer's and shell's too, and
@@ -176,7 +180,7 @@ public final class InputFile: ByteSource, @unchecked Sendable {
             let filled = try head.withUnsafeMutableBytes { start in
                 var filled = 0
                 while filled < start.count {
-                    let count = try readStream(into: UnsafeMutableRawBufferPointer(rebasing: start[filled...]), limits: limits)
+                    let count = try readStream(into: UnsafeMutableRawBufferPointer(rebasing: start[filled...]), limits: limits, stop: stop)
                     if count == 0 { break }
                     filled += count
                 }
@@ -199,7 +203,7 @@ public final class InputFile: ByteSource, @unchecked Sendable {
                 // (a limit of Int.max has no byte past it).
                 let left = limits.maxSize - total
                 let room = left >= buffer.count ? buffer.count : left + 1
-                let count = try readStream(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<room]), limits: limits)
+                let count = try readStream(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<room]), limits: limits, stop: stop)
                 if count == 0 { break }
                 total += count
                 if total > limits.maxSize { throw InputError.streamTooLarge(limit: limits.maxSize) }
@@ -217,12 +221,13 @@ public final class InputFile: ByteSource, @unchecked Sendable {
 
     /// A read of this stream that waits at most `limits.stallSeconds` for its next bytes; 0 at its
     /// end. A descriptor that may block (standard input's) is read only once poll says it can be.
-    private func readStream(into buffer: UnsafeMutableRawBufferPointer, limits: StreamLimits) throws -> Int {
+    private func readStream(into buffer: UnsafeMutableRawBufferPointer, limits: StreamLimits, stop: (() throws -> Void)?) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let deadline = Clock.seconds() + limits.stallSeconds
         let neverBlocks = fcntl(descriptor, F_GETFL) & O_NONBLOCK != 0
         var mayRead = neverBlocks
         while true {
+            try stop?()
             if mayRead {
                 let count = Glibc.read(descriptor, base, buffer.count)
                 if count >= 0 {
@@ -234,7 +239,8 @@ public final class InputFile: ByteSource, @unchecked Sendable {
             var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let left = deadline - Clock.seconds()
             if left <= 0 { throw InputError.stalled(seconds: limits.stallSeconds) }
-            let polled = poll(&entry, 1, Int32(min(left * 1000, Double(Int32.max)).rounded(.up)))
+            let wait = stop == nil ? left : min(left, 0.1)
+            let polled = poll(&entry, 1, Int32(min(wait * 1000, Double(Int32.max)).rounded(.up)))
             if polled < 0 && errno != EINTR { throw SystemError("read failed") }
             mayRead = neverBlocks || polled > 0
         }
@@ -281,6 +287,8 @@ public enum InputError: Error, Equatable, CustomStringConvertible {
     case streamTooLarge(limit: Int)
     /// A stream that sent nothing for `StreamLimits.stallSeconds`.
     case stalled(seconds: Double)
+    /// A stream still going when its caller's time ran out (a library call's timeout).
+    case tooSlow(seconds: Double)
 
     public var description: String {
         switch self {
@@ -294,6 +302,8 @@ public enum InputError: Error, Equatable, CustomStringConvertible {
             return "the stream went on past \(StreamLimits.sizeText(limit)), the most a stream may send (\(Setting.maxInputSize)): refused"
         case .stalled(let seconds):
             return "the stream sent nothing for \(StreamLimits.secondsText(seconds)) s: stalled (\(Setting.timeout))"
+        case .tooSlow(let seconds):
+            return "the stream had not ended after \(StreamLimits.secondsText(seconds)) s (\(Setting.timeout))"
         }
     }
 }

@@ -33,6 +33,8 @@ public enum JobErrorKind: String, Sendable, CaseIterable {
             self = .unsupportedFormat
         case let probe as ProbeError:
             if case .empty = probe { self = .unsupportedFormat } else { self = .noVideo }
+        case InputError.tooSlow:
+            self = .overLimit
         case InputError.empty:
             // As an empty file is to probe: no format at all.
             self = .unsupportedFormat

@@ -75,16 +75,20 @@ public struct PictureRecord: Sendable, Equatable {
 }
 
 /// Reads records from bytes as they come (from a worker's pipe), each handed on once whole. The
-/// bytes are a stranger's worker's: every length is checked before anything is kept, and one
-/// record's pixels may take no more than `limit` bytes.
+/// bytes are a stranger's worker's: every length is checked before anything is kept. One record's
+/// pixels may take no more than `limit` bytes, and with `limitsTotal`, all of them together (a
+/// call that gets its pictures at once holds them all; a loop over frames, one at a time).
 public struct PictureRecordReader {
     private var pending: [UInt8] = []
     private let limit: Int
+    private let limitsTotal: Bool
+    private var taken = 0
     /// Whole records' count so far.
     public private(set) var count = 0
 
-    public init(limit: Int) {
+    public init(limit: Int, limitsTotal: Bool = false) {
         self.limit = limit
+        self.limitsTotal = limitsTotal
     }
 
     /// Nothing left half read.
@@ -96,6 +100,7 @@ public struct PictureRecordReader {
             let record = try Self.parse(pending[0..<size])
             pending.removeFirst(size)
             count += 1
+            taken += record.pixels.bytes.count
             try body(record)
         }
     }
@@ -111,7 +116,7 @@ public struct PictureRecordReader {
         }
         let (samples, overflow) = width.multipliedReportingOverflow(by: height)
         let (pixelBytes, overflowBytes) = samples.multipliedReportingOverflow(by: channels * bytesPerSample)
-        guard !overflow, !overflowBytes, pixelBytes <= limit else { throw PictureRecordError.tooLarge(limit: limit) }
+        guard !overflow, !overflowBytes, pixelBytes <= limit - (limitsTotal ? taken : 0) else { throw PictureRecordError.tooLarge(limit: limit) }
         var size = PictureRecord.headerSize + pixelBytes
         for part in 0..<5 {
             let length = u32(at: PictureRecord.headerSize - 20 + 4 * part)

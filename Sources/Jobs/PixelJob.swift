@@ -73,6 +73,24 @@ public enum PixelJob: Sendable, Codable {
         return JobReport(fields: [], warnings: [])
     }
 
+    /// Whether `record` can be what this job asked for, as far as the caller can tell without the
+    /// file: within the size asked for its index, and within `maxPixels`. A worker's records are
+    /// checked against it: one taken over by a file answers what it likes.
+    public func admits(_ record: PictureRecord, maxPixels: Int) -> Bool {
+        let (width, height) = (record.pixels.width, record.pixels.height)
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,
+              !width.multipliedReportingOverflow(by: height).overflow else { return false }
+        let sizes: [ThumbnailSize]
+        switch self {
+        case .thumbnails(let options), .frame(let options, _, _): sizes = options.sizes
+        case .frames(let options, _): sizes = Array(repeating: options.sizes.first ?? .original, count: record.index + 1)
+        case .crop, .pictureHeader: return true
+        }
+        guard sizes.indices.contains(record.index) else { return false }
+        let size = sizes[record.index]
+        return (size.width.map { width <= $0 } ?? true) && (size.height.map { height <= $0 } ?? true)
+    }
+
     /// The job in a worker: the records written to the output pipe as they are made.
     public var job: FileJob {
         var job = FileJob(recognise: nil, policy: OutputPolicy(overwrite: false, isNamedByUser: false)) { file, outputs, name in

@@ -10,7 +10,7 @@ internal import WorkerPool
 enum BlockingWork {
     /// `cancellation`: a worker's job the work runs, ended at once when the task is cancelled.
     static func run<Result: Sendable>(file: String, on pool: MediaThreadPool, cancellation: JobCancellation? = nil,
-                                      _ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Result)
+                                      _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> Result)
         async throws(MediaError) -> Result {
         let flag = CancellationFlag()
         do {

@@ -40,7 +40,7 @@ public final class ImageSource: Sendable {
     public convenience init(_ source: MediaSource, configuration: MediaConfiguration = MediaConfiguration()) async throws(MediaError) {
         let cancellation = try? JobCancellation()
         let opened = try await BlockingWork.run(file: source.name, on: configuration.pool, cancellation: cancellation) { isCancelled in
-            let file = try source.open(recognise: PictureFormat.recognise)
+            let file = try source.open(recognise: PictureFormat.recognise, stop: SandboxedCalls.stop(configuration, isCancelled: isCancelled))
             let header = try SandboxedCalls.run(.pictureHeader(maxPixels: configuration.maxPixels, maxMemory: configuration.maxMemory), on: file,
                                                 configuration: configuration, cancellation: cancellation, isCancelled: isCancelled) { _ in }
             return try OpenedPicture(file: file, header: header)
@@ -129,7 +129,7 @@ public final class ImageSource: Sendable {
     /// The job's pictures, one call of this source at a time (its input's descriptor is shared).
     private func pictures(_ job: PixelJob, count: Int) async throws(MediaError) -> [Bitmap] {
         let (file, reading) = (self.file, self.reading)
-        return try await SandboxedCalls.pictures(job, of: { reading.lock(); return file }, name: name, count: count,
+        return try await SandboxedCalls.pictures(job, of: { _ in reading.lock(); return file }, name: name, count: count,
                                                  configuration: configuration, finally: { reading.unlock() }).map(Bitmap.init)
     }
 

@@ -30,21 +30,28 @@ public struct MediaProber: Sendable {
         let prober = Prober(options: options)
         let (configuration, spec) = (configuration, JobSpec.probe(options))
         let cancellation = try? JobCancellation()
-        return try await BlockingWork.run(file: source.name, on: configuration.pool, cancellation: cancellation) { _ in
-            let file = try source.open(recognise: Prober.recognise)
+        return try await BlockingWork.run(file: source.name, on: configuration.pool, cancellation: cancellation) { isCancelled in
+            let file = try source.open(recognise: Prober.recognise, stop: SandboxedCalls.stop(configuration, isCancelled: isCancelled))
             guard let workers = try SandboxedCalls.workers(for: configuration) else {
                 let (result, warnings) = try prober.probe(file)
                 return ProbeReport(result, includesGPS: prober.options.includesGPS, warnings: warnings)
             }
-            // The worker's report is the command line's line, which is this type's schema.
             let job = prober.job
             var start = [UInt8](repeating: 0, count: 16)
             let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
-            let report = try workers.stream(spec: try JSONValueEncoder.encode(spec), input: try SandboxedCalls.ownOffset(file),
-                                            decoders: job.decoders(Array(start.prefix(got))), threads: configuration.threadCount,
-                                            limit: 0, budget: configuration.sharedBudget, cancellation: cancellation, into: nil)
-            let fields = report.fields.map { JSONMember($0.name, $0.value) } + [JSONMember("warnings", .array(report.warnings.map(JSONValue.string)))]
-            guard let decoded = try? JSONValueDecoder.decode(ProbeReport.self, from: .object(fields)) else { throw WorkerFailure.malformedReply }
+            var decoded: ProbeReport?
+            _ = try workers.stream(spec: try JSONValueEncoder.encode(spec), input: try SandboxedCalls.ownOffset(file),
+                                   decoders: job.decoders(Array(start.prefix(got))), threads: configuration.threadCount,
+                                   limit: 0, budget: configuration.sharedBudget, cancellation: cancellation, into: nil) { report in
+                // The worker's report is the command line's line, which is this type's schema.
+                let fields = report.fields.map { JSONMember($0.name, $0.value) }
+                    + [JSONMember("warnings", .array(report.warnings.map(JSONValue.string)))]
+                guard let report = try? JSONValueDecoder.decode(ProbeReport.self, from: .object(fields)) else { throw WorkerFailure.malformedReply }
+                decoded = report
+            }
+            guard var decoded else { throw WorkerFailure.malformedReply }
+            // The caller's word, whatever the worker's.
+            if !prober.options.includesGPS { decoded.gps = nil }
             return decoded
         }
     }

@@ -61,8 +61,9 @@ public struct MediaSource: Sendable, CustomStringConvertible {
         return copy
     }
 
-    /// Opened for reading at any offset; `recognise` refuses a stream's first bytes before it is copied.
-    func open(recognise: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?) throws(MediaError) -> InputFile {
+    /// Opened for reading at any offset; `recognise` refuses a stream's first bytes before it is
+    /// copied; `stop` ends a stream's copy (the call's cancellation and deadline).
+    func open(recognise: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?, stop: (() throws -> Void)? = nil) throws(MediaError) -> InputFile {
         do {
             let file: InputFile
             switch storage {
@@ -75,7 +76,7 @@ public struct MediaSource: Sendable, CustomStringConvertible {
             case .refused(let reason):
                 throw MediaError.invalidRequest(file: name, reason: reason)
             }
-            return try file.randomAccess(recognise: recognise)
+            return try file.randomAccess(recognise: recognise, stop: stop)
         } catch {
             throw MediaError(error, file: name)
         }

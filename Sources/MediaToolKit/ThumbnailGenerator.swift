@@ -44,7 +44,7 @@ public struct ThumbnailGenerator: Sendable {
         options.threads = configuration.threadCount
         options.encoding.threads = configuration.threadCount
         options.sizes = try ThumbnailBounds.sizes(sizes, file: source.name)
-        let made = try await SandboxedCalls.pictures(.thumbnails(options), of: { try source.open(recognise: Thumbnailer.recognise) },
+        let made = try await SandboxedCalls.pictures(.thumbnails(options), of: { stop in try source.open(recognise: Thumbnailer.recognise, stop: stop) },
                                                      name: source.name, count: options.sizes.count, configuration: configuration)
         return Thumbnails(images: made.map(Bitmap.init), seconds: made[0].seconds, orientation: ImageOrientation(made[0].orientation),
                           warnings: made[0].warnings)

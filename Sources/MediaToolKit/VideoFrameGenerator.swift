@@ -54,7 +54,7 @@ public struct VideoFrameGenerator: Sendable {
         options.sizes = try sizes
         let source = self.source
         let made = try await SandboxedCalls.pictures(.frame(options, seconds: seconds, tolerance: requestedTimeToleranceBefore),
-                                                     of: { try Self.openVideo(source) }, name: source.name, count: 1,
+                                                     of: { stop in try Self.openVideo(source, stop: stop) }, name: source.name, count: 1,
                                                      configuration: configuration)[0]
         return GeneratedFrame(requestedTime: seconds, actualTime: made.seconds ?? 0, image: Bitmap(made),
                               orientation: ImageOrientation(made.orientation), warnings: made.warnings)
@@ -71,8 +71,8 @@ public struct VideoFrameGenerator: Sendable {
 
     /// The source opened, refused when it is a picture: FFmpeg would take a JPEG or PNG for a video of
     /// one frame and show it as stored, its orientation ignored.
-    static func openVideo(_ source: MediaSource) throws(MediaError) -> InputFile {
-        let file = try source.open(recognise: VideoSource.recognise)
+    static func openVideo(_ source: MediaSource, stop: (() throws -> Void)? = nil) throws(MediaError) -> InputFile {
+        let file = try source.open(recognise: VideoSource.recognise, stop: stop)
         let picture: PictureFormat.Name?
         do {
             picture = try InputKind.pictureCodec(of: file)

@@ -125,7 +125,8 @@ public struct VideoFrames: AsyncSequence, Sendable {
             options.sizes = try generator.sizes
             demand.wait()
             if stopped.isSet { throw CancellationError() }
-            let file = try VideoFrameGenerator.openVideo(generator.source)
+            let file = try VideoFrameGenerator.openVideo(generator.source,
+                                                         stop: SandboxedCalls.stop(generator.configuration, isCancelled: { stopped.isSet }))
             var made = 0
             _ = try SandboxedCalls.run(.frames(options, times: sorted), on: file, configuration: generator.configuration,
                                        cancellation: cancellation, isCancelled: { stopped.isSet }) { record in

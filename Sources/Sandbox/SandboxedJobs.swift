@@ -99,16 +99,25 @@ public final class SandboxedJobs: Sendable {
     /// ends the worker at once. `budget`: what the worker's decoders reserve from (the settings'
     /// when nil), so that workers serve calls of any budget. The job's own error is a
     /// `JobFailure`; the worker's, a `WorkerFailure`.
+    /// `accept` checks the worker's whole answer before the worker is kept for the next job: a
+    /// worker whose answer it refuses (a lie the parent caught) is ended, not reused.
     public func stream(spec: JSONValue, input: InputFile, decoders: JobDecoders, threads: Int, limit: Int, budget: MemoryBudget? = nil,
-                       cancellation: JobCancellation?, into sink: ((UnsafeRawBufferPointer) throws -> Void)?) throws -> JobReport {
+                       cancellation: JobCancellation?, into sink: ((UnsafeRawBufferPointer) throws -> Void)?,
+                       accept: (JobReport) throws -> Void = { _ in }) throws -> JobReport {
         if cancellation?.isCancelled == true { throw WorkerFailure.cancelled }
-        var (box, holdsPermit) = try checkout(for: decoders)
+        var (box, holdsPermit) = try checkout(for: decoders, cancellation: cancellation)
         defer { if holdsPermit { mediaPermits?.signal() } }
         let pipe = try sink.map { try OutputPipe(target: -1, name: input.displayName, limit: limit, sink: $0) }
         do {
             let report = try perform(on: &box, spec: spec, input: input, outputs: nil,
                                      planned: pipe == nil ? [] : [PlannedOutput(path: "-")], primary: pipe, threads: threads,
                                      cancellation: cancellation, budget: budget ?? settings.budget)
+            do {
+                try accept(report)
+            } catch {
+                _ = box.worker.end()
+                throw error
+            }
             checkin(box)
             return report
         } catch let failure as JobFailure {
@@ -119,9 +128,9 @@ public final class SandboxedJobs: Sendable {
 
     /// An idle worker that has the decoders (one made for every input has them all), or a new one;
     /// and whether it holds a media permit, which the caller gives back.
-    private func checkout(for decoders: JobDecoders) throws -> (WorkerBox, holdsPermit: Bool) {
+    private func checkout(for decoders: JobDecoders, cancellation: JobCancellation? = nil) throws -> (WorkerBox, holdsPermit: Bool) {
         if let failure = setupFailure.withLock({ $0 }) { throw failure }
-        guard let permits = mediaPermits else { return (try idleOrNew(decoders), false) }
+        guard let permits = mediaPermits else { return (try idleOrNew(decoders, cancellation: cancellation), false) }
         if decoders == .media {
             permits.wait()
             do {
@@ -152,16 +161,16 @@ public final class SandboxedJobs: Sendable {
         return (try start(.pictures), false)
     }
 
-    private func idleOrNew(_ decoders: JobDecoders) throws -> WorkerBox {
+    private func idleOrNew(_ decoders: JobDecoders, cancellation: JobCancellation? = nil) throws -> WorkerBox {
         let found = idle.withLock { idle -> WorkerBox? in
             guard let index = idle.lastIndex(where: { decoders == .pictures || $0.worker.decoders == .media }) else { return nil }
             return idle.remove(at: index)
         }
         if let box = found {
-            if box.worker.confinement == nil { try ready(box.worker) }
+            if box.worker.confinement == nil { try ready(box.worker, cancellation: cancellation) }
             return box
         }
-        return try start(decoders)
+        return try start(decoders, cancellation: cancellation)
     }
 
     private func checkin(_ box: WorkerBox) {
@@ -175,17 +184,23 @@ public final class SandboxedJobs: Sendable {
         if !kept { _ = box.worker.end() }
     }
 
-    private func start(_ decoders: JobDecoders) throws -> WorkerBox {
+    private func start(_ decoders: JobDecoders, cancellation: JobCancellation? = nil) throws -> WorkerBox {
         let worker = try WorkerProcess(decoders: decoders, settings: settings)
-        try ready(worker)
+        try ready(worker, cancellation: cancellation)
         return WorkerBox(worker: worker)
     }
 
     /// Waits for a worker's start; a worker that cannot confine itself stops the sandbox's use for the run.
-    private func ready(_ worker: WorkerProcess) throws {
+    /// Its start is waited for at most 30 s (loading FFmpeg's libraries takes a fraction of one),
+    /// less under a short timeout, and not at all once `cancellation` says so.
+    private func ready(_ worker: WorkerProcess, cancellation: JobCancellation? = nil) throws {
         do {
             try worker.setUp(settings)
-            _ = try worker.awaitReady(seconds: 30)
+            _ = try worker.awaitReady(seconds: min(30, max(10, settings.timeout)), wakingFor: cancellation?.readEnd)
+            if cancellation?.isCancelled == true {
+                _ = worker.end()
+                throw WorkerFailure.cancelled
+            }
         } catch let failure as WorkerFailure {
             if case .unconfined = failure { setupFailure.withLock { $0 = failure } }
             throw failure
@@ -224,11 +239,12 @@ public final class SandboxedJobs: Sendable {
         } catch {
             // The worker ended while idle: one new worker, once.
             _ = box.worker.end()
-            box = try start(box.worker.decoders)
+            box = try start(box.worker.decoders, cancellation: cancellation)
             try box.worker.channel.send(request, descriptors: descriptors)
         }
         pipes.first?.closeWriteEnd()
         var deadline = Clock.seconds() + settings.timeout
+        var memoryWait = 0.0
         while true {
             if cancellation?.isCancelled == true {
                 _ = box.worker.end()
@@ -237,9 +253,19 @@ public final class SandboxedJobs: Sendable {
             if let bytes = awaitedMemory, let budget {
                 // Waits a moment for the other workers and jobs, then looks at this worker's messages.
                 // The wait is not this input's time: its deadline moves on by what the wait took
-                // (the others' own deadlines bound how long they hold the memory).
+                // (the others' own deadlines bound how long they hold the memory), up to the
+                // timeout once more: a worker that waits longer is ended, so that none holds the
+                // budget's other calls hostage by asking for what is never given back.
                 let asked = Clock.seconds()
-                defer { deadline += Clock.seconds() - asked }
+                defer {
+                    let waited = Clock.seconds() - asked
+                    deadline += waited
+                    memoryWait += waited
+                }
+                if memoryWait > settings.timeout {
+                    _ = box.worker.end()
+                    throw WorkerFailure.timedOut(seconds: settings.timeout)
+                }
                 if let reservation = budget.reserve(bytes, waitingAtMost: Self.memoryPoll) {
                     awaitedMemory = nil
                     let token = Self.nextToken.add(1, ordering: .relaxed).newValue
@@ -302,7 +328,8 @@ public final class SandboxedJobs: Sendable {
                 // An output this process would not open is said as its own error, which the
                 // batch knows (an output another run made meanwhile is skipped, not failed).
                 if let refusal { throw refusal }
-                throw JobFailure(description: message, kind: kind)
+                // A worker's words, as long as a line may be.
+                throw JobFailure(description: String(message.prefix(Self.longestMessage)), kind: kind)
             case .outputExists(let path)? where FileIdentity(path: path) != nil:
                 // The worker's word, taken only for a file that is there.
                 throw OutputError.exists(path: path)
@@ -315,6 +342,8 @@ public final class SandboxedJobs: Sendable {
                 throw WorkerFailure.malformedReply
             case .reserveMemory(let bytes)?:
                 var reply = WireMessage.memoryRefused
+                // Asking for more than it holds could ever leave is no error: a job's two passes
+                // take turns at the worker's memory. The wait is bounded by the timeout (above).
                 if let budget, bytes >= 0, bytes <= budget.total {
                     // Had now, or answered once the other workers (or this one) give back enough.
                     guard let reservation = budget.reserve(bytes, waitingAtMost: 0) else {
@@ -391,6 +420,8 @@ extension SandboxedJobs {
     static let memoryPoll = 0.02
     /// The most reservations one job holds at once: a decoder holds one a frame size, a job a few.
     static let mostReservations = 4096
+    /// The longest error a worker's message gives its caller.
+    static let longestMessage = 4096
 }
 
 /// A job's own error, said by the worker in its words, with its kind (`JobErrorKind`'s name).

@@ -203,6 +203,10 @@ struct WireWriter {
 struct WireReader {
     let bytes: [UInt8]
     private var offset = 0
+    /// Values one message may hold: a byte on the wire (a null) is some 40 in memory, and a
+    /// hostile worker's 60 MiB of them took its parent 1.6 GiB. A storyboard of a thousand
+    /// cells reports some ten thousand.
+    private var valuesLeft = 1 << 20
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -233,7 +237,8 @@ struct WireReader {
 
     /// Nested at most 16 deep: a report is flat, and a hostile worker gets no deep recursion.
     mutating func value(depth: Int) -> JSONValue? {
-        guard depth < 16 else { return nil }
+        guard depth < 16, valuesLeft > 0 else { return nil }
+        valuesLeft -= 1
         switch byte() {
         case 1: return string().map(JSONValue.string)
         case 9: return string().map(JSONValue.text)

@@ -106,11 +106,6 @@ final class WorkerChannel: @unchecked Sendable {
             throw error
         }
     }
-
-    /// Waits until a message (or the end) can be read, at most `seconds`; false when the time ran out.
-    func waitReadable(seconds: Double) -> Bool {
-        Readiness.wait(for: [descriptor], seconds: seconds) != nil
-    }
 }
 
 /// Waiting for descriptors to become readable, the one poll loop of the sandbox.

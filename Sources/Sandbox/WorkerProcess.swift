@@ -16,6 +16,12 @@ final class WorkerProcess {
     /// What the worker is to load: a `JobDecoders`.
     static let decodersKey = "MEDIATOOL_SANDBOX_DECODERS"
     static let socketDescriptor: Int32 = 3
+    /// The variables a worker is given of its parent's: where libraries are found, the locale and
+    /// time zone, the sanitizers' settings (for the tests' sanitized runs), the tests' own.
+    static let passedOn: Set<String> = [
+        "PATH", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "LC_CTYPE", "LC_NUMERIC", "TZ", "TMPDIR",
+        "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "MEDIATOOL_TEST_WORKER_TRIGGER", "MEDIATOOL_CGROUP_CPU_MAX",
+    ]
 
     let pid: pid_t
     let channel: WorkerChannel
@@ -59,9 +65,10 @@ final class WorkerProcess {
         // A session of its own: no controlling terminal to type into, and the terminal's signals
         // are not sent to it (the batch ends its workers itself).
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK) | mt_spawn_setsid_flag())
-        var environment = ProcessInfoLite.environment.filter {
-            ![Self.environmentKey, Self.parentKey, Self.decodersKey, "SWIFT_BACKTRACE", "GLIBC_TUNABLES"].contains(String($0.prefix { $0 != "=" }))
-        }
+        // What the worker's libraries and runtime read, and nothing else of the caller's: a server's
+        // environment holds its secrets, and a worker taken over by a file could send them back in
+        // a picture or a message.
+        var environment = ProcessInfoLite.environment.filter { Self.passedOn.contains(String($0.prefix { $0 != "=" })) }
         // The C library reserves 64 MiB of address space per malloc arena, up to eight a core: under
         // the address-space limit, two a core leave the room for what is decoded.
         let tunables = (getenv("GLIBC_TUNABLES").map { String(cString: $0) + ":" } ?? "")
@@ -106,9 +113,16 @@ final class WorkerProcess {
         isSetUp = true
     }
 
-    /// The worker's first message: confined, or why not.
-    func awaitReady(seconds: Double) throws -> Int32 {
-        guard channel.waitReadable(seconds: seconds), let message = try channel.receive() else {
+    /// The worker's first message: confined, or why not. `wakingFor`: a descriptor whose becoming
+    /// readable (a caller's cancellation) ends the wait at once, the worker ended.
+    func awaitReady(seconds: Double, wakingFor other: Int32? = nil) throws -> Int32 {
+        let ready = Readiness.wait(for: [channel.descriptor] + (other.map { [$0] } ?? []), seconds: seconds)
+        guard let ready, ready[0] else {
+            let ending = end()
+            if let ready, ready.count > 1, ready[1] { throw WorkerFailure.cancelled }
+            throw WorkerFailure.didNotStart(ending: ending)
+        }
+        guard let message = try channel.receive() else {
             throw WorkerFailure.didNotStart(ending: end())
         }
         switch WireMessage(bytes: message.bytes) {

@@ -115,6 +115,24 @@ import TestSupport
         #expect(!Self.children().contains(worker))
     }
 
+    /// A FIFO whose writer never stops costs the call its timeout, not the stream's size limit.
+    @Test(.timeLimit(.minutes(1)))
+    func aStreamThatNeverEndsEndsAtTheTimeout() async throws {
+        let folder = try RepositoryFixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("endless").path
+        try #require(mkfifo(path, 0o600) == 0)
+        let writer = open(path, O_RDWR | O_CLOEXEC)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        // The start of a JPEG, then nothing more: the call waits on a stream that stays open.
+        let start = try RepositoryFixtures.bytes("pictures/orientation6.jpg").prefix(200)
+        try #require(start.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == 200)
+        await #expect(throws: MediaError.overLimit(file: path, reason: "the stream had not ended after 1 s (timeout)")) {
+            _ = try await MediaProber(configuration: Self.configuration(.automatic, timeout: 1)).probe(.path(path))
+        }
+    }
+
     @Test func withoutAWorkerTheCallSaysHowToGetOne() async throws {
         let configuration = Self.configuration(.worker("/nonexistent/mediatool"))
         await #expect {

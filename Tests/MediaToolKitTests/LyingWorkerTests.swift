@@ -1,0 +1,87 @@
+import Foundation
+@testable import MediaToolKit
+import Testing
+import TestSupport
+
+/// A worker taken over by a file answers what it likes: the library trusts nothing it says, waits
+/// for it no longer than the call's timeout, and tells it none of the server's secrets. The worker
+/// is `Scripts/lying_worker.py`, which speaks the protocol and lies as told.
+@Suite struct LyingWorkerTests {
+    static let worker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/lying_worker.py").path
+
+    static func configuration(_ mode: String, timeout: Double = 2, maxMemory: Int = 64 << 20) -> MediaConfiguration {
+        var configuration = MediaConfiguration(maxMemory: maxMemory)
+        configuration.sandbox = .worker(worker)
+        configuration.timeout = timeout
+        configuration.workerEnvironment = ["LYING_WORKER=\(mode)"]
+        return configuration
+    }
+
+    static let photo = KitFixtures.source("pictures/orientation6.jpg")
+
+    /// A worker that holds the whole budget and asks for more is ended at its timeout, and what it
+    /// held is given back to the calls that share the budget.
+    @Test(.timeLimit(.minutes(1)))
+    func aWorkerThatAsksForMemoryForeverIsEnded() async throws {
+        let maxMemory = 48 << 20 | 4096  // a budget of its own, shared with the in-process call below
+        await #expect {
+            _ = try await ThumbnailGenerator(configuration: Self.configuration("hog", maxMemory: maxMemory))
+                .thumbnails(of: Self.photo, fitting: [.original])
+        } throws: { error in
+            guard case MediaError.overLimit(_, let reason)? = error as? MediaError else { return false }
+            return reason.contains("took longer than timeout 2 s")
+        }
+        var trusted = MediaConfiguration(maxMemory: maxMemory)
+        trusted.sandbox = .inProcess
+        #expect(try await ThumbnailGenerator(configuration: trusted).thumbnails(of: Self.photo, fitting: [.original]).images.count == 1)
+    }
+
+    /// A worker that never says it is ready costs its call the start's wait, and a cancelled call
+    /// nothing more.
+    @Test(.timeLimit(.minutes(1)))
+    func aWorkerThatNeverStartsIsLeftAtOnceWhenTheCallIsCancelled() async throws {
+        let call = Task { try await MediaProber(configuration: Self.configuration("silent", timeout: 600)).probe(Self.photo) }
+        // Waits for the worker to be started (its process is this one's child), then cancels.
+        try await ChildProcess.waitUntil("the worker to start", deadline: 30) {
+            SandboxedCallTests.children().contains { SandboxedCallTests.environment($0).contains("LYING_WORKER=silent") }
+        }
+        call.cancel()
+        await #expect(throws: MediaError.cancelled(file: Self.photo.name)) { _ = try await call.value }
+        await #expect(throws: MediaError.self) { _ = try await MediaProber(configuration: Self.configuration("silent")).probe(Self.photo) }
+    }
+
+    @Test func picturesOfSizesNotAskedForAreRefused() async throws {
+        await #expect {
+            _ = try await ThumbnailGenerator(configuration: Self.configuration("big")).thumbnails(of: Self.photo, fitting: [ThumbnailBounds(width: 16)])
+        } throws: { error in
+            guard case MediaError.damaged(_, let reason)? = error as? MediaError else { return false }
+            return reason.contains("where none of that size was asked for") || reason.contains("over")
+        }
+    }
+
+    @Test func aReportThatSwellsIsRefused() async throws {
+        await #expect(throws: MediaError.self) {
+            _ = try await MediaProber(configuration: Self.configuration("swollen")).probe(Self.photo)
+        }
+    }
+
+    @Test func aPositionNotAskedForIsDropped() async throws {
+        var prober = MediaProber(configuration: Self.configuration("gps"))
+        prober.includesGPS = false
+        #expect(try await prober.probe(Self.photo).gps == nil)
+    }
+
+    /// The worker's environment holds what its libraries read, not the server's.
+    @Test func theServersEnvironmentIsNotTheWorkers() async throws {
+        await #expect {
+            _ = try await MediaProber(configuration: Self.configuration("environment")).probe(Self.photo)
+        } throws: { error in
+            let names = Set(((error as? MediaError)?.reason ?? "").split(separator: " ").map(String.init))
+            let allowed: Set<String> = ["PATH", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "LC_CTYPE", "LC_NUMERIC", "TZ", "TMPDIR", "ASAN_OPTIONS",
+                                        "UBSAN_OPTIONS", "LSAN_OPTIONS", "MEDIATOOL_TEST_WORKER_TRIGGER", "MEDIATOOL_CGROUP_CPU_MAX",
+                                        "GLIBC_TUNABLES", "SWIFT_BACKTRACE", "MEDIATOOL_SANDBOX_WORKER", "MEDIATOOL_SANDBOX_PARENT",
+                                        "MEDIATOOL_SANDBOX_DECODERS", "LYING_WORKER"]
+            return names.contains("LYING_WORKER") && names.isSubset(of: allowed) && ProcessInfo.processInfo.environment["HOME"].map { _ in !names.contains("HOME") } ?? true
+        }
+    }
+}
