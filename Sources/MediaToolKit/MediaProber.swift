@@ -32,7 +32,7 @@ public struct MediaProber: Sendable {
         let cancellation = try? JobCancellation()
         return try await BlockingWork.run(file: source.name, on: configuration.pool, cancellation: cancellation) { isCancelled in
             let file = try source.open(recognise: Prober.recognise, stop: SandboxedCalls.stop(configuration, isCancelled: isCancelled))
-            guard let workers = try SandboxedCalls.workers(for: configuration) else {
+            guard let workers = try WorkerRegistry.workers(for: configuration) else {
                 let (result, warnings) = try prober.probe(file)
                 return ProbeReport(result, includesGPS: prober.options.includesGPS, warnings: warnings)
             }
