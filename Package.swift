@@ -55,8 +55,8 @@ let package = Package(
         // What the user reads on standard error, and the libraries' versions.
         .target(name: "Reporting", dependencies: ["FileIO"]),
         // Threads that take jobs, as many as the cores the process may use.
-        .target(name: "WorkerPool", dependencies: ["CSystem"]),
-        .target(name: "CSystem"),
+        .target(name: "WorkerPool", dependencies: ["CMediaToolSystem"]),
+        .target(name: "CMediaToolSystem"),
 
         // The batch engine: inputs listed and sharded, outputs planned, jobs run in parallel and reported.
         .target(name: "Batch", dependencies: ["FileIO", "JSON", "Reporting", "WorkerPool"]),

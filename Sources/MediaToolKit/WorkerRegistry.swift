@@ -57,9 +57,10 @@ enum WorkerRegistry {
         }
     }
 
-    static let notFound = "no mediatool found beside this program or on PATH to decode in a sandbox: install mediatool "
-        + "(the same version as MediaToolKit) on PATH, or name it with MediaConfiguration.sandbox = .worker(path), "
-        + "or, for files you trust only, decode in this process with .inProcess"
+    static let notFound = "no mediatool found beside this program or on PATH to decode in a sandbox: build it beside "
+        + "yours (swift build --product mediatool, in the package that builds this program) or install it on PATH "
+        + "(scripts/install in mediatool's clone), of MediaToolKit's version; or name it with MediaConfiguration.sandbox = "
+        + ".worker(path); or, for files you trust only, decode in this process with .inProcess"
 
     /// The workers of each executable and limits, kept between calls (a server's calls find them
     /// started), the `mostKept` used last.
@@ -79,14 +80,20 @@ enum WorkerRegistry {
     }
 
     /// `mediatool` beside the running program (a server shipped with it, or a package's build
-    /// folder), else the first executable one on `PATH`; looked for once.
-    static let automaticWorker: String? = {
+    /// folder), else the first executable one on `PATH`: once found, kept; until then looked for
+    /// at each call, so that one installed while the server runs is found.
+    static var automaticWorker: String? {
+        if let found = foundWorker.withLock({ $0 }) { return found }
         let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         var candidates = [program.appendingPathComponent("mediatool").path]
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         candidates += path.split(separator: ":").filter { $0.hasPrefix("/") }.map { "\($0)/mediatool" }
-        return candidates.first(where: isExecutable)
-    }()
+        let found = candidates.first(where: isExecutable)
+        if let found { foundWorker.withLock { $0 = found } }
+        return found
+    }
+
+    private static let foundWorker = Mutex<String?>(nil)
 
     static func isExecutable(_ path: String) -> Bool {
         var status = stat()

@@ -1,4 +1,4 @@
-import CSystem
+import CMediaToolSystem
 import Glibc
 
 /// The CPUs this process may use: the CPUs of its affinity mask (`taskset`, Slurm, Kubernetes CPU
@@ -13,7 +13,7 @@ public enum CoreCount {
         return max(1, min(affinity ?? online, quota ?? Int.max))
     }
 
-    /// The CPUs in the process's affinity mask (sched_getaffinity, through `CSystem`: a system
+    /// The CPUs in the process's affinity mask (sched_getaffinity, through `CMediaToolSystem`: a system
     /// call, where reading /proc may be refused to a confined worker).
     static func affinityCount() -> Int? {
         let count = Int(mt_affinity_count())

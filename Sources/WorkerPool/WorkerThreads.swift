@@ -1,4 +1,4 @@
-import CSystem
+import CMediaToolSystem
 import Glibc
 
 /// Runs `body(worker)` on `count` threads of their own and waits for them all. Threads, not a

@@ -2,7 +2,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
-#include "CSystem.h"
+#include "CMediaToolSystem.h"
 
 int mt_affinity_count(void) {
     // A set as large as the kernel's largest (CONFIG_NR_CPUS is at most 8192).
