@@ -39,15 +39,19 @@ def photo():
     return open(path, "rb").read()
 
 
-def post(port, body):
+def post(port, body, timeout=120):
+    """(seconds, HTTP status), the status "timeout" when no answer came in time: a client that
+    sends its whole body before it reads waits for a server that answered early and read no more."""
     request = urllib.request.Request(f"http://127.0.0.1:{port}/uploads?size=320", data=body, method="POST")
     started = time.perf_counter()
     try:
-        with urllib.request.urlopen(request, timeout=120) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             response.read()
             status = response.status
     except urllib.error.HTTPError as error:
         status = error.code
+    except (urllib.error.URLError, OSError):
+        status = "timeout"
     return time.perf_counter() - started, status
 
 
@@ -81,7 +85,7 @@ def main():
 
         def attacker(name):
             while not stop.is_set():
-                answered[name].append(post(port, attacks[name])[1])
+                answered[name].append(post(port, attacks[name], timeout=20)[1])
 
         attackers = [threading.Thread(target=attacker, args=(name,)) for name in ["samples"] * 5 + ["scans"] * 5 + ["noise"] * 2]
         for thread in attackers:
@@ -100,7 +104,7 @@ def main():
           f"under attack {attacked_median * 1000:.0f} ms, {attacked_median / idle_median:.2f}x (target <= 2); "
           f"statuses under attack: {sorted(set(status for _, status in attacked))}")
     for name, statuses in answered.items():
-        print(f"  {name}: {len(statuses)} uploads answered, statuses {sorted(set(statuses))}")
+        print(f"  {name}: {len(statuses)} uploads, statuses {sorted(set(map(str, statuses)))}")
 
 
 if __name__ == "__main__":
