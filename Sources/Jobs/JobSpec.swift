@@ -51,26 +51,21 @@ public enum JobSpec: Sendable, Codable {
     /// The same job, its memory reserved from `lender`'s budget (a worker's, which is its parent's
     /// and shared by the run's workers) within its own `--max-memory`.
     public func borrowingMemory(from lender: MemoryBudget.Lender?) -> JobSpec {
-        func lent(_ limits: DecodeLimits) -> DecodeLimits {
-            var limits = limits
-            limits.budget = MemoryBudget(total: limits.maxMemory, lender: lender)
-            return limits
-        }
         switch self {
         case .thumbnail(var options):
-            options.limits = lent(options.limits)
+            options.limits = options.limits.lent(by: lender)
             return .thumbnail(options)
         case .crop(var options):
             options.budget = MemoryBudget(total: options.maxMemory, lender: lender)
             return .crop(options)
         case .probe(var options):
-            options.limits = lent(options.limits)
+            options.limits = options.limits.lent(by: lender)
             return .probe(options)
         case .storyboard(var options, let html):
-            options.limits = lent(options.limits)
+            options.limits = options.limits.lent(by: lender)
             return .storyboard(options, html: html)
         case .preview(var options):
-            options.limits = lent(options.limits)
+            options.limits = options.limits.lent(by: lender)
             return .preview(options)
         case .pixels(let job):
             return .pixels(job.borrowingMemory(from: lender))

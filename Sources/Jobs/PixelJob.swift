@@ -104,20 +104,15 @@ public enum PixelJob: Sendable, Codable {
 
     /// The same job, its memory reserved from `lender`'s budget.
     func borrowingMemory(from lender: MemoryBudget.Lender?) -> PixelJob {
-        func lent(_ limits: DecodeLimits) -> DecodeLimits {
-            var limits = limits
-            limits.budget = MemoryBudget(total: limits.maxMemory, lender: lender)
-            return limits
-        }
         switch self {
         case .thumbnails(var options):
-            options.limits = lent(options.limits)
+            options.limits = options.limits.lent(by: lender)
             return .thumbnails(options)
         case .frame(var options, let seconds, let tolerance):
-            options.limits = lent(options.limits)
+            options.limits = options.limits.lent(by: lender)
             return .frame(options, seconds: seconds, tolerance: tolerance)
         case .frames(var options, let times):
-            options.limits = lent(options.limits)
+            options.limits = options.limits.lent(by: lender)
             return .frames(options, times: times)
         case .crop(var options):
             options.budget = MemoryBudget(total: options.maxMemory, lender: lender)

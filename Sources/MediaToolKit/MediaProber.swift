@@ -37,11 +37,9 @@ public struct MediaProber: Sendable {
                 return ProbeReport(result, includesGPS: prober.options.includesGPS, warnings: warnings)
             }
             let job = prober.job
-            var start = [UInt8](repeating: 0, count: 16)
-            let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
             var decoded: ProbeReport?
             _ = try workers.stream(spec: try JSONValueEncoder.encode(spec), input: try SandboxedCalls.ownOffset(file),
-                                   decoders: job.decoders(Array(start.prefix(got))), threads: configuration.threadCount,
+                                   decoders: job.decoders, threads: configuration.threadCount,
                                    limit: 0, budget: configuration.sharedBudget, cancellation: cancellation, into: nil) { report in
                 // The worker's report is the command line's line, which is this type's schema.
                 let fields = report.fields.map { JSONMember($0.name, $0.value) }

@@ -20,8 +20,6 @@ enum SandboxedCalls {
             return try job.run(file, isCancelled: isCancelled, emit: emit)
         }
         let file = try ownOffset(file)
-        var start = [UInt8](repeating: 0, count: 16)
-        let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
         // Pictures a call gets at once are all held: together within its memory.
         let limitsTotal: Bool
         if case .frames = job { limitsTotal = false } else { limitsTotal = true }
@@ -30,7 +28,7 @@ enum SandboxedCalls {
         let streams: Bool
         if case .pictureHeader = job { streams = false } else { streams = true }
         let report = try withoutActuallyEscaping(emit) { emit in
-            try jobs.stream(spec: spec, input: file, decoders: job.decoders(Array(start.prefix(got))),
+            try jobs.stream(spec: spec, input: file, decoders: job.decoders,
                             threads: configuration.threadCount, limit: Int.max, budget: configuration.sharedBudget, cancellation: cancellation,
                             into: streams ? { bytes in
                                 try reader.take(bytes) { record in

@@ -75,9 +75,7 @@ public final class SandboxedJobs: Sendable {
     /// the typed job that `job` was made from).
     public func run(_ job: FileJob, spec: JSONValue, input: String, outputs planned: [PlannedOutput], threads: Int) throws -> JobReport {
         let (file, outputs) = try job.openAny(input: input, outputs: planned)
-        var start = [UInt8](repeating: 0, count: 16)
-        let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
-        var (box, holdsPermit) = try checkout(for: job.decoders(Array(start.prefix(got))))
+        var (box, holdsPermit) = try checkout(for: job.decoders(Self.start(of: file)))
         // After the worker is back among the idle ones, where the next input waiting for it finds it.
         defer { if holdsPermit { mediaPermits?.signal() } }
         do {
@@ -101,11 +99,12 @@ public final class SandboxedJobs: Sendable {
     /// `JobFailure`; the worker's, a `WorkerFailure`.
     /// `accept` checks the worker's whole answer before the worker is kept for the next job: a
     /// worker whose answer it refuses (a lie the parent caught) is ended, not reused.
-    public func stream(spec: JSONValue, input: InputFile, decoders: JobDecoders, threads: Int, limit: Int, budget: MemoryBudget? = nil,
+    public func stream(spec: JSONValue, input: InputFile, decoders: (_ start: [UInt8]) -> JobDecoders, threads: Int, limit: Int,
+                       budget: MemoryBudget? = nil,
                        cancellation: JobCancellation?, into sink: ((UnsafeRawBufferPointer) throws -> Void)?,
                        accept: (JobReport) throws -> Void = { _ in }) throws -> JobReport {
         if cancellation?.isCancelled == true { throw WorkerFailure.cancelled }
-        var (box, holdsPermit) = try checkout(for: decoders, cancellation: cancellation)
+        var (box, holdsPermit) = try checkout(for: decoders(Self.start(of: input)), cancellation: cancellation)
         defer { if holdsPermit { mediaPermits?.signal() } }
         let pipe = try sink.map { try OutputPipe(target: -1, name: input.displayName, limit: limit, sink: $0) }
         do {
@@ -413,6 +412,13 @@ public final class SandboxedJobs: Sendable {
 }
 
 extension SandboxedJobs {
+    /// The first bytes of an input, which say what a worker must load to decode it.
+    static func start(of file: InputFile) -> [UInt8] {
+        var start = [UInt8](repeating: 0, count: 16)
+        let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
+        return Array(start.prefix(got))
+    }
+
     /// Numbers the reservations workers hold.
     static let nextToken = Atomic<Int>(0)
     /// How long the parent waits for memory a worker asked for before it reads that worker's
