@@ -15,25 +15,29 @@ extension MediaSource {
                                                      configuration: MediaConfiguration = MediaConfiguration())
         async throws(MediaError) -> MediaSource where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
         guard maxBytes > 0 else { throw .invalidRequest(file: name, reason: "a maxBytes of \(maxBytes): uploads take 1 byte or more") }
-        let spool = try await BlockingWork.run(file: name, on: configuration.pool) { _ in try UploadSpool(name: name) }
+        // Made at the first bytes: a client that sends headers alone holds no file.
+        var spool: UploadSpool?
         var pending: [UInt8] = []
         var recognised = false
         do {
             for try await chunk in chunks {
                 pending.append(contentsOf: chunk)
-                if spool.written + pending.count > maxBytes {
+                if pending.isEmpty { continue }
+                if spool == nil { spool = try await BlockingWork.run(file: name, on: configuration.pool) { _ in try UploadSpool(name: name) } }
+                let written = spool!.written
+                if written + pending.count > maxBytes {
                     throw MediaError.overLimit(file: name, reason: "the upload went on past \(maxBytes) bytes (maxBytes)")
                 }
-                if !recognised && pending.count + spool.written >= InputFile.recognitionLength {
+                if !recognised && pending.count + written >= InputFile.recognitionLength {
                     try recognise(pending, name: name)
                     recognised = true
                 }
                 // Written in pieces of a MiB, on the library's threads: a disk's stall holds no
                 // thread of Swift's concurrency.
                 if pending.count >= 1 << 20 {
-                    let piece = pending
+                    let (piece, target) = (pending, spool!)
                     pending = []
-                    try await BlockingWork.run(file: name, on: configuration.pool) { _ in try spool.write(piece) }
+                    try await BlockingWork.run(file: name, on: configuration.pool) { _ in try target.write(piece) }
                 }
             }
         } catch let error as MediaError {
@@ -41,7 +45,7 @@ extension MediaSource {
         } catch {
             throw Task.isCancelled ? .cancelled(file: name) : .unreadable(file: name, reason: "the upload could not be read: \(error)")
         }
-        if spool.written + pending.count == 0 { throw .unsupportedFormat(file: name, reason: "\(InputError.empty)") }
+        guard let spool else { throw .unsupportedFormat(file: name, reason: "\(InputError.empty)") }
         if !recognised { try recognise(pending, name: name) }
         let piece = pending
         try await BlockingWork.run(file: name, on: configuration.pool) { _ in try spool.write(piece) }
