@@ -116,6 +116,18 @@ status_line = raw_request(f"POST /uploads HTTP/1.1\r\nHost: x\r\nContent-Length:
 check(" 415 " in status_line, f"2 MiB of noise of a promised 100 MiB: {status_line!r}")
 print("example: noise refused from its first MiB, the rest never sent", file=sys.stderr)
 
+# A client that sends all before it reads (urllib, with Connection: close) was never answered: the
+# service had stopped reading. What follows a refusal is read past, so the 415 reaches it.
+request = urllib.request.Request(f"http://127.0.0.1:{port}/uploads", data=noise * 4, method="POST")
+try:
+    urllib.request.urlopen(request, timeout=60)
+    check(False, "8 MiB of noise was answered 200")
+except urllib.error.HTTPError as error:
+    check(error.code == 415, f"8 MiB of noise sent before reading: {error.code}")
+except OSError as error:
+    check(False, f"8 MiB of noise sent before reading: no answer ({error})")
+print("example: noise sent whole before reading: 415", file=sys.stderr)
+
 # A body that says it is over the largest upload is refused before any of it is read.
 status_line = raw_request(f"POST /uploads HTTP/1.1\r\nHost: x\r\nContent-Length: {300 << 20}\r\n\r\n", b"", True)
 check(" 413 " in status_line, f"a promised 300 MiB: {status_line!r}")

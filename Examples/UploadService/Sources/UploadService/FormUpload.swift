@@ -6,6 +6,10 @@ import Foundation
 /// boundaries and headers around the file) was taken for the upload, and FFmpeg read it as a
 /// stream of JPEG frames (its `mpjpeg` demuxer): "the duration is unknown".
 enum FormUpload {
+    /// What a form may hold besides its file (boundaries, part headers, small fields): a body that
+    /// says it is longer than the largest upload by more than this is refused unread.
+    static let largestOverhead = 1 << 20
+
     /// The boundary a `Content-Type: multipart/form-data; boundary=...` names; nil for any other type.
     static func boundary(contentType: String?) -> String? {
         guard let contentType else { return nil }

@@ -42,16 +42,21 @@ struct UploadService {
     /// together bound the disk a crowd of stalled clients can hold (16 x 256 MiB). Past them, 503.
     static let mostUploads = 16
     static let uploadsUnderWay = Atomic<Int>(0)
+    /// Requests decoding at once, one a core, their turns shared between clients (by address).
+    static let turns = FairTurns(capacity: ProcessInfo.processInfo.activeProcessorCount)
 
-    static func router() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.post("uploads") { request, context -> UploadResponse in
+    static func router() -> Router<UploadContext> {
+        let router = Router(context: UploadContext.self)
+        router.post("uploads") { request, context -> Response in
             let asked = request.uri.queryParameters.get("size")
             guard let size = asked.map({ Int($0) }) ?? 320, (16...4096).contains(size) else {
                 throw HTTPError(.badRequest, message: "size is a number of pixels from 16 to 4096")
             }
-            // A body that says it is over the largest upload is refused before a byte of it is read.
-            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > largestUpload {
+            let boundary = FormUpload.boundary(contentType: request.headers[.contentType])
+            // A body that says it is over the largest upload is refused before a byte of it is read
+            // (a form's own lines around its file are allowed for).
+            let largestBody = largestUpload + (boundary == nil ? 0 : FormUpload.largestOverhead)
+            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > largestBody {
                 throw HTTPError(.contentTooLarge, message: "the upload is \(length) bytes, over the largest taken, \(largestUpload)")
             }
             guard uploadsUnderWay.add(1, ordering: .relaxed).newValue <= mostUploads else {
@@ -59,26 +64,40 @@ struct UploadService {
                 throw HTTPError(.serviceUnavailable, message: "\(mostUploads) uploads are under way: try again shortly")
             }
             defer { uploadsUnderWay.subtract(1, ordering: .relaxed) }
-            let boundary = FormUpload.boundary(contentType: request.headers[.contentType])
-            return try await withDeadline(requestDeadline) {
-                do {
-                    let upload = try await receive(request.body.map { Array($0.readableBytesView) }, boundary: boundary)
-                    var prober = MediaProber(configuration: configuration)
-                    prober.includesGPS = false  // an upload's place is not for the public
-                    let probe = try await prober.probe(upload)
-                    let thumbnails = try await ThumbnailGenerator(configuration: configuration)
-                        .thumbnails(of: upload, fitting: [.maxPixelSize(size)])
-                    let picture = thumbnails.images[0]
-                    return UploadResponse(probe: probe, thumbnail: Thumbnail(
-                        width: picture.width, height: picture.height, seconds: thumbnails.seconds,
-                        png: try await picture.encoded(as: .png, threads: configuration.threads).base64EncodedString()))
-                } catch let error as MediaError {
-                    context.logger.info("\(error)")
-                    throw HTTPError(status(for: error), message: error.description)
-                }
+            let body = BodyStream(request.body)
+            let deadline = ContinuousClock.now + requestDeadline
+            do {
+                return try await withDeadline(requestDeadline) {
+                    try await answer(body, boundary: boundary, size: size, context: context)
+                }.response(from: request, context: context)
+            } catch {
+                // The refusal is sent at once; what the client still sends is read past after it.
+                return body.refusing(with: error as? HTTPError ?? HTTPError(.internalServerError),
+                                     readingPastUpTo: largestBody, until: deadline)
             }
         }
         return router
+    }
+
+    /// What the upload is and its thumbnail, once it is received and has its client's turn.
+    static func answer(_ body: BodyStream, boundary: String?, size: Int, context: UploadContext) async throws -> UploadResponse {
+        do {
+            let upload = try await receive(body, boundary: boundary)
+            return try await turns.withTurn(client: context.client) {
+                var prober = MediaProber(configuration: configuration)
+                prober.includesGPS = false  // an upload's place is not for the public
+                let probe = try await prober.probe(upload)
+                let thumbnails = try await ThumbnailGenerator(configuration: configuration)
+                    .thumbnails(of: upload, fitting: [.maxPixelSize(size)])
+                let picture = thumbnails.images[0]
+                return UploadResponse(probe: probe, thumbnail: Thumbnail(
+                    width: picture.width, height: picture.height, seconds: thumbnails.seconds,
+                    png: try await picture.encoded(as: .png, threads: configuration.threads).base64EncodedString()))
+            }
+        } catch let error as MediaError {
+            context.logger.info("\(error)")
+            throw HTTPError(status(for: error), message: error.description)
+        }
     }
 
     /// The upload, written to a file as it comes, never held whole: refused from its first MiB when
@@ -122,6 +141,17 @@ struct UploadService {
         case .damaged, .invalidRequest: return .unprocessableContent
         case .unreadable, .writeFailed, .cancelled: return .internalServerError
         }
+    }
+}
+
+/// A request's context, with the client's address (its port left out): turns are shared by it.
+struct UploadContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let client: String
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        client = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 }
 
