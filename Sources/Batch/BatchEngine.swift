@@ -26,6 +26,15 @@ public struct BatchSettings: Sendable {
     public init(jobs: Int) {
         self.jobs = jobs
     }
+
+    /// `--serve`'s: a JSON line an input, as it is done, and nothing else on either stream but
+    /// failed inputs' error lines.
+    public static var serving: BatchSettings {
+        var settings = BatchSettings(jobs: 1)
+        settings.reportsJSON = true
+        settings.showsSummary = false
+        return settings
+    }
 }
 
 /// A report as a table: its header once, then a row for each input as it finishes.
@@ -129,6 +138,49 @@ public final class BatchEngine: Sendable {
         if settings.showsSummary {
             Self.printSummary(summary, total: inputs.count, ownOutputs: settings.ownOutputsPassedOver, seconds: Clock.seconds() - started)
         }
+        return summary
+    }
+
+    /// `--serve`: the paths standard input sends, one a line, each answered with its report line
+    /// as soon as it is done, one after another, until standard input ends. A server keeps one
+    /// process and its warm workers for many files instead of paying a start for each; a path that
+    /// fails is answered as failed and the next one is read.
+    public func serve(selection: InputSelection, plan: OutputPlan?, job: @escaping Job) -> BatchSummary {
+        var lines = ServedLines(descriptor: STDIN_FILENO)
+        // Below --out-dir the folder is held open from the start, as for a listed batch.
+        if let folder = plan?.directory { TemporaryFiles.removeLeftovers(in: folder) }
+        let confined = plan?.directory.flatMap { try? ConfinedFolders.hold($0) }
+        defer { confined.map(ConfinedFolders.release) }
+        var progress = Progress(total: 0, showsBar: false)
+        let interrupts = Interrupts.shared
+        interrupts.begin(grace: 1)
+        var index = 0
+        while !interrupts.isRequested, let line = lines.next() {
+            let inputs: [BatchInput]
+            switch line {
+            case .path(let path):
+                do {
+                    inputs = try InputCollector.collect(arguments: [path], listFile: nil, selection: selection)
+                } catch {
+                    inputs = [BatchInput(path: path, relativePath: path, problem: "\(error)")]
+                }
+            case .tooLong:
+                inputs = [BatchInput(path: "", relativePath: "", problem: "a line of more than \(ServedLines.longestLine) bytes, which names no file")]
+            }
+            for input in inputs where !interrupts.isRequested {
+                if input.problem == nil { RunInputs.register(paths: [input.path]) }
+                let planned = input.problem == nil ? plan?.outputs(for: input) ?? [] : []
+                let missing = settings.skipsExisting ? planned.filter { Self.isMissing($0.path) } : planned
+                let outcome = Self.perform(job, input: input, planned: missing, plan: plan, isConfined: confined != nil,
+                                           skipsExisting: settings.skipsExisting, allExist: !planned.isEmpty && missing.isEmpty)
+                progress.record(outcome, index: index, input: input, output: (missing.first ?? planned.first)?.path, settings: settings)
+                index += 1
+            }
+        }
+        interrupts.end()
+        progress.finish()
+        var summary = progress.summary
+        if interrupts.isRequested { summary.interruptStatus = interrupts.exitStatus }
         return summary
     }
 

@@ -15,16 +15,40 @@ struct BatchOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Also take the paths listed in this file, one a line ('-' for standard input).", valueName: "file"), completion: .file())
     var filesFrom: String?
 
+    @Flag(help: "Serve: read paths from standard input, one a line, and answer each with its JSON line as soon as it is done, one after another, until standard input ends. For a server that keeps one mediatool running and feeds it files: its workers stay warm between them. No other inputs are given.")
+    var serve = false
+
     @Option(help: ArgumentHelp("Take only part K of N (K from 0 to N-1), by a hash of each input's path: N machines given K = 0 ... N-1 share the work.", valueName: "K/N"))
     var shard: String?
 
     func validate() throws {
+        if serve, let given = filesFrom.map({ _ in "--files-from" }) ?? shard.map({ _ in "--shard" }) {
+            throw ValidationError("--serve takes its inputs from standard input: \(given) has no place beside it.")
+        }
         if let shard, Shard(parsing: shard) == nil {
             throw ValidationError("--shard takes K/N with 0 <= K < N, e.g. 0/4, not '\(shard)'.")
         }
     }
 
     /// The inputs named by `arguments`, folders expanded, in order, this shard's share only.
+    /// The inputs' check every subcommand makes: some given, or `--serve` and none.
+    func validate(inputs: [String], missing: String) throws {
+        if serve {
+            guard inputs.isEmpty else { throw ValidationError("--serve takes its inputs from standard input, not as arguments ('\(inputs[0])').") }
+            return
+        }
+        guard !inputs.isEmpty || filesFrom != nil else { throw ValidationError(missing) }
+        try InputList.validate(inputs)
+    }
+
+    /// What a folder sent to `--serve` gives: the files of the subcommand's formats.
+    func selection(extensions: Set<String>) -> InputSelection {
+        var selection = InputSelection(extensions: extensions)
+        selection.recursive = recursive
+        selection.includePattern = include
+        return selection
+    }
+
     func inputs(_ arguments: [String], extensions: Set<String>) throws -> [BatchInput] {
         shardShare(of: try allInputs(arguments, extensions: extensions))
     }
@@ -36,10 +60,7 @@ struct BatchOptions: ParsableArguments {
         if let filesFrom, Self.readsStandardInput(filesFrom), arguments.contains(where: Self.readsStandardInput) {
             throw ValidationError("--files-from \(filesFrom) and the input '\(arguments.first(where: Self.readsStandardInput)!)' would both read standard input: give one of them.")
         }
-        var selection = InputSelection(extensions: extensions)
-        selection.recursive = recursive
-        selection.includePattern = include
-        return try InputCollector.collect(arguments: arguments, listFile: filesFrom, selection: selection)
+        return try InputCollector.collect(arguments: arguments, listFile: filesFrom, selection: selection(extensions: extensions))
     }
 
     /// `-`, or another name of standard input when it is a stream (a file can be read twice).

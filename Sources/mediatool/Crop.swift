@@ -80,9 +80,8 @@ struct Crop: ParsableCommand {
     static let pictureExtensions = PictureFormat.readableExtensions
 
     func validate() throws {
-        guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one picture.") }
+        try batch.validate(inputs: inputs, missing: "Give at least one picture.")
         if outputs.name?.contains("{size}") == true { throw ValidationError("--name's {size} is thumbnail's: a crop has one size.") }
-        try InputList.validate(inputs)
         if inputs.contains("-") && outputs.output == nil {
             throw ValidationError("Standard input has no name to make an output's from: give -o FILE (or -o -).")
         }
@@ -110,7 +109,8 @@ struct Crop: ParsableCommand {
         let (plan, pictures, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Self.pictureExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))
-        try sandboxRun.runBatch(pictures, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .crop(options))
+        try sandboxRun.runBatch(pictures, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .crop(options),
+                                serving: batch.serve ? batch.selection(extensions: Self.pictureExtensions) : nil)
     }
 
     private func cropRect() throws -> CropRect {

@@ -98,6 +98,7 @@ struct OutputOptions: ParsableArguments {
     func plan(for arguments: [String], extensions: Set<String>, batch: BatchOptions,
               defaultTemplate: String, variants: [String] = [""],
               earlierVariant: ((String) -> Bool)? = nil) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
+        if batch.serve && output != nil { throw ValidationError("--serve writes an output for each input it is sent: give --out-dir, not -o.") }
         var plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
         plan.collisionRemedy = "--name can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. '{dir}-{stem}.{ext}.\(Self.fileExtension(of: defaultTemplate) ?? "png")')"
         plan.variants = variants

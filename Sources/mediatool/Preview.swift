@@ -86,8 +86,7 @@ struct Preview: ParsableCommand {
     @OptionGroup var sandbox: SandboxOptions
 
     func validate() throws {
-        guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video.") }
-        try InputList.validate(inputs)
+        try batch.validate(inputs: inputs, missing: "Give at least one video.")
         if inputs.contains("-") { throw ValidationError("A preview seeks through its video: give a file, not standard input.") }
         if let segments, !(1...1000).contains(segments) { throw ValidationError("--segments takes 1 to 1000.") }
         if let segmentLength, !(segmentLength > 0 && segmentLength <= 3600) { 
@@ -131,6 +130,7 @@ struct Preview: ParsableCommand {
         let (plan, videos, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Thumbnail.videoExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "preview", fileExtension: options.format.fileExtension))
-        try sandboxRun.runBatch(videos, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .preview(options))
+        try sandboxRun.runBatch(videos, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .preview(options),
+                                serving: batch.serve ? batch.selection(extensions: Thumbnail.videoExtensions) : nil)
     }
 }

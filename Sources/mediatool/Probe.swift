@@ -91,10 +91,10 @@ struct Probe: ParsableCommand {
     }
 
     func validate() throws {
-        guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one file.") }
-        try InputList.validate(inputs)
+        try batch.validate(inputs: inputs, missing: "Give at least one file.")
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
         if json && format == .table { throw ValidationError("--json and --format table exclude each other.") }
+        if batch.serve && format == .table { throw ValidationError("--serve answers in JSON lines: --format table has no place beside it.") }
     }
 
     func run() throws {
@@ -124,8 +124,14 @@ struct Probe: ParsableCommand {
         if (json ? .json : format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .json)) == .table { settings.table = ProbeTable.layout }
         settings.showsProgress = !quiet && isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) != 1
         settings.showsSummary = !quiet
-        let summary = BatchEngine(settings: settings).run(files, plan: nil) { file, _ in
-            try run(job, file.path, [])
+        let perform: BatchEngine.Job = { file, _ in try run(job, file.path, []) }
+        let summary: BatchSummary
+        if batch.serve {
+            var serving = BatchSettings.serving
+            serving.reportsOutputs = false
+            summary = BatchEngine(settings: serving).serve(selection: batch.selection(extensions: Self.extensions), plan: nil, job: perform)
+        } else {
+            summary = BatchEngine(settings: settings).run(files, plan: nil, job: perform)
         }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }

@@ -47,15 +47,20 @@ struct SandboxRun {
 
     /// Runs the job `spec` says on every input, in workers or here, each on its share of the
     /// cores; exits 1 (after the summary) when any input failed.
-    func runBatch(_ inputs: [BatchInput], plan: OutputPlan, jobs: JobOptions, ownOutputs: Int = 0, spec: JobSpec) throws {
-        let threads = jobs.threadsPerWorker(inputs: inputs.count)
+    /// `serving`: with `--serve`, what a folder sent gives; the inputs then come from standard input.
+    func runBatch(_ inputs: [BatchInput], plan: OutputPlan, jobs: JobOptions, ownOutputs: Int = 0, spec: JobSpec,
+                  serving: InputSelection? = nil) throws {
+        let threads = jobs.threadsPerWorker(inputs: serving == nil ? inputs.count : 1)
         var made = spec.job(threads: threads)
         made.policy.keepsOtherRunsOutputs = jobs.skipExisting
         made.policy.syncs = !jobs.noFsync
         let job = made
         let run = try runner(threads: threads, spec: spec)
-        let summary = BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(inputs, plan: plan) { input, outputs in
-            try run(job, input.path, outputs)
+        let perform: BatchEngine.Job = { input, outputs in try run(job, input.path, outputs) }
+        let summary = if let serving {
+            BatchEngine(settings: .serving).serve(selection: serving, plan: plan, job: perform)
+        } else {
+            BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(inputs, plan: plan, job: perform)
         }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }

@@ -113,8 +113,7 @@ struct Storyboard: ParsableCommand {
     @OptionGroup var sandbox: SandboxOptions
 
     func validate() throws {
-        guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video.") }
-        try InputList.validate(inputs)
+        try batch.validate(inputs: inputs, missing: "Give at least one video.")
         try InputList.refuseEmpty([("--vtt", vtt), ("--html", html), ("--out-dir", folder.outDir)])
         if inputs.contains("-") { throw ValidationError("A storyboard reads its video more than once: give a file, not standard input.") }
         if count != nil && every != nil { throw ValidationError("Give --count or --every, not both.") }
@@ -166,6 +165,7 @@ struct Storyboard: ParsableCommand {
         // The page is named by the user, so it can be checked against every input before any work.
         RunInputs.register(paths: videos.map(\.path))
         if let html, RunInputs.contains(path: html) { throw ValidationError("\(OutputError.wouldOverwriteInput(path: html))") }
-        try sandboxRun.runBatch(videos, plan: plan, jobs: jobs, spec: .storyboard(options, html: html))
+        try sandboxRun.runBatch(videos, plan: plan, jobs: jobs, spec: .storyboard(options, html: html),
+                                serving: batch.serve ? batch.selection(extensions: Thumbnail.videoExtensions) : nil)
     }
 }

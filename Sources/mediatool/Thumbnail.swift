@@ -147,7 +147,7 @@ struct Thumbnail: ParsableCommand {
     }
 
     func validate() throws {
-        guard !inputs.isEmpty || batch.filesFrom != nil else { throw ValidationError("Give at least one video or picture.") }
+        try batch.validate(inputs: inputs, missing: "Give at least one video or picture.")
         let sizes = try allSizes()
         if !sizes.isEmpty && (frames.width != nil || frames.height != nil) {
             throw ValidationError("Give sizes by --size (or --sizes), or one by --width/--height, not both.")
@@ -163,7 +163,6 @@ struct Thumbnail: ParsableCommand {
                 throw ValidationError("\(flag) must hold {size} when several sizes are written, so that each has its own name.")
             }
         }
-        try InputList.validate(inputs)
         if inputs.contains("-") && outputs.output == nil {
             throw ValidationError("Standard input has no name to make an output's from: give -o FILE (or -o -).")
         }
@@ -214,7 +213,8 @@ struct Thumbnail: ParsableCommand {
             variants: sizes.isEmpty ? [""] : sizes.map(\.description),
             // A thumbnail an earlier run wrote at any size (or as .thumb) beside its photo is no photo to thumbnail.
             earlierVariant: { $0 == "thumb" || $0 == ThumbnailSize.original.description || ThumbnailSize(parsing: $0) != nil })
-        try sandboxRun.runBatch(files, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .thumbnail(options))
+        try sandboxRun.runBatch(files, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .thumbnail(options),
+                                serving: batch.serve ? batch.selection(extensions: extensions) : nil)
     }
 
     /// The options given that a picture has no use for, as the user spelled them.

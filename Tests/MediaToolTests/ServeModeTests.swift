@@ -1,0 +1,127 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// `--serve`: a server keeps one mediatool and sends it paths, one a line; each is answered with
+/// its JSON line before the next is sent, so the answer cannot wait for standard input's end.
+@Suite struct ServeModeTests {
+    /// A `mediatool ... --serve` running, its standard input a pipe the test writes paths to.
+    final class Served {
+        let process = Process()
+        private let input = Pipe()
+        private let output = Pipe()
+        private let errors = Pipe()
+        private var held: [UInt8] = []
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = ToolRun.executable
+            process.arguments = arguments
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+        }
+
+        deinit {
+            if process.isRunning { process.terminate() }
+        }
+
+        func send(_ line: String) throws {
+            try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+        }
+
+        /// The next answer, read with standard input still open; a deadline ends the wait.
+        func answer(deadline: Double = ChildProcess.defaultDeadline) throws -> [String: Any] {
+            let end = Date().addingTimeInterval(deadline)
+            let descriptor = output.fileHandleForReading.fileDescriptor
+            while !held.contains(UInt8(ascii: "\n")) {
+                let left = end.timeIntervalSinceNow
+                guard left > 0 else { throw ServeFailure(text: "no answer within \(Int(deadline)) s") }
+                var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&waiting, 1, Int32(left * 1000) + 1) > 0 else { continue }
+                var chunk = [UInt8](repeating: 0, count: 1 << 16)
+                let count = read(descriptor, &chunk, chunk.count)
+                guard count > 0 else { throw ServeFailure(text: "standard output ended before an answer") }
+                held += chunk[..<count]
+            }
+            let lineEnd = held.firstIndex(of: UInt8(ascii: "\n"))!
+            let line = Data(held[..<lineEnd])
+            held.removeFirst(lineEnd + 1)
+            return try JSONSerialization.jsonObject(with: line) as! [String: Any]
+        }
+
+        /// Standard input closed: the exit status, within the deadline.
+        func finish() throws -> Int32 {
+            try input.fileHandleForWriting.close()
+            try ChildProcess.waitUntil("mediatool --serve ends") { !process.isRunning }
+            return process.terminationStatus
+        }
+    }
+
+    struct ServeFailure: Error, CustomStringConvertible {
+        let text: String
+        var description: String { text }
+    }
+
+    @Test func probeAnswersEachPathAsItComes() throws {
+        let served = try Served(["probe", "--serve", "--no-gps"])
+        // The phone's portrait HLG clip: coded 96x64, shown 64x96 (made by scripts/make-fixtures).
+        try served.send(Fixture.path("probe/phone-hlg-portrait.mov"))
+        let phone = try served.answer()
+        #expect(phone["status"] as? String == "ok")
+        #expect(phone["width"] as? Int == 64 && phone["height"] as? Int == 96 && phone["rotation"] as? Int == 90, "\(phone)")
+        #expect(phone["hdr"] as? String == "hlg" && phone["gps"] == nil, "\(phone)")
+        // A failure is answered, and the next path read.
+        try served.send(Fixture.path("video/not-media.mp4"))
+        let broken = try served.answer()
+        #expect(broken["status"] as? String == "failed" && (broken["error"] as? String)?.contains("not a media file") == true, "\(broken)")
+        try served.send("/nonexistent/clip.mov")
+        #expect(try served.answer()["status"] as? String == "failed")
+        try served.send(Fixture.path("video/counter.mp4"))
+        let counter = try served.answer()
+        #expect(counter["input"] as? String == Fixture.path("video/counter.mp4") && counter["status"] as? String == "ok", "\(counter)")
+        // Two failed: the status says some did.
+        #expect(try served.finish() == 1)
+    }
+
+    @Test func thumbnailWritesEachOutputBeforeItAnswers() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let served = try Served(["thumbnail", "--serve", "--out-dir", folder.path])
+        for round in 0..<2 {
+            // The orientation-6 photo, upright: 61x41 (pictures/upright.rgb).
+            try served.send(Fixture.path("pictures/orientation6.jpg"))
+            let answer = try served.answer()
+            let output = try #require(answer["output"] as? String, "\(answer)")
+            #expect(answer["status"] as? String == "ok", "round \(round): \(answer)")
+            let picture = try DecodedPNG(path: output)
+            #expect(picture.width == 61 && picture.height == 41)
+            try FileManager.default.removeItem(atPath: output)
+        }
+        #expect(try served.finish() == 0)
+    }
+
+    /// A line too long to be a path is answered as failed, and what it held is let go.
+    @Test func aLineLongerThanAnyPathIsAnsweredAndPassedOver() throws {
+        let served = try Served(["probe", "--serve"])
+        try served.send(String(repeating: "a", count: 100_000))
+        let long = try served.answer()
+        #expect(long["status"] as? String == "failed" && (long["error"] as? String)?.hasPrefix("a line of more than 65536 bytes") == true, "\(long)")
+        try served.send(Fixture.path("video/counter.mp4"))
+        #expect(try served.answer()["status"] as? String == "ok")
+        #expect(try served.finish() == 1)
+    }
+
+    @Test(arguments: [
+        (["probe", "--serve", "a.mp4"], "mediatool: --serve takes its inputs from standard input, not as arguments ('a.mp4')."),
+        (["probe", "--serve", "--files-from", "list"], "mediatool: --serve takes its inputs from standard input: --files-from has no place beside it."),
+        (["probe", "--serve", "--format", "table"], "mediatool: --serve answers in JSON lines: --format table has no place beside it."),
+        (["thumbnail", "--serve", "-o", "t.png"], "mediatool: --serve writes an output for each input it is sent: give --out-dir, not -o."),
+    ])
+    func whatHasNoPlaceBesideServeIsRefused(arguments: [String], message: String) throws {
+        let run = try ToolRun.run(arguments, input: Data())
+        #expect(run.status == 64)
+        #expect(run.errorLines.first?.hasPrefix(message) == true, "\(run.standardError)")
+    }
+}
