@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Synchronization
 
 /// A request's body read through one iterator (Hummingbird makes only one), so that what a refusal
 /// left unread can be read past before the answer. A client that sends its whole body before it
@@ -29,9 +28,11 @@ final class BodyStream: AsyncSequence, @unchecked Sendable {
 
     /// `refusal` as an answer (`{"error":{"message":...}}`, as Hummingbird writes one), sent at
     /// once for clients that read as they send; then what the client still sends is read past
-    /// (see `readPast`) until `deadline`, before the answer ends, so that it also reaches a client
-    /// that sends all before it reads.
-    func refusing(with refusal: HTTPError, readingPastUpTo limit: Int, until deadline: ContinuousClock.Instant) -> Response {
+    /// (`ReadingPast` says how much and how fast) up to `limit` bytes in all and until `deadline`,
+    /// before the answer ends, so that it also reaches a client that sends all before it reads.
+    /// A body not read to its end then costs its connection (`closing`): nothing else reads it.
+    func refusing(with refusal: HTTPError, client: String, readingPastUpTo limit: Int, until deadline: ContinuousClock.Instant,
+                  closing: @escaping @Sendable () -> Void) -> Response {
         struct Message: Encodable { let error: [String: String] }
         let json = (try? JSONEncoder().encode(Message(error: ["message": refusal.body ?? refusal.status.reasonPhrase]))) ?? Data("{}".utf8)
         let text = ByteBuffer(bytes: json)
@@ -39,41 +40,33 @@ final class BodyStream: AsyncSequence, @unchecked Sendable {
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: refusal.status, headers: headers, body: ResponseBody(contentLength: text.readableBytes) { writer in
             try await writer.write(text)
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.readPast(upTo: limit) }
-                group.addTask { try? await Task.sleep(until: deadline) }
-                await group.next()
-                group.cancelAll()
+            if ReadingPast.enter(client: client) {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await self.readPast(upTo: limit, client: client) }
+                    group.addTask { try? await Task.sleep(until: deadline) }
+                    await group.next()
+                    group.cancelAll()
+                }
+                ReadingPast.leave(client: client)
             }
             try await writer.finish(nil)
+            if !self.finished { closing() }
         })
     }
 
     /// Reads on to the body's end, keeping nothing, while no more than `limit` bytes in all have
-    /// come: past them the client is not waited for. Every refused body is read past at one shared
-    /// pace: on a fast link, clients sending noise without pause would otherwise take a core from
-    /// the uploads that are wanted (on loopback, two of them read past 800 MB a second).
-    func readPast(upTo limit: Int) async {
+    /// come, at `ReadingPast`'s pace: on a fast link, clients sending noise without pause would
+    /// otherwise take a core from the uploads that are wanted (on loopback, two of them were read
+    /// past at 800 MB a second).
+    private func readPast(upTo limit: Int, client: String) async {
         while !finished && bytesRead <= limit {
             guard let buffer = try? await chunks.next() else {
-                finished = true
+                // The end, or the reading stopped (the deadline): only the end counts as finished.
+                if !Task.isCancelled { finished = true }
                 return
             }
             bytesRead += buffer.readableBytes
-            guard (try? await Task.sleep(until: Self.slot(for: buffer.readableBytes))) != nil else { return }
-        }
-    }
-
-    /// Bytes a second read past refused bodies, all of them together.
-    static let readingPastPace = 32 << 20
-    private static let nextSlot = Mutex(ContinuousClock.now)
-
-    /// When `bytes` more may be read past, at the shared pace.
-    private static func slot(for bytes: Int) -> ContinuousClock.Instant {
-        nextSlot.withLock { next in
-            let slot = Swift.max(next, .now)
-            next = slot + .seconds(Double(bytes) / Double(readingPastPace))
-            return slot
+            guard (try? await Task.sleep(until: ReadingPast.slot(for: buffer.readableBytes, client: client))) != nil else { return }
         }
     }
 

@@ -48,35 +48,40 @@ struct UploadService {
     static func router() -> Router<UploadContext> {
         let router = Router(context: UploadContext.self)
         router.post("uploads") { request, context -> Response in
-            let asked = request.uri.queryParameters.get("size")
-            guard let size = asked.map({ Int($0) }) ?? 320, (16...4096).contains(size) else {
-                throw HTTPError(.badRequest, message: "size is a number of pixels from 16 to 4096")
-            }
-            let boundary = FormUpload.boundary(contentType: request.headers[.contentType])
-            // A body that says it is over the largest upload is refused before a byte of it is read
-            // (a form's own lines around its file are allowed for).
-            let largestBody = largestUpload + (boundary == nil ? 0 : FormUpload.largestOverhead)
-            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > largestBody {
-                throw HTTPError(.contentTooLarge, message: "the upload is \(length) bytes, over the largest taken, \(largestUpload)")
-            }
-            guard uploadsUnderWay.add(1, ordering: .relaxed).newValue <= mostUploads else {
-                uploadsUnderWay.subtract(1, ordering: .relaxed)
-                throw HTTPError(.serviceUnavailable, message: "\(mostUploads) uploads are under way: try again shortly")
-            }
-            defer { uploadsUnderWay.subtract(1, ordering: .relaxed) }
             let body = BodyStream(request.body)
             let deadline = ContinuousClock.now + requestDeadline
+            let boundary = FormUpload.boundary(contentType: request.headers[.contentType])
+            // A form's own lines around its file are allowed for.
+            let largestBody = largestUpload + (boundary == nil ? 0 : FormUpload.largestOverhead)
             do {
-                return try await withDeadline(requestDeadline) {
-                    try await answer(body, boundary: boundary, size: size, context: context)
-                }.response(from: request, context: context)
+                return try await upload(request, body: body, boundary: boundary, largestBody: largestBody, context: context)
             } catch {
                 // The refusal is sent at once; what the client still sends is read past after it.
-                return body.refusing(with: error as? HTTPError ?? HTTPError(.internalServerError),
-                                     readingPastUpTo: largestBody, until: deadline)
+                return body.refusing(with: error as? HTTPError ?? HTTPError(.internalServerError), client: context.client,
+                                     readingPastUpTo: largestBody, until: deadline, closing: context.closeConnection)
             }
         }
         return router
+    }
+
+    /// The answer to an upload, or the error that refuses it (an `HTTPError`).
+    static func upload(_ request: Request, body: BodyStream, boundary: String?, largestBody: Int, context: UploadContext) async throws -> Response {
+        let asked = request.uri.queryParameters.get("size")
+        guard let size = asked.map({ Int($0) }) ?? 320, (16...4096).contains(size) else {
+            throw HTTPError(.badRequest, message: "size is a number of pixels from 16 to 4096")
+        }
+        // A body that says it is over the largest upload is refused before a byte of it is read.
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > largestBody {
+            throw HTTPError(.contentTooLarge, message: "the upload is \(length) bytes, over the largest taken, \(largestUpload)")
+        }
+        guard uploadsUnderWay.add(1, ordering: .relaxed).newValue <= mostUploads else {
+            uploadsUnderWay.subtract(1, ordering: .relaxed)
+            throw HTTPError(.serviceUnavailable, message: "\(mostUploads) uploads are under way: try again shortly")
+        }
+        defer { uploadsUnderWay.subtract(1, ordering: .relaxed) }
+        return try await withDeadline(requestDeadline) {
+            try await answer(body, boundary: boundary, size: size, context: context)
+        }.response(from: request, context: context)
     }
 
     /// What the upload is and its thumbnail, once it is received and has its client's turn.
@@ -144,14 +149,18 @@ struct UploadService {
     }
 }
 
-/// A request's context, with the client's address (its port left out): turns are shared by it.
+/// A request's context: the client's address (its port left out), by which turns and the reading
+/// past refused bodies are shared, and a way to end its connection.
 struct UploadContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     let client: String
+    let closeConnection: @Sendable () -> Void
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         client = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        let channel = source.channel
+        closeConnection = { channel.close(promise: nil) }
     }
 }
 
