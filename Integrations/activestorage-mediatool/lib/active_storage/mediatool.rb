@@ -1,0 +1,70 @@
+require "json"
+require "active_support"
+require "active_support/ordered_options"
+require "active_storage/mediatool/version"
+
+module ActiveStorage
+  # Active Storage's analyses and video previews made by mediatool's sandboxed command line.
+  # See the README for what it writes and how it is set up.
+  module Mediatool
+    # mediatool could not do what was asked of a blob (it failed on the file, timed out, or ended).
+    class Error < StandardError; end
+
+    autoload :Binary, "active_storage/mediatool/binary"
+    autoload :Command, "active_storage/mediatool/command"
+    autoload :Server, "active_storage/mediatool/server"
+    autoload :Settings, "active_storage/mediatool/settings"
+    autoload :Metadata, "active_storage/mediatool/metadata"
+    autoload :Tool, "active_storage/mediatool/tool"
+    autoload :Analyzer, "active_storage/mediatool/analyzer"
+    autoload :Previewer, "active_storage/mediatool/previewer"
+
+    class << self
+      # The app's settings (`config.active_storage.mediatool`), read when Rails starts.
+      def settings
+        @settings ||= Settings.new
+      end
+
+      def settings=(settings)
+        stop
+        @settings = settings
+      end
+
+      # The processes kept are ended (at exit, or when the settings change).
+      def stop
+        @lock.synchronize do
+          @tool&.stop
+          @tool = nil
+        end
+      end
+
+      # The mediatool runs this process uses, or nil when there is no mediatool to run.
+      def tool
+        path = Binary.path
+        return nil unless path
+
+        @lock.synchronize do
+          @tool = nil if @tool && @tool.binary != path
+          @tool ||= Tool.new(binary: path, settings: settings)
+        end
+      end
+
+      # The blob's file as a path to read: the Disk service's own file (mediatool never writes to
+      # its inputs), else a download to a temporary file, as Active Storage's analyzers have it.
+      def with_local_path(blob)
+        service = blob.service
+        if service.respond_to?(:path_for) && File.file?(path = service.path_for(blob.key))
+          yield path
+        else
+          blob.open(tmpdir: Dir.tmpdir) { |file| yield file.path }
+        end
+      end
+    end
+
+    @lock = Mutex.new
+  end
+end
+
+at_exit { ActiveStorage::Mediatool.stop }
+
+require "active_storage/mediatool/railtie" if defined?(Rails::Railtie)

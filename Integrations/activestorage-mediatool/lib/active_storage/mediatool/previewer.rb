@@ -1,0 +1,24 @@
+module ActiveStorage
+  module Mediatool
+    # Previews videos with `mediatool thumbnail --at auto`: a frame worth showing (not black, not
+    # mid-fade), upright by the display matrix, HDR tone mapped to SDR, as a JPEG. Active Storage
+    # attaches it and makes its variants as it does of its own previews.
+    class Previewer < ActiveStorage::Previewer
+      def self.accept?(blob)
+        blob.video? && !Mediatool.tool.nil?
+      end
+
+      def preview(**options)
+        tool = Mediatool.tool or raise PreviewError, "no mediatool to preview #{blob.filename} with"
+        poster = Mediatool.with_local_path(blob) do |path|
+          instrument(:preview, key: blob.key) { tool.poster(path) }
+        end
+        yield io: poster, filename: "#{blob.filename.base}.jpg", content_type: "image/jpeg", **options
+      rescue Error => error
+        raise PreviewError, "mediatool could not preview #{blob.filename}: #{error.message}"
+      ensure
+        poster&.close
+      end
+    end
+  end
+end

@@ -1,0 +1,104 @@
+module ActiveStorage
+  module Mediatool
+    # One `mediatool SUBCOMMAND --serve` kept running: it is written a path a line and answers
+    # each with a JSON line, its sandboxed workers warm between blobs, so a blob does not pay a
+    # process start. One path at a time; a server that fails (ends, stalls past its deadline,
+    # answers nonsense) is stopped, its blob fails, and the next call starts a new one. After a
+    # fork (Puma, Spring) the child starts its own and leaves its parent's alone.
+    class Server
+      # An answer is one JSON line of a few KB; a longer line is no answer.
+      LONGEST_ANSWER = 1 << 20
+
+      def initialize(argv, timeout:)
+        @argv = argv
+        @timeout = timeout
+        @lock = Mutex.new
+      end
+
+      # The answer to `path`, a Hash of mediatool's JSON line.
+      def answer(path)
+        raise ArgumentError, "a path with a line feed cannot be served" if path.include?("\n")
+
+        @lock.synchronize do
+          start unless running?
+          begin
+            @input.write(path + "\n")
+            @input.flush
+            JSON.parse(read_line)
+          rescue Error, SystemCallError, IOError, JSON::ParserError => error
+            stop
+            raise Error, "mediatool #{@argv[1]} --serve failed on #{File.basename(path)}: #{error.message}"
+          end
+        end
+      end
+
+      def stop
+        return unless @pid
+
+        if @owner == Process.pid
+          @input.close unless @input.closed?
+          # Standard input's end ends it; one that does not end at once is killed.
+          Process.kill(:KILL, @pid) unless wait_for_exit(2)
+          Process.wait(@pid) rescue nil
+        end
+        [@input, @output].each { |io| io.close unless io.closed? }
+        @pid = nil
+      rescue SystemCallError
+        @pid = nil
+      end
+
+      private
+
+      def running?
+        return false unless @pid
+        return true if @owner == Process.pid
+
+        # A forked child: its parent's server is not its own.
+        [@input, @output].each { |io| io.close unless io.closed? }
+        @pid = nil
+        false
+      end
+
+      def start
+        input_reader, @input = IO.pipe
+        @output, output_writer = IO.pipe
+        # Its error lines repeat what the answers say: not kept.
+        @pid = Process.spawn(*@argv, in: input_reader, out: output_writer, err: File::NULL)
+        @owner = Process.pid
+        @held = +"".b
+      ensure
+        input_reader&.close
+        output_writer&.close
+      end
+
+      # The next line, within the deadline (mediatool's own --timeout, and time to start).
+      def read_line
+        deadline = Command.now + @timeout + 30
+        until (newline = @held.index("\n"))
+          left = deadline - Command.now
+          raise Error, "no answer within #{(@timeout + 30).round} s" if left <= 0
+
+          next unless IO.select([@output], nil, nil, left)
+
+          chunk = @output.read_nonblock(1 << 16, exception: false)
+          next if chunk == :wait_readable
+          raise Error, "it ended" if chunk.nil?
+
+          @held << chunk
+          raise Error, "an answer of more than #{LONGEST_ANSWER} bytes" if @held.bytesize > LONGEST_ANSWER
+        end
+        @held.slice!(0..newline).chomp.force_encoding(Encoding::UTF_8)
+      end
+
+      def wait_for_exit(seconds)
+        deadline = Command.now + seconds
+        while Command.now < deadline
+          return true if Process.wait(@pid, Process::WNOHANG)
+
+          sleep 0.01
+        end
+        false
+      end
+    end
+  end
+end

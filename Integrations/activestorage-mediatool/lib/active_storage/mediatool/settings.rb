@@ -1,0 +1,36 @@
+module ActiveStorage
+  module Mediatool
+    # What an app sets in `config.active_storage.mediatool` (all optional):
+    #
+    #   max_pixels  refuse pictures and frames of more pixels (mediatool's --max-pixels)
+    #   max_memory  refuse files whose decoding needs more, in bytes or as "512M" (--max-memory)
+    #   timeout     seconds a file may take before it fails (--timeout; default 60)
+    #   gps         false to leave the place a photo or video was taken out of its metadata
+    #   serve       false to run mediatool once a blob instead of keeping one per process
+    class Settings
+      attr_reader :max_pixels, :max_memory, :timeout, :gps, :serve
+
+      def initialize(options = {})
+        options = options.to_h.transform_keys(&:to_sym)
+        unknown = options.keys - %i[max_pixels max_memory timeout gps serve]
+        raise ArgumentError, "config.active_storage.mediatool: unknown setting #{unknown.first}" if unknown.any?
+
+        @max_pixels = options[:max_pixels] && Integer(options[:max_pixels])
+        @max_memory = options[:max_memory]&.to_s
+        @timeout = Float(options.fetch(:timeout, 60))
+        raise ArgumentError, "config.active_storage.mediatool.timeout: seconds above 0, not #{@timeout}" unless @timeout.positive?
+
+        @gps = options.fetch(:gps, true) ? true : false
+        @serve = options.fetch(:serve, true) ? true : false
+      end
+
+      # The options every run of mediatool is given.
+      def arguments
+        arguments = ["--timeout", format("%g", timeout)]
+        arguments += ["--max-pixels", max_pixels.to_s] if max_pixels
+        arguments += ["--max-memory", max_memory] if max_memory
+        arguments
+      end
+    end
+  end
+end

@@ -1,0 +1,5 @@
+module ActiveStorage
+  module Mediatool
+    VERSION = "0.1.0"
+  end
+end

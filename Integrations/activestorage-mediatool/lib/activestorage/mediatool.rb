@@ -1,0 +1,2 @@
+# The gem's name as Bundler requires it (`gem "activestorage-mediatool"`).
+require "active_storage/mediatool"

@@ -1,0 +1,54 @@
+require_relative "test_helper"
+
+# Video previews made through Active Storage (`blob.preview(...).processed`, its variant
+# pipeline with vips), held to the SDR pictures the HDR clips were made from, and to the
+# upright picture of a rotated clip.
+class PreviewerTest < ActiveSupport::TestCase
+  include BlobHelpers
+
+  # The picture the previewer attached (what variants are then made of).
+  def preview_image(blob)
+    preview = blob.preview(resize_to_limit: [4096, 4096]).processed
+    Vips::Image.new_from_buffer(preview.image.download, "")
+  end
+
+  def rails_own_preview(blob)
+    ActiveStorage::Previewer::VideoPreviewer.new(blob).preview do |attachable|
+      return Vips::Image.new_from_buffer(attachable[:io].read, "")
+    end
+  end
+
+  test "HDR clips are previewed tone mapped, within 30 dB of the SDR picture they were made from" do
+    source = Vips::Image.new_from_file(fixture("hdr/photo-sdr.png"))
+    %w[hdr/photo-hlg.mp4 hdr/photo-pq.mp4].each do |clip|
+      blob = blob_of(fixture(clip))
+      ours = psnr(preview_image(blob), source)
+      theirs = psnr(rails_own_preview(blob), source)
+      puts format("  %s: mediatool's preview %.1f dB from the SDR source, Rails' VideoPreviewer %.1f dB", clip, ours, theirs)
+      assert_operator ours, :>=, 30, clip
+    end
+  end
+
+  test "a rotated clip's preview is upright: its picture is the unrotated clip's" do
+    upright = preview_image(blob_of(fixture("video/quadrants-orientation1.mp4")))
+    %w[quadrants-orientation6.mp4 quadrants-orientation8.mp4].each do |clip|
+      turned = preview_image(blob_of(fixture("video/#{clip}")))
+      assert_equal [upright.width, upright.height], [turned.width, turned.height], clip
+      assert_operator psnr(turned, upright), :>=, 30, clip
+    end
+  end
+
+  test "a portrait phone video's preview, resized to a limit, is portrait" do
+    blob = blob_of(fixture("probe/phone-hlg-portrait.mov"))
+    variant = blob.preview(resize_to_limit: [200, 200]).processed
+    image = Vips::Image.new_from_buffer(variant.image.variant(resize_to_limit: [200, 200]).processed.download, "")
+    assert_equal ffprobe_shown_size(fixture("probe/phone-hlg-portrait.mov")), [image.width, image.height]
+    assert_equal "image/jpeg", variant.image.blob.content_type
+  end
+
+  test "a video that cannot be previewed raises Active Storage's PreviewError" do
+    blob = blob_of(fixture("video/not-media.mp4"))
+    error = assert_raises(ActiveStorage::PreviewError) { blob.preview(resize_to_limit: [200, 200]).processed }
+    assert_match(/mediatool could not preview not-media\.mp4/, error.message)
+  end
+end
