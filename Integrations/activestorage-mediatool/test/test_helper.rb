@@ -1,39 +1,13 @@
-# A real Rails app in one file, as small as Active Storage allows: SQLite in memory, the Disk
-# service in a temporary folder, Active Job inline, vips for variants. The gem is added as an app
-# adds it, by requiring it before the app is defined.
+# What the tests share: the app (app.rb), fixtures, references.
 require "minitest/autorun"
-require "tmpdir"
-require "logger"
-require "stringio"
 require "open3"
 require "json"
-require "rails"
-require "active_record/railtie"
-require "active_job/railtie"
-require "active_storage/engine"
-require "activestorage/mediatool"
 require "vips"
+require_relative "app"
 
-ENV["DATABASE_URL"] = "sqlite3::memory:"
-STORAGE = Dir.mktmpdir("activestorage-mediatool-test-")
 Minitest.after_run { FileUtils.remove_entry(STORAGE, true) }
-LOG = StringIO.new
-FIXTURES = File.expand_path("../../../Fixtures", __dir__)
 
-class TestApp < Rails::Application
-  config.root = STORAGE
-  config.eager_load = false
-  config.logger = Logger.new(LOG)
-  config.active_storage.service = :test
-  config.active_storage.service_configurations = { test: { service: "Disk", root: File.join(STORAGE, "blobs") } }
-  config.active_storage.variant_processor = :vips
-  config.active_job.queue_adapter = :inline
-  config.secret_key_base = "test"
-end
-Rails.application.initialize!
-ActiveRecord::Migration.verbose = false
-require ActiveStorage::Engine.root.join("db/migrate/20170806125915_create_active_storage_tables.rb").to_s
-CreateActiveStorageTables.migrate(:up)
+FIXTURES = File.expand_path("../../../Fixtures", __dir__)
 
 module BlobHelpers
   def blob_of(path, filename: File.basename(path))

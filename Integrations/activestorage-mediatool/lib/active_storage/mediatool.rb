@@ -45,6 +45,9 @@ module ActiveStorage
 
         @lock.synchronize do
           @tool = nil if @tool && @tool.binary != path
+          # Its processes end with this one: the hook is set at the first tool, so that it runs
+          # after whatever work at_exit hooks set earlier do (minitest's runs its tests there).
+          @stopped_at_exit ||= at_exit { ActiveStorage::Mediatool.stop } && true
           @tool ||= Tool.new(binary: path, settings: settings)
         end
       end
@@ -64,7 +67,5 @@ module ActiveStorage
     @lock = Mutex.new
   end
 end
-
-at_exit { ActiveStorage::Mediatool.stop }
 
 require "active_storage/mediatool/railtie" if defined?(Rails::Railtie)
