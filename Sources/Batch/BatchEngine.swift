@@ -113,13 +113,7 @@ public final class BatchEngine: Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < inputs.count else { return }
                 let input = inputs[index]
-                let planned = input.problem == nil ? plan?.outputs(for: input) ?? [] : []
-                // Each output on its own: the sizes already made stay, the others are made, and
-                // the report names the first this run writes.
-                let missing = settings.skipsExisting ? planned.filter { Self.isMissing($0.path) } : planned
-                let outcome = Self.perform(job, input: input, planned: missing, plan: plan, isConfined: confined != nil,
-                                           skipsExisting: settings.skipsExisting, allExist: !planned.isEmpty && missing.isEmpty)
-                let output = (missing.first ?? planned.first)?.path
+                let (outcome, output) = Self.work(on: input, job: job, plan: plan, isConfined: confined != nil, settings: settings)
                 state.withLock { $0.record(outcome, index: index, input: input, output: output, settings: settings) }
                 tally.count(outcome)
             }
@@ -169,11 +163,8 @@ public final class BatchEngine: Sendable {
             }
             for input in inputs where !interrupts.isRequested {
                 if input.problem == nil { RunInputs.register(paths: [input.path]) }
-                let planned = input.problem == nil ? plan?.outputs(for: input) ?? [] : []
-                let missing = settings.skipsExisting ? planned.filter { Self.isMissing($0.path) } : planned
-                let outcome = Self.perform(job, input: input, planned: missing, plan: plan, isConfined: confined != nil,
-                                           skipsExisting: settings.skipsExisting, allExist: !planned.isEmpty && missing.isEmpty)
-                progress.record(outcome, index: index, input: input, output: (missing.first ?? planned.first)?.path, settings: settings)
+                let (outcome, output) = Self.work(on: input, job: job, plan: plan, isConfined: confined != nil, settings: settings)
+                progress.record(outcome, index: index, input: input, output: output, settings: settings)
                 index += 1
             }
         }
@@ -188,6 +179,18 @@ public final class BatchEngine: Sendable {
         case done(JobReport, milliseconds: Int)
         case failed(any Error, milliseconds: Int)
         case skipped
+    }
+
+    /// One input's job on its planned outputs, and the output its report names.
+    private static func work(on input: BatchInput, job: Job, plan: OutputPlan?, isConfined: Bool,
+                             settings: BatchSettings) -> (Outcome, output: String?) {
+        let planned = input.problem == nil ? plan?.outputs(for: input) ?? [] : []
+        // Each output on its own: the sizes already made stay, the others are made, and the
+        // report names the first this run writes.
+        let missing = settings.skipsExisting ? planned.filter { isMissing($0.path) } : planned
+        let outcome = perform(job, input: input, planned: missing, plan: plan, isConfined: isConfined,
+                              skipsExisting: settings.skipsExisting, allExist: !planned.isEmpty && missing.isEmpty)
+        return (outcome, (missing.first ?? planned.first)?.path)
     }
 
     /// Whether `--skip-existing` has an output still to make.
