@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 # scripts/bench activestorage: the Active Storage gem against Rails' own analyzer and previewer, in
 # one Rails process (the gem's test app, Integrations/activestorage-mediatool/test/app.rb), on the
 # same blobs: 20 one-minute 1080p H.264 clips with sound, as a phone's upload is. Rails analyses on

@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 require_relative "test_helper"
 
 # Blobs analysed through the app as Active Storage does it (`blob.analyze`), against ffprobe,

@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 # A real Rails app in one file, as small as Active Storage allows: SQLite in memory, the Disk
 # service in a temporary folder, Active Job inline, vips for variants. The gem is added as an app
 # adds it, by requiring it before the app is defined. The tests and scripts/bench use it.

@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 require_relative "test_helper"
 
 # Video previews made through Active Storage (`blob.preview(...).processed`, its variant

@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 # What the tests share: the app (app.rb), fixtures, references.
 require "minitest/autorun"
 require "open3"

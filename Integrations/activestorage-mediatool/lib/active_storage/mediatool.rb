@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 require "json"
 require "active_support"
 require "active_support/ordered_options"

@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 module ActiveStorage
   module Mediatool
     # Analyses videos, audio and the pictures mediatool reads with `mediatool probe`, in its

@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 module ActiveStorage
   module Mediatool
     # Where mediatool is: `ActiveStorage.paths[:mediatool]` (as Rails finds ffprobe and ffmpeg),
@@ -22,33 +24,33 @@ module ActiveStorage
 
         private
 
-        def find(configured)
-          candidate = configured ? configured.to_s : search_path("mediatool")
-          if candidate && File.file?(candidate) && File.executable?(candidate) && runs?(candidate)
-            candidate
-          else
-            ActiveStorage.logger&.warn(
-              "activestorage-mediatool: no mediatool #{configured ? "at #{configured}" : "on PATH"}: " \
-              "Rails' own analyzers and previewers are used"
-            )
+          def find(configured)
+            candidate = configured ? configured.to_s : search_path("mediatool")
+            if candidate && File.file?(candidate) && File.executable?(candidate) && runs?(candidate)
+              candidate
+            else
+              ActiveStorage.logger&.warn(
+                "activestorage-mediatool: no mediatool #{configured ? "at #{configured}" : "on PATH"}: " \
+                "Rails' own analyzers and previewers are used"
+              )
+              nil
+            end
+          end
+
+          def search_path(name)
+            ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).each do |folder|
+              candidate = File.join(folder, name)
+              return candidate if File.file?(candidate) && File.executable?(candidate)
+            end
             nil
           end
-        end
 
-        def search_path(name)
-          ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).each do |folder|
-            candidate = File.join(folder, name)
-            return candidate if File.file?(candidate) && File.executable?(candidate)
+          def runs?(candidate)
+            status, = Command.run([candidate, "--version"], timeout: 30)
+            status.success?
+          rescue Error, SystemCallError
+            false
           end
-          nil
-        end
-
-        def runs?(candidate)
-          status, = Command.run([candidate, "--version"], timeout: 30)
-          status.success?
-        rescue Error, SystemCallError
-          false
-        end
       end
     end
   end

@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 module ActiveStorage
   module Mediatool
     # One run of a command, with a deadline: its status, standard output and standard error.

@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 module ActiveStorage
   module Mediatool
     # Previews videos with `mediatool thumbnail --at auto`: a frame worth showing (not black, not

@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 module ActiveStorage
   module Mediatool
     # One `mediatool SUBCOMMAND --serve` kept running: it is written a path a line and answers
@@ -49,56 +51,56 @@ module ActiveStorage
 
       private
 
-      def running?
-        return false unless @pid
-        return true if @owner == Process.pid
+        def running?
+          return false unless @pid
+          return true if @owner == Process.pid
 
-        # A forked child: its parent's server is not its own.
-        [@input, @output].each { |io| io.close unless io.closed? }
-        @pid = nil
-        false
-      end
-
-      def start
-        input_reader, @input = IO.pipe
-        @output, output_writer = IO.pipe
-        # Its error lines repeat what the answers say: not kept.
-        @pid = Process.spawn(*@argv, in: input_reader, out: output_writer, err: File::NULL)
-        @owner = Process.pid
-        @held = +"".b
-      ensure
-        input_reader&.close
-        output_writer&.close
-      end
-
-      # The next line, within the deadline (mediatool's own --timeout, and time to start).
-      def read_line
-        deadline = Command.now + @timeout + 30
-        until (newline = @held.index("\n"))
-          left = deadline - Command.now
-          raise Error, "no answer within #{(@timeout + 30).round} s" if left <= 0
-
-          next unless IO.select([@output], nil, nil, left)
-
-          chunk = @output.read_nonblock(1 << 16, exception: false)
-          next if chunk == :wait_readable
-          raise Error, "it ended" if chunk.nil?
-
-          @held << chunk
-          raise Error, "an answer of more than #{LONGEST_ANSWER} bytes" if @held.bytesize > LONGEST_ANSWER
+          # A forked child: its parent's server is not its own.
+          [@input, @output].each { |io| io.close unless io.closed? }
+          @pid = nil
+          false
         end
-        @held.slice!(0..newline).chomp.force_encoding(Encoding::UTF_8)
-      end
 
-      def wait_for_exit(seconds)
-        deadline = Command.now + seconds
-        while Command.now < deadline
-          return true if Process.wait(@pid, Process::WNOHANG)
-
-          sleep 0.01
+        def start
+          input_reader, @input = IO.pipe
+          @output, output_writer = IO.pipe
+          # Its error lines repeat what the answers say: not kept.
+          @pid = Process.spawn(*@argv, in: input_reader, out: output_writer, err: File::NULL)
+          @owner = Process.pid
+          @held = +"".b
+        ensure
+          input_reader&.close
+          output_writer&.close
         end
-        false
-      end
+
+        # The next line, within the deadline (mediatool's own --timeout, and time to start).
+        def read_line
+          deadline = Command.now + @timeout + 30
+          until (newline = @held.index("\n"))
+            left = deadline - Command.now
+            raise Error, "no answer within #{(@timeout + 30).round} s" if left <= 0
+
+            next unless IO.select([@output], nil, nil, left)
+
+            chunk = @output.read_nonblock(1 << 16, exception: false)
+            next if chunk == :wait_readable
+            raise Error, "it ended" if chunk.nil?
+
+            @held << chunk
+            raise Error, "an answer of more than #{LONGEST_ANSWER} bytes" if @held.bytesize > LONGEST_ANSWER
+          end
+          @held.slice!(0..newline).chomp.force_encoding(Encoding::UTF_8)
+        end
+
+        def wait_for_exit(seconds)
+          deadline = Command.now + seconds
+          while Command.now < deadline
+            return true if Process.wait(@pid, Process::WNOHANG)
+
+            sleep 0.01
+          end
+          false
+        end
     end
   end
 end

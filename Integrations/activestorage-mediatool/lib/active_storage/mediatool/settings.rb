@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 module ActiveStorage
   module Mediatool
     # What an app sets in `config.active_storage.mediatool` (all optional):

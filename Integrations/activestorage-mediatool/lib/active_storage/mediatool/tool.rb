@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 require "tmpdir"
 require "fileutils"
 require "tempfile"
@@ -70,30 +72,30 @@ module ActiveStorage
 
       private
 
-      def serves?(path)
-        @settings.serve && !path.include?("\n")
-      end
-
-      def server(kind)
-        @lock.synchronize do
-          @servers ||= {}
-          @servers[kind] ||= yield
+        def serves?(path)
+          @settings.serve && !path.include?("\n")
         end
-      end
 
-      # A folder of this process's own (a forked child makes its own).
-      def posters_folder
-        unless @posters_folder && @posters_owner == Process.pid
-          @posters_folder = Dir.mktmpdir("activestorage-mediatool-")
-          @posters_owner = Process.pid
+        def server(kind)
+          @lock.synchronize do
+            @servers ||= {}
+            @servers[kind] ||= yield
+          end
         end
-        @posters_folder
-      end
 
-      def last_line(error)
-        line = error.to_s.force_encoding(Encoding::UTF_8).scrub.lines.last.to_s.strip
-        line.empty? ? "mediatool failed" : line.delete_prefix("mediatool: ")
-      end
+        # A folder of this process's own (a forked child makes its own).
+        def posters_folder
+          unless @posters_folder && @posters_owner == Process.pid
+            @posters_folder = Dir.mktmpdir("activestorage-mediatool-")
+            @posters_owner = Process.pid
+          end
+          @posters_folder
+        end
+
+        def last_line(error)
+          line = error.to_s.force_encoding(Encoding::UTF_8).scrub.lines.last.to_s.strip
+          line.empty? ? "mediatool failed" : line.delete_prefix("mediatool: ")
+        end
     end
   end
 end

@@ -1,3 +1,5 @@
+# frozen_string_literal: true
+
 module ActiveStorage
   module Mediatool
     VERSION = "0.1.0"
