@@ -145,7 +145,8 @@ public final class BatchEngine: Sendable {
         if let folder = plan?.directory { TemporaryFiles.removeLeftovers(in: folder) }
         let confined = plan?.directory.flatMap { try? ConfinedFolders.hold($0) }
         defer { confined.map(ConfinedFolders.release) }
-        var progress = Progress(total: 0, showsBar: false)
+        // Failed inputs are not kept for a summary: a server fed files for days would grow with them.
+        var progress = Progress(total: 0, showsBar: false, keepsFailures: false)
         let interrupts = Interrupts.shared
         interrupts.begin(grace: 1)
         var index = 0
@@ -153,6 +154,10 @@ public final class BatchEngine: Sendable {
             let inputs: [BatchInput]
             switch line {
             case .path(let path):
+                if let refusal = Self.servingRefusal(of: path) {
+                    inputs = [BatchInput(path: path, relativePath: path, problem: refusal)]
+                    break
+                }
                 do {
                     inputs = try InputCollector.collect(arguments: [path], listFile: nil, selection: selection)
                 } catch {
@@ -162,8 +167,9 @@ public final class BatchEngine: Sendable {
                 inputs = [BatchInput(path: "", relativePath: "", problem: "a line of more than \(ServedLines.longestLine) bytes, which names no file")]
             }
             for input in inputs where !interrupts.isRequested {
-                if input.problem == nil { RunInputs.register(paths: [input.path]) }
+                let reading = input.problem == nil ? RunInputs.register(paths: [input.path]) : []
                 let (outcome, output) = Self.work(on: input, job: job, plan: plan, isConfined: confined != nil, settings: settings)
+                RunInputs.withdraw(reading)
                 progress.record(outcome, index: index, input: input, output: output, settings: settings)
                 index += 1
             }
@@ -179,6 +185,19 @@ public final class BatchEngine: Sendable {
         case done(JobReport, milliseconds: Int)
         case failed(any Error, milliseconds: Int)
         case skipped
+    }
+
+    /// Why `path` is no input to serve: a path is answered with exactly one line, so a folder
+    /// (its files, or none) is refused, and so is standard input, which carries the paths.
+    private static func servingRefusal(of path: String) -> String? {
+        let status = path == "-" ? nil : FileSystem.status(path)
+        if path == "-" || (status != nil && status.map(FileIdentity.init) == FileSystem.status(ofDescriptor: STDIN_FILENO).map(FileIdentity.init)) {
+            return "standard input carries the paths served: it is no input"
+        }
+        if let status, status.st_mode & S_IFMT == S_IFDIR {
+            return "a folder: --serve answers each path with one line, so it takes files, not folders"
+        }
+        return nil
     }
 
     /// One input's job on its planned outputs, and the output its report names.
@@ -281,10 +300,12 @@ struct Progress: ~Copyable {
     var summary = BatchSummary()
     /// The failed inputs by their place in the batch.
     private var failures: [(index: Int, name: String)] = []
+    private let keepsFailures: Bool
     var bar: ProgressBar?
 
-    init(total: Int, showsBar: Bool) {
+    init(total: Int, showsBar: Bool, keepsFailures: Bool = true) {
         bar = showsBar ? ProgressBar(total: total) : nil
+        self.keepsFailures = keepsFailures
     }
 
     /// The table's header is written before its first row.
@@ -311,7 +332,7 @@ struct Progress: ~Copyable {
             fields += report.fields.map { ($0.name, $0.value) }
         case .failed(let error, let milliseconds):
             summary.failed += 1
-            failures.append((index, name))
+            if keepsFailures { failures.append((index, name)) }
             Diagnostics.error(name, "\(error)")
             fields += [("status", .string("failed")), ("error", .string("\(error)"))] + timing(milliseconds)
         case .skipped:

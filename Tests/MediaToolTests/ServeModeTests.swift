@@ -113,6 +113,37 @@ import TestSupport
         #expect(try served.finish() == 1)
     }
 
+    /// The hostile review: a folder was answered with a line for each of its files (or none), and
+    /// a client reading one line a path fell out of step.
+    @Test func aFolderOrStandardInputIsAnsweredWithOneFailedLine() throws {
+        let served = try Served(["probe", "--serve"])
+        for path in [Fixture.root.appendingPathComponent("video").path, "-", "/dev/stdin"] {
+            try served.send(path)
+            let answer = try served.answer()
+            #expect(answer["input"] as? String == path && answer["status"] as? String == "failed", "\(answer)")
+        }
+        try served.send(Fixture.path("video/counter.mp4"))
+        let counter = try served.answer()
+        #expect(counter["input"] as? String == Fixture.path("video/counter.mp4") && counter["status"] as? String == "ok", "\(counter)")
+        #expect(try served.finish() == 1)
+    }
+
+    /// The hostile review: every path a server was sent stayed an input for its whole life, so an
+    /// output once sent as an input could never be written again.
+    @Test func anInputIsOneOnlyWhileItsJobRuns() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let served = try Served(["thumbnail", "--serve", "--overwrite", "--out-dir", folder.path])
+        try served.send(Fixture.path("pictures/orientation6.jpg"))
+        let output = try #require(try served.answer()["output"] as? String)
+        try served.send(output)
+        #expect(try served.answer()["status"] as? String == "ok")
+        try served.send(Fixture.path("pictures/orientation6.jpg"))
+        let again = try served.answer()
+        #expect(again["status"] as? String == "ok" && again["output"] as? String == output, "\(again)")
+        #expect(try served.finish() == 0)
+    }
+
     @Test(arguments: [
         (["probe", "--serve", "a.mp4"], "mediatool: --serve takes its inputs from standard input, not as arguments ('a.mp4')."),
         (["probe", "--serve", "--files-from", "list"], "mediatool: --serve takes its inputs from standard input: --files-from has no place beside it."),
