@@ -14,7 +14,6 @@ Gem::Specification.new do |spec|
   TEXT
   spec.authors = ["The mediatool authors"]
   spec.license = "MIT"
-  spec.homepage = "https://github.com/mediatool/mediatool/tree/main/Integrations/activestorage-mediatool"
   spec.files = Dir["lib/**/*.rb", "README.md"]
   spec.require_paths = ["lib"]
   # Debian 12's Rails is 6.1; the analyzer and previewer API used is the one 6.1 to 8 share.

@@ -165,6 +165,8 @@ public final class BatchEngine: Sendable {
                 }
             case .tooLong:
                 inputs = [BatchInput(path: "", relativePath: "", problem: "a line of more than \(ServedLines.longestLine) bytes, which names no file")]
+            case .empty:
+                inputs = [BatchInput(path: "", relativePath: "", problem: "an empty line, which names no file")]
             }
             for input in inputs where !interrupts.isRequested {
                 let reading = input.problem == nil ? RunInputs.register(paths: [input.path]) : []

@@ -20,9 +20,12 @@ public struct ServedLines: ~Copyable {
         case path(String)
         /// A line past `longestLine` bytes, read past to its end.
         case tooLong
+        /// A line with nothing on it: answered too, so that a sender reading a line a line is
+        /// never left waiting.
+        case empty
     }
 
-    /// The next line that is not empty, or nil once the descriptor has ended (or failed).
+    /// The next line, or nil once the descriptor has ended (or failed).
     public mutating func next() -> Line? {
         var skipping = false
         while true {
@@ -32,8 +35,7 @@ public struct ServedLines: ~Copyable {
                 if skipping { return .tooLong }
                 // A carriage return before the line feed is not part of the name (as --files-from).
                 if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-                if line.isEmpty { continue }
-                return .path(PathBytes.string(line))
+                return line.isEmpty ? .empty : .path(PathBytes.string(line))
             }
             if held.count > Self.longestLine {
                 held.removeAll(keepingCapacity: true)

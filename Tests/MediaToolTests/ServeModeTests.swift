@@ -108,6 +108,10 @@ import TestSupport
         try served.send(String(repeating: "a", count: 100_000))
         let long = try served.answer()
         #expect(long["status"] as? String == "failed" && (long["error"] as? String)?.hasPrefix("a line of more than 65536 bytes") == true, "\(long)")
+        // An empty line is answered too (the new user's review: a sender was left waiting).
+        try served.send("")
+        let empty = try served.answer()
+        #expect(empty["status"] as? String == "failed" && empty["error"] as? String == "an empty line, which names no file", "\(empty)")
         try served.send(Fixture.path("video/counter.mp4"))
         #expect(try served.answer()["status"] as? String == "ok")
         #expect(try served.finish() == 1)

@@ -48,6 +48,18 @@ class PreviewerTest < ActiveSupport::TestCase
     assert_equal "image/jpeg", variant.image.blob.content_type
   end
 
+  test "a HEIC photo, which Rails 6.1 cannot vary, is represented upright, as vips shows it" do
+    path = fixture("heif/orientation6.heic")
+    blob = blob_of(path)
+    assert_not blob.variable?
+    assert blob.representable?
+    representation = blob.representation(resize_to_limit: [4096, 4096]).processed
+    image = Vips::Image.new_from_buffer(representation.image.download, "")
+    shown = Vips::Image.new_from_file(path)
+    assert_equal [shown.width, shown.height], [image.width, image.height]
+    assert_operator psnr(image, shown), :>=, 30
+  end
+
   test "a video that cannot be previewed raises Active Storage's PreviewError" do
     blob = blob_of(fixture("video/not-media.mp4"))
     error = assert_raises(ActiveStorage::PreviewError) { blob.preview(resize_to_limit: [200, 200]).processed }

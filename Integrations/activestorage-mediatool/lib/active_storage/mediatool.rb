@@ -3,6 +3,7 @@
 require "json"
 require "active_support"
 require "active_support/ordered_options"
+require "active_support/fork_tracker"
 require "active_storage/mediatool/version"
 
 module ActiveStorage
@@ -15,6 +16,7 @@ module ActiveStorage
     autoload :Binary, "active_storage/mediatool/binary"
     autoload :Command, "active_storage/mediatool/command"
     autoload :Server, "active_storage/mediatool/server"
+    autoload :ServerPool, "active_storage/mediatool/server_pool"
     autoload :Settings, "active_storage/mediatool/settings"
     autoload :Metadata, "active_storage/mediatool/metadata"
     autoload :Tool, "active_storage/mediatool/tool"
@@ -32,6 +34,14 @@ module ActiveStorage
         @settings = settings
       end
 
+      # In a forked child: the parent's processes are let go, their pipes closed at once so that
+      # the parent still ends them at once.
+      def after_fork
+        @lock = Mutex.new
+        @tool&.abandon
+        @tool = nil
+      end
+
       # The processes kept are ended (at exit, or when the settings change).
       def stop
         @lock.synchronize do
@@ -46,7 +56,10 @@ module ActiveStorage
         return nil unless path
 
         @lock.synchronize do
-          @tool = nil if @tool && @tool.binary != path
+          if @tool && @tool.binary != path
+            @tool.stop
+            @tool = nil
+          end
           # Its processes end with this one: the hook is set at the first tool, so that it runs
           # after whatever work at_exit hooks set earlier do (minitest's runs its tests there).
           @stopped_at_exit ||= at_exit { ActiveStorage::Mediatool.stop } && true
@@ -67,6 +80,7 @@ module ActiveStorage
     end
 
     @lock = Mutex.new
+    ActiveSupport::ForkTracker.after_fork { ActiveStorage::Mediatool.after_fork }
   end
 end
 

@@ -19,6 +19,10 @@ module ActiveStorage
       def metadata
         tool = Mediatool.tool or return {}
         report = Mediatool.with_local_path(blob) { |path| tool.probe(path) }
+        if report["kind"] == "picture" ? !blob.image? : blob.image?
+          raise Error, "it is a #{report["kind"]}, not the #{blob.content_type} it was given as"
+        end
+
         Metadata.from(report)
       rescue Error => error
         logger.warn "Skipping analysis of #{blob.filename} (#{blob.key}) because mediatool could not read it: #{error.message}"

@@ -2,36 +2,45 @@
 
 module ActiveStorage
   module Mediatool
-    # One run of a command, with a deadline: its status, standard output and standard error.
+    # One run of a command, with a deadline over all of it: its status, standard output and the
+    # end of its standard error.
     module Command
-      # More than any answer mediatool gives (a poster JPEG is a few MB): a run that writes more
-      # is ended, so that what is held stays bounded.
-      MOST_OUTPUT = 256 << 20
+      # More than any answer mediatool gives on standard output (a poster JPEG is a few MB): a
+      # run that writes more is ended, so that what is held stays bounded.
+      MOST_OUTPUT = 64 << 20
+      # Of standard error only the end is kept: the error line is the last.
+      ERROR_TAIL = 64 << 10
 
       def self.run(argv, timeout:)
+        deadline = now + timeout
         output_reader, output_writer = IO.pipe
         error_reader, error_writer = IO.pipe
         pid = Process.spawn(*argv, in: File::NULL, out: output_writer, err: error_writer)
         output_writer.close
         error_writer.close
-        collected = { output_reader => +"".b, error_reader => +"".b }
-        read_all(collected, deadline: now + timeout, what: argv[1])
-        _, status = Process.wait2(pid)
+        output = +"".b
+        error = +"".b
+        read_all({ output_reader => output, error_reader => error }, deadline: deadline, what: argv[1], error_stream: error_reader)
+        status = wait(pid, deadline: deadline, what: argv[1])
         pid = nil
-        [status, collected[output_reader], collected[error_reader]]
+        [status, output, error]
       ensure
         if pid
-          Process.kill(:KILL, pid) rescue nil
-          Process.wait(pid) rescue nil
+          begin
+            Process.kill(:KILL, pid)
+            Process.wait(pid)
+          rescue SystemCallError
+            nil
+          end
         end
-        [output_reader, output_writer, error_reader, error_writer].each { |io| io&.close unless io&.closed? }
+        [output_reader, output_writer, error_reader, error_writer].each { |io| io.close if io && !io.closed? }
       end
 
       def self.now
         Process.clock_gettime(Process::CLOCK_MONOTONIC)
       end
 
-      def self.read_all(collected, deadline:, what:)
+      def self.read_all(collected, deadline:, what:, error_stream:)
         open = collected.keys
         until open.empty?
           left = deadline - now
@@ -46,14 +55,30 @@ module ActiveStorage
 
             if chunk.nil?
               open.delete(io)
-            else
-              collected[io] << chunk
-              raise Error, "mediatool #{what} wrote more than #{MOST_OUTPUT} bytes" if collected[io].bytesize > MOST_OUTPUT
+              next
+            end
+            kept = collected[io]
+            kept << chunk
+            if io == error_stream
+              kept.replace(kept.byteslice(-ERROR_TAIL, ERROR_TAIL)) if kept.bytesize > ERROR_TAIL
+            elsif kept.bytesize > MOST_OUTPUT
+              raise Error, "mediatool #{what} wrote more than #{MOST_OUTPUT} bytes"
             end
           end
         end
       end
-      private_class_method :read_all
+
+      # Its status, once it ends: one that closed its streams and lives on is stopped at the deadline.
+      def self.wait(pid, deadline:, what:)
+        loop do
+          _, status = Process.wait2(pid, Process::WNOHANG)
+          return status if status
+          raise Error, "mediatool #{what} took longer than its deadline and was stopped" if now > deadline
+
+          sleep 0.005
+        end
+      end
+      private_class_method :read_all, :wait
     end
   end
 end

@@ -4,10 +4,12 @@ module ActiveStorage
   module Mediatool
     # Previews videos with `mediatool thumbnail --at auto`: a frame worth showing (not black, not
     # mid-fade), upright by the display matrix, HDR tone mapped to SDR, as a JPEG. Active Storage
-    # attaches it and makes its variants as it does of its own previews.
+    # attaches it and makes its variants as it does of its own previews. Photos that Active
+    # Storage cannot make variants of (HEIC and AVIF on Rails 6.1) are previewed too, upright, so
+    # that `blob.representation` works for a phone's photos.
     class Previewer < ActiveStorage::Previewer
       def self.accept?(blob)
-        blob.video? && !Mediatool.tool.nil?
+        (blob.video? || (Analyzer::PICTURE_TYPES.include?(blob.content_type) && !blob.variable?)) && !Mediatool.tool.nil?
       end
 
       def preview(**options)

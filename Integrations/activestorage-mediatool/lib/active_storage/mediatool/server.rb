@@ -4,61 +4,64 @@ module ActiveStorage
   module Mediatool
     # One `mediatool SUBCOMMAND --serve` kept running: it is written a path a line and answers
     # each with a JSON line, its sandboxed workers warm between blobs, so a blob does not pay a
-    # process start. One path at a time; a server that fails (ends, stalls past its deadline,
-    # answers nonsense) is stopped, its blob fails, and the next call starts a new one. After a
-    # fork (Puma, Spring) the child starts its own and leaves its parent's alone.
+    # process start. One path at a time (a `ServerPool` lends it to one caller); a server that
+    # fails (ends, stalls past its deadline, answers what was not asked) is stopped, its blob
+    # fails, and the next path starts a new one.
     class Server
       # An answer is one JSON line of a few KB; a longer line is no answer.
       LONGEST_ANSWER = 1 << 20
+      # Beyond mediatool's own --timeout a file: the time to start and to confine its workers.
+      STARTING = 10
 
       def initialize(argv, timeout:)
         @argv = argv
         @timeout = timeout
-        @lock = Mutex.new
       end
 
-      # The answer to `path`, a Hash of mediatool's JSON line.
+      # The answer to `path`: mediatool's JSON line, a Hash whose input is `path`.
       def answer(path)
         raise ArgumentError, "a path with a line feed cannot be served" if path.include?("\n")
 
-        @lock.synchronize do
-          start unless running?
-          begin
-            @input.write(path + "\n")
-            @input.flush
-            JSON.parse(read_line)
-          rescue Error, SystemCallError, IOError, JSON::ParserError => error
-            stop
-            raise Error, "mediatool #{@argv[1]} --serve failed on #{File.basename(path)}: #{error.message}"
-          end
+        start unless running?
+        begin
+          @input.write(path + "\n")
+          @input.flush
+          answer = JSON.parse(read_line)
+          raise Error, "it answered #{answer.inspect[0, 80]} to #{path}" unless answer.is_a?(Hash) && answer["input"] == path
+
+          answer
+        rescue Error, SystemCallError, IOError, JSON::ParserError => error
+          stop
+          raise Error, "mediatool #{@argv[1]} --serve failed on #{File.basename(path)}: #{error.message}"
         end
       end
 
       def stop
         return unless @pid
 
-        if @owner == Process.pid
-          @input.close unless @input.closed?
-          # Standard input's end ends it; one that does not end at once is killed.
-          Process.kill(:KILL, @pid) unless wait_for_exit(2)
-          Process.wait(@pid) rescue nil
-        end
-        [@input, @output].each { |io| io.close unless io.closed? }
-        @pid = nil
+        @input.close unless @input.closed?
+        # Standard input's end ends it; one that does not end at once is killed.
+        Process.kill(:KILL, @pid) unless wait_for_exit(2)
+        Process.wait(@pid)
       rescue SystemCallError
+        nil
+      ensure
+        abandon
+      end
+
+      # In a forked child: the parent's server is let go without a word to it (its pipes closed
+      # here, so that the parent's `stop` still ends it at once).
+      def abandon
+        [@input, @output].each { |io| io.close if io && !io.closed? }
         @pid = nil
       end
 
       private
-
         def running?
           return false unless @pid
-          return true if @owner == Process.pid
 
-          # A forked child: its parent's server is not its own.
-          [@input, @output].each { |io| io.close unless io.closed? }
-          @pid = nil
-          false
+          abandon unless @owner == Process.pid
+          !@pid.nil?
         end
 
         def start
@@ -73,12 +76,12 @@ module ActiveStorage
           output_writer&.close
         end
 
-        # The next line, within the deadline (mediatool's own --timeout, and time to start).
+        # The next line, within the deadline.
         def read_line
-          deadline = Command.now + @timeout + 30
+          deadline = Command.now + @timeout + STARTING
           until (newline = @held.index("\n"))
             left = deadline - Command.now
-            raise Error, "no answer within #{(@timeout + 30).round} s" if left <= 0
+            raise Error, "no answer within #{(@timeout + STARTING).round} s" if left <= 0
 
             next unless IO.select([@output], nil, nil, left)
 

@@ -8,13 +8,14 @@ module ActiveStorage
     #   max_memory  refuse files whose decoding needs more, in bytes or as "512M" (--max-memory)
     #   timeout     seconds a file may take before it fails (--timeout; default 60)
     #   gps         false to leave the place a photo or video was taken out of its metadata
-    #   serve       false to run mediatool once a blob instead of keeping one per process
+    #   serve       false to run mediatool once a blob instead of keeping processes
+    #   servers     how many of each kind a Rails process keeps, for its threads (default 2)
     class Settings
-      attr_reader :max_pixels, :max_memory, :timeout, :gps, :serve
+      attr_reader :max_pixels, :max_memory, :timeout, :gps, :serve, :servers
 
       def initialize(options = {})
         options = options.to_h.transform_keys(&:to_sym)
-        unknown = options.keys - %i[max_pixels max_memory timeout gps serve]
+        unknown = options.keys - %i[max_pixels max_memory timeout gps serve servers]
         raise ArgumentError, "config.active_storage.mediatool: unknown setting #{unknown.first}" if unknown.any?
 
         @max_pixels = options[:max_pixels] && Integer(options[:max_pixels])
@@ -24,6 +25,8 @@ module ActiveStorage
 
         @gps = options.fetch(:gps, true) ? true : false
         @serve = options.fetch(:serve, true) ? true : false
+        @servers = Integer(options.fetch(:servers, 2))
+        raise ArgumentError, "config.active_storage.mediatool.servers: 1 or more, not #{@servers}" unless @servers.positive?
       end
 
       # The options every run of mediatool is given.

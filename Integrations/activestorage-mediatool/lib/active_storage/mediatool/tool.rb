@@ -7,8 +7,8 @@ require "tempfile"
 module ActiveStorage
   module Mediatool
     # What the analyzers and the previewer ask of mediatool, with the app's settings: a probe,
-    # and a poster. Served by a process kept for each (`Server`), or by a run a blob when serving
-    # is off or a path cannot be sent on a line.
+    # and a poster. Served by processes kept for each (`ServerPool`), or by a run a blob when
+    # serving is off or a path cannot be sent on a line.
     class Tool
       attr_reader :binary
 
@@ -16,6 +16,7 @@ module ActiveStorage
         @binary = binary
         @settings = settings
         @lock = Mutex.new
+        @pools = {}
       end
 
       # mediatool probe's report of the file, a Hash; raises Error when it could not be read.
@@ -23,12 +24,12 @@ module ActiveStorage
         arguments = ["probe", *@settings.arguments, *("--no-gps" unless @settings.gps)]
         report =
           if serves?(path)
-            server(:probe) { Server.new([binary, *arguments, "--serve"], timeout: @settings.timeout) }.answer(path)
+            pool(:probe) { [binary, *arguments, "--serve"] }.answer(path)
           else
-            status, output, error = Command.run([binary, *arguments, "--json", "--quiet", "--", path], timeout: @settings.timeout + 30)
+            status, output, error = Command.run([binary, *arguments, "--json", "--quiet", "--", path], timeout: run_deadline)
             raise Error, last_line(error) if output.empty? && !status.success?
 
-            JSON.parse(output.lines.first)
+            parse(output.lines.first.to_s)
           end
         raise Error, report["error"].to_s unless report["status"] == "ok"
 
@@ -39,61 +40,108 @@ module ActiveStorage
       # file that is gone once closed.
       def poster(path)
         arguments = ["thumbnail", "--at", "auto", "--format", "jpeg", *@settings.arguments]
-        if serves?(path)
-          report = server(:thumbnail) do
-            Server.new([binary, *arguments, "--serve", "--out-dir", posters_folder, "--name", "{stem}.jpg",
-                        "--overwrite", "--no-fsync"], timeout: @settings.timeout)
-          end.answer(path)
-          raise Error, report["error"].to_s unless report["status"] == "ok"
+        return poster_by_run(path, arguments) unless serves?(path)
 
-          file = File.open(report.fetch("output"), "rb")
-          File.unlink(file.path)
-          file
-        else
-          status, output, error = Command.run([binary, *arguments, "--quiet", "-o", "-", "--", path], timeout: @settings.timeout + 30)
+        folder = posters_folder
+        report = pool(:thumbnail, folder) do
+          [binary, *arguments, "--serve", "--out-dir", folder, "--name", "{stem}.jpg", "--overwrite", "--no-fsync"]
+        end.answer(path)
+        raise Error, report["error"].to_s unless report["status"] == "ok"
+
+        output = report["output"]
+        raise Error, "its answer names no poster" unless output.is_a?(String) && File.dirname(output) == folder
+
+        file = File.open(output, "rb")
+        File.unlink(output)
+        jpeg(file)
+      rescue SystemCallError => error
+        raise Error, "its poster could not be read: #{error.message}"
+      end
+
+      def stop
+        @lock.synchronize do
+          @pools.each_value(&:stop)
+          @pools.clear
+          FileUtils.remove_entry(@posters_folder, true) if @posters_folder && @posters_owner == Process.pid
+          @posters_folder = nil
+        end
+      end
+
+      # In a forked child (`ActiveSupport::ForkTracker`): the parent's processes and folder are
+      # its own; this process starts its own at its first blob.
+      def abandon
+        @lock = Mutex.new
+        @pools.each_value(&:abandon)
+        @pools.clear
+        @posters_folder = nil
+      end
+
+      private
+        def serves?(path)
+          @settings.serve && !path.include?("\n")
+        end
+
+        # The pool of a kind of server (for posters, of the folder they write to: a folder gone
+        # meanwhile, a /tmp cleaner's doing, gets a new pool writing to a new folder).
+        def pool(kind, folder = nil)
+          @lock.synchronize do
+            key = [kind, folder]
+            @pools[key] ||= begin
+              stale = @pools.keys.select { |other| other.first == kind }
+              stale.each { |other| @pools.delete(other).stop }
+              argv = yield
+              ServerPool.new(size: @settings.servers) { Server.new(argv, timeout: @settings.timeout) }
+            end
+          end
+        end
+
+        # A folder of this process's own, made again if it was removed.
+        def posters_folder
+          @lock.synchronize do
+            unless @posters_folder && @posters_owner == Process.pid && File.directory?(@posters_folder)
+              @posters_folder = Dir.mktmpdir("activestorage-mediatool-")
+              @posters_owner = Process.pid
+            end
+            @posters_folder
+          end
+        end
+
+        def poster_by_run(path, arguments)
+          status, output, error = Command.run([binary, *arguments, "--quiet", "-o", "-", "--", path], timeout: run_deadline)
           raise Error, last_line(error) unless status.success? && !output.empty?
 
           file = Tempfile.new(["poster", ".jpg"], binmode: true)
           file.write(output)
           file.rewind
           file.unlink
-          file
-        end
-      end
-
-      def stop
-        @lock.synchronize do
-          @servers&.each_value(&:stop)
-          @servers = nil
-          FileUtils.remove_entry(@posters_folder, true) if @posters_folder && @posters_owner == Process.pid
-          @posters_folder = nil
-        end
-      end
-
-      private
-
-        def serves?(path)
-          @settings.serve && !path.include?("\n")
+          jpeg(file)
         end
 
-        def server(kind)
-          @lock.synchronize do
-            @servers ||= {}
-            @servers[kind] ||= yield
-          end
+        # `file`, rewound, once it is seen to begin as a JPEG does: nothing else is attached.
+        def jpeg(file)
+          start = file.read(3)
+          file.rewind
+          return file if start == "\xFF\xD8\xFF".b
+
+          file.close
+          raise Error, "its poster is no JPEG"
         end
 
-        # A folder of this process's own (a forked child makes its own).
-        def posters_folder
-          unless @posters_folder && @posters_owner == Process.pid
-            @posters_folder = Dir.mktmpdir("activestorage-mediatool-")
-            @posters_owner = Process.pid
-          end
-          @posters_folder
+        def run_deadline
+          @settings.timeout + Server::STARTING
+        end
+
+        def parse(line)
+          report = JSON.parse(line)
+          raise Error, "mediatool answered #{line[0, 80].inspect}" unless report.is_a?(Hash)
+
+          report
+        rescue JSON::ParserError
+          raise Error, "mediatool answered #{line[0, 80].inspect}"
         end
 
         def last_line(error)
-          line = error.to_s.force_encoding(Encoding::UTF_8).scrub.lines.last.to_s.strip
+          line = error.to_s.dup.force_encoding(Encoding::UTF_8).scrub.lines.last.to_s.strip
           line.empty? ? "mediatool failed" : line.delete_prefix("mediatool: ")
         end
     end

@@ -1,0 +1,81 @@
+# frozen_string_literal: true
+
+require_relative "test_helper"
+
+# The hostile review's mediatools: decoys named by ActiveStorage.paths[:mediatool] that answer
+# `--version` as mediatool does and then misbehave. An analysis must end, within the app's timeout,
+# as Rails ends a failed one (a warning, analyzed: true), and a preview with PreviewError.
+class MisbehavingMediatoolTest < ActiveSupport::TestCase
+  include BlobHelpers
+
+  DECOYS = {
+    # Closes its output and lives on: the run a blob waited for it without end.
+    "closes its output and lives on" => "exec >&- 2>&-; exec sleep 300",
+    # Answers JSON that is no object, or another input's line.
+    "answers null" => "while read -r line; do echo null; done; echo null",
+    "answers another input" => %q(while read -r line; do echo '{"input":"/elsewhere.mp4","status":"ok","kind":"video","width":9}'; done)
+  }.freeze
+
+  def decoy(name)
+    path = File.join(STORAGE, "decoy-#{name.tr(" ", "-")}")
+    File.write(path, <<~SCRIPT)
+      #!/bin/bash
+      [ "$1" = --version ] && { echo 0.0.0; exit 0; }
+      #{DECOYS.fetch(name)}
+    SCRIPT
+    File.chmod(0o755, path)
+    path
+  end
+
+  def with_mediatool(path, **settings)
+    saved = ActiveStorage.paths[:mediatool]
+    ActiveStorage.paths[:mediatool] = path
+    ActiveStorage::Mediatool::Binary.forget
+    with_settings(timeout: 1, **settings) { yield }
+  ensure
+    ActiveStorage.paths[:mediatool] = saved
+    ActiveStorage::Mediatool::Binary.forget
+  end
+
+  DECOYS.each_key do |name|
+    [true, false].each do |serve|
+      test "a mediatool that #{name} (#{serve ? "served" : "a run a blob"}) fails the analysis and the preview" do
+        with_mediatool(decoy(name), serve: serve) do
+          mark = LOG.string.size
+          blob = blob_of(fixture("video/counter.mp4"))
+          blob.analyze
+          assert_equal true, blob.metadata[:analyzed]
+          assert_not blob.metadata.key?(:width), blob.metadata.inspect
+          assert(log_lines_since(mark).any? { |line| line.include?("Skipping analysis of counter.mp4") }, LOG.string[mark..])
+          assert_raises(ActiveStorage::PreviewError) { blob.preview(resize_to_limit: [64, 64]).processed }
+        end
+      end
+    end
+  end
+
+  test "a posters folder removed meanwhile (a /tmp cleaner) is made again" do
+    assert_equal 16, preview_height(blob_of(fixture("video/counter.mp4")))
+    folder = ActiveStorage::Mediatool.tool.instance_variable_get(:@posters_folder)
+    assert File.directory?(folder)
+    FileUtils.remove_entry(folder)
+    assert_equal 16, preview_height(blob_of(fixture("video/counter.mp4")))
+  end
+
+  test "a forked child lets its parent's processes go at once" do
+    blob_of(fixture("video/counter.mp4")).analyze
+    reader, writer = IO.pipe
+    child = fork do
+      reader.close
+      writer.write(ActiveStorage::Mediatool.instance_variable_get(:@tool).nil? ? "let go" : "kept")
+      writer.close
+      exit!(0)
+    end
+    writer.close
+    assert_equal "let go", reader.read
+    Process.wait(child)
+  end
+
+  def preview_height(blob)
+    Vips::Image.new_from_buffer(blob.preview(resize_to_limit: [4096, 4096]).processed.image.download, "").height
+  end
+end
