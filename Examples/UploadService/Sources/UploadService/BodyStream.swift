@@ -40,7 +40,8 @@ final class BodyStream: AsyncSequence, @unchecked Sendable {
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: refusal.status, headers: headers, body: ResponseBody(contentLength: text.readableBytes) { writer in
             try await writer.write(text)
-            if ReadingPast.enter(client: client) {
+            // A body read to its end (most refusals come after it) has nothing to read past.
+            if !self.finished && ReadingPast.enter(client: client) {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { await self.readPast(upTo: limit, client: client) }
                     group.addTask { try? await Task.sleep(until: deadline) }
