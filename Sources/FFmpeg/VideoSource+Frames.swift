@@ -25,6 +25,13 @@ extension VideoSource {
         }
     }
 
+    /// Whether the keyframe at `seconds` is the one the last keyframe search found (by the span it
+    /// found): what `frames(atSeconds:mode: .keyframe)` reports as `repeatsPrevious` for a next time.
+    public func repeatsLastKeyframe(atSeconds seconds: Double) -> Bool {
+        guard let span = lastKeyframeSpan, !startNeedsDecoding else { return false }
+        return span.contains(startTimestamp + ticks(atOrBefore: max(0, seconds)))
+    }
+
     private func keyframes(atSeconds times: [Double], _ body: (FrameForTime) throws -> Void) throws {
         var previous: (located: LocatedFrame, span: Range<Int64>)?
         for (index, seconds) in times.enumerated() {

@@ -80,12 +80,23 @@ public final class VideoSource {
         try self.init(threads: threads, videoStream: nil, limits: DecodeLimits()) { try FormatContext(bytes: bytes) }
     }
 
-    private init(threads: Int, videoStream: Int?, limits: DecodeLimits, open: @escaping () throws -> FormatContext) throws {
+    /// A second reader of this file's stream, with a decoder of its own, so that work at many
+    /// times can be split between threads. Its frame is reserved from the same limits, and it is
+    /// refused where they have no room for it.
+    public func sibling(threads: Int) throws -> VideoSource {
+        try VideoSource(threads: threads, videoStream: nil, limits: limits, open: reopen, streamIndex: streamIndex)
+    }
+
+    /// `streamIndex`: the stream among all the file's, as a sibling has it; else `videoStream`.
+    private init(threads: Int, videoStream: Int?, limits: DecodeLimits, open: @escaping () throws -> FormatContext,
+                 streamIndex absoluteIndex: Int? = nil) throws {
         let format = try open()
         self.format = format
         reopen = open
         let chosen: Int?
-        if let videoStream {
+        if let absoluteIndex {
+            chosen = absoluteIndex
+        } else if let videoStream {
             let streams = format.videoStreamIndices()
             guard streams.indices.contains(videoStream) else {
                 throw VideoError.noSuchVideoStream(asked: videoStream, count: streams.count)

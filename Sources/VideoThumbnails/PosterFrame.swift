@@ -1,5 +1,6 @@
 import FFmpeg
 import Imaging
+import WorkerPool
 
 /// Chooses a frame worth showing as a video's poster (`--at auto`): among the keyframes of a window
 /// early in the video (or its frames at the window's times, where keyframes are sparser than
@@ -41,12 +42,12 @@ public enum PosterFrame {
     static let exactSpan = 20.0
 
     /// The chosen frame: a keyframe where the window has several, else the exact frame at a sample.
-    public static func choose(in video: VideoSource) throws -> Choice {
+    public static func choose(in video: VideoSource, threads: Int = 1) throws -> Choice {
         guard let duration = video.durationSeconds else { throw VideoError.unknownDuration }
         let start = window.lowerBound * duration
         let step = (window.upperBound - window.lowerBound) * duration / Double(samples)
         let times = (0..<samples).map { start + (Double($0) + 0.5) * step }
-        let keyframes = try measures(of: video, at: times, mode: .keyframe)
+        let keyframes = try keyframeMeasures(of: video, at: times, threads: threads)
         if keyframes.count >= samples / 3, let best = best(of: keyframes) {
             return Choice(seconds: best.seconds, mode: .keyframe)
         }
@@ -60,6 +61,42 @@ public enum PosterFrame {
     }
 
     /// What is measured of each frame found at `times`, each frame once.
+    /// The keyframes' measures, the times split in two halves measured on two threads where the
+    /// setting gives two (the second half by a second reader of the file, `VideoSource.sibling`):
+    /// a minute-long phone clip's poster was twelve keyframe decodes one after another. The same
+    /// frames are measured either way: a keyframe both halves reach (the later half's first time
+    /// showing the earlier half's last keyframe) is measured once where one pass would have.
+    private static func keyframeMeasures(of video: VideoSource, at times: [Double], threads: Int) throws -> [Measure] {
+        let half = times.count / 2
+        guard WorkerThreads.count(forSetting: threads) > 1, half > 0, let sibling = try? video.sibling(threads: 1) else {
+            return try measures(of: video, at: times, mode: .keyframe)
+        }
+        let halves = Halves(readers: [video, sibling], times: [Array(times[..<half]), Array(times[half...])])
+        WorkerThreads.run(count: 2) { index in
+            let result = Result { try measures(of: halves.readers[index], at: halves.times[index], mode: .keyframe) }
+            if index == 0 { halves.earlier = result } else { halves.later = result }
+        }
+        var later = try halves.later.get()
+        // The later half's first time shows the keyframe the earlier half ended on: one pass
+        // would have passed over it as a repeat.
+        if !later.isEmpty && video.repeatsLastKeyframe(atSeconds: halves.times[1][0]) { later.removeFirst() }
+        return try halves.earlier.get() + later
+    }
+
+    /// Each half's reader, times and measures: each thread writes its own result only, and the
+    /// results are read once both have joined.
+    private final class Halves: @unchecked Sendable {
+        let readers: [VideoSource]
+        let times: [[Double]]
+        var earlier: Result<[Measure], any Error> = .success([])
+        var later: Result<[Measure], any Error> = .success([])
+
+        init(readers: [VideoSource], times: [[Double]]) {
+            self.readers = readers
+            self.times = times
+        }
+    }
+
     private static func measures(of video: VideoSource, at times: [Double], mode: VideoSource.SeekMode) throws -> [Measure] {
         var measures: [Measure] = []
         try video.frames(atSeconds: times, mode: mode) { found in

@@ -42,7 +42,7 @@ struct VideoFrameThumbnails {
         case .posterFrame where video.durationSeconds == nil:
             warnings.append("\(unknownDuration), not a poster frame")
         case .posterFrame:
-            let poster = try PosterFrame.choose(in: video)
+            let poster = try PosterFrame.choose(in: video, threads: threads)
             (seconds, mode) = (poster.seconds, poster.mode)
         case .at(.seconds(let value)):
             seconds = value
