@@ -47,6 +47,26 @@ import TestSupport
         #expect(poster.meanLuma < 200 && poster.deviation > 30)
     }
 
+    /// Two cores measure the candidates in two halves, one core in one pass: the same poster, in
+    /// every container the fixtures hold (an AVI, whose keyframes' spans are unknown, measured a
+    /// keyframe twice in one pass and once in two, and so chose another frame).
+    @Test(arguments: ["counter.avi", "counter.mp4", "counter.mkv", "counter.ts", "counter.flv", "counter.ogv", "fade-in.mp4",
+                      "fade-in-one-keyframe.mp4", "flash.mp4", "four-seconds.mp4", "late-keyframe.ts", "false-keyframe.mp4"])
+    func oneCoreAndTwoChooseTheSamePoster(fixture: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var answers: [String] = []
+        for (name, launcher) in [("one", ["taskset", "-c", "0"]), ("two", ["taskset", "-c", "0,1"])] {
+            let output = folder.appendingPathComponent("\(name).png").path
+            let run = try ToolRun.run(["thumbnail", "--at", "auto", "--json", Fixture.path("video/\(fixture)"), "-o", output], launcher: launcher)
+            #expect(run.status == 0, "\(run.standardError)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+            answers.append("\(report["seconds"] ?? "none")")
+        }
+        #expect(answers[0] == answers[1], "\(fixture): \(answers)")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("one.png")) == Data(contentsOf: folder.appendingPathComponent("two.png")))
+    }
+
     @Test func theSameInputGivesTheSameFrame() throws {
         let first = try Self.poster("flash.mp4")
         let second = try Self.poster("flash.mp4")
