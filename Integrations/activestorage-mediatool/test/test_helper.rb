@@ -6,6 +6,7 @@ require "open3"
 require "json"
 require "vips"
 require_relative "app"
+require_relative "references"
 
 Minitest.after_run { FileUtils.remove_entry(STORAGE, true) }
 
@@ -20,18 +21,8 @@ module BlobHelpers
     File.join(FIXTURES, relative)
   end
 
-  # What ffprobe says the first video stream shows: its coded size, the pixel aspect and the
-  # display matrix's rotation applied (the reference the analyzer is held to).
   def ffprobe_shown_size(path)
-    output, status = Open3.capture2("ffprobe", "-v", "error", "-select_streams", "v:0", "-show_streams", "-of", "json", path)
-    raise "ffprobe failed on #{path}" unless status.success?
-
-    stream = JSON.parse(output).fetch("streams").first
-    width, height = stream["width"], stream["height"]
-    sar = stream["sample_aspect_ratio"].to_s.split(":").map(&:to_i)
-    width = (width * sar[0].to_r / sar[1]).round if sar.size == 2 && sar.all?(&:positive?)
-    rotation = Array(stream["side_data_list"]).map { |data| data["rotation"] }.compact.first.to_i
-    rotation % 180 == 0 ? [width, height] : [height, width]
+    References.ffprobe_shown_size(path)
   end
 
   # A copy of counter.mp4 (128x16) whose display matrix turns it by `tag` (FFmpeg 5.1's rotate

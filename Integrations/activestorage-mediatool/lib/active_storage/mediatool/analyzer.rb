@@ -3,8 +3,10 @@
 module ActiveStorage
   module Mediatool
     # Analyses videos, audio and the pictures mediatool reads with `mediatool probe`, in its
-    # sandbox. A file it cannot read is analysed as Active Storage does it: a warning in the log
-    # and the blob marked analysed, with no metadata but that.
+    # sandbox. A file it cannot read is handed to the analyzer Active Storage would have used
+    # without the gem (a Lab TIFF vips reads, a video ffprobe still measures); where that one
+    # fails too, it is analysed as Active Storage does it: a warning in the log and the blob
+    # marked analysed, with no metadata but that, never an exception.
     class Analyzer < ActiveStorage::Analyzer
       # What Rails' image analyzers read besides (SVG, BMP, PSD...) is left to them.
       PICTURE_TYPES = %w[
@@ -18,16 +20,23 @@ module ActiveStorage
 
       def metadata
         tool = Mediatool.tool or return {}
-        report = Mediatool.with_local_path(blob) { |path| tool.probe(path) }
-        if report["kind"] == "picture" ? !blob.image? : blob.image?
-          raise Error, "it is a #{report["kind"]}, not the #{blob.content_type} it was given as"
-        end
-
-        Metadata.from(report)
+        # What the file is, whatever its content type says: Marcel 1.0 takes an AVIF photo for
+        # video/quicktime (both are ISO media files), and it is measured as the photo it is.
+        Metadata.from(Mediatool.with_local_path(blob) { |path| tool.probe(path) })
       rescue Error => error
-        logger.warn "Skipping analysis of #{blob.filename} (#{blob.key}) because mediatool could not read it: #{error.message}"
-        {}
+        fallback = ActiveStorage.analyzers.drop_while { |analyzer| analyzer != self.class }.drop(1).detect { |analyzer| analyzer.accept?(blob) }
+        logger.warn "mediatool could not read #{blob.filename} (#{blob.key}): #{error.message}; " +
+                    (fallback ? "#{fallback.name} is asked instead" : "skipping its analysis")
+        fallback ? metadata_by(fallback) : {}
       end
+
+      private
+        def metadata_by(fallback)
+          fallback.new(blob).metadata
+        rescue StandardError => error
+          logger.warn "#{fallback.name} could not analyse #{blob.filename} (#{blob.key}) either: #{error.message}"
+          {}
+        end
     end
   end
 end
