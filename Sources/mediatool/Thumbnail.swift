@@ -220,7 +220,8 @@ struct Thumbnail: ParsableCommand {
     /// The options given that a picture has no use for, as the user spelled them.
     func videoOnlyOptionsGiven() -> [String] {
         var given: [String] = []
-        if givenTime != nil { given.append("--at") }
+        // `--at auto` asks for the picture worth showing, which a photo is: no word about it.
+        if let givenTime, givenTime != .posterFrame { given.append("--at") }
         if keyframe { given.append("--keyframe") }
         if cover || coverPrefer { given.append("--cover") }
         if frames.videoStream != nil { given.append("--stream") }

@@ -184,6 +184,16 @@ import TestSupport
         #expect(try Self.decoded(folder, "counter.32.png").width == 32)
     }
 
+    /// `--at auto` is a poster worth showing, which a photo is: a mixed batch (a server's uploads,
+    /// the Active Storage gem's previews) has no warning for each photo (the new user's review).
+    @Test func aPosterOfAPhotoIsThePhotoWithoutAWarning() throws {
+        let (run, folder) = try Self.run(["--at", "auto", "--size", "32", "--quiet"] + ["pictures/orientation6.jpg", "video/counter.mp4"].map(Fixture.path)
+                                         + ["--out-dir", "."])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        #expect(try Self.decoded(folder, "orientation6.32.png").width == 32)
+    }
+
     @Test(arguments: [
         (["--sizes", "10,20", "--name", "{stem}.png"], "--name must hold {size} when several sizes are written, so that each has its own name."),
         (["--sizes", "10,20", "-o", "x.png"], "-o must hold {size} when several sizes are written, so that each has its own name."),
