@@ -11,24 +11,18 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 
 from PIL import Image
 
+from loopback import listens
+
 port, root, mediatool = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 
 # The server is ready when it accepts a connection; it has a minute to start.
-deadline = time.monotonic() + 60
-while True:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        break
-    except OSError:
-        if time.monotonic() > deadline:
-            sys.exit(f"example: the upload service did not listen on port {port} within 60 s")
-        time.sleep(0.1)
+if not listens(port, 60):
+    sys.exit(f"example: the upload service did not listen on port {port} within 60 s")
 
 
 def upload(fixture, size, form=False):

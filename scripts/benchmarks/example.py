@@ -9,11 +9,15 @@ import os
 import socket
 import statistics
 import struct
+import sys
 import subprocess
 import threading
 import time
 
 from measure import arguments
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from loopback import listens  # noqa: E402 (scripts/, beside this folder)
 
 MEDIATOOL = os.environ["MEDIATOOL"]
 FOLDER = os.environ["BENCH_DIR"]
@@ -69,15 +73,8 @@ def main():
     server = subprocess.Popen([os.path.join(package, ".build", "release", "UploadService"), "--port", str(port)],
                               env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise SystemExit("bench: the service did not listen")
-                time.sleep(0.1)
+        if not listens(port, 60):
+            raise SystemExit("bench: the service did not listen")
         body = photo()
         runs = max(options.runs, 5) * 2
         user = "127.0.0.2"  # another host than the attackers' (all of 127/8 is loopback)
