@@ -125,6 +125,8 @@ let package = Package(
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
 
+        // A picture's placeholders (BlurHash, ThumbHash) and perceptual hashes (ImageHash's dHash, pHash).
+        .target(name: "PictureDigests", dependencies: ["Imaging"]),
         // Pixel buffers and orientation, shared by thumbnail and crop: no codec here.
         .target(name: "Imaging", dependencies: ["FileIO", "CToneMap", "CResample", "WorkerPool"]),
         // Lanczos-3 reduction of rows as they are decoded, in the picture's own bit depth.
@@ -165,6 +167,7 @@ let package = Package(
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "JSON", "Reporting"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "FileIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "PictureDigestsTests", dependencies: ["PictureDigests", "Imaging", "TestSupport"], exclude: ["Scripts"]),
         .testTarget(name: "MediaToolKitTests", dependencies: ["MediaToolKit", "TestSupport", "mediatool"], exclude: ["Scripts"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Imaging"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Imaging", "TestSupport"]),

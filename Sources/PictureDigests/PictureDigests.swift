@@ -1,0 +1,51 @@
+import Foundation
+import Imaging
+
+/// What a site keeps of a picture besides its renditions: two placeholders to show while they load,
+/// and two perceptual hashes to find it again when it is uploaded anew.
+public struct PictureDigests: Sendable, Equatable {
+    /// ThumbHash's bytes in base64.
+    public var thumbHash: String?
+    public var blurHash: String?
+    public var differenceHash: String?
+    public var perceptualHash: String?
+
+    public init(thumbHash: String? = nil, blurHash: String? = nil, differenceHash: String? = nil, perceptualHash: String? = nil) {
+        self.thumbHash = thumbHash
+        self.blurHash = blurHash
+        self.differenceHash = differenceHash
+        self.perceptualHash = perceptualHash
+    }
+
+    /// What is asked of the digests, and the reductions they are made from.
+    public struct Request: Sendable, Codable, Equatable {
+        public var placeholders = true
+        public var hashes = true
+        public var blurHashComponentsX = 4
+        public var blurHashComponentsY = 3
+
+        public init() {}
+
+        public var isEmpty: Bool { !placeholders && !hashes }
+    }
+
+    /// The box the placeholders are made from: ThumbHash takes at most 100x100 (its reference
+    /// reduces to it), and BlurHash's averages are the same from it as from the whole.
+    public static let placeholderBox = ThumbHash.largestSide
+    /// The box the hashes are reduced from: 8 to 32 times their size, so that Pillow's kernel,
+    /// stretched by the reduction, sees about what it sees of the whole picture.
+    public static let hashBox = 256
+
+    /// `placeholderPicture`: upright sRGB within `placeholderBox`; `hashPicture`: within `hashBox`.
+    public init(request: Request, placeholderPicture: PixelBuffer?, hashPicture: PixelBuffer?) {
+        self.init()
+        if request.placeholders, let placeholderPicture {
+            thumbHash = Data(ThumbHash.encode(placeholderPicture)).base64EncodedString()
+            blurHash = BlurHash.encode(placeholderPicture, componentsX: request.blurHashComponentsX, componentsY: request.blurHashComponentsY)
+        }
+        if request.hashes, let hashPicture {
+            differenceHash = ImageHash.differenceHash(hashPicture)
+            perceptualHash = ImageHash.perceptualHash(hashPicture)
+        }
+    }
+}

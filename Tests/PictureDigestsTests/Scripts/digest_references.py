@@ -1,0 +1,77 @@
+"""The placeholders and hashes of pictures by their reference implementations from PyPI
+(thumbhash-python, blurhash, ImageHash), against mediatool's.
+
+    digest_references.py pixels WIDTH HEIGHT RAW...
+        Each RAW file is WIDTH x HEIGHT RGBA, 8 bits. One JSON object a file: the references'
+        thumbhash (base64; null over 100x100), blurhash (4x3), dhash and phash of exactly those pixels.
+    digest_references.py compare
+        Reads JSON lines {"path", "thumbhash", "blurhash", "dhash", "phash"} (mediatool's) on standard
+        input. Each picture is hashed as a site would: opened by Pillow and turned upright by its
+        EXIF orientation; BlurHash's pure-Python encoder from Pillow's 100x100 thumbnail, as its
+        documentation advises (the whole of a large picture takes it minutes). One JSON line each:
+        the references' values, the PSNR (dB) between the pictures both placeholders decode to
+        with the references' decoders, and how many bits of each hash differ.
+"""
+import base64, json, math, sys
+import blurhash, imagehash, thumbhash
+from thumbhash.encode import rgba_to_thumbhash
+from PIL import Image, ImageOps
+
+SIDE = 32
+
+
+def rows(image):
+    image = image.convert("RGB")
+    return [[list(image.getpixel((x, y))) for x in range(image.width)] for y in range(image.height)]
+
+
+def thumbhash_of(image):
+    rgba = image.convert("RGBA")
+    return base64.b64encode(rgba_to_thumbhash(rgba.width, rgba.height, list(rgba.tobytes()))).decode()
+
+
+def psnr(first, second):
+    errors = [(a - b) ** 2 for row_a, row_b in zip(first, second) for pa, pb in zip(row_a, row_b) for a, b in zip(pa, pb)]
+    mse = sum(errors) / len(errors)
+    return 99.0 if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+def thumbhash_picture(text):
+    return rows(thumbhash.thumbhash_to_image(text).convert("RGB").resize((SIDE, SIDE), Image.Resampling.BILINEAR))
+
+
+def bits(first, second):
+    return bin(int(first, 16) ^ int(second, 16)).count("1")
+
+
+def main():
+    if sys.argv[1] == "pixels":
+        width, height = int(sys.argv[2]), int(sys.argv[3])
+        for path in sys.argv[4:]:
+            with open(path, "rb") as raw:
+                image = Image.frombytes("RGBA", (width, height), raw.read())
+            print(json.dumps({
+                "thumbhash": thumbhash_of(image) if width <= 100 and height <= 100 else None,
+                "blurhash": blurhash.encode(rows(image), 4, 3),
+                "dhash": str(imagehash.dhash(image)), "phash": str(imagehash.phash(image)),
+            }), flush=True)
+        return
+    for line in sys.stdin:
+        ours = json.loads(line)
+        image = ImageOps.exif_transpose(Image.open(ours["path"]))
+        image.load()
+        small = image.copy()
+        small.thumbnail((100, 100))
+        reference = {"thumbhash": thumbhash_of(small), "blurhash": blurhash.encode(rows(small), 4, 3),
+                     "dhash": str(imagehash.dhash(image)), "phash": str(imagehash.phash(image))}
+        print(json.dumps({
+            "reference": reference,
+            "thumbhash_db": psnr(thumbhash_picture(ours["thumbhash"]), thumbhash_picture(reference["thumbhash"])),
+            "blurhash_db": psnr(blurhash.decode(ours["blurhash"], SIDE, SIDE), blurhash.decode(reference["blurhash"], SIDE, SIDE)),
+            "dhash_bits": bits(ours["dhash"], reference["dhash"]),
+            "phash_bits": bits(ours["phash"], reference["phash"]),
+        }), flush=True)
+
+
+if __name__ == "__main__":
+    main()
