@@ -14,17 +14,20 @@ public struct ThumbnailLadder: Sendable {
         /// What is written: the scaled picture, or with `fill` the box cut from it.
         public let outputWidth: Int
         public let outputHeight: Int
+        /// Where a filled rung is cut; nil: it fits inside its size.
+        public let gravity: CropGravity?
         /// The rung this one is reduced from; nil: from the decoded rows.
         let parent: Int?
     }
 
     public let rungs: [Rung]
-    public let gravity: CropGravity?
 
-    /// `gravity` nil: fit inside each size; else fill each size's box, cut where the gravity says.
+    /// `gravity` nil: fit inside each size; else fill each size's box, cut where the gravity says;
+    /// a size's own `fill` comes first. Fitted and filled sizes share reductions: both scale the
+    /// whole picture, and only a filled one is cut at the end.
     public init(sizes: [ThumbnailSize], displayWidth: Int, displayHeight: Int, fill gravity: CropGravity?) {
-        self.gravity = gravity
-        let scaled = sizes.map { $0.scaled(displayWidth: displayWidth, displayHeight: displayHeight, fill: gravity != nil) }
+        let gravities = sizes.map { $0.fill ?? gravity }
+        let scaled = sizes.indices.map { sizes[$0].scaled(displayWidth: displayWidth, displayHeight: displayHeight, fill: gravities[$0] != nil) }
         let order = scaled.indices.sorted { scaled[$0].width * scaled[$0].height > scaled[$1].width * scaled[$1].height }
         var parents = [Int?](repeating: nil, count: sizes.count)
         for (position, index) in order.enumerated() {
@@ -35,9 +38,9 @@ public struct ThumbnailLadder: Sendable {
         }
         rungs = sizes.indices.map { index in
             let (width, height) = scaled[index]
-            let output = gravity == nil ? (width, height) : sizes[index].filled(scaledWidth: width, scaledHeight: height)
+            let output = gravities[index] == nil ? (width, height) : sizes[index].filled(scaledWidth: width, scaledHeight: height)
             return Rung(size: sizes[index], scaledWidth: width, scaledHeight: height, outputWidth: output.0, outputHeight: output.1,
-                        parent: parents[index])
+                        gravity: gravities[index], parent: parents[index])
         }
     }
 
@@ -103,7 +106,7 @@ public struct ThumbnailLadder: Sendable {
         }
         return rungs.indices.map { index in
             let rung = rungs[index], picture = scaled[index]!
-            guard let gravity, rung.outputWidth != picture.width || rung.outputHeight != picture.height else { return picture }
+            guard let gravity = rung.gravity, rung.outputWidth != picture.width || rung.outputHeight != picture.height else { return picture }
             return picture.cropped(to: gravity.window(in: picture, width: rung.outputWidth, height: rung.outputHeight))
         }
     }

@@ -5,6 +5,8 @@ public struct ThumbnailSize: Sendable, Codable, Hashable, CustomStringConvertibl
     public let height: Int?
     /// Whether the picture may come out larger than it is.
     public let enlarges: Bool
+    /// This size's own fill (an ingest recipe's renditions differ), before the job's; nil: the job's.
+    public var fill: CropGravity?
 
     /// The picture's own display size.
     public static let original = ThumbnailSize(width: nil, height: nil)
@@ -12,10 +14,11 @@ public struct ThumbnailSize: Sendable, Codable, Hashable, CustomStringConvertibl
     /// 32-bit sizes and the ladder's arithmetic hold.
     public static let largestSide = 1_000_000
 
-    public init(width: Int?, height: Int?, enlarges: Bool = false) {
+    public init(width: Int?, height: Int?, enlarges: Bool = false, fill: CropGravity? = nil) {
         self.width = width
         self.height = height
         self.enlarges = enlarges
+        self.fill = fill
     }
 
     /// nil for anything but a positive number, `WxH`, `Wx` or `xH`.
