@@ -21,7 +21,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "FileIO", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "Previews", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe", "Jobs",
+                "BinaryArrays", "FileIO", "Ingest", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "Previews", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe", "Jobs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,9 +61,9 @@ let package = Package(
         // The batch engine: inputs listed and sharded, outputs planned, jobs run in parallel and reported.
         .target(name: "Batch", dependencies: ["FileIO", "JSON", "Reporting", "WorkerPool"]),
         // Untrusted inputs decoded in confined worker processes (seccomp, Landlock, resource limits).
-        .target(name: "Sandbox", dependencies: ["Batch", "CSandbox", "FileIO", "Imaging", "JSON", "Reporting", "WorkerPool"]),
+        .target(name: "Sandbox", dependencies: ["Batch", "CMediaToolSystem", "CSandbox", "FileIO", "Imaging", "JSON", "Reporting", "WorkerPool"]),
         // Each job as a typed value (`JobSpec`): built by the command line, run by the batch, sent to a worker.
-        .target(name: "Jobs", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "JSON", "MediaFormats", "MediaProbe", "Previews", "Storyboards", "TIFFCodec", "VideoThumbnails"]),
+        .target(name: "Jobs", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "JSON", "MediaFormats", "MediaProbe", "Previews", "Storyboards", "TIFFCodec", "VideoThumbnails"]),
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
         // C libraries, each behind one system-library target and one Swift wrapper.
@@ -125,6 +125,8 @@ let package = Package(
         .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
 
+        // `ingest`: from one open of an upload, its probe, renditions, storyboard, preview, placeholders and hashes.
+        .target(name: "Ingest", dependencies: ["FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "MediaFormats", "MediaProbe", "PictureDigests", "Previews", "Storyboards", "VideoThumbnails", "WorkerPool", "CMediaToolSystem"]),
         // A picture's placeholders (BlurHash, ThumbHash) and perceptual hashes (ImageHash's dHash, pHash).
         .target(name: "PictureDigests", dependencies: ["Imaging"]),
         // Pixel buffers and orientation, shared by thumbnail and crop: no codec here.

@@ -209,8 +209,9 @@ public final class BatchEngine: Sendable {
         // Each output on its own: the sizes already made stay, the others are made, and the
         // report names the first this run writes.
         let missing = settings.skipsExisting ? planned.filter { isMissing($0.path) } : planned
+        let done = !planned.isEmpty && (missing.isEmpty || (settings.skipsExisting && plan?.firstMarksCompletion == true && !isMissing(planned[0].path)))
         let outcome = perform(job, input: input, planned: missing, plan: plan, isConfined: isConfined,
-                              skipsExisting: settings.skipsExisting, allExist: !planned.isEmpty && missing.isEmpty)
+                              skipsExisting: settings.skipsExisting, allExist: done)
         return (outcome, (missing.first ?? planned.first)?.path)
     }
 

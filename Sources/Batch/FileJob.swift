@@ -6,9 +6,10 @@ import FileIO
 /// strangers sent and may run in a confined worker. Only the trusted process moves outputs into place.
 public struct FileJob: Sendable {
     public typealias Work = @Sendable (_ input: InputFile, _ outputs: any JobOutputs, _ outputName: String) throws -> JobReport
-    /// Whether a job may write `path` beside its planned output `planned` (`namedByUser`: a name the
-    /// user gave, whose link may be followed), after the others it `opened` (in order).
-    public typealias OutputRule = @Sendable (_ planned: String, _ path: String, _ namedByUser: Bool, _ opened: [String]) -> Bool
+    /// Whether a job may write `path` beside its planned outputs `planned` (the first opened before
+    /// the job; `namedByUser`: a name the user gave, whose link may be followed), after the others
+    /// it `opened` (in order).
+    public typealias OutputRule = @Sendable (_ planned: [PlannedOutput], _ path: String, _ namedByUser: Bool, _ opened: [String]) -> Bool
 
     /// Throws when a stream's first bytes are nothing the job reads (see `InputFile.randomAccess`).
     public var recognise: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?
@@ -113,7 +114,7 @@ public final class OutputSet: JobOutputs {
     public func open(_ path: String, namedByUser: Bool) throws -> Int32 {
         // Each name once: a second one would replace the first, unseen.
         let isPlanned = planned.dropFirst().contains { $0.path == path }
-        guard path != name, !openedSet.contains(path), isPlanned || rule?(name, path, namedByUser, openedPaths) == true,
+        guard path != name, !openedSet.contains(path), isPlanned || rule?(planned, path, namedByUser, openedPaths) == true,
               openedPaths.count < Self.limit else {
             throw JobOutputError.notAllowed(path: path)
         }

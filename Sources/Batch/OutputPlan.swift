@@ -32,6 +32,9 @@ public struct OutputPlan: Sendable, Equatable {
     /// What each input's outputs hold, one output each (a thumbnail's sizes): each replaces
     /// `{size}` in the template or the explicit path. One "" for one output an input.
     public var variants: [String] = [""]
+    /// The first variant is moved into place last and lists the others (an ingest's manifest): with
+    /// `--skip-existing`, an input whose first output is there is done, and skipped whole.
+    public var firstMarksCompletion = false
 
     /// What a collision's message suggests: subcommands without `--name` say what they have.
     public var collisionRemedy = OutputPlan.nameRemedy

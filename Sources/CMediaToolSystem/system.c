@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+#include <unistd.h>
 #include "CMediaToolSystem.h"
 
 int mt_affinity_count(void) {
@@ -21,3 +23,5 @@ int mt_name_this_thread(const char *name) {
     truncated[sizeof truncated - 1] = '\0';
     return pthread_setname_np(pthread_self(), truncated);
 }
+
+int mt_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }

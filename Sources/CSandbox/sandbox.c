@@ -130,7 +130,6 @@ size_t mt_mapped_bytes(void) {
     return got == 1 ? pages * (size_t)sysconf(_SC_PAGESIZE) : 0;
 }
 
-int mt_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
 
 int mt_spawn_close_from(void *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);

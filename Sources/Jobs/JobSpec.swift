@@ -3,6 +3,7 @@ import FFmpeg
 import ImageCodecs
 import ImageCropping
 import Imaging
+import Ingest
 import MediaProbe
 import Previews
 import Storyboards
@@ -18,6 +19,7 @@ public enum JobSpec: Sendable, Codable {
     /// `html`: the page that shows the storyboard, named by the user.
     case storyboard(StoryboardOptions, html: String?)
     case preview(PreviewOptions)
+    case ingest(IngestOptions)
     /// A library's call: pictures in memory, not files.
     case pixels(PixelJob)
 
@@ -42,6 +44,9 @@ public enum JobSpec: Sendable, Codable {
         case .preview(var options):
             options.threads = threads
             return Previewer(options: options).job
+        case .ingest(var options):
+            options.threads = threads
+            return Ingester(options: options).job
         case .pixels(let job):
             // The caller set its threads.
             return job.job
@@ -67,6 +72,9 @@ public enum JobSpec: Sendable, Codable {
         case .preview(var options):
             options.limits = options.limits.lent(by: lender)
             return .preview(options)
+        case .ingest(var options):
+            options.limits = options.limits.lent(by: lender)
+            return .ingest(options)
         case .pixels(let job):
             return .pixels(job.borrowingMemory(from: lender))
         }

@@ -21,7 +21,8 @@ extension Storyboarder {
         let (fileExtension, policy, tiling) = (options.format.fileExtension, options.output, options.tiling)
         // At most the frames asked for (`--count`); with `--every`, the most a schedule has.
         let most = if case .count(let count) = options.selection { count } else { FrameSchedule.maxFrames }
-        return FileJob(recognise: nil, policy: policy, allowsOutput: { vtt, path, namedByUser, opened in
+        return FileJob(recognise: nil, policy: policy, allowsOutput: { planned, path, namedByUser, opened in
+            let vtt = planned[0].path
             if let html, path == html { return namedByUser == policy.isNamedByUser }
             // The pictures in the order they are written, named as the tiling names them.
             let pictures = opened.filter { $0 != html }

@@ -1,3 +1,4 @@
+import CMediaToolSystem
 import CSandbox
 import FileIO
 import Glibc

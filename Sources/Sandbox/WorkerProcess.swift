@@ -1,4 +1,5 @@
 import Batch
+import CMediaToolSystem
 import CSandbox
 import FileIO
 import Glibc

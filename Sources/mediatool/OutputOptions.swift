@@ -98,16 +98,25 @@ struct OutputOptions: ParsableArguments {
     func plan(for arguments: [String], extensions: Set<String>, batch: BatchOptions,
               defaultTemplate: String, variants: [String] = [""],
               earlierVariant: ((String) -> Bool)? = nil) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
+        try Self.plan(output: output, outDir: outDir, name: name, for: arguments, extensions: extensions, batch: batch,
+                      defaultTemplate: defaultTemplate, variants: variants, earlierVariant: earlierVariant)
+    }
+
+    /// The same, for a subcommand that names its outputs otherwise (`ingest`: by its recipe).
+    static func plan(output: String?, outDir: String?, name: String?, for arguments: [String], extensions: Set<String>, batch: BatchOptions,
+                     defaultTemplate: String, variants: [String] = [""], firstMarksCompletion: Bool = false,
+                     earlierVariant: ((String) -> Bool)? = nil) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
         if batch.serve && output != nil { throw ValidationError("--serve writes an output for each input it is sent: give --out-dir, not -o.") }
         var plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
-        plan.collisionRemedy = "--name can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. '{dir}-{stem}.{ext}.\(Self.fileExtension(of: defaultTemplate) ?? "png")')"
+        plan.collisionRemedy = "--name can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. '{dir}-{stem}.{ext}.\(fileExtension(of: defaultTemplate) ?? "png")')"
         plan.variants = variants
+        plan.firstMarksCompletion = firstMarksCompletion
         if variants.count > 1 {
             plan.collisionRemedy = "--name can tell them apart: {stem}, {ext}, {dir} and {size} are the input's name, extension and folder and the size (e.g. '{dir}-{stem}.{ext}.{size}.png')"
         }
         let (kept, ownOutputs) = plan.passingOverOwnOutputs(try batch.allInputs(arguments, extensions: extensions),
                                                             defaultTemplate: defaultTemplate,
-                                                            outputExtension: Self.fileExtension(of: defaultTemplate)?.lowercased() ?? "",
+                                                            outputExtension: fileExtension(of: defaultTemplate)?.lowercased() ?? "",
                                                             earlierVariant: earlierVariant)
         let shared = batch.shardShare(of: kept)
         if output != nil && shared.count != 1 {

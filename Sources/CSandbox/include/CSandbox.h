@@ -35,9 +35,6 @@ void mt_limit_cpu_time(double seconds);
 /// Bytes of address space the process maps now.
 size_t mt_mapped_bytes(void);
 
-/// A pipe whose ends close on exec (pipe2, which needs _GNU_SOURCE). 0, or -1 with errno.
-int mt_pipe_cloexec(int ends[2]);
-
 /// Adds to `actions` the closing of every descriptor from `lowest` up in the child (glibc's
 /// posix_spawn_file_actions_addclosefrom_np, which needs _GNU_SOURCE). 0, or an error number.
 int mt_spawn_close_from(void *actions, int lowest);

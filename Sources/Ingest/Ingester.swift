@@ -1,0 +1,175 @@
+import FFmpeg
+import FileIO
+import ImageCodecs
+import Imaging
+import JSON
+import MediaFormats
+import MediaProbe
+import PictureDigests
+import Previews
+import Storyboards
+import VideoThumbnails
+
+/// Everything a site needs from one upload, from one open of it: its probe, its renditions (of a
+/// video, of its poster frame), a video's storyboard and preview, placeholders and hashes, and
+/// the manifest that lists them. A picture is decoded once: every rendition, and the small
+/// pictures the placeholders and hashes are made from, come from that decode.
+public struct Ingester: Sendable {
+    public let options: IngestOptions
+
+    public init(options: IngestOptions) {
+        self.options = options
+    }
+
+    /// The manifest's fields and the warnings, the manifest written to `outputs.primary`.
+    public func ingest(_ file: InputFile, outputs: any JobOutputs) throws -> (fields: [(name: String, value: JSONValue)], warnings: [String]) {
+        let recipe = options.recipe
+        var probeOptions = ProbeOptions()
+        probeOptions.includesGPS = options.includesGPS
+        probeOptions.limits = options.limits
+        probeOptions.threads = options.threads
+        let (probe, probeWarnings) = try Prober(options: probeOptions).probe(file)
+        var warnings = probeWarnings
+        var fields: [(name: String, value: JSONValue)] = [("input", .string(file.displayName))]
+        fields += probe.fields(includesGPS: options.includesGPS)
+
+        // The paths this run writes, by what they are; an output planned but found made already
+        // (`--skip-existing`) is missing here, and kept.
+        let templates = recipe.outputs
+        var planned: [IngestOutput: String] = [:]
+        for output in outputs.planned {
+            if let match = templates.first(where: { $0.template == output.variant }) { planned[match.output] = output.path }
+        }
+        var renditions: [JSONValue] = []
+        var digests = PictureDigests()
+        if probe.kind != .audio {
+            let made = try pictures(of: file)
+            warnings += made.warnings.filter { !warnings.contains($0) }
+            for (index, rendition) in recipe.renditions.enumerated() {
+                let pixels = made.pictures[index]
+                var entry = [JSONMember("name", .string(rendition.name)), JSONMember("path", planned[.rendition(index: index)].map(JSONValue.string) ?? .null),
+                             JSONMember("width", .int(pixels.width)), JSONMember("height", .int(pixels.height)),
+                             JSONMember("format", .string(rendition.format.rawValue))]
+                if let path = planned[.rendition(index: index)] {
+                    var settings = EncodingSettings()
+                    settings.jpegQuality = rendition.quality
+                    settings.threads = options.threads
+                    let descriptor = try outputs.open(path, namedByUser: false)
+                    var left: [String] = []
+                    let bytes = try CountedOutput.write(to: descriptor) { counted in
+                        left = try ImageEncoders.encoder(for: rendition.format, settings: settings).write(pixels, metadata: made.metadata, to: counted)
+                    }
+                    warnings += left.filter { !warnings.contains($0) }
+                    entry.append(JSONMember("bytes", bytes.map(JSONValue.int) ?? .null))
+                    try outputs.finish(descriptor)
+                } else {
+                    entry.append(JSONMember("kept", .bool(true)))
+                }
+                renditions.append(.object(entry))
+            }
+            let extra = made.pictures.dropFirst(recipe.renditions.count)
+            if !recipe.digests.isEmpty, extra.count == 2 {
+                digests = PictureDigests(request: recipe.digests, placeholderPicture: extra[extra.startIndex], hashPicture: extra[extra.startIndex + 1])
+            }
+            if probe.kind == .video {
+                renditions += try videoOutputs(of: file, outputs: outputs, planned: planned, warnings: &warnings)
+            }
+        } else {
+            warnings.append("an audio file has no picture: its manifest holds its probe only")
+        }
+        fields.append(("renditions", .array(renditions)))
+        fields.append(("placeholder", recipe.digests.placeholders && digests.thumbHash != nil ? .object([
+            JSONMember("thumbhash", .string(digests.thumbHash!)), JSONMember("blurhash", .string(digests.blurHash!)),
+        ]) : .null))
+        fields.append(("hash", recipe.digests.hashes && digests.differenceHash != nil ? .object([
+            JSONMember("dhash", .string(digests.differenceHash!)), JSONMember("phash", .string(digests.perceptualHash!)),
+        ]) : .null))
+        // The manifest is the planned output: a run that finds it skips the input (see `IngestJob`).
+        let text = JSONValue.object(fields.map { JSONMember($0.name, $0.value) }).text + "\n"
+        try FileSystem.writeAll(Array(text.utf8), to: outputs.primary, target: planned[.manifest] ?? "")
+        return (fields, warnings)
+    }
+
+    /// Every rendition and then the two small pictures the digests are made from, upright, in sRGB,
+    /// 8 bits: of a picture, or of a video's poster frame.
+    func pictures(of file: InputFile) throws -> MadeThumbnails {
+        var thumbnails = ThumbnailOptions()
+        thumbnails.time = options.recipe.posterTime
+        thumbnails.mode = .exact
+        thumbnails.limits = options.limits
+        thumbnails.threads = options.threads
+        thumbnails.convertsToSRGB = true
+        thumbnails.hdr = .toneMap
+        thumbnails.format = .jpeg
+        var sizes = options.recipe.renditions.map(\.size)
+        if !options.recipe.digests.isEmpty {
+            sizes.append(ThumbnailSize(width: PictureDigests.placeholderBox, height: PictureDigests.placeholderBox))
+            sizes.append(ThumbnailSize(width: PictureDigests.hashBox, height: PictureDigests.hashBox))
+        }
+        thumbnails.sizes = sizes
+        var made = try Thumbnailer(options: thumbnails).pictures(from: file, sizes: sizes)
+        made.pictures = made.pictures.map { $0.withBytesPerSample(1) }
+        return made
+    }
+
+    /// A video's storyboard and preview, each where the recipe asks for one and this run makes it.
+    private func videoOutputs(of file: InputFile, outputs: any JobOutputs, planned: [IngestOutput: String], warnings: inout [String]) throws -> [JSONValue] {
+        var entries: [JSONValue] = []
+        if let settings = options.recipe.storyboard {
+            if let vtt = planned[.storyboard] {
+                var storyboard = StoryboardOptions()
+                storyboard.selection = settings.selection
+                storyboard.tiling = .sheets(columns: settings.columns, rows: settings.rows)
+                storyboard.maxWidth = settings.width
+                storyboard.format = settings.format
+                storyboard.encoding.jpegQuality = settings.quality
+                storyboard.encoding.threads = options.threads
+                storyboard.output = options.output
+                storyboard.limits = options.limits
+                storyboard.threads = options.threads
+                let storyboardOutputs = try StoryboardOutputs(vtt: vtt, of: outputs)
+                let report = try Storyboarder(options: storyboard).makeStoryboard(from: file, input: file.displayName, vtt: vtt, html: nil,
+                                                                                   outputs: storyboardOutputs)
+                warnings += report.warnings
+                entries.append(.object([
+                    JSONMember("name", .string("storyboard")), JSONMember("path", .string(vtt)),
+                    JSONMember("width", .int(report.frames.first?.width ?? 0)), JSONMember("height", .int(report.frames.first?.height ?? 0)),
+                    JSONMember("format", .string("vtt")),
+                    JSONMember("frames", .int(report.frames.count)), JSONMember("sheets", .array(report.files.map(JSONValue.string))),
+                ]))
+                try outputs.finish(storyboardOutputs.primary)
+            } else {
+                entries.append(.object([JSONMember("name", .string("storyboard")), JSONMember("path", .null), JSONMember("kept", .bool(true))]))
+            }
+        }
+        if let settings = options.recipe.preview {
+            if let path = planned[.preview] {
+                var preview = PreviewOptions()
+                preview.segments = settings.segments
+                preview.segmentLength = settings.seconds
+                preview.fps = settings.fps
+                preview.maxWidth = settings.width
+                preview.format = settings.format
+                preview.quality = settings.quality
+                preview.output = options.output
+                preview.limits = options.limits
+                preview.threads = options.threads
+                let made = try Previewer(options: preview).makePreview(from: file)
+                warnings += made.warnings
+                let descriptor = try outputs.open(path, namedByUser: false)
+                try FileSystem.writeAll(made.bytes, to: descriptor, target: path)
+                try outputs.finish(descriptor)
+                entries.append(.object([
+                    JSONMember("name", .string("preview")), JSONMember("path", .string(path)),
+                    JSONMember("width", .int(made.width)), JSONMember("height", .int(made.height)),
+                    JSONMember("format", .string(settings.format.rawValue)), JSONMember("bytes", .int(made.bytes.count)),
+                    JSONMember("frames", .int(made.frameCount)), JSONMember("milliseconds", .int(made.milliseconds)),
+                ]))
+            } else {
+                entries.append(.object([JSONMember("name", .string("preview")), JSONMember("path", .null), JSONMember("kept", .bool(true))]))
+            }
+        }
+        return entries
+    }
+
+}

@@ -1,0 +1,32 @@
+import Batch
+import FileIO
+import Ingest
+import JSON
+import Storyboards
+import VideoThumbnails
+
+extension Ingester {
+    /// The ingest as a job: its manifest planned first (opened before the work, moved into place
+    /// last), its renditions, storyboard and preview planned after it, and the storyboard's
+    /// pictures, named after its WebVTT file, the only others it may open.
+    public var job: FileJob {
+        let recipe = options.recipe
+        let storyboardTemplate = recipe.storyboardTemplate
+        let sheets = recipe.storyboard.map { (format: $0.format.fileExtension, tiling: Tiling.sheets(columns: $0.columns, rows: $0.rows)) }
+        let most = if case .count(let count) = recipe.storyboard?.selection { count } else { FrameSchedule.maxFrames }
+        var job = FileJob(recognise: Thumbnailer.recognise, policy: options.output, allowsOutput: { planned, path, namedByUser, opened in
+            guard !namedByUser, let sheets, let vtt = planned.first(where: { $0.variant == storyboardTemplate })?.path else { return false }
+            let plannedPaths = Set(planned.map(\.path))
+            let pictures = opened.filter { !plannedPaths.contains($0) }
+            return pictures.count < most
+                && StoryboardNames.isPicture(path, number: pictures.count + 1, after: pictures.first, of: vtt,
+                                             fileExtension: sheets.format, tiling: sheets.tiling, most: most)
+        }) { file, outputs, _ in
+            let (fields, warnings) = try ingest(file, outputs: outputs)
+            // The batch's line names the input itself.
+            return JobReport(fields: fields.filter { $0.name != "input" }, warnings: warnings)
+        }
+        job.decoders = JobDecoders.forStart
+        return job
+    }
+}
