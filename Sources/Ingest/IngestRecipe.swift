@@ -50,11 +50,13 @@ public struct IngestRecipe: Sendable, Codable, Equatable {
 
     /// File names, under `--out-dir` at the input's relative path. `{stem}`, `{ext}` and `{dir}`
     /// are the input's; a rendition's also has `{name}`, `{size}` and `{format}` (its extension).
+    /// The input's extension is in each: an iPhone's Live Photo is IMG_0001.HEIC and IMG_0001.MOV
+    /// side by side.
     public struct Names: Sendable, Codable, Equatable {
-        public var rendition = "{stem}.{name}.{format}"
-        public var storyboard = "{stem}.storyboard.vtt"
-        public var preview = "{stem}.preview.{format}"
-        public var manifest = "{stem}.ingest.json"
+        public var rendition = "{stem}.{ext}.{name}.{format}"
+        public var storyboard = "{stem}.{ext}.storyboard.vtt"
+        public var preview = "{stem}.{ext}.preview.{format}"
+        public var manifest = "{stem}.{ext}.json"
         public init() {}
     }
 

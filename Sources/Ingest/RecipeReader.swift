@@ -27,8 +27,8 @@ extension IngestRecipe {
     ///                   "format": "webp", "quality": 75},      // or false
     ///       "placeholders": {"blurhash": [4, 3]},              // or true, or false
     ///       "hashes": true,
-    ///       "names": {"rendition": "{stem}.{name}.{format}", "storyboard": "{stem}.storyboard.vtt",
-    ///                 "preview": "{stem}.preview.{format}", "manifest": "{stem}.ingest.json"}
+    ///       "names": {"rendition": "{stem}.{ext}.{name}.{format}", "storyboard": "{stem}.{ext}.storyboard.vtt",
+    ///                 "preview": "{stem}.{ext}.preview.{format}", "manifest": "{stem}.{ext}.json"}
     ///     }
     public static func read(_ text: [UInt8]) throws(RecipeError) -> IngestRecipe {
         guard text.count <= largestText else { throw .unusable("is \(text.count) bytes: a recipe has at most \(largestText)") }

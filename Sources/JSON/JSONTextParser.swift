@@ -32,7 +32,7 @@ public struct JSONTextParser {
             if peek(UInt8(ascii: "}")) { return .object(members) }
             repeat {
                 skipSpace()
-                guard peek(UInt8(ascii: "\"")) else { throw error(expected: "a member's name in double quotes") }
+                guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error(expected: "a member's name in double quotes") }
                 let nameOffset = offset
                 let name = try string()
                 guard names.insert(name).inserted else {

@@ -32,9 +32,10 @@ public struct PictureDigests: Sendable, Equatable {
     /// The box the placeholders are made from: ThumbHash takes at most 100x100 (its reference
     /// reduces to it), and BlurHash's averages are the same from it as from the whole.
     public static let placeholderBox = ThumbHash.largestSide
-    /// The box the hashes are reduced from: 8 to 32 times their size, so that Pillow's kernel,
-    /// stretched by the reduction, sees about what it sees of the whole picture.
-    public static let hashBox = 256
+    /// The box the hashes are reduced from with Pillow's kernel, as ImageHash reduces the whole
+    /// picture: on a 24 MP photo, 256 left 6 of dHash's bits otherwise than the reference, 512 and
+    /// 1024 left 3 (what stays is the decode at a reduced scale and the ladder's own filter).
+    public static let hashBox = 512
 
     /// `placeholderPicture`: upright sRGB within `placeholderBox`; `hashPicture`: within `hashBox`.
     public init(request: Request, placeholderPicture: PixelBuffer?, hashPicture: PixelBuffer?) {

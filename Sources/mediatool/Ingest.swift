@@ -24,8 +24,8 @@ struct Ingest: ParsableCommand {
             and a preview as those subcommands make them; both placeholders and both hashes. A \
             recipe (JSON) changes any of it: see the README's "ingest" section for its keys.
 
-            Each input's outputs go under --out-dir at its relative path: IMG_0001.medium.jpg... \
-            and IMG_0001.ingest.json, the manifest: the probe's fields, then renditions (name, \
+            Each input's outputs go under --out-dir at its relative path: IMG_0001.HEIC.medium.jpg... \
+            and IMG_0001.HEIC.json, the manifest: the probe's fields, then renditions (name, \
             path, width, height, format, bytes), placeholder {thumbhash, blurhash} and hash \
             {dhash, phash}. --json prints it as one line for each input on standard output too. \
             All of an input's outputs appear together, the manifest last, or none do; with \
@@ -81,11 +81,11 @@ struct Ingest: ParsableCommand {
         let extensions = Thumbnail.videoExtensions.union(PictureFormat.readableExtensions).union(["gif"])
         let sandboxRun = sandbox.begin(limits: limits, starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)])
         let templates = recipe.outputs.map(\.template)
-        var (plan, files, ownOutputs) = try OutputOptions.plan(
+        let (plan, files, ownOutputs) = try OutputOptions.plan(
             output: nil, outDir: folder.outDir, name: nil, for: inputs, extensions: extensions, batch: batch,
             // Each variant is a whole name: the template only places it.
-            defaultTemplate: "{size}", variants: templates, firstMarksCompletion: true)
-        plan.collisionRemedy = "the recipe's names can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. \"names\": {\"rendition\": \"{stem}.{ext}.{name}.{format}\", \"manifest\": \"{stem}.{ext}.json\"})"
+            defaultTemplate: "{size}", variants: templates, firstMarksCompletion: true,
+            collisionRemedy: "the recipe's names can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. \"names\": {\"manifest\": \"{dir}-{stem}.{ext}.json\", ...})")
         try sandboxRun.runBatch(files, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .ingest(options),
                                 serving: batch.serve ? batch.selection(extensions: extensions) : nil)
     }

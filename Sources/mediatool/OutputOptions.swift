@@ -104,7 +104,7 @@ struct OutputOptions: ParsableArguments {
 
     /// The same, for a subcommand that names its outputs otherwise (`ingest`: by its recipe).
     static func plan(output: String?, outDir: String?, name: String?, for arguments: [String], extensions: Set<String>, batch: BatchOptions,
-                     defaultTemplate: String, variants: [String] = [""], firstMarksCompletion: Bool = false,
+                     defaultTemplate: String, variants: [String] = [""], firstMarksCompletion: Bool = false, collisionRemedy: String? = nil,
                      earlierVariant: ((String) -> Bool)? = nil) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
         if batch.serve && output != nil { throw ValidationError("--serve writes an output for each input it is sent: give --out-dir, not -o.") }
         var plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
@@ -114,6 +114,7 @@ struct OutputOptions: ParsableArguments {
         if variants.count > 1 {
             plan.collisionRemedy = "--name can tell them apart: {stem}, {ext}, {dir} and {size} are the input's name, extension and folder and the size (e.g. '{dir}-{stem}.{ext}.{size}.png')"
         }
+        if let collisionRemedy { plan.collisionRemedy = collisionRemedy }
         let (kept, ownOutputs) = plan.passingOverOwnOutputs(try batch.allInputs(arguments, extensions: extensions),
                                                             defaultTemplate: defaultTemplate,
                                                             outputExtension: fileExtension(of: defaultTemplate)?.lowercased() ?? "",

@@ -6,8 +6,8 @@
         thumbhash (base64; null over 100x100), blurhash (4x3), dhash and phash of exactly those pixels.
     digest_references.py compare
         Reads JSON lines {"path", "thumbhash", "blurhash", "dhash", "phash"} (mediatool's) on standard
-        input. Each picture is hashed as a site would: opened by Pillow and turned upright by its
-        EXIF orientation; BlurHash's pure-Python encoder from Pillow's 100x100 thumbnail, as its
+        input ("upright": true for a picture decoded upright already). Each picture is hashed as a
+        site would: opened by Pillow and turned upright by its EXIF orientation; BlurHash's pure-Python encoder from Pillow's 100x100 thumbnail, as its
         documentation advises (the whole of a large picture takes it minutes). One JSON line each:
         the references' values, the PSNR (dB) between the pictures both placeholders decode to
         with the references' decoders, and how many bits of each hash differ.
@@ -58,8 +58,12 @@ def main():
         return
     for line in sys.stdin:
         ours = json.loads(line)
-        image = ImageOps.exif_transpose(Image.open(ours["path"]))
+        image = Image.open(ours["path"])
         image.load()
+        # A picture decoded upright already (a HEIF by heif-convert, which keeps its EXIF) is not
+        # turned again; Pillow knows which of its own decoders turned one (libtiff's, for a TIFF).
+        if not ours.get("upright"):
+            image = ImageOps.exif_transpose(image)
         small = image.copy()
         small.thumbnail((100, 100))
         reference = {"thumbhash": thumbhash_of(small), "blurhash": blurhash.encode(rows(small), 4, 3),
