@@ -42,34 +42,16 @@ public struct Ingester: Sendable {
         }
         var renditions: [JSONValue] = []
         var digests = PictureDigests()
+        // Nothing to decode for a recipe of no renditions and no digests (a storyboard alone).
         if probe.kind != .audio {
-            let made = try pictures(of: file)
-            warnings += made.warnings.filter { !warnings.contains($0) }
-            for (index, rendition) in recipe.renditions.enumerated() {
-                let pixels = made.pictures[index]
-                var entry = [JSONMember("name", .string(rendition.name)), JSONMember("path", planned[.rendition(index: index)].map(JSONValue.string) ?? .null),
-                             JSONMember("width", .int(pixels.width)), JSONMember("height", .int(pixels.height)),
-                             JSONMember("format", .string(rendition.format.rawValue))]
-                if let path = planned[.rendition(index: index)] {
-                    var settings = EncodingSettings()
-                    settings.jpegQuality = rendition.quality
-                    settings.threads = options.threads
-                    let descriptor = try outputs.open(path, namedByUser: false)
-                    var left: [String] = []
-                    let bytes = try CountedOutput.write(to: descriptor) { counted in
-                        left = try ImageEncoders.encoder(for: rendition.format, settings: settings).write(pixels, metadata: made.metadata, to: counted)
-                    }
-                    warnings += left.filter { !warnings.contains($0) }
-                    entry.append(JSONMember("bytes", bytes.map(JSONValue.int) ?? .null))
-                    try outputs.finish(descriptor)
-                } else {
-                    entry.append(JSONMember("kept", .bool(true)))
+            if !recipe.renditions.isEmpty || !recipe.digests.isEmpty {
+                let made = try pictures(of: file)
+                warnings += made.warnings.filter { !warnings.contains($0) }
+                renditions = try writeRenditions(made, outputs: outputs, planned: planned, warnings: &warnings)
+                let extra = made.pictures.dropFirst(recipe.renditions.count)
+                if !recipe.digests.isEmpty, extra.count == 2 {
+                    digests = PictureDigests(request: recipe.digests, placeholderPicture: extra[extra.startIndex], hashPicture: extra[extra.startIndex + 1])
                 }
-                renditions.append(.object(entry))
-            }
-            let extra = made.pictures.dropFirst(recipe.renditions.count)
-            if !recipe.digests.isEmpty, extra.count == 2 {
-                digests = PictureDigests(request: recipe.digests, placeholderPicture: extra[extra.startIndex], hashPicture: extra[extra.startIndex + 1])
             }
             if probe.kind == .video {
                 renditions += try videoOutputs(of: file, outputs: outputs, planned: planned, warnings: &warnings)
@@ -88,6 +70,31 @@ public struct Ingester: Sendable {
         let text = JSONValue.object(fields.map { JSONMember($0.name, $0.value) }).text + "\n"
         try FileSystem.writeAll(Array(text.utf8), to: outputs.primary, target: planned[.manifest] ?? "")
         return (fields, warnings)
+    }
+
+    /// Each rendition this run makes, encoded to its output; the manifest's entry of each.
+    private func writeRenditions(_ made: MadeThumbnails, outputs: any JobOutputs, planned: [IngestOutput: String],
+                                 warnings: inout [String]) throws -> [JSONValue] {
+        try options.recipe.renditions.enumerated().map { index, rendition in
+            let pixels = made.pictures[index]
+            let path = planned[.rendition(index: index)]
+            var entry = [JSONMember("name", .string(rendition.name)), JSONMember("path", path.map(JSONValue.string) ?? .null),
+                         JSONMember("width", .int(pixels.width)), JSONMember("height", .int(pixels.height)),
+                         JSONMember("format", .string(rendition.format.rawValue))]
+            guard let path else { return .object(entry + [JSONMember("kept", .bool(true))]) }
+            var settings = EncodingSettings()
+            settings.jpegQuality = rendition.quality
+            settings.threads = options.threads
+            let descriptor = try outputs.open(path, namedByUser: false)
+            var left: [String] = []
+            let bytes = try CountedOutput.write(to: descriptor) { counted in
+                left = try ImageEncoders.encoder(for: rendition.format, settings: settings).write(pixels, metadata: made.metadata, to: counted)
+            }
+            warnings += left.filter { !warnings.contains($0) }
+            try outputs.finish(descriptor)
+            entry.append(JSONMember("bytes", bytes.map(JSONValue.int) ?? .null))
+            return .object(entry)
+        }
     }
 
     /// Every rendition and then the two small pictures the digests are made from, upright, in sRGB,

@@ -159,8 +159,8 @@ private func renditionFormat(_ value: JSONValue, _ place: String) throws(RecipeE
 }
 
 private func readRenditions(_ value: JSONValue, _ place: String, format: ImageFormat, quality: Int) throws(RecipeError) -> [IngestRecipe.Rendition] {
-    guard case .array(let items) = value, !items.isEmpty, items.count <= IngestRecipe.mostRenditions else {
-        throw .invalid(place: place, expected: "a list of 1 to \(IngestRecipe.mostRenditions) renditions", found: describe(value))
+    guard case .array(let items) = value, items.count <= IngestRecipe.mostRenditions else {
+        throw .invalid(place: place, expected: "a list of at most \(IngestRecipe.mostRenditions) renditions", found: describe(value))
     }
     var names: Set<String> = []
     var list: [IngestRecipe.Rendition] = []

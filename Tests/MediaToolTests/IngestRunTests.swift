@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `ingest`: every output of each upload from one run, the manifest that lists them, and the
+/// batch's promises (one line each, nothing partial, the others go on, --skip-existing).
+@Suite struct IngestRunTests {
+    static func lines(_ run: ToolRun) throws -> [String: [String: Any]] {
+        var manifests: [String: [String: Any]] = [:]
+        for line in run.output.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            manifests[try #require(object["input"] as? String)] = object
+        }
+        return manifests
+    }
+
+    static func files(in folder: URL) throws -> [String] {
+        guard let names = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        return names.compactMap { $0 as? String }.filter { !$0.hasSuffix("/") && !FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path + "/.") }.sorted()
+    }
+
+    /// Two values read from JSON are the same JSON (objects compared member by member, in any order).
+    static func same(_ first: Any?, _ second: Any?) throws -> Bool {
+        func text(_ value: Any?) throws -> Data {
+            try JSONSerialization.data(withJSONObject: [value ?? NSNull()], options: [.sortedKeys, .fragmentsAllowed])
+        }
+        return try text(first) == text(second)
+    }
+
+    static func writeRecipe(_ text: String, in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent("recipe-\(UUID().uuidString).json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The manifest's probe fields are probe's, name for name and value for value; each rendition
+    /// is where it says, of the size and bytes it says; the file beside them holds the same.
+    @Test func aPhotosManifestHoldsItsProbeAndEveryRendition() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Fixture.path("heif/grid6.heic")
+        let recipe = try Self.writeRecipe(#"{"renditions": [{"name": "square", "size": "32", "fill": "attention"}, {"name": "wide", "size": "48x"}, {"name": "lossless", "size": "40", "format": "png"}]}"#, in: folder)
+        let run = try ToolRun.run(["ingest", "--recipe", recipe, "--out-dir", folder.appendingPathComponent("out").path, "--json", input])
+        #expect(run.status == 0 && run.standardError == "", "\(run.standardError)")
+        let manifest = try #require(try Self.lines(run)[input])
+        let probe = try ToolRun.run(["probe", "--json", input])
+        let probed = try #require(try JSONSerialization.jsonObject(with: Data(probe.output.utf8)) as? [String: Any])
+        for (name, value) in probed where !["status", "error", "input", "ms", "output"].contains(name) {
+            #expect(manifest[name] != nil, "\(name) missing")
+            #expect(try Self.same(manifest[name], value), "\(name)")
+        }
+        let (width, height) = (try #require(probed["width"] as? Int), try #require(probed["height"] as? Int))
+        let renditions = try #require(manifest["renditions"] as? [[String: Any]])
+        #expect(renditions.map { $0["name"] as? String } == ["square", "wide", "lossless"])
+        let expected = [(32, 32), (48, Int((Double(height) * 48 / Double(width)).rounded())),
+                        width >= height ? (40, Int((Double(height) * 40 / Double(width)).rounded())) : (Int((Double(width) * 40 / Double(height)).rounded()), 40)]
+        for (rendition, size) in zip(renditions, expected) {
+            let path = try #require(rendition["path"] as? String)
+            #expect(rendition["width"] as? Int == size.0 && rendition["height"] as? Int == size.1, "\(rendition)")
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            #expect((attributes[.size] as? NSNumber)?.intValue == rendition["bytes"] as? Int)
+            let identify = try ChildProcess.run("/usr/bin/identify", ["-format", "%m %w %h", path])
+            let format = rendition["format"] as? String == "png" ? "PNG" : "JPEG"
+            #expect(String(decoding: identify.standardOutput, as: UTF8.self) == "\(format) \(size.0) \(size.1)")
+        }
+        #expect(renditions.map { ($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }
+                == ["grid6.heic.square.jpg", "grid6.heic.wide.jpg", "grid6.heic.lossless.png"])
+        // The file beside them: the same manifest, without the run's own fields.
+        let file = try #require(manifest["output"] as? String)
+        #expect(file.hasSuffix("out/grid6.heic.json"))
+        let saved = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        #expect(Set(saved.keys) == Set(manifest.keys).subtracting(["output", "status", "error", "ms"]))
+        for name in saved.keys { #expect(try Self.same(saved[name], manifest[name]), "\(name)") }
+    }
+
+    /// A video: its poster's renditions, a storyboard (its WebVTT file and sheet), a preview, and
+    /// placeholders of the poster; with the default recipe.
+    @Test func aVideoGetsPosterRenditionsStoryboardAndPreview() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Fixture.path("video/counter.mp4")
+        let out = folder.appendingPathComponent("out")
+        let run = try ToolRun.run(["ingest", "--out-dir", out.path, "--json", input])
+        #expect(run.status == 0, "\(run.standardError)")
+        let manifest = try #require(try Self.lines(run)[input])
+        #expect(manifest["kind"] as? String == "video")
+        let renditions = try #require(manifest["renditions"] as? [[String: Any]])
+        #expect(renditions.map { $0["name"] as? String } == ["thumbnail", "medium", "medium_large", "large", "1536x1536", "2048x2048", "storyboard", "preview"])
+        #expect(try Self.files(in: out) == ["counter.mp4.1536x1536.jpg", "counter.mp4.2048x2048.jpg", "counter.mp4.json", "counter.mp4.large.jpg",
+                                            "counter.mp4.medium.jpg", "counter.mp4.medium_large.jpg", "counter.mp4.preview.webp",
+                                            "counter.mp4.storyboard.sheet-1.jpg", "counter.mp4.storyboard.vtt", "counter.mp4.thumbnail.jpg"])
+        let vtt = try String(contentsOf: out.appendingPathComponent("counter.mp4.storyboard.vtt"), encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT") && vtt.contains("counter.mp4.storyboard.sheet-1.jpg#xywh="))
+        let webp = try ChildProcess.run("/usr/bin/webpmux", ["-info", out.appendingPathComponent("counter.mp4.preview.webp").path])
+        #expect(String(decoding: webp.standardOutput, as: UTF8.self).contains("Number of frames"))
+        let placeholder = try #require(manifest["placeholder"] as? [String: Any])
+        #expect((placeholder["thumbhash"] as? String)?.isEmpty == false && (placeholder["blurhash"] as? String)?.count == 28)
+        let hash = try #require(manifest["hash"] as? [String: Any])
+        #expect((hash["phash"] as? String)?.count == 16 && (hash["dhash"] as? String)?.count == 16)
+    }
+
+    /// Bad uploads among good ones: each a failed line and an error naming it, nothing of theirs
+    /// on disk, the good one done, exit 1.
+    @Test func badUploadsFailAloneAndLeaveNothing() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let bad = ["pictures/truncated.jpg", "pictures/truncated.png", "pictures/not-a-picture.png"].map(Fixture.path)
+        let good = Fixture.path("pictures/orientation6.jpg")
+        let run = try ToolRun.run(["ingest", "--out-dir", out.path, "--json", "--jobs", "2"] + bad + [good])
+        #expect(run.status == 1)
+        let lines = try Self.lines(run)
+        for input in bad {
+            #expect(lines[input]?["status"] as? String == "failed")
+            #expect(run.errorLines.contains { $0.hasPrefix("mediatool: \(input): ") })
+        }
+        #expect(lines[good]?["status"] as? String == "ok")
+        #expect(try Self.files(in: out).allSatisfy { $0.hasPrefix("orientation6.jpg.") })
+        #expect(try Self.files(in: out).count == 7)
+    }
+
+    /// A second run with --skip-existing skips what is done; an input whose manifest is gone is
+    /// ingested again, and the renditions it finds are kept, not made again.
+    @Test func skipExistingSkipsDoneUploadsAndKeepsRenditions() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let inputs = [Fixture.path("pictures/orientation3.jpg"), Fixture.path("pictures/orientation5.jpg")]
+        let first = try ToolRun.run(["ingest", "--out-dir", out.path] + inputs)
+        #expect(first.status == 0)
+        let again = try ToolRun.run(["ingest", "--out-dir", out.path, "--skip-existing", "--json"] + inputs)
+        #expect(again.status == 0)
+        #expect(try Self.lines(again).values.allSatisfy { $0["status"] as? String == "skipped" })
+        // The manifest and one rendition of one input gone: made again, the rest kept.
+        try FileManager.default.removeItem(at: out.appendingPathComponent("orientation3.jpg.json"))
+        try FileManager.default.removeItem(at: out.appendingPathComponent("orientation3.jpg.large.jpg"))
+        let medium = out.appendingPathComponent("orientation3.jpg.medium.jpg")
+        let keptBefore = try FileManager.default.attributesOfItem(atPath: medium.path)[.modificationDate] as? Date
+        let third = try ToolRun.run(["ingest", "--out-dir", out.path, "--skip-existing", "--json"] + inputs)
+        #expect(third.status == 0, "\(third.standardError)")
+        let lines = try Self.lines(third)
+        #expect(lines[inputs[1]]?["status"] as? String == "skipped")
+        let renditions = try #require(lines[inputs[0]]?["renditions"] as? [[String: Any]])
+        #expect(renditions.filter { $0["kept"] as? Bool == true }.count == 5)
+        #expect(renditions.first { $0["name"] as? String == "large" }?["bytes"] as? Int != nil)
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("orientation3.jpg.large.jpg").path))
+        #expect(try FileManager.default.attributesOfItem(atPath: medium.path)[.modificationDate] as? Date == keptBefore)
+    }
+
+    /// Every mistake in a recipe is a usage error naming its place, before any input is read (the
+    /// input here does not exist).
+    @Test(arguments: [
+        (#"{"renditions": [{"name": "a", "size": "abc"}]}"#, "the recipe's renditions[0].size: expected a size"),
+        (#"{"renditions": [{"name": "a", "size": "150", "sise": 1}]}"#, #"the recipe's renditions[0] has no key "sise""#),
+        (#"{"renditions": [{"name": "a", "size": "300x", "fill": "centre"}]}"#, "the recipe's renditions[0].fill: expected a size that is a box"),
+        (#"{"renditions": [{"name": "a", "size": "1"}, {"name": "a", "size": "2"}]}"#, #"renditions[1].name: expected a name no other rendition has, found "a" again"#),
+        (#"{"renditions": [{"name": "A b", "size": "1"}]}"#, "renditions[0].name: expected a name of 1 to 64 lower-case letters"),
+        (#"{"names": {"rendition": "{stem}.jpg"}}"#, "names.rendition: expected a template with {name} or {size}"),
+        (#"{"names": {"manifest": "../{stem}.json"}}"#, #"names.manifest: expected a relative file name template, no "..""#),
+        (#"{"storyboard": {"count": 10, "every": 2}}"#, #"storyboard: expected "count" or "every", found both"#),
+        (#"{"preview": {"format": "gif"}}"#, "preview.format: expected webp or mp4"),
+        (#"{"placeholders": {"blurhash": [4, 12]}}"#, "placeholders.blurhash[1]: expected a whole number from 1 to 9"),
+        (#"{"renditions": [{"name": "a", "size": "150"}], "quality": 0}"#, "quality: expected a whole number from 1 to 100, found 0"),
+        (#"{"renditions": [], }"#, #"the recipe is not JSON: line 1, column 20: expected a member's name in double quotes, found "}""#),
+        (#"{"renditions": [{"name": "huge", "size": "40000", "enlarge": true}]}"#, #"the recipe's rendition "huge" (40000, enlarged) needs 12208 MiB, over --max-memory"#),
+    ])
+    func recipeMistakesAreNamedBeforeAnyInput(recipe: String, message: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Self.writeRecipe(recipe, in: folder)
+        let run = try ToolRun.run(["ingest", "--recipe", path, "--out-dir", folder.appendingPathComponent("out").path, folder.appendingPathComponent("missing.jpg").path])
+        #expect(run.status == 64)
+        #expect(run.errorLines.count == 1 && run.standardError.contains(message), "\(run.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+    }
+}
