@@ -42,10 +42,22 @@ public struct Ingester: Sendable {
         }
         var renditions: [JSONValue] = []
         var digests = PictureDigests()
-        // Nothing to decode for a recipe of no renditions and no digests (a storyboard alone).
         if probe.kind != .audio {
-            if !recipe.renditions.isEmpty || !recipe.digests.isEmpty {
-                let made = try pictures(of: file)
+            // Nothing to decode for a recipe of no renditions and no digests (a storyboard alone).
+            let decodesPicture = !recipe.renditions.isEmpty || !recipe.digests.isEmpty
+            // A video's poster is decoded on a thread of its own while its storyboard and preview
+            // are made here: its decoding reads the file through a reader of its own, and what it
+            // writes is written here, after, since outputs are opened from one thread.
+            let poster = decodesPicture && probe.kind == .video ? ConcurrentWork { try pictures(of: file) } : nil
+            var videoEntries: [JSONValue] = []
+            do {
+                if probe.kind == .video { videoEntries = try videoOutputs(of: file, outputs: outputs, planned: planned, warnings: &warnings) }
+            } catch {
+                _ = try? poster?.result()
+                throw error
+            }
+            if decodesPicture {
+                let made = try poster?.result() ?? pictures(of: file)
                 warnings += made.warnings.filter { !warnings.contains($0) }
                 renditions = try writeRenditions(made, outputs: outputs, planned: planned, warnings: &warnings)
                 let extra = made.pictures.dropFirst(recipe.renditions.count)
@@ -53,9 +65,7 @@ public struct Ingester: Sendable {
                     digests = PictureDigests(request: recipe.digests, placeholderPicture: extra[extra.startIndex], hashPicture: extra[extra.startIndex + 1])
                 }
             }
-            if probe.kind == .video {
-                renditions += try videoOutputs(of: file, outputs: outputs, planned: planned, warnings: &warnings)
-            }
+            renditions += videoEntries
         } else {
             warnings.append("an audio file has no picture: its manifest holds its probe only")
         }
