@@ -25,6 +25,23 @@ extension VideoSource {
         }
     }
 
+    /// The pictures shown at the times of several lists (each ascending), from one pass: where two
+    /// jobs want frames of one video (an ingest's storyboard and preview), each frame is decoded
+    /// once for both. `body` has each frame with the list it is for and its index there, in the
+    /// order of the times; `repeatsPrevious` says whether it is the picture of that list's time before.
+    public func frames(atSeconds lists: [[Double]], mode: SeekMode, _ body: (_ list: Int, FrameForTime) throws -> Void) throws {
+        // Every time with its list and index, in the order of the times (a list's own order kept).
+        let merged = lists.enumerated().flatMap { list, times in times.enumerated().map { (time: $1, list: list, index: $0) } }
+            .sorted { ($0.time, $0.list, $0.index) < ($1.time, $1.list, $1.index) }
+        var shown = [Double?](repeating: nil, count: lists.count)
+        try frames(atSeconds: merged.map(\.time), mode: mode) { found in
+            let entry = merged[found.index]
+            let repeats = shown[entry.list] == found.located.seconds
+            shown[entry.list] = found.located.seconds
+            try body(entry.list, FrameForTime(index: entry.index, located: found.located, repeatsPrevious: repeats))
+        }
+    }
+
     /// Whether the keyframe at `seconds` is the one the last keyframe search found (by the span it
     /// found): what `frames(atSeconds:mode: .keyframe)` reports as `repeatsPrevious` for a next time.
     public func repeatsLastKeyframe(atSeconds seconds: Double) -> Bool {

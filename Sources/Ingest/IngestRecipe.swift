@@ -34,7 +34,7 @@ public struct IngestRecipe: Sendable, Codable, Equatable {
         public var columns = 10
         public var rows = 10
         public var format: ImageFormat = .jpeg
-        public var quality = 80
+        public var quality = 90
         public init() {}
     }
 

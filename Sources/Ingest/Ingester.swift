@@ -131,62 +131,87 @@ public struct Ingester: Sendable {
 
     /// A video's storyboard and preview, each where the recipe asks for one and this run makes it.
     private func videoOutputs(of file: InputFile, outputs: any JobOutputs, planned: [IngestOutput: String], warnings: inout [String]) throws -> [JSONValue] {
-        var entries: [JSONValue] = []
+        var storyboardEntry: JSONValue?, previewEntry: JSONValue?
+        let previewer = options.recipe.preview.map { Previewer(options: previewOptions($0)) }
+        let previewPath = options.recipe.preview == nil ? nil : planned[.preview]
+        var preview: Preview?
         if let settings = options.recipe.storyboard {
             if let vtt = planned[.storyboard] {
-                var storyboard = StoryboardOptions()
-                storyboard.selection = settings.selection
-                storyboard.tiling = .sheets(columns: settings.columns, rows: settings.rows)
-                storyboard.maxWidth = settings.width
-                storyboard.format = settings.format
-                storyboard.encoding.jpegQuality = settings.quality
-                storyboard.encoding.threads = options.threads
-                storyboard.output = options.output
-                storyboard.limits = options.limits
-                storyboard.threads = options.threads
+                // The preview's frames from the storyboard's pass, where it decodes its cells' own
+                // frames: a frame both need is decoded once.
+                var assembly: PreviewAssembly?
+                var previewTimes: [Double] = []
+                let alongside = previewer.flatMap { previewer in previewPath.map { _ in
+                    FramesAlongside(times: { video in
+                        let (times, made) = try previewer.frames(alongsideIn: video)
+                        (previewTimes, assembly) = (times, made)
+                        return times
+                    }, take: { found, video in
+                        try assembly!.take(found.index, try previewer.picture(of: found.located, askedAt: previewTimes[found.index], in: video))
+                    })
+                } }
                 let storyboardOutputs = try StoryboardOutputs(vtt: vtt, of: outputs)
-                let report = try Storyboarder(options: storyboard).makeStoryboard(from: file, input: file.displayName, vtt: vtt, html: nil,
-                                                                                   outputs: storyboardOutputs)
+                let report = try Storyboarder(options: storyboardOptions(settings)).makeStoryboard(
+                    from: file, input: file.displayName, vtt: vtt, html: nil, outputs: storyboardOutputs, alongside: alongside)
                 warnings += report.warnings
-                entries.append(.object([
+                try outputs.finish(storyboardOutputs.primary)
+                if report.tookAlongside, let assembly { preview = try assembly.finish() }
+                storyboardEntry = .object([
                     JSONMember("name", .string("storyboard")), JSONMember("path", .string(vtt)),
                     JSONMember("width", .int(report.frames.first?.width ?? 0)), JSONMember("height", .int(report.frames.first?.height ?? 0)),
                     JSONMember("format", .string("vtt")),
                     JSONMember("frames", .int(report.frames.count)), JSONMember("sheets", .array(report.files.map(JSONValue.string))),
-                ]))
-                try outputs.finish(storyboardOutputs.primary)
+                ])
             } else {
-                entries.append(.object([JSONMember("name", .string("storyboard")), JSONMember("path", .null), JSONMember("kept", .bool(true))]))
+                storyboardEntry = .object([JSONMember("name", .string("storyboard")), JSONMember("path", .null), JSONMember("kept", .bool(true))])
             }
         }
-        if let settings = options.recipe.preview {
-            if let path = planned[.preview] {
-                var preview = PreviewOptions()
-                preview.segments = settings.segments
-                preview.segmentLength = settings.seconds
-                preview.fps = settings.fps
-                preview.maxWidth = settings.width
-                preview.format = settings.format
-                preview.quality = settings.quality
-                preview.output = options.output
-                preview.limits = options.limits
-                preview.threads = options.threads
-                let made = try Previewer(options: preview).makePreview(from: file)
-                warnings += made.warnings
+        if let settings = options.recipe.preview, let previewer {
+            if let path = previewPath {
+                let made = try preview ?? previewer.makePreview(from: file)
+                warnings += made.warnings.filter { !warnings.contains($0) }
                 let descriptor = try outputs.open(path, namedByUser: false)
                 try FileSystem.writeAll(made.bytes, to: descriptor, target: path)
                 try outputs.finish(descriptor)
-                entries.append(.object([
+                previewEntry = .object([
                     JSONMember("name", .string("preview")), JSONMember("path", .string(path)),
                     JSONMember("width", .int(made.width)), JSONMember("height", .int(made.height)),
                     JSONMember("format", .string(settings.format.rawValue)), JSONMember("bytes", .int(made.bytes.count)),
                     JSONMember("frames", .int(made.frameCount)), JSONMember("milliseconds", .int(made.milliseconds)),
-                ]))
+                ])
             } else {
-                entries.append(.object([JSONMember("name", .string("preview")), JSONMember("path", .null), JSONMember("kept", .bool(true))]))
+                previewEntry = .object([JSONMember("name", .string("preview")), JSONMember("path", .null), JSONMember("kept", .bool(true))])
             }
         }
-        return entries
+        return [storyboardEntry, previewEntry].compactMap { $0 }
+    }
+
+    private func storyboardOptions(_ settings: IngestRecipe.StoryboardSettings) -> StoryboardOptions {
+        var storyboard = StoryboardOptions()
+        storyboard.selection = settings.selection
+        storyboard.tiling = .sheets(columns: settings.columns, rows: settings.rows)
+        storyboard.maxWidth = settings.width
+        storyboard.format = settings.format
+        storyboard.encoding.jpegQuality = settings.quality
+        storyboard.encoding.threads = options.threads
+        storyboard.output = options.output
+        storyboard.limits = options.limits
+        storyboard.threads = options.threads
+        return storyboard
+    }
+
+    private func previewOptions(_ settings: IngestRecipe.PreviewSettings) -> PreviewOptions {
+        var preview = PreviewOptions()
+        preview.segments = settings.segments
+        preview.segmentLength = settings.seconds
+        preview.fps = settings.fps
+        preview.maxWidth = settings.width
+        preview.format = settings.format
+        preview.quality = settings.quality
+        preview.output = options.output
+        preview.limits = options.limits
+        preview.threads = options.threads
+        return preview
     }
 
 }

@@ -22,7 +22,7 @@ extension IngestRecipe {
     ///       "quality": 82,                 // the renditions' default, 1 to 100
     ///       "poster": {"at": "auto"},      // a video's frame: auto, seconds, [h:]m:s, or 10%
     ///       "storyboard": {"count": 100, "every": 2.5, "width": 160, "columns": 10, "rows": 10,
-    ///                      "format": "jpeg", "quality": 80},   // or false; count or every
+    ///                      "format": "jpeg", "quality": 90},   // or false; count or every
     ///       "preview": {"segments": 4, "seconds": 1, "fps": 10, "width": 320,
     ///                   "format": "webp", "quality": 75},      // or false
     ///       "placeholders": {"blurhash": [4, 3]},              // or true, or false

@@ -42,61 +42,19 @@ public struct Previewer: Sendable {
         // FFmpeg would open a still picture as a video of one frame, and a GIF is a picture too
         // (probe and thumbnail say so): an animation already.
         if try Self.isPicture(file) { throw PreviewError.picture }
-        var thumbnail = ThumbnailOptions()
-        thumbnail.mode = .exact
-        thumbnail.limits = options.limits
-        thumbnail.threads = options.threads
-        thumbnail.appliesOrientation = options.appliesOrientation
-        thumbnail.deinterlaces = options.deinterlaces
-        thumbnail.videoStream = options.videoStream
-        let size = ThumbnailSize(width: options.maxWidth, height: options.maxHeight)
+        var thumbnail = thumbnailOptions
         // Pieces spread over the video may be decoded in two passes side by side (`SecondPass`).
         let cores = WorkerThreads.count(forSetting: options.threads)
         let mayRunTwoPasses = cores >= 2 && options.segments >= 2 && options.from == nil && options.to == nil
         if mayRunTwoPasses { thumbnail.threads = cores - 1 }
-        var schedule: PreviewSchedule?
-        var encoder: (any PreviewEncoder)?
-        // Kept only to encode again at lower qualities (`maxBytes`), within the run's memory.
-        var kept: [PixelBuffer] = []
-        var warnings: [String] = []
-        var framesPastEnd = 0
-        var frameCount = 0, milliseconds = 0
-
-        /// The frame for the schedule's `index`-th time, handed on in order.
-        func take(_ index: Int, _ made: MadeThumbnails) throws {
-            // Times past the last frame (a container that overstates its duration, a file cut
-            // short) come last: the preview ends at the last frame, not on a still of it.
-            if encoder != nil, made.isPastEnd {
-                framesPastEnd += 1
-                return
-            }
-            // Frames are upright and fitted; the first one's size is the animation's.
-            if encoder == nil {
-                let (width, height) = (made.pictures[0].width, made.pictures[0].height)
-                guard width * height <= options.largestFramePixels else { throw PreviewError.framesTooLarge(width: width, height: height) }
-                try checkMemory(width: width, height: height, channels: made.pictures[0].channels < 3 ? made.pictures[0].channels + 2 : made.pictures[0].channels,
-                                frames: schedule!.frames.count, decodingBytes: made.decodingBytes, aheadBytes: second == nil ? 0 : aheadBytes)
-                encoder = try options.format.encoder(width: width, height: height, quality: options.quality, fps: options.fps, threads: options.threads)
-            }
-            let picture = try Self.canvasFrame(made.pictures[0], width: encoder!.width, height: encoder!.height)
-            try encoder!.add(picture, milliseconds: schedule!.frames[index].milliseconds)
-            if options.maxBytes != nil { kept.append(picture) }
-            milliseconds += schedule!.frames[index].milliseconds
-            frameCount += 1
-            warnings += made.warnings.filter { !warnings.contains($0) }
-        }
-
+        var assembly: PreviewAssembly?
         var second: SecondPass?
         var split = 0
         let aheadBytes = min(64 << 20, options.limits.maxMemory / 8)
         do {
             try Thumbnailer(options: thumbnail).videoFrames(from: file, scheduledBy: { duration, indexedKeyframes in
-                // One stretch starts where it is asked to: only pieces move to keyframes.
                 let keyframes = options.from == nil && options.to == nil ? indexedKeyframes() : []
-                let made = try PreviewSchedule(duration: duration, segments: options.segments, segmentLength: options.segmentLength,
-                                               fps: options.fps, from: Self.seconds(options.from, duration: duration),
-                                               to: Self.seconds(options.to, duration: duration), keyframes: keyframes)
-                schedule = made
+                let made = try schedule(duration: duration, keyframes: { keyframes })
                 let times = made.frames.map(\.time)
                 split = times.count
                 // The later half of the pieces from a second pass, where an index lets it seek there.
@@ -108,49 +66,66 @@ public struct Previewer: Sendable {
                     second = SecondPass(file: file, options: later, times: Array(times[split...]), size: size,
                                         maxBytes: aheadBytes)
                 }
+                assembly = PreviewAssembly(previewer: self, schedule: made, aheadBytes: second == nil ? 0 : aheadBytes)
                 return Array(times[..<split])
-            }, sizes: [size], take)
+            }, sizes: [size]) { index, made in try assembly!.take(index, made) }
         } catch {
             // The second pass reads the same file: it ends before the error is told.
             _ = try? second?.finish()
             throw error
         }
-        if let second, let times = schedule?.frames.map(\.time) {
+        guard let assembly else { throw VideoError.noDecodableFrame(cause: nil) }
+        if let second {
+            let times = assembly.schedule.frames.map(\.time)
             let later = try second.finish()
-            for (offset, made) in later.enumerated() { try take(split + offset, made) }
+            for (offset, made) in later.enumerated() { try assembly.take(split + offset, made) }
             // What it left, had it gone too far ahead: decoded now, in order.
             let rest = split + later.count
             if rest < times.count {
                 try Thumbnailer(options: thumbnail).videoFrames(from: file, atSeconds: Array(times[rest...]), sizes: [size]) { index, made in
-                    try take(rest + index, made)
+                    try assembly.take(rest + index, made)
                 }
             }
         }
-        if framesPastEnd > 0 {
-            warnings.append("the video ends before \(framesPastEnd) of the frames' times: the preview ends at its last frame, \(milliseconds) ms long")
-        }
-        guard let schedule, let width = encoder?.width, let height = encoder?.height else { throw VideoError.noDecodableFrame(cause: nil) }
-        var quality = options.quality
-        var bytes = try encoder!.finish()
-        // One encoder at a time: the memory counted is one's.
-        encoder = nil
-        if let limit = options.maxBytes {
-            var lower = Self.fallbackQualities.filter { $0 < quality }[...]
-            while bytes.count > limit, let next = lower.popFirst() {
-                quality = next
-                bytes = []
-                let again = try options.format.encoder(width: width, height: height, quality: quality, fps: options.fps, threads: options.threads)
-                for (picture, frame) in zip(kept, schedule.frames) { try again.add(picture, milliseconds: frame.milliseconds) }
-                bytes = try again.finish()
-            }
-            if bytes.count > limit { throw PreviewError.tooLarge(bytes: bytes.count, limit: limit, quality: quality) }
-            if quality != options.quality { warnings.append("encoded at quality \(quality), not \(options.quality), to fit in \(limit) bytes") }
-        }
-        // The pieces the file shows: not those past the video's last frame.
-        let lastTime = schedule.frames[frameCount - 1].time
-        let shown = schedule.segments.filter { $0.start <= lastTime }
-        return Preview(bytes: bytes, width: width, height: height, schedule: schedule, segments: shown, frameCount: frameCount,
-                       milliseconds: milliseconds, quality: quality, warnings: warnings)
+        return try assembly.finish()
+    }
+
+    /// How the preview's frames are made from a video's: as thumbnails of the exact frame, at its size.
+    var thumbnailOptions: ThumbnailOptions {
+        var thumbnail = ThumbnailOptions()
+        thumbnail.mode = .exact
+        thumbnail.limits = options.limits
+        thumbnail.threads = options.threads
+        thumbnail.appliesOrientation = options.appliesOrientation
+        thumbnail.deinterlaces = options.deinterlaces
+        thumbnail.videoStream = options.videoStream
+        return thumbnail
+    }
+
+    var size: ThumbnailSize { ThumbnailSize(width: options.maxWidth, height: options.maxHeight) }
+
+    /// The schedule of a video of `duration` (nil when it states none), its pieces moved to the
+    /// keyframes its index lists unless a stretch is asked for (`from`, `to`).
+    func schedule(duration: Double?, keyframes: () -> [Double]) throws -> PreviewSchedule {
+        // One stretch starts where it is asked to: only pieces move to keyframes.
+        let keyframes = options.from == nil && options.to == nil ? keyframes() : []
+        return try PreviewSchedule(duration: duration, segments: options.segments, segmentLength: options.segmentLength,
+                                   fps: options.fps, from: Self.seconds(options.from, duration: duration),
+                                   to: Self.seconds(options.to, duration: duration), keyframes: keyframes)
+    }
+
+    /// The preview of a video whose frames come from a pass that another job makes over it (an
+    /// ingest's storyboard): the times it needs, and what takes each frame found for them, in order.
+    /// `finish` gives the preview, once every time was taken.
+    public func frames(alongsideIn video: VideoSource) throws -> (times: [Double], assembly: PreviewAssembly) {
+        if video.isPicture { throw PreviewError.picture }
+        let made = try schedule(duration: video.durationSeconds, keyframes: { video.indexedKeyframeSeconds() })
+        return (made.frames.map(\.time), PreviewAssembly(previewer: self, schedule: made, aheadBytes: 0))
+    }
+
+    /// A frame found in `video` for the schedule's time `seconds`, as the preview takes it.
+    public func picture(of located: VideoSource.LocatedFrame, askedAt seconds: Double, in video: VideoSource) throws -> MadeThumbnails {
+        try Thumbnailer(options: thumbnailOptions).pictures(of: located, askedAt: seconds, in: video, sizes: [size])
     }
 
     /// Refuses a preview that would hold more than `--max-memory`, once its frames' size is known:
@@ -158,7 +133,7 @@ public struct Previewer: Sendable {
     /// frames waiting. Not reserved from the run's shared budget beside the decoding: a job that
     /// holds its decoding's share and waits for more can wait forever on another doing the same
     /// (two previews at -j 2 did), or on its own decoding grown by a larger frame.
-    private func checkMemory(width: Int, height: Int, channels: Int, frames: Int, decodingBytes: Int, aheadBytes: Int) throws {
+    func checkMemory(width: Int, height: Int, channels: Int, frames: Int, decodingBytes: Int, aheadBytes: Int) throws {
         let encoderBytes = options.format.encoderBytes(width: width, height: height)
         let keptBytes = options.maxBytes == nil ? 0 : frames * width * height * channels
         let needed = decodingBytes + encoderBytes + keptBytes + aheadBytes

@@ -20,6 +20,8 @@ public struct StoryboardReport: Sendable {
     public let frames: [Frame]
     /// Things done other than asked, each one line.
     public let warnings: [String]
+    /// Whether the frames another job asked for (`FramesAlongside`) were found in the same pass.
+    public var tookAlongside = false
 
     /// The report's members for `--json`.
     public var fields: [(name: String, value: JSONValue)] {

@@ -15,7 +15,10 @@ public struct Storyboarder: Sendable {
 
     /// The storyboard of an open input: the WebVTT text written to `outputs.primary`, each picture
     /// and the page to an output `outputs` opens; the caller moves them into place.
-    public func makeStoryboard(from file: InputFile, input: String, vtt: String, html: String?, outputs: any JobOutputs) throws -> StoryboardReport {
+    /// `alongside`: frames another job wants from the same pass; found when the storyboard decodes
+    /// its cells' own frames (its keyframes alone would not serve them), else left to that job.
+    public func makeStoryboard(from file: InputFile, input: String, vtt: String, html: String?, outputs: any JobOutputs,
+                               alongside: FramesAlongside? = nil) throws -> StoryboardReport {
         // One keyframe gains nothing from frame threads (see Thumbnailer); a run of frames does.
         var video = try VideoSource(file: file, threads: options.mode == .keyframe ? 1 : options.threads,
                                     videoStream: options.videoStream, limits: options.limits)
@@ -61,7 +64,7 @@ public struct Storyboarder: Sendable {
         }
 
         var repeated = 0
-        try video.frames(atSeconds: schedule.entries.map(\.time), mode: mode) { found in
+        func place(_ found: VideoSource.FrameForTime) throws {
             let frame = found.located.frame
             if found.located.isPastEnd { pastEnd += 1 }
             if found.repeatsPrevious && !found.located.isPastEnd { repeated += 1 }
@@ -104,6 +107,17 @@ public struct Storyboarder: Sendable {
                                                  file: names.path(fileIndex), x: rect.x, y: rect.y,
                                                  width: rect.width, height: rect.height))
         }
+        let cellTimes = schedule.entries.map(\.time)
+        var tookAlongside = false
+        if let alongside, mode == .exact {
+            let theirs = try alongside.times(video)
+            tookAlongside = true
+            try video.frames(atSeconds: [cellTimes, theirs], mode: .exact) { list, found in
+                if list == 0 { try place(found) } else { try alongside.take(found, video) }
+            }
+        } else {
+            try video.frames(atSeconds: cellTimes, mode: mode, place)
+        }
         try finishSheet()
         if pastEnd > 0 {
             warnings.append("\(pastEnd) of the times lie past the last frame, which they show")
@@ -130,7 +144,9 @@ public struct Storyboarder: Sendable {
             try FileSystem.writeAll(Array(text.utf8), to: page, target: html)
             try outputs.finish(page)
         }
-        return StoryboardReport(vtt: vtt, files: sheets, frames: frames, warnings: warnings)
+        var report = StoryboardReport(vtt: vtt, files: sheets, frames: frames, warnings: warnings)
+        report.tookAlongside = tookAlongside
+        return report
     }
 
     /// Whether two of `times` (ascending) fall after the same keyframe of `keyframes` (ascending,

@@ -89,6 +89,13 @@ public struct Thumbnailer: Sendable {
         try VideoFrameThumbnails(options: options).make(from: file, atSeconds: { _, _ in times }, sizes: sizes, body)
     }
 
+    /// A frame another pass found (`VideoSource.frames(atSeconds:mode:)`) for the time `seconds`,
+    /// in every size, as this thumbnailer makes a video's frame.
+    public func pictures(of located: VideoSource.LocatedFrame, askedAt seconds: Double, in video: VideoSource,
+                         sizes: [ThumbnailSize]) throws -> MadeThumbnails {
+        try VideoFrameThumbnails(options: options).pictures(of: located, askedAt: seconds, in: video, sizes: sizes)
+    }
+
     /// The same, the times chosen once the video's duration (nil when the file states none) is
     /// known; `keyframes` reads the times of those its index lists (for Matroska, seeking to them).
     public func videoFrames(from file: InputFile, scheduledBy schedule: (_ duration: Double?, _ keyframes: () -> [Double]) throws -> [Double], sizes: [ThumbnailSize],

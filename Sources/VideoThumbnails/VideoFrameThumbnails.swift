@@ -87,7 +87,7 @@ struct VideoFrameThumbnails {
 
     /// A located frame, upright at display aspect, in every size: converted once at the largest
     /// size, the others reduced from it.
-    private func pictures(of located: VideoSource.LocatedFrame, askedAt seconds: Double, in video: VideoSource,
+    func pictures(of located: VideoSource.LocatedFrame, askedAt seconds: Double, in video: VideoSource,
                           sizes: [ThumbnailSize]) throws -> MadeThumbnails {
         var warnings: [String] = []
         if located.hasErrors {

@@ -99,6 +99,23 @@ import TestSupport
         #expect((hash["phash"] as? String)?.count == 16 && (hash["dhash"] as? String)?.count == 16)
     }
 
+    /// The storyboard and the preview ingest makes in one pass over the video are, byte for byte,
+    /// those `storyboard` and `preview` make each in a pass of its own.
+    @Test(arguments: ["counter.mp4", "counter.mkv", "anamorphic.mp4", "bars-bt709-hevc.mp4"])
+    func storyboardAndPreviewAreTheSubcommandsOwn(fixture: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Fixture.path("video/\(fixture)")
+        let ingest = try ToolRun.run(["ingest", "--out-dir", folder.appendingPathComponent("i").path, input])
+        let preview = try ToolRun.run(["preview", input, "-o", folder.appendingPathComponent("p.webp").path])
+        let storyboard = try ToolRun.run(["storyboard", "--out-dir", folder.appendingPathComponent("s").path, input])
+        #expect(ingest.status == 0 && preview.status == 0 && storyboard.status == 0)
+        let stem = URL(fileURLWithPath: fixture).deletingPathExtension().lastPathComponent
+        #expect(try Data(contentsOf: folder.appendingPathComponent("i/\(fixture).preview.webp")) == Data(contentsOf: folder.appendingPathComponent("p.webp")))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("i/\(fixture).storyboard.sheet-1.jpg"))
+                == Data(contentsOf: folder.appendingPathComponent("s/\(stem).sheet-1.jpg")))
+    }
+
     /// Bad uploads among good ones: each a failed line and an error naming it, nothing of theirs
     /// on disk, the good one done, exit 1.
     @Test func badUploadsFailAloneAndLeaveNothing() throws {

@@ -1,0 +1,16 @@
+import FFmpeg
+
+/// Frames another job takes from a storyboard's pass over a video (an ingest's preview), so that
+/// a frame both need is decoded once.
+public struct FramesAlongside {
+    /// The times it needs (ascending), asked once the video is open.
+    public var times: (_ video: VideoSource) throws -> [Double]
+    /// Each frame found for one of them, in order, with its index among them.
+    public var take: (_ found: VideoSource.FrameForTime, _ video: VideoSource) throws -> Void
+
+    public init(times: @escaping (_ video: VideoSource) throws -> [Double],
+                take: @escaping (_ found: VideoSource.FrameForTime, _ video: VideoSource) throws -> Void) {
+        self.times = times
+        self.take = take
+    }
+}
