@@ -30,7 +30,7 @@ let package = Package(
         // below do the work, for it and the command line alike.
         .target(
             name: "MediaToolKit",
-            dependencies: ["Batch", "BinaryArrays", "FileIO", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Jobs", "JSON", "MediaFormats", "MediaProbe", "NumberText", "Reporting", "Sandbox", "TIFFCodec", "VideoThumbnails", "WorkerPool"]
+            dependencies: ["Batch", "BinaryArrays", "FileIO", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "Jobs", "JSON", "MediaFormats", "MediaProbe", "NumberText", "Reporting", "Sandbox", "TIFFCodec", "VideoThumbnails", "WorkerPool"]
         ),
 
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.

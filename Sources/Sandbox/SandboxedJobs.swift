@@ -74,14 +74,17 @@ public final class SandboxedJobs: Sendable {
     /// the worker's failure as an error. `job` is this process's part (recognising the input,
     /// opening the outputs); `spec` is what the worker is told to do (`JSONValueEncoder`'s tree of
     /// the typed job that `job` was made from).
-    public func run(_ job: FileJob, spec: JSONValue, input: String, outputs planned: [PlannedOutput], threads: Int) throws -> JobReport {
+    /// `cancellation` ends the worker at once (a library's call); `budget`: what its decoders
+    /// reserve from (the settings' when nil).
+    public func run(_ job: FileJob, spec: JSONValue, input: String, outputs planned: [PlannedOutput], threads: Int,
+                    cancellation: JobCancellation? = nil, budget: MemoryBudget? = nil) throws -> JobReport {
         let (file, outputs) = try job.openAny(input: input, outputs: planned)
         var (box, holdsPermit) = try checkout(for: job.decoders(Self.start(of: file)))
         // After the worker is back among the idle ones, where the next input waiting for it finds it.
         defer { if holdsPermit { mediaPermits?.signal() } }
         do {
             let report = try perform(on: &box, spec: spec, input: file, outputs: outputs, planned: planned,
-                                     primary: nil, threads: threads, cancellation: nil, budget: settings.budget)
+                                     primary: nil, threads: threads, cancellation: cancellation, budget: budget ?? settings.budget)
             checkin(box)
             try outputs?.commit()
             return report

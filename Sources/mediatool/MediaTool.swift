@@ -141,7 +141,7 @@ struct MediaTool: ParsableCommand {
 }
 
 enum ToolVersion {
-    static let number = "0.3.0"
+    static let number = "0.4.0"
 
     /// The tool's version, then each linked C library's, read from the libraries at run time.
     static var report: String {

@@ -1,0 +1,159 @@
+import Foundation
+internal import Batch
+internal import FileIO
+internal import Ingest
+internal import Jobs
+internal import JSON
+internal import Sandbox
+internal import VideoThumbnails
+
+/// What `MediaIngester` makes of each upload: renditions, a video's storyboard and preview,
+/// placeholders, hashes, and their names; the JSON recipe of `mediatool ingest --recipe`.
+public struct MediaIngestRecipe: Sendable {
+    let recipe: IngestRecipe
+
+    /// WordPress's six sizes (`thumbnail` 150x150 filled where the attention is, `medium` 300,
+    /// `medium_large` 768 wide, `large` 1024, `1536x1536`, `2048x2048`; never enlarged; JPEG at
+    /// quality 82), for a video its poster in them, a storyboard and a preview; both placeholders
+    /// and both hashes.
+    public static let standard = MediaIngestRecipe(recipe: .standard)
+
+    /// A recipe from its JSON text (the keys of the command line's docs/ingest.md). Every mistake
+    /// is `.invalidRequest`, naming its place in the recipe.
+    public init(json: Data) throws(MediaError) {
+        do {
+            recipe = try IngestRecipe.read(Array(json))
+        } catch {
+            throw .invalidRequest(file: "recipe", reason: error.description)
+        }
+    }
+
+    init(recipe: IngestRecipe) {
+        self.recipe = recipe
+    }
+}
+
+/// One output of an upload: a rendition, a video's storyboard (its WebVTT file) or its preview.
+public struct MediaIngestOutput: Sendable, Equatable {
+    /// The recipe's name for it (`storyboard` and `preview` for a video's).
+    public let name: String
+    /// Where it was written; nil for one kept from an earlier call.
+    public let url: URL?
+    public let width: Int
+    public let height: Int
+    /// `jpeg`, `png`, `webp`, `vtt` or `mp4`.
+    public let format: String
+    /// Its size in bytes; nil for one kept, and for a storyboard (its sheets are files of their own).
+    public let bytes: Int?
+}
+
+/// Everything `MediaIngester` made of one upload.
+public struct MediaIngestResult: Sendable {
+    /// The manifest: the JSON object `mediatool ingest` writes, beside the outputs.
+    public let manifest: URL
+    /// What the upload is (the probe's report, without its warnings).
+    public let probe: ProbeReport
+    public let outputs: [MediaIngestOutput]
+    /// ThumbHash's bytes in base64, and BlurHash; nil when the recipe asks for none (and for audio).
+    public let thumbHash: String?
+    public let blurHash: String?
+    /// ImageHash's dHash and pHash, 16 hex digits each; nil likewise.
+    public let differenceHash: String?
+    public let perceptualHash: String?
+    /// Things done other than asked, each one line.
+    public let warnings: [String]
+}
+
+/// Everything a site needs from an upload, from one open of it: the command line's `ingest`. A
+/// picture is decoded once for every rendition and digest; a video's preview frames come from its
+/// storyboard's pass. In the call's sandbox (`MediaConfiguration.sandbox`) like every decode.
+public struct MediaIngester: Sendable {
+    public var configuration: MediaConfiguration
+    public var recipe: MediaIngestRecipe
+    /// Where it was taken, in the probe's report; false leaves it out.
+    public var includesGPS = true
+    /// Replaces outputs that are there; by default an output that exists fails the call.
+    public var overwrite = false
+
+    public init(recipe: MediaIngestRecipe = .standard, configuration: MediaConfiguration = MediaConfiguration()) {
+        self.recipe = recipe
+        self.configuration = configuration
+    }
+
+    /// Writes `source`'s outputs into `folder` (made if missing), named by the recipe after the
+    /// source's name, all together or none; the manifest last.
+    public func ingest(_ source: MediaSource, into folder: URL) async throws(MediaError) -> MediaIngestResult {
+        var options = IngestOptions(recipe: recipe.recipe)
+        options.limits = configuration.limits
+        options.threads = configuration.threadCount
+        options.includesGPS = includesGPS
+        options.output = OutputPolicy(overwrite: overwrite, isNamedByUser: false)
+        let least = options.recipe.leastMemory
+        if least.bytes > configuration.maxMemory {
+            throw .overLimit(file: source.name, reason: "the recipe's \(least.what) needs more than maxMemory")
+        }
+        let (configuration, spec, templates) = (configuration, JobSpec.ingest(options), options.recipe.outputs.map(\.template))
+        let ingester = Ingester(options: options)
+        let cancellation = try? JobCancellation()
+        return try await BlockingWork.run(file: source.name, on: configuration.pool, cancellation: cancellation) { isCancelled in
+            let file = try source.open(recognise: Thumbnailer.recognise, stop: SandboxedCalls.stop(configuration, isCancelled: isCancelled))
+            let path: String
+            if case .path(let given) = source.storage { path = given == "-" ? "./-" : given } else { path = "/proc/self/fd/\(file.descriptor)" }
+            // Named after the source's name, as the command line names an input's outputs.
+            let name = source.name.split(separator: "/").last.map(String.init) ?? source.name
+            var plan = OutputPlan(directory: folder.path, template: "{size}")
+            plan.variants = templates
+            let input = try plan.check([BatchInput(path: path, relativePath: name)])[0]
+            if let problem = input.problem { throw MediaError.invalidRequest(file: source.name, reason: problem) }
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let planned = plan.outputs(for: input)
+            let job = ingester.job
+            let report: JobReport
+            if let workers = try WorkerRegistry.workers(for: configuration) {
+                report = try withExtendedLifetime(file) {
+                    try workers.run(job, spec: try JSONValueEncoder.encode(spec), input: path, outputs: planned,
+                                    threads: configuration.threadCount, cancellation: cancellation, budget: configuration.sharedBudget)
+                }
+            } else {
+                report = try withExtendedLifetime(file) { try job.run(input: path, outputs: planned) }
+            }
+            return try MediaIngestResult(report, manifest: URL(fileURLWithPath: planned[0].path))
+        }
+    }
+}
+
+extension MediaIngestResult {
+    /// The job's report, which is the manifest (the command line's line), read back.
+    init(_ report: JobReport, manifest: URL) throws {
+        self.manifest = manifest
+        let fields = report.fields.map { JSONMember($0.name, $0.value) } + [JSONMember("warnings", .array([]))]
+        guard let probe = try? JSONValueDecoder.decode(ProbeReport.self, from: .object(fields)) else { throw WorkerFailure.malformedReply }
+        self.probe = probe
+        func member(_ name: String) -> JSONValue? { report.fields.first { $0.name == name }?.value }
+        func text(_ value: JSONValue?) -> String? {
+            switch value {
+            case .string(let text), .text(let text): return text
+            default: return nil
+            }
+        }
+        func number(_ value: JSONValue?) -> Int? { if case .int(let number) = value { number } else { nil } }
+        func object(_ value: JSONValue?) -> [String: JSONValue] {
+            guard case .object(let members) = value else { return [:] }
+            return Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        }
+        guard case .array(let entries) = member("renditions") else { throw WorkerFailure.malformedReply }
+        outputs = try entries.map { entry in
+            let fields = object(entry)
+            guard let name = text(fields["name"]) else { throw WorkerFailure.malformedReply }
+            return MediaIngestOutput(name: name, url: text(fields["path"]).map { URL(fileURLWithPath: $0) },
+                                     width: number(fields["width"]) ?? 0, height: number(fields["height"]) ?? 0,
+                                     format: text(fields["format"]) ?? "", bytes: number(fields["bytes"]))
+        }
+        let placeholder = object(member("placeholder")), hash = object(member("hash"))
+        thumbHash = text(placeholder["thumbhash"])
+        blurHash = text(placeholder["blurhash"])
+        differenceHash = text(hash["dhash"])
+        perceptualHash = text(hash["phash"])
+        warnings = report.warnings
+    }
+}
