@@ -10,7 +10,8 @@
         site would: opened by Pillow and turned upright by its EXIF orientation; BlurHash's pure-Python encoder from Pillow's 100x100 thumbnail, as its
         documentation advises (the whole of a large picture takes it minutes). One JSON line each:
         the references' values, the PSNR (dB) between the pictures both placeholders decode to
-        with the references' decoders, and how many bits of each hash differ.
+        with the references' decoders, and how many bits of each hash differ. --keep-going: a
+        picture the reference cannot read gives {"error": ...} and the rest go on.
 """
 import base64, json, math, sys
 import blurhash, imagehash, thumbhash
@@ -56,25 +57,42 @@ def main():
                 "dhash": str(imagehash.dhash(image)), "phash": str(imagehash.phash(image)),
             }), flush=True)
         return
+    keep_going = "--keep-going" in sys.argv
+    try:
+        # HEIC and AVIF where pillow-heif is there (scripts/realworld's references have it).
+        import pillow_heif
+        pillow_heif.register_heif_opener()
+    except ImportError:
+        pass
     for line in sys.stdin:
         ours = json.loads(line)
-        image = Image.open(ours["path"])
-        image.load()
-        # A picture decoded upright already (a HEIF by heif-convert, which keeps its EXIF) is not
-        # turned again; Pillow knows which of its own decoders turned one (libtiff's, for a TIFF).
-        if not ours.get("upright"):
-            image = ImageOps.exif_transpose(image)
-        small = image.copy()
-        small.thumbnail((100, 100))
-        reference = {"thumbhash": thumbhash_of(small), "blurhash": blurhash.encode(rows(small), 4, 3),
-                     "dhash": str(imagehash.dhash(image)), "phash": str(imagehash.phash(image))}
-        print(json.dumps({
-            "reference": reference,
-            "thumbhash_db": psnr(thumbhash_picture(ours["thumbhash"]), thumbhash_picture(reference["thumbhash"])),
-            "blurhash_db": psnr(blurhash.decode(ours["blurhash"], SIDE, SIDE), blurhash.decode(reference["blurhash"], SIDE, SIDE)),
-            "dhash_bits": bits(ours["dhash"], reference["dhash"]),
-            "phash_bits": bits(ours["phash"], reference["phash"]),
-        }), flush=True)
+        if keep_going:
+            try:
+                compare(ours)
+            except Exception as error:  # a picture the reference cannot read: said, not fatal
+                print(json.dumps({"error": str(error)}), flush=True)
+        else:
+            compare(ours)
+
+
+def compare(ours):
+    image = Image.open(ours["path"])
+    image.load()
+    # A picture decoded upright already (a HEIF by heif-convert, which keeps its EXIF; a TIFF by
+    # Pillow 9.4's libtiff reader) is not turned again.
+    if not ours.get("upright"):
+        image = ImageOps.exif_transpose(image)
+    small = image.copy()
+    small.thumbnail((100, 100))
+    reference = {"thumbhash": thumbhash_of(small), "blurhash": blurhash.encode(rows(small), 4, 3),
+                 "dhash": str(imagehash.dhash(image)), "phash": str(imagehash.phash(image))}
+    print(json.dumps({
+        "reference": reference,
+        "thumbhash_db": psnr(thumbhash_picture(ours["thumbhash"]), thumbhash_picture(reference["thumbhash"])),
+        "blurhash_db": psnr(blurhash.decode(ours["blurhash"], SIDE, SIDE), blurhash.decode(reference["blurhash"], SIDE, SIDE)),
+        "dhash_bits": bits(ours["dhash"], reference["dhash"]),
+        "phash_bits": bits(ours["phash"], reference["phash"]),
+    }), flush=True)
 
 
 if __name__ == "__main__":
