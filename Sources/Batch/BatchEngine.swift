@@ -212,7 +212,9 @@ public final class BatchEngine: Sendable {
         let done = !planned.isEmpty && (missing.isEmpty || (settings.skipsExisting && plan?.firstMarksCompletion == true && !isMissing(planned[0].path)))
         let outcome = perform(job, input: input, planned: missing, plan: plan, isConfined: isConfined,
                               skipsExisting: settings.skipsExisting, allExist: done)
-        return (outcome, (missing.first ?? planned.first)?.path)
+        // An input done by its first output (an ingest's manifest) is named by it.
+        let named = plan?.firstMarksCompletion == true ? planned.first : missing.first ?? planned.first
+        return (outcome, named?.path)
     }
 
     /// Whether `--skip-existing` has an output still to make.

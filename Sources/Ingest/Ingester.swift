@@ -42,7 +42,9 @@ public struct Ingester: Sendable {
         }
         var renditions: [JSONValue] = []
         var digests = PictureDigests()
-        if probe.kind != .audio {
+        // An audio file's picture is its cover art, where it has one.
+        let coverArt = probe.kind == .audio && probe.coverArt == true
+        if probe.kind != .audio || coverArt {
             // Nothing to decode for a recipe of no renditions and no digests (a storyboard alone).
             let decodesPicture = !recipe.renditions.isEmpty || !recipe.digests.isEmpty
             // A video's poster is decoded on a thread of its own while its storyboard and preview
@@ -57,8 +59,10 @@ public struct Ingester: Sendable {
                 throw error
             }
             if decodesPicture {
-                let made = try poster?.result() ?? pictures(of: file)
-                warnings += made.warnings.filter { !warnings.contains($0) }
+                let made = try poster?.result() ?? pictures(of: file, coverArt: coverArt)
+                // The conversion to sRGB is ingest's own, not a setting a warning could point to.
+                let ownWarnings = made.warnings.map { $0.replacingEvery(" (\(Setting.convertsToSRGB))", with: "") }
+                warnings += ownWarnings.filter { !warnings.contains($0) }
                 renditions = try writeRenditions(made, outputs: outputs, planned: planned, warnings: &warnings)
                 let extra = made.pictures.dropFirst(recipe.renditions.count)
                 if !recipe.digests.isEmpty, extra.count == 2 {
@@ -67,7 +71,7 @@ public struct Ingester: Sendable {
             }
             renditions += videoEntries
         } else {
-            warnings.append("an audio file has no picture: its manifest holds its probe only")
+            warnings.append("an audio file without cover art: its manifest holds its probe only")
         }
         fields.append(("renditions", .array(renditions)))
         fields.append(("placeholder", recipe.digests.placeholders && digests.thumbHash != nil ? .object([
@@ -89,6 +93,7 @@ public struct Ingester: Sendable {
             let pixels = made.pictures[index]
             let path = planned[.rendition(index: index)]
             var entry = [JSONMember("name", .string(rendition.name)), JSONMember("path", path.map(JSONValue.string) ?? .null),
+                         JSONMember("file", path.map { .string(Self.relative($0, to: planned[.manifest])) } ?? .null),
                          JSONMember("width", .int(pixels.width)), JSONMember("height", .int(pixels.height)),
                          JSONMember("format", .string(rendition.format.rawValue))]
             guard let path else { return .object(entry + [JSONMember("kept", .bool(true))]) }
@@ -109,8 +114,9 @@ public struct Ingester: Sendable {
 
     /// Every rendition and then the two small pictures the digests are made from, upright, in sRGB,
     /// 8 bits: of a picture, or of a video's poster frame.
-    func pictures(of file: InputFile) throws -> MadeThumbnails {
+    func pictures(of file: InputFile, coverArt: Bool = false) throws -> MadeThumbnails {
         var thumbnails = ThumbnailOptions()
+        thumbnails.cover = coverArt ? .only : .never
         thumbnails.time = options.recipe.posterTime
         thumbnails.mode = .exact
         thumbnails.limits = options.limits
@@ -158,6 +164,7 @@ public struct Ingester: Sendable {
                 if report.tookAlongside, let assembly { preview = try assembly.finish() }
                 storyboardEntry = .object([
                     JSONMember("name", .string("storyboard")), JSONMember("path", .string(vtt)),
+                    JSONMember("file", .string(Self.relative(vtt, to: planned[.manifest]))),
                     JSONMember("width", .int(report.frames.first?.width ?? 0)), JSONMember("height", .int(report.frames.first?.height ?? 0)),
                     JSONMember("format", .string("vtt")),
                     JSONMember("frames", .int(report.frames.count)), JSONMember("sheets", .array(report.files.map(JSONValue.string))),
@@ -175,6 +182,7 @@ public struct Ingester: Sendable {
                 try outputs.finish(descriptor)
                 previewEntry = .object([
                     JSONMember("name", .string("preview")), JSONMember("path", .string(path)),
+                    JSONMember("file", .string(Self.relative(path, to: planned[.manifest]))),
                     JSONMember("width", .int(made.width)), JSONMember("height", .int(made.height)),
                     JSONMember("format", .string(settings.format.rawValue)), JSONMember("bytes", .int(made.bytes.count)),
                     JSONMember("frames", .int(made.frameCount)), JSONMember("milliseconds", .int(made.milliseconds)),
@@ -184,6 +192,17 @@ public struct Ingester: Sendable {
             }
         }
         return [storyboardEntry, previewEntry].compactMap { $0 }
+    }
+
+    /// `path` from the manifest's folder: what a site serving the folder puts in a URL, however
+    /// `--out-dir` was spelt. Both are the plan's paths under one folder, so their common part is text.
+    static func relative(_ path: String, to manifest: String?) -> String {
+        guard let manifest else { return path }
+        let from = manifest.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        let to = path.split(separator: "/", omittingEmptySubsequences: false)
+        var common = 0
+        while common < from.count, common < to.count - 1, from[from.startIndex + common] == to[common] { common += 1 }
+        return (Array(repeating: "..", count: from.count - common) + to[common...].map(String.init)).joined(separator: "/")
     }
 
     private func storyboardOptions(_ settings: IngestRecipe.StoryboardSettings) -> StoryboardOptions {

@@ -34,7 +34,7 @@ extension IngestRecipe {
         guard text.count <= largestText else { throw .unusable("is \(text.count) bytes: a recipe has at most \(largestText)") }
         let value: JSONValue
         do { value = try JSONTextParser.parse(text) } catch { throw .syntax(error) }
-        var reader = try Fields(value, place: "top level")
+        var reader = try Fields(value, place: "top level", keys: ["renditions", "format", "quality", "poster", "storyboard", "preview", "placeholders", "hashes", "names"])
         var recipe = IngestRecipe.standard
         let format = try reader.take("format", renditionFormat) ?? .jpeg
         let quality = try reader.take("quality") { value, place throws(RecipeError) in try integer(value, place, 1...100) } ?? defaultQuality
@@ -94,23 +94,27 @@ extension IngestRecipe {
 private struct Fields {
     let place: String
     private var members: [JSONMember]
-    private var known: [String] = []
+    private let keys: [String]
 
-    init(_ value: JSONValue, place: String) throws(RecipeError) {
+    /// `keys`: every key the object may have, so that a misspelt one is named before a key it
+    /// should have been is found missing.
+    init(_ value: JSONValue, place: String, keys: [String]) throws(RecipeError) {
         guard case .object(let members) = value else { throw .invalid(place: place, expected: "an object", found: describe(value)) }
+        if let unknown = members.first(where: { !keys.contains($0.name) }) { throw .unknownKey(place: place, key: unknown.name, known: keys) }
         self.members = members
         self.place = place
+        self.keys = keys
     }
 
     mutating func take<Value>(_ key: String, _ read: (JSONValue, String) throws(RecipeError) -> Value) throws(RecipeError) -> Value? {
-        known.append(key)
         guard let index = members.firstIndex(where: { $0.name == key }) else { return nil }
         let member = members.remove(at: index)
         return try read(member.value, place == "top level" ? key : "\(place).\(key)")
     }
 
+    /// Every member was taken (each key once: the parser refuses a name given twice).
     func finish() throws(RecipeError) {
-        if let unknown = members.first { throw .unknownKey(place: place, key: unknown.name, known: known) }
+        if let unread = members.first { throw .unknownKey(place: place, key: unread.name, known: keys) }
     }
 }
 
@@ -165,7 +169,7 @@ private func readRenditions(_ value: JSONValue, _ place: String, format: ImageFo
     var names: Set<String> = []
     var list: [IngestRecipe.Rendition] = []
     for (index, item) in items.enumerated() {
-        var fields = try Fields(item, place: "\(place)[\(index)]")
+        var fields = try Fields(item, place: "\(place)[\(index)]", keys: ["name", "size", "fill", "enlarge", "format", "quality"])
         guard let name = try fields.take("name", { value, place throws(RecipeError) -> String in
             let name = try string(value, place, "a name of lower-case letters, digits, _ and -")
             guard !name.isEmpty, name.count <= 64, name.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
@@ -202,7 +206,7 @@ private func readRenditions(_ value: JSONValue, _ place: String, format: ImageFo
 }
 
 private func readPosterTime(_ value: JSONValue, _ place: String) throws(RecipeError) -> ThumbnailTime {
-    var fields = try Fields(value, place: place)
+    var fields = try Fields(value, place: place, keys: ["at"])
     let time = try fields.take("at") { value, place throws(RecipeError) -> ThumbnailTime in
         let expected = "auto, seconds (35.2), a timestamp (\"1:02.5\") or a percentage (\"10%\")"
         let text: String
@@ -219,13 +223,13 @@ private func readPosterTime(_ value: JSONValue, _ place: String) throws(RecipeEr
 }
 
 /// `false`: none; an object: its settings over the defaults.
-private func optionalObject<Settings>(_ value: JSONValue, _ place: String, defaults: Settings,
+private func optionalObject<Settings>(_ value: JSONValue, _ place: String, defaults: Settings, keys: [String],
                                       _ read: (inout Fields, inout Settings) throws(RecipeError) -> Void) throws(RecipeError) -> Settings? {
     switch value {
     case .bool(false): return nil
     case .bool(true): return defaults
     case .object:
-        var fields = try Fields(value, place: place)
+        var fields = try Fields(value, place: place, keys: keys)
         var settings = defaults
         try read(&fields, &settings)
         try fields.finish()
@@ -235,7 +239,8 @@ private func optionalObject<Settings>(_ value: JSONValue, _ place: String, defau
 }
 
 private func readStoryboard(_ value: JSONValue, _ place: String) throws(RecipeError) -> IngestRecipe.StoryboardSettings? {
-    try optionalObject(value, place, defaults: IngestRecipe.StoryboardSettings()) { fields, settings throws(RecipeError) in
+    try optionalObject(value, place, defaults: IngestRecipe.StoryboardSettings(),
+                       keys: ["count", "every", "width", "columns", "rows", "format", "quality"]) { fields, settings throws(RecipeError) in
         let count = try fields.take("count") { value, place throws(RecipeError) in try integer(value, place, 1...FrameSchedule.maxFrames) }
         let every = try fields.take("every") { value, place throws(RecipeError) in try number(value, place, 0.001...86_400) }
         if count != nil && every != nil { throw .invalid(place: "\(fields.place)", expected: "\"count\" or \"every\"", found: "both") }
@@ -250,7 +255,8 @@ private func readStoryboard(_ value: JSONValue, _ place: String) throws(RecipeEr
 }
 
 private func readPreview(_ value: JSONValue, _ place: String) throws(RecipeError) -> IngestRecipe.PreviewSettings? {
-    try optionalObject(value, place, defaults: IngestRecipe.PreviewSettings()) { fields, settings throws(RecipeError) in
+    try optionalObject(value, place, defaults: IngestRecipe.PreviewSettings(),
+                       keys: ["segments", "seconds", "fps", "width", "format", "quality"]) { fields, settings throws(RecipeError) in
         if let segments = try fields.take("segments", { value, place throws(RecipeError) in try integer(value, place, 1...20) }) { settings.segments = segments }
         if let seconds = try fields.take("seconds", { value, place throws(RecipeError) in try number(value, place, 0.1...10) }) { settings.seconds = seconds }
         if let fps = try fields.take("fps", { value, place throws(RecipeError) in try number(value, place, 1...30) }) { settings.fps = fps }
@@ -274,7 +280,7 @@ private func readPlaceholders(_ value: JSONValue, _ place: String) throws(Recipe
     switch value {
     case .bool(let flag): return flag ? BlurHashComponents(x: 4, y: 3) : nil
     case .object:
-        var fields = try Fields(value, place: place)
+        var fields = try Fields(value, place: place, keys: ["blurhash"])
         let components = try fields.take("blurhash") { value, place throws(RecipeError) -> BlurHashComponents in
             guard case .array(let pair) = value, pair.count == 2 else {
                 throw .invalid(place: place, expected: "[x, y], each 1 to 9 components", found: describe(value))
@@ -289,7 +295,7 @@ private func readPlaceholders(_ value: JSONValue, _ place: String) throws(Recipe
 }
 
 private func readNames(_ value: JSONValue, _ place: String) throws(RecipeError) -> IngestRecipe.Names {
-    var fields = try Fields(value, place: place)
+    var fields = try Fields(value, place: place, keys: ["rendition", "storyboard", "preview", "manifest"])
     var names = IngestRecipe.Names()
     func template(_ value: JSONValue, _ place: String) throws(RecipeError) -> String {
         let text = try string(value, place, "a file name template")

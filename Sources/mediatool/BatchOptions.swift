@@ -88,7 +88,7 @@ struct JobOptions: ParsableArguments {
     @Flag(help: "No progress bar and no summary.")
     var quiet = false
 
-    @Flag(help: "Pass over inputs whose output exists: resumes a run (thumbnail: makes the sizes missing, leaves the others).")
+    @Flag(help: "Pass over inputs whose output exists: resumes a run (thumbnail: makes the sizes missing, leaves the others; ingest: passes over an input whose manifest exists, keeps the renditions found).")
     var skipExisting = false
 
     @Flag(help: "Do not sync each output to the disk before it takes its name (faster, for scratch output: after a power loss an output may be there and empty).")

@@ -9,7 +9,7 @@ import Reporting
 
 struct Ingest: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Make everything a site needs of each upload in one run: its probe, renditions, a video's storyboard and preview, placeholders and hashes, and a manifest listing them.",
+        abstract: "Make everything a site needs of each upload in one run, under --out-dir DIR: its probe, renditions, a video's storyboard and preview, placeholders and hashes, and a manifest listing them.",
         discussion: """
             Each input is opened once. A picture is decoded once, at the smallest scale that \
             serves its largest rendition, and every rendition, the placeholders (ThumbHash, \
@@ -22,7 +22,7 @@ struct Ingest: ParsableCommand {
             is, medium 300, medium_large 768 wide, large 1024, 1536x1536, 2048x2048, never \
             enlarged) as JPEG at quality 82; for a video, its poster in those sizes, a storyboard \
             and a preview as those subcommands make them; both placeholders and both hashes. A \
-            recipe (JSON) changes any of it: see the README's "ingest" section for its keys.
+            recipe (JSON) changes any of it: its keys are in docs/ingest.md.
 
             Each input's outputs go under --out-dir at its relative path: IMG_0001.HEIC.medium.jpg... \
             and IMG_0001.HEIC.json, the manifest: the probe's fields, then renditions (name, \
@@ -30,11 +30,11 @@ struct Ingest: ParsableCommand {
             {dhash, phash}. --json prints it as one line for each input on standard output too. \
             All of an input's outputs appear together, the manifest last, or none do; with \
             --skip-existing an input whose manifest is there is skipped, and renditions found \
-            without one are kept.
+            without one are kept. The manifest holds the GPS position unless --no-gps.
 
             Examples:
               mediatool ingest --out-dir site/ uploads/
-              mediatool ingest --recipe recipe.json --out-dir site/ --json IMG_0001.heic clip.mov
+              mediatool ingest --recipe recipe.json --out-dir site/ --json IMG_0001.HEIC
 
             Exit status: 0 when every input was ingested, 1 when any failed, 64 for usage errors.
             """
@@ -76,9 +76,10 @@ struct Ingest: ParsableCommand {
         options.includesGPS = !noGps
         let least = recipe.leastMemory
         if least.bytes > options.limits.maxMemory {
-            throw ValidationError("the recipe's \(least.what) needs \(DecodeLimitError.mebibytes(least.bytes)), over --max-memory \(DecodeLimitError.mebibytes(options.limits.maxMemory, roundingUp: false)).")
+            throw ValidationError("--recipe \(self.recipe ?? ""): the recipe's \(least.what) needs \(DecodeLimitError.mebibytes(least.bytes)), over --max-memory \(DecodeLimitError.mebibytes(options.limits.maxMemory, roundingUp: false))")
         }
-        let extensions = Thumbnail.videoExtensions.union(PictureFormat.readableExtensions).union(["gif"])
+        // Audio too: its manifest holds its probe, and renditions of its cover art where it has one.
+        let extensions = Thumbnail.videoExtensions.union(Thumbnail.audioExtensions).union(PictureFormat.readableExtensions).union(["gif"])
         let sandboxRun = sandbox.begin(limits: limits, starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)])
         let templates = recipe.outputs.map(\.template)
         let (plan, files, ownOutputs) = try OutputOptions.plan(

@@ -116,6 +116,24 @@ import TestSupport
                 == Data(contentsOf: folder.appendingPathComponent("s/\(stem).sheet-1.jpg")))
     }
 
+    /// An audio file's picture is its cover art; one without gets its probe alone, and a warning.
+    @Test func audioGetsItsCoverArtOrItsProbe() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (cover, plain) = (Fixture.path("video/cover-art.mp3"), Fixture.path("video/audio-only.m4a"))
+        let run = try ToolRun.run(["ingest", "--out-dir", folder.path, "--json", cover, plain])
+        #expect(run.status == 0)
+        let lines = try Self.lines(run)
+        let renditions = try #require(lines[cover]?["renditions"] as? [[String: Any]])
+        #expect(renditions.count == 6 && lines[cover]?["placeholder"] is [String: Any])
+        let thumbnail = try ToolRun.run(["thumbnail", "--cover", cover, "-o", folder.appendingPathComponent("cover.png").path])
+        #expect(thumbnail.status == 0)
+        let identify = try ChildProcess.run("/usr/bin/identify", ["-format", "%w %h", folder.appendingPathComponent("cover.png").path])
+        #expect(String(decoding: identify.standardOutput, as: UTF8.self) == "\(renditions[0]["width"]!) \(renditions[0]["height"]!)")
+        #expect((lines[plain]?["renditions"] as? [Any])?.isEmpty == true)
+        #expect(run.errorLines.contains("mediatool: warning: \(plain): an audio file without cover art: its manifest holds its probe only"))
+    }
+
     /// Bad uploads among good ones: each a failed line and an error naming it, nothing of theirs
     /// on disk, the good one done, exit 1.
     @Test func badUploadsFailAloneAndLeaveNothing() throws {
@@ -148,6 +166,8 @@ import TestSupport
         let again = try ToolRun.run(["ingest", "--out-dir", out.path, "--skip-existing", "--json"] + inputs)
         #expect(again.status == 0)
         #expect(try Self.lines(again).values.allSatisfy { $0["status"] as? String == "skipped" })
+        // Each named by its manifest, the output that makes it done.
+        #expect(try Self.lines(again).values.allSatisfy { ($0["output"] as? String)?.hasSuffix(".jpg.json") == true })
         // The manifest and one rendition of one input gone: made again, the rest kept.
         try FileManager.default.removeItem(at: out.appendingPathComponent("orientation3.jpg.json"))
         try FileManager.default.removeItem(at: out.appendingPathComponent("orientation3.jpg.large.jpg"))
@@ -168,7 +188,7 @@ import TestSupport
     /// input here does not exist).
     @Test(arguments: [
         (#"{"renditions": [{"name": "a", "size": "abc"}]}"#, "the recipe's renditions[0].size: expected a size"),
-        (#"{"renditions": [{"name": "a", "size": "150", "sise": 1}]}"#, #"the recipe's renditions[0] has no key "sise""#),
+        (#"{"renditions": [{"name": "a", "sise": "150"}]}"#, #"the recipe's renditions[0] has no key "sise" (it takes "name", "size", "fill", "enlarge", "format", "quality")"#),
         (#"{"renditions": [{"name": "a", "size": "300x", "fill": "centre"}]}"#, "the recipe's renditions[0].fill: expected a size that is a box"),
         (#"{"renditions": [{"name": "a", "size": "1"}, {"name": "a", "size": "2"}]}"#, #"renditions[1].name: expected a name no other rendition has, found "a" again"#),
         (#"{"renditions": [{"name": "A b", "size": "1"}]}"#, "renditions[0].name: expected a name of 1 to 64 lower-case letters"),
