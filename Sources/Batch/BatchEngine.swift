@@ -244,10 +244,15 @@ public final class BatchEngine: Sendable {
             defer { held.map(ConfinedFolders.release) }
             let report = try job(input, planned)
             return .done(report, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))
-        } catch OutputError.exists where skipsExisting {
+        } catch let error as OutputError where skipsExisting && error.isExists {
             // Another run (a restarted pod beside the old one) made it meanwhile, or one of this
             // input's outputs (a storyboard's sheet), as it makes them all: what was asked is there.
             // A job meets only its own outputs, each checked missing when the run was planned.
+            // An input done by its first output (an ingest's manifest) is done when that is there;
+            // another file in an output's place is no sign of it.
+            if plan?.firstMarksCompletion == true, let first = plan?.outputs(for: input).first, isMissing(first.path) {
+                return .failed(error, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))
+            }
             return .skipped
         } catch {
             return .failed(error, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))

@@ -72,11 +72,13 @@ public struct OutputPlan: Sendable, Equatable {
     private func placement(for input: BatchInput, variant: String) -> (folder: String?, relative: String) {
         let parts = input.parts
         let inputFolder = Self.folder(of: input.path)
-        let name = template
-            .replacingEvery("{size}", with: variant)
-            .replacingEvery("{stem}", with: parts.stem)
-            .replacingEvery("{ext}", with: parts.fileExtension)
-            .replacingEvery("{dir}", with: parts.folder.split(separator: "/").last.map(String.init) ?? Self.realName(of: inputFolder ?? "."))
+        // The variant is the run's own (a size, or an ingest recipe's whole name), and may hold the
+        // input's placeholders; the input's parts go in as they are, in one pass, so that a file
+        // named `a{ext}.jpg` is not expanded a second time.
+        let name = template.replacingEvery("{size}", with: variant).replacingPlaceholders([
+            "stem": parts.stem, "ext": parts.fileExtension,
+            "dir": parts.folder.split(separator: "/").last.map(String.init) ?? Self.realName(of: inputFolder ?? "."),
+        ])
         if let directory {
             return (directory, parts.folder.isEmpty ? name : parts.folder + "/" + name)
         }
@@ -182,7 +184,7 @@ public struct OutputPlan: Sendable, Equatable {
     /// path without `.` components and repeated slashes.
     /// As bytes: Strings compare by Unicode's canonical equivalence, and `café` composed and
     /// decomposed are two names, two files.
-    static func place(of output: String) -> [UInt8] {
+    public static func place(of output: String) -> [UInt8] {
         let name = InputCollector.fileName(of: output)
         let folder = folder(of: output) ?? "."
         if let identity = FileIdentity(path: folder) { return PathBytes.bytes("\(identity.device):\(identity.inode)/\(name)") }
@@ -210,6 +212,24 @@ public struct OutputPlan: Sendable, Equatable {
 
 
 extension String {
+    /// Each `{key}` of `values` replaced by its value, in one pass over the text: what a value holds
+    /// is never read for placeholders.
+    func replacingPlaceholders(_ values: [String: String]) -> String {
+        var result = ""
+        var rest = Substring(self)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            if let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[rest.index(after: open)..<close])] {
+                result += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                result.append("{")
+                rest = rest[rest.index(after: open)...]
+            }
+        }
+        return result + rest
+    }
+
     func replacingEvery(_ target: String, with replacement: String) -> String {
         var result = ""
         var rest = Substring(self)

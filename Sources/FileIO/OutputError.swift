@@ -2,6 +2,12 @@
 public enum OutputError: Error, Equatable, CustomStringConvertible {
     /// The output exists and `--overwrite` was not given.
     case exists(path: String)
+
+    /// `exists`, whatever its path.
+    public var isExists: Bool {
+        if case .exists = self { return true }
+        return false
+    }
     /// The output is one of the inputs.
     case wouldOverwriteInput(path: String)
     /// Something other than a regular file is at the output's path; it is never replaced.

@@ -156,11 +156,16 @@ public struct Ingester: Sendable {
                         try assembly!.take(found.index, try previewer.picture(of: found.located, askedAt: previewTimes[found.index], in: video))
                     })
                 } }
-                let storyboardOutputs = try StoryboardOutputs(vtt: vtt, of: outputs)
-                let report = try Storyboarder(options: storyboardOptions(settings)).makeStoryboard(
-                    from: file, input: file.displayName, vtt: vtt, html: nil, outputs: storyboardOutputs, alongside: alongside)
+                let storyboardOutputs = StoryboardOutputs(vtt: vtt, of: outputs)
+                let report: StoryboardReport
+                do {
+                    report = try Storyboarder(options: storyboardOptions(settings)).makeStoryboard(
+                        from: file, input: file.displayName, vtt: vtt, html: nil, outputs: storyboardOutputs, alongside: alongside)
+                } catch {
+                    throw storyboardOutputs.openFailure ?? error
+                }
                 warnings += report.warnings
-                try outputs.finish(storyboardOutputs.primary)
+                try storyboardOutputs.finishPrimary()
                 if report.tookAlongside, let assembly { preview = try assembly.finish() }
                 storyboardEntry = .object([
                     JSONMember("name", .string("storyboard")), JSONMember("path", .string(vtt)),

@@ -16,7 +16,7 @@ public enum RecipeError: Error, Equatable, CustomStringConvertible {
         case .syntax(let error): return "the recipe is not JSON: \(error)"
         case .invalid(let place, let expected, let found): return "the recipe's \(place): expected \(expected), found \(found)"
         case .unknownKey(let place, let key, let known):
-            return "the recipe's \(place) has no key \"\(key)\" (it takes \(known.map { "\"\($0)\"" }.joined(separator: ", ")))"
+            return "the recipe's \(place) has no key \(JSONString.quoted(key)) (it takes \(known.map { "\"\($0)\"" }.joined(separator: ", ")))"
         case .unusable(let why): return "the recipe \(why)"
         }
     }

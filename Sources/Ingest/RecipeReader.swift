@@ -72,6 +72,21 @@ extension IngestRecipe {
             }
             seen[template] = place
         }
+        // A name that is another's folder would leave one of them unwritable.
+        for (place, template) in all {
+            if let (other, _) = all.first(where: { $0.1.hasPrefix(template + "/") }) {
+                throw .unusable("names \(template) (\(place)) as a file and as a folder of \(other)")
+            }
+        }
+        if let storyboard {
+            // Its sheets at 16:9, the widest cells a storyboard makes: taller ones only make them larger.
+            let format = storyboard.format
+            let width = storyboard.columns * storyboard.width
+            let height = storyboard.rows * Int((Double(storyboard.width) * 9 / 16).rounded(.up))
+            if width > format.largestSide || height > format.largestSide || width * height > 100_000_000 {
+                throw .unusable("asks for storyboard sheets of \(width)x\(height) or more, past what a sheet holds (\(format.rawValue) at most \(format.largestSide) a side, 100 million pixels): fewer \"columns\", \"rows\" or a smaller \"width\"")
+            }
+        }
     }
 
     /// A rendition's file name template, its own parts filled in (the input's are the plan's).
@@ -299,10 +314,12 @@ private func readNames(_ value: JSONValue, _ place: String) throws(RecipeError) 
     var names = IngestRecipe.Names()
     func template(_ value: JSONValue, _ place: String) throws(RecipeError) -> String {
         let text = try string(value, place, "a file name template")
-        // A name stays under --out-dir, on one line of a report, and a name of its own.
-        guard !text.isEmpty, !text.hasPrefix("/"), !text.split(separator: "/", omittingEmptySubsequences: false).contains(".."),
-              !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }), !text.hasSuffix("/") else {
-            throw .invalid(place: place, expected: "a relative file name template, no \"..\", no control characters", found: describe(value))
+        // A name stays under --out-dir, on one line of a report, shows as it is (no control or
+        // format character: no newline, no right-to-left override), and is a name of its own.
+        let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned]
+        guard !text.isEmpty, text.utf8.count <= 1024, !text.hasPrefix("/"), !text.split(separator: "/", omittingEmptySubsequences: false).contains(".."),
+              !text.unicodeScalars.contains(where: { hidden.contains($0.properties.generalCategory) }), !text.hasSuffix("/") else {
+            throw .invalid(place: place, expected: "a relative file name template of at most 1024 bytes: no \"..\", no control or format characters", found: describe(value))
         }
         return text
     }

@@ -9,6 +9,8 @@ public struct JSONTextParser {
 
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONTextParser(bytes: bytes)
+        // A byte order mark, which editors write and RFC 8259 lets a reader ignore.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.offset = 3 }
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -125,8 +127,14 @@ public struct JSONTextParser {
         offset += 1
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []
+        var invalid = false
         func flush() {
-            scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
+            // UTF-8 or nothing: a byte that is not would otherwise become U+FFFD unseen.
+            guard let text = String(validating: run, as: UTF8.self) else {
+                invalid = true
+                return
+            }
+            scalars.append(contentsOf: text.unicodeScalars)
             run.removeAll(keepingCapacity: true)
         }
         while offset < bytes.count {
@@ -135,6 +143,7 @@ public struct JSONTextParser {
             switch byte {
             case UInt8(ascii: "\""):
                 flush()
+                if invalid { throw error(expected: "UTF-8 text in the string that ends here") }
                 return String(scalars)
             case UInt8(ascii: "\\"):
                 flush()

@@ -39,8 +39,11 @@ public struct FrameSchedule: Sendable, Equatable {
                 return Entry(time: Self.microseconds(from + (Double(index) + 0.5) * step), start: start, end: end)
             }
         case .every(let step):
-            let count = Int(((to - from) / step).rounded(.up))
-            guard count <= Self.maxFrames else { throw Self.tooMany(count) }
+            // Counted as a double first: a duration a header made up (1e300 s) is too many frames,
+            // not a trap converting it.
+            let frames = ((to - from) / step).rounded(.up)
+            guard frames <= Double(Self.maxFrames) else { throw Self.tooMany(frames < Double(Int.max) ? Int(frames) : Int.max) }
+            let count = Int(frames)
             entries = (0..<count).map { index in
                 let start = Self.microseconds(from + Double(index) * step)
                 return Entry(time: start, start: start, end: min(to, Self.microseconds(from + Double(index + 1) * step)))

@@ -40,8 +40,9 @@ public struct WebVTT: Sendable {
         return text
     }
 
+    /// At most about 317 years: a duration a header made up is written as that, not a trap.
     static func milliseconds(_ seconds: Double) -> Int {
-        Int((max(0, seconds) * 1000).rounded())
+        Int((min(max(0, seconds), 1e10) * 1000).rounded())
     }
 
     /// `hh:mm:ss.ttt`: hours always, as players that read thumbnail tracks expect.

@@ -76,7 +76,7 @@ struct Ingest: ParsableCommand {
         options.includesGPS = !noGps
         let least = recipe.leastMemory
         if least.bytes > options.limits.maxMemory {
-            throw ValidationError("--recipe \(self.recipe ?? ""): the recipe's \(least.what) needs \(DecodeLimitError.mebibytes(least.bytes)), over --max-memory \(DecodeLimitError.mebibytes(options.limits.maxMemory, roundingUp: false))")
+            throw ValidationError("\(self.recipe.map { "--recipe \($0): the recipe's" } ?? "the default recipe's") \(least.what) needs \(DecodeLimitError.mebibytes(least.bytes)), over --max-memory \(DecodeLimitError.mebibytes(options.limits.maxMemory, roundingUp: false))")
         }
         // Audio too: its manifest holds its probe, and renditions of its cover art where it has one.
         let extensions = Thumbnail.videoExtensions.union(Thumbnail.audioExtensions).union(PictureFormat.readableExtensions).union(["gif"])
@@ -87,7 +87,13 @@ struct Ingest: ParsableCommand {
             // Each variant is a whole name: the template only places it.
             defaultTemplate: "{size}", variants: templates, firstMarksCompletion: true,
             collisionRemedy: "the recipe's names can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. \"names\": {\"manifest\": \"{dir}-{stem}.{ext}.json\", ...})")
-        try sandboxRun.runBatch(files, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .ingest(options),
+        let apart: (inputs: [BatchInput], passedOver: Int)
+        do {
+            apart = try IngestPlan.keepingSheetsApart(files, plan: plan, recipe: recipe)
+        } catch {
+            throw ValidationError(Diagnostics.printable(error.description))
+        }
+        try sandboxRun.runBatch(apart.inputs, plan: plan, jobs: jobs, ownOutputs: ownOutputs + apart.passedOver, spec: .ingest(options),
                                 serving: batch.serve ? batch.selection(extensions: extensions) : nil)
     }
 

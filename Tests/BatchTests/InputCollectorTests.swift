@@ -65,6 +65,13 @@ import Testing
         #expect(OutputPlan(explicitPath: "x.png", template: "{stem}").output(for: input) == "x.png")
         let bare = BatchInput(path: "clip.mp4", relativePath: "clip.mp4")
         #expect(OutputPlan(template: "{stem}.thumb.png").output(for: bare) == "clip.thumb.png")
+        // A stranger's file name is put in as it is: its braces are not read as placeholders.
+        let braces = BatchInput(path: "up/a{ext}{dir}.jpg", relativePath: "a{ext}{dir}.jpg")
+        #expect(OutputPlan(directory: "out", template: "{stem}.{ext}.json").output(for: braces) == "out/a{ext}{dir}.jpg.json")
+        // An ingest's variant is a whole name, whose placeholders are the input's.
+        var ingest = OutputPlan(directory: "out", template: "{size}")
+        ingest.variants = ["{stem}.{ext}.medium.jpg"]
+        #expect(ingest.output(for: braces) == "out/a{ext}{dir}.jpg.medium.jpg")
     }
 
     @Test func collisionsAreRefusedUpFront() {

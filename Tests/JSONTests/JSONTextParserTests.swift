@@ -41,6 +41,12 @@ import Testing
         }
     }
 
+    /// A string that is not UTF-8 is an error, not U+FFFD; a byte order mark before the text is passed over.
+    @Test func textIsUTF8() throws {
+        #expect(throws: JSONSyntaxError.self) { _ = try JSONTextParser.parse([0x22, 0x61, 0xFF, 0x22]) }
+        #expect(try JSONTextParser.parse([0xEF, 0xBB, 0xBF] + Array("[1]".utf8)) == .array([.int(1)]))
+    }
+
     /// Nesting past the limit is an error, not a stack overflow.
     @Test func deepNestingIsRefused() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)

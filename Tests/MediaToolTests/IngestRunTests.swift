@@ -134,6 +134,59 @@ import TestSupport
         #expect(run.errorLines.contains("mediatool: warning: \(plain): an audio file without cover art: its manifest holds its probe only"))
     }
 
+    /// A video whose header claims a duration of ages trapped in the storyboard's arithmetic (the
+    /// sandbox off: the whole run). Now it is made, its times past the end said in a warning.
+    @Test func aLyingDurationIsNoCrash() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Fixture.path("probe/hostile-duration.mov")
+        let recipe = try Self.writeRecipe(#"{"storyboard": {"every": 0.001}}"#, in: folder)
+        let run = try ToolRun.run(["ingest", "--sandbox", "off", "--out-dir", folder.appendingPathComponent("a").path, input])
+        #expect(run.status == 0, "\(run.standardError)")
+        let every = try ToolRun.run(["ingest", "--sandbox", "off", "--recipe", recipe, "--out-dir", folder.appendingPathComponent("b").path, input])
+        #expect(every.status == 1)
+        #expect(every.errorLines.filter { !$0.hasPrefix("mediatool: warning") && !$0.hasPrefix("mediatool: summary") && !$0.hasPrefix("mediatool: failed") }
+                == ["mediatool: \(input): 9223372036854775807 frames asked for; a storyboard holds at most 100000"])
+        #expect(try Self.files(in: folder.appendingPathComponent("b")).isEmpty)
+    }
+
+    /// A storyboard's sheets are named when they are written: a second run over an out-dir that is
+    /// the uploads' folder passes them over as its own, and a recipe whose names would make another
+    /// upload's output a sheet is refused before any work.
+    @Test func storyboardSheetsAreKeptApart() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let same = folder.appendingPathComponent("same")
+        try FileManager.default.createDirectory(at: same, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixture.path("video/counter.mp4"), toPath: same.appendingPathComponent("counter.mp4").path)
+        #expect(try ToolRun.run(["ingest", "--out-dir", same.path, same.path]).status == 0)
+        let again = try ToolRun.run(["ingest", "--overwrite", "--json", "--out-dir", same.path, same.path])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(try Self.lines(again).keys.map { URL(fileURLWithPath: $0).lastPathComponent } == ["counter.mp4"])
+
+        let uploads = folder.appendingPathComponent("up")
+        try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixture.path("video/counter.mp4"), toPath: uploads.appendingPathComponent("clip.mp4").path)
+        try FileManager.default.copyItem(atPath: Fixture.path("pictures/rgb8.png"), toPath: uploads.appendingPathComponent("clip.sheet-1.png").path)
+        let recipe = try Self.writeRecipe(#"{"renditions": [{"name": "thumbs", "size": "150"}], "names": {"rendition": "{name}/{stem}.{format}", "storyboard": "thumbs/{stem}.vtt"}}"#, in: folder)
+        let refused = try ToolRun.run(["ingest", "--recipe", recipe, "--out-dir", folder.appendingPathComponent("out").path, uploads.path])
+        #expect(refused.status == 64)
+        #expect(refused.standardError.contains("would both write \(folder.appendingPathComponent("out").path)/thumbs/clip.sheet-1.jpg; a storyboard's sheets are named after its WebVTT file"))
+    }
+
+    /// With --skip-existing, a file in the place of one output of an input without a manifest is
+    /// no sign that it is done: the input fails, and says which file is in the way.
+    @Test func aStrayFileIsNoManifest() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sheet = folder.appendingPathComponent("counter.mp4.storyboard.sheet-1.jpg")
+        try Data("x".utf8).write(to: sheet)
+        let run = try ToolRun.run(["ingest", "--skip-existing", "--json", "--out-dir", folder.path, Fixture.path("video/counter.mp4")])
+        #expect(run.status == 1)
+        #expect(try Self.lines(run).values.first?["status"] as? String == "failed")
+        #expect(run.errorLines.contains { $0.contains("output exists: \(sheet.path)") })
+    }
+
     /// Bad uploads among good ones: each a failed line and an error naming it, nothing of theirs
     /// on disk, the good one done, exit 1.
     @Test func badUploadsFailAloneAndLeaveNothing() throws {
@@ -193,11 +246,14 @@ import TestSupport
         (#"{"renditions": [{"name": "a", "size": "1"}, {"name": "a", "size": "2"}]}"#, #"renditions[1].name: expected a name no other rendition has, found "a" again"#),
         (#"{"renditions": [{"name": "A b", "size": "1"}]}"#, "renditions[0].name: expected a name of 1 to 64 lower-case letters"),
         (#"{"names": {"rendition": "{stem}.jpg"}}"#, "names.rendition: expected a template with {name} or {size}"),
-        (#"{"names": {"manifest": "../{stem}.json"}}"#, #"names.manifest: expected a relative file name template, no "..""#),
+        (#"{"names": {"manifest": "../{stem}.json"}}"#, #"names.manifest: expected a relative file name template of at most 1024 bytes: no "..""#),
         (#"{"storyboard": {"count": 10, "every": 2}}"#, #"storyboard: expected "count" or "every", found both"#),
         (#"{"preview": {"format": "gif"}}"#, "preview.format: expected webp or mp4"),
         (#"{"placeholders": {"blurhash": [4, 12]}}"#, "placeholders.blurhash[1]: expected a whole number from 1 to 9"),
         (#"{"renditions": [{"name": "a", "size": "150"}], "quality": 0}"#, "quality: expected a whole number from 1 to 100, found 0"),
+        (#"{"names": {"preview": "{stem}.{ext}.json/x"}}"#, "names {stem}.{ext}.json (names.manifest) as a file and as a folder of names.preview"),
+        (#"{"names": {"manifest": "{stem}\u202e.json"}}"#, "names.manifest: expected a relative file name template of at most 1024 bytes"),
+        (#"{"storyboard": {"width": 1920, "columns": 10, "rows": 12}}"#, "asks for storyboard sheets of 19200x12960 or more"),
         (#"{"renditions": [], }"#, #"the recipe is not JSON: line 1, column 20: expected a member's name in double quotes, found "}""#),
         (#"{"renditions": [{"name": "huge", "size": "40000", "enlarge": true}]}"#, #"the recipe's rendition "huge" (40000, enlarged) needs 12208 MiB, over --max-memory"#),
     ])
