@@ -10,7 +10,8 @@
         site would: opened by Pillow and turned upright by its EXIF orientation; BlurHash's pure-Python encoder from Pillow's 100x100 thumbnail, as its
         documentation advises (the whole of a large picture takes it minutes). One JSON line each:
         the references' values, the PSNR (dB) between the pictures both placeholders decode to
-        with the references' decoders, and how many bits of each hash differ. --keep-going: a
+        with the references' decoders, how many bits of each hash differ, how many of the
+        reference's bits are fragile (`fragile_bits`), and Pillow's mode for the picture. --keep-going: a
         picture the reference cannot read gives {"error": ...} and the rest go on.
 """
 import base64, json, math, sys
@@ -39,6 +40,20 @@ def psnr(first, second):
 
 def thumbhash_picture(text):
     return rows(thumbhash.thumbhash_to_image(text).convert("RGB").resize((SIDE, SIDE), Image.Resampling.BILINEAR))
+
+
+def fragile_bits(image):
+    """The bits of the reference's hashes that any rounding may flip: dHash's neighbours within one
+    level of each other, and pHash's coefficients within 8 of their median (one level more or less
+    in one pixel of the 32x32 moves a coefficient by up to 4). A flat picture's are nearly all."""
+    import numpy
+    import scipy.fftpack
+    grey = numpy.asarray(image.convert("L").resize((9, 8), Image.Resampling.LANCZOS), dtype=float)
+    dhash = int((abs(grey[:, 1:] - grey[:, :-1]) <= 1).sum())
+    pixels = numpy.asarray(image.convert("L").resize((32, 32), Image.Resampling.LANCZOS), dtype=float)
+    low = scipy.fftpack.dct(scipy.fftpack.dct(pixels, axis=0), axis=1)[:8, :8]
+    phash = int((abs(low - numpy.median(low)) < 8).sum())
+    return {"dhash_fragile": dhash, "phash_fragile": phash}
 
 
 def bits(first, second):
@@ -82,12 +97,19 @@ def compare(ours):
     # Pillow 9.4's libtiff reader) is not turned again.
     if not ours.get("upright"):
         image = ImageOps.exif_transpose(image)
-    small = image.copy()
+    # Converted before it is reduced, as thumbhash-python does: Pillow reduces a palette picture
+    # by its nearest pixel, not by its filter.
+    small = image.convert("RGBA")
     small.thumbnail((100, 100))
     reference = {"thumbhash": thumbhash_of(small), "blurhash": blurhash.encode(rows(small), 4, 3),
                  "dhash": str(imagehash.dhash(image)), "phash": str(imagehash.phash(image))}
     print(json.dumps({
         "reference": reference,
+        "mode": image.mode,
+        # BlurHash and ImageHash take the colours hidden under transparent pixels, which
+        # mediatool's reduction, weighing colours by their alpha, does not keep.
+        "transparent": image.convert("RGBA").getextrema()[3][0] < 255,
+        **fragile_bits(image),
         "thumbhash_db": psnr(thumbhash_picture(ours["thumbhash"]), thumbhash_picture(reference["thumbhash"])),
         "blurhash_db": psnr(blurhash.decode(ours["blurhash"], SIDE, SIDE), blurhash.decode(reference["blurhash"], SIDE, SIDE)),
         "dhash_bits": bits(ours["dhash"], reference["dhash"]),
