@@ -61,6 +61,30 @@ class AnalyzerTest < ActiveSupport::TestCase
     end
   end
 
+  test "with digests on, placeholders and hashes join the metadata, the hashes ImageHash's" do
+    [true, false].each do |serve|
+      with_settings(digests: true, serve: serve) do
+        path = fixture("pictures/orientation6.jpg")
+        blob = blob_of(path)
+        blob.analyze
+        metadata = blob.metadata
+        assert_equal [61, 41], [metadata[:width], metadata[:height]], "serve: #{serve}"
+        assert_equal References.imagehash(path), [metadata[:dhash], metadata[:phash]], "serve: #{serve}"
+        assert_match(/\A[A-Za-z0-9+\/]+=*\z/, metadata[:thumbhash])
+        assert_equal 28, metadata[:blurhash].length
+
+        video = blob_of(fixture("video/counter.mp4"))
+        video.analyze
+        assert_equal [128, 16], [video.metadata[:width], video.metadata[:height]]
+        assert_match(/\A\h{16}\z/, video.metadata[:phash])
+      end
+    end
+    # Off by default: a probe reads headers only.
+    blob = blob_of(fixture("pictures/orientation6.jpg"))
+    blob.analyze
+    refute blob.metadata.key?(:phash)
+  end
+
   test "an anamorphic clip is measured at its display aspect" do
     path = fixture("video/anamorphic.mp4")
     blob = blob_of(path)

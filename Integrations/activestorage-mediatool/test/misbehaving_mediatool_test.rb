@@ -57,7 +57,7 @@ class MisbehavingMediatoolTest < ActiveSupport::TestCase
 
   test "a posters folder removed meanwhile (a /tmp cleaner) is made again" do
     assert_equal 16, preview_height(blob_of(fixture("video/counter.mp4")))
-    folder = ActiveStorage::Mediatool.tool.instance_variable_get(:@posters_folder)
+    folder = ActiveStorage::Mediatool.tool.instance_variable_get(:@own_folder)
     assert File.directory?(folder)
     FileUtils.remove_entry(folder)
     assert_equal 16, preview_height(blob_of(fixture("video/counter.mp4")))

@@ -22,7 +22,11 @@ module ActiveStorage
         tool = Mediatool.tool or return {}
         # What the file is, whatever its content type says: Marcel 1.0 takes an AVIF photo for
         # video/quicktime (both are ISO media files), and it is measured as the photo it is.
-        Metadata.from(Mediatool.with_local_path(blob) { |path| tool.probe(path) })
+        if Mediatool.settings.digests
+          Metadata.from(Mediatool.with_local_path(blob) { |path| tool.digests(path) })
+        else
+          Metadata.from(Mediatool.with_local_path(blob) { |path| tool.probe(path) })
+        end
       rescue Error => error
         fallback = ActiveStorage.analyzers.drop_while { |analyzer| analyzer != self.class }.drop(1).detect { |analyzer| analyzer.accept?(blob) }
         logger.warn "mediatool could not read #{blob.filename} (#{blob.key}): #{error.message}; " +

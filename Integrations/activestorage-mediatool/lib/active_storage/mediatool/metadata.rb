@@ -10,7 +10,12 @@ module ActiveStorage
       # stranger's file, and comes from a process outside Rails).
       TYPES = {
         "width" => [Integer], "height" => [Integer], "rotation" => [Integer], "duration" => NUMBER, "fps" => NUMBER,
-        "bitrate" => [Integer], "audio" => [Array], "gps" => [Hash]
+        "bitrate" => [Integer], "audio" => [Array], "gps" => [Hash], "placeholder" => [Hash], "hash" => [Hash]
+      }.freeze
+      # What each placeholder and hash looks like (`digests`): anything else is left out.
+      DIGESTS = {
+        "thumbhash" => %r{\A[A-Za-z0-9+/]{4,80}={0,2}\z}, "blurhash" => /\A[0-9A-Za-z#$%*+,\-.:;=?@\[\]^_{|}~]{6,166}\z/,
+        "dhash" => /\A\h{16}\z/, "phash" => /\A\h{16}\z/
       }.freeze
 
       class << self
@@ -69,7 +74,13 @@ module ActiveStorage
             {
               created: report["created"],
               gps: gps&.transform_keys(&:to_sym).presence
-            }
+            }.merge(digests(report))
+          end
+
+          # thumbhash, blurhash, dhash and phash, where the report has them (an ingest's manifest).
+          def digests(report)
+            found = report["placeholder"].to_h.merge(report["hash"].to_h)
+            DIGESTS.to_h { |key, form| [key.to_sym, (found[key] if found[key].is_a?(String) && form.match?(found[key]))] }
           end
 
           # Both sides, or neither: a size is two positive numbers.

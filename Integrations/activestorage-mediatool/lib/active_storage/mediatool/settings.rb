@@ -10,12 +10,15 @@ module ActiveStorage
     #   gps         false to leave the place a photo or video was taken out of its metadata
     #   serve       false to run mediatool once a blob instead of keeping processes
     #   servers     how many of each kind a Rails process keeps, for its threads (default 2)
+    #   digests     true to add placeholders (thumbhash, blurhash) and perceptual hashes (dhash,
+    #               phash) of a picture, or of a video's poster, to its metadata: the picture is
+    #               decoded (`mediatool ingest`), where a probe reads headers only
     class Settings
-      attr_reader :max_pixels, :max_memory, :timeout, :gps, :serve, :servers
+      attr_reader :max_pixels, :max_memory, :timeout, :gps, :serve, :servers, :digests
 
       def initialize(options = {})
         options = options.to_h.transform_keys(&:to_sym)
-        unknown = options.keys - %i[max_pixels max_memory timeout gps serve servers]
+        unknown = options.keys - %i[max_pixels max_memory timeout gps serve servers digests]
         raise ArgumentError, "config.active_storage.mediatool: unknown setting #{unknown.first}" if unknown.any?
 
         @max_pixels = options[:max_pixels] && Integer(options[:max_pixels])
@@ -25,6 +28,7 @@ module ActiveStorage
 
         @gps = options.fetch(:gps, true) ? true : false
         @serve = options.fetch(:serve, true) ? true : false
+        @digests = options.fetch(:digests, false) ? true : false
         @servers = Integer(options.fetch(:servers, 2))
         raise ArgumentError, "config.active_storage.mediatool.servers: 1 or more, not #{@servers}" unless @servers.positive?
       end

@@ -12,6 +12,9 @@ module ActiveStorage
     class Tool
       attr_reader :binary
 
+      # Nothing written but the manifest.
+      DIGESTS_RECIPE = '{"renditions": [], "storyboard": false, "preview": false}'
+
       def initialize(binary:, settings:)
         @binary = binary
         @settings = settings
@@ -36,13 +39,43 @@ module ActiveStorage
         report
       end
 
+      # mediatool ingest's manifest of the file with a recipe of no outputs but the manifest: the
+      # probe's fields, and the placeholders and hashes of the picture or the video's poster.
+      def digests(path)
+        folder = own_folder
+        recipe = File.join(folder, "digests.json")
+        File.write(recipe, DIGESTS_RECIPE) unless File.exist?(recipe)
+        arguments = ["ingest", "--recipe", recipe, *@settings.arguments, *("--no-gps" unless @settings.gps)]
+        if serves?(path)
+          manifests = File.join(folder, "manifests")
+          report = pool(:ingest, folder) do
+            [binary, *arguments, "--serve", "--out-dir", manifests, "--overwrite", "--no-fsync"]
+          end.answer(path)
+        else
+          Dir.mktmpdir("activestorage-mediatool-") do |manifests|
+            status, output, error = Command.run([binary, *arguments, "--json", "--quiet", "--out-dir", manifests, "--", path],
+                                                timeout: run_deadline)
+            raise Error, last_line(error) if output.empty? && !status.success?
+
+            report = parse(output.lines.first.to_s)
+          end
+        end
+        # The manifest's file is the answer's copy: not kept.
+        FileUtils.rm_f(report["output"]) if report["output"].is_a?(String) && File.dirname(report["output"]) == File.join(folder, "manifests")
+        raise Error, report["error"].to_s unless report["status"] == "ok"
+
+        report
+      rescue SystemCallError => error
+        raise Error, "its manifest could not be read: #{error.message}"
+      end
+
       # A poster of the video (a frame worth showing, upright, tone mapped), as an open JPEG
       # file that is gone once closed.
       def poster(path)
         arguments = ["thumbnail", "--at", "auto", "--format", "jpeg", *@settings.arguments]
         return poster_by_run(path, arguments) unless serves?(path)
 
-        folder = posters_folder
+        folder = own_folder
         report = pool(:thumbnail, folder) do
           [binary, *arguments, "--serve", "--out-dir", folder, "--name", "{stem}.jpg", "--overwrite", "--no-fsync"]
         end.answer(path)
@@ -62,8 +95,8 @@ module ActiveStorage
         @lock.synchronize do
           @pools.each_value(&:stop)
           @pools.clear
-          FileUtils.remove_entry(@posters_folder, true) if @posters_folder && @posters_owner == Process.pid
-          @posters_folder = nil
+          FileUtils.remove_entry(@own_folder, true) if @own_folder && @own_folder_owner == Process.pid
+          @own_folder = nil
         end
       end
 
@@ -73,7 +106,7 @@ module ActiveStorage
         @lock = Mutex.new
         @pools.each_value(&:abandon)
         @pools.clear
-        @posters_folder = nil
+        @own_folder = nil
       end
 
       private
@@ -95,14 +128,14 @@ module ActiveStorage
           end
         end
 
-        # A folder of this process's own, made again if it was removed.
-        def posters_folder
+        # A folder of this process's own (posters, manifests), made again if it was removed.
+        def own_folder
           @lock.synchronize do
-            unless @posters_folder && @posters_owner == Process.pid && File.directory?(@posters_folder)
-              @posters_folder = Dir.mktmpdir("activestorage-mediatool-")
-              @posters_owner = Process.pid
+            unless @own_folder && @own_folder_owner == Process.pid && File.directory?(@own_folder)
+              @own_folder = Dir.mktmpdir("activestorage-mediatool-")
+              @own_folder_owner = Process.pid
             end
-            @posters_folder
+            @own_folder
           end
         end
 
