@@ -36,7 +36,7 @@ let package = Package(
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.
         .executableTarget(
             name: "MediaToolFuzz",
-            dependencies: ["Batch", "BinaryArrays", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "JPEGCodec", "FileIO", "JSON", "Jobs", "MediaProbe", "NumberText", "PNGCodec", "Previews", "Sandbox", "VideoThumbnails"]
+            dependencies: ["Batch", "BinaryArrays", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "JPEGCodec", "FileIO", "JSON", "Jobs", "MediaProbe", "NumberText", "PNGCodec", "Previews", "Sandbox", "VideoThumbnails"]
         ),
 
         // The same thumbnail and crop many times in one process, to show memory stays flat.

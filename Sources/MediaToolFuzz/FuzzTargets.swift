@@ -15,6 +15,7 @@ import Previews
 import NumberText
 import Sandbox
 import Jobs
+import Ingest
 
 /// The fuzz targets, by name. Each takes arbitrary bytes and must neither crash, hang nor leak;
 /// errors thrown are the expected answer to most inputs.
@@ -31,7 +32,22 @@ enum FuzzTargets {
         "video": fuzzVideo,
         "probe": fuzzProbe,
         "wire": fuzzWire,
+        "recipe": fuzzRecipe,
     ]
+
+    /// An ingest recipe: JSON text read by mediatool's own reader, then checked key by key. A
+    /// recipe read is one whose every output has a name of its own, its value written as JSON
+    /// and read back the same; anything else is one error.
+    static func fuzzRecipe(_ bytes: [UInt8]) {
+        if let value = try? JSONTextParser.parse(bytes) {
+            precondition((try? JSONTextParser.parse(Array(value.text.utf8))) != nil, "what the writer wrote reads back")
+        }
+        guard let recipe = try? IngestRecipe.read(bytes) else { return }
+        let templates = recipe.outputs.map(\.template)
+        precondition(Set(templates).count == templates.count, "two outputs of one name")
+        precondition(recipe.renditions.count <= IngestRecipe.mostRenditions)
+        _ = recipe.leastMemory
+    }
 
     /// What either side of a worker's socket reads: the parent a worker's messages (which it trusts
     /// no more than a file), the worker a job's spec. A message read is written and read again the
