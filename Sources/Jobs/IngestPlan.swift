@@ -24,9 +24,11 @@ public enum IngestPlan {
         func sheetOwner(_ path: String) -> String? {
             guard path.hasSuffix(sheetExtension) else { return nil }
             let name = path.dropLast(sheetExtension.count)
-            guard let dash = name.range(of: ".sheet-", options: .backwards), !name[dash.upperBound...].isEmpty,
-                  name[dash.upperBound...].allSatisfy(\.isASCII), name[dash.upperBound...].allSatisfy(\.isNumber) else { return nil }
-            return storyboards[OutputPlan.place(of: String(name[..<dash.lowerBound]))]
+            let number = name.reversed().prefix { $0.isASCII && $0.isNumber }
+            guard !number.isEmpty else { return nil }
+            let beforeNumber = name.dropLast(number.count)
+            guard beforeNumber.hasSuffix(".sheet-") else { return nil }
+            return storyboards[OutputPlan.place(of: String(beforeNumber.dropLast(".sheet-".count)))]
         }
         for input in inputs where input.problem == nil {
             for output in plan.outputs(for: input) {

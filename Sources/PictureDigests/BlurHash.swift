@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Imaging
 
 /// Wolt's BlurHash of a picture: its sRGB samples linearised, projected on products of cosines

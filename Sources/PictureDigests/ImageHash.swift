@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Imaging
 
 /// The perceptual hashes of the ImageHash library (PyPI `ImageHash`), 64 bits each, printed as it

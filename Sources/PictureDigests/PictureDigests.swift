@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Imaging
 
 /// What a site keeps of a picture besides its renditions: two placeholders to show while they load,
@@ -41,7 +41,7 @@ public struct PictureDigests: Sendable, Equatable {
     public init(request: Request, placeholderPicture: PixelBuffer?, hashPicture: PixelBuffer?) {
         self.init()
         if request.placeholders, let placeholderPicture {
-            thumbHash = Data(ThumbHash.encode(placeholderPicture)).base64EncodedString()
+            thumbHash = Base64.encode(ThumbHash.encode(placeholderPicture))
             blurHash = BlurHash.encode(placeholderPicture, componentsX: request.blurHashComponentsX, componentsY: request.blurHashComponentsY)
         }
         if request.hashes, let hashPicture {

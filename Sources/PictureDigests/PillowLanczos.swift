@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Pillow's `Image.resize(size, LANCZOS)` of an 8-bit grey picture, as its Resample.c does it: a
 /// Lanczos-3 kernel stretched by the reduction, coefficients in 22-bit fixed point, the rows first

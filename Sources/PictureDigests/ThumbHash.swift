@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Imaging
 
 /// Evan Wallace's ThumbHash of a picture of at most 100x100: its colours in an LPQA space (luminance,
