@@ -210,34 +210,3 @@ public struct OutputPlan: Sendable, Equatable {
     }
 }
 
-
-extension String {
-    /// Each `{key}` of `values` replaced by its value, in one pass over the text: what a value holds
-    /// is never read for placeholders.
-    func replacingPlaceholders(_ values: [String: String]) -> String {
-        var result = ""
-        var rest = Substring(self)
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            if let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[rest.index(after: open)..<close])] {
-                result += value
-                rest = rest[rest.index(after: close)...]
-            } else {
-                result.append("{")
-                rest = rest[rest.index(after: open)...]
-            }
-        }
-        return result + rest
-    }
-
-    func replacingEvery(_ target: String, with replacement: String) -> String {
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
-}

@@ -1,4 +1,5 @@
 import FFmpeg
+import FileIO
 import ImageCodecs
 import Imaging
 import JSON
@@ -334,17 +335,4 @@ private func readNames(_ value: JSONValue, _ place: String) throws(RecipeError) 
     if let text = try fields.take("manifest", template) { names.manifest = text }
     try fields.finish()
     return names
-}
-
-extension String {
-    func replacingEvery(_ target: String, with replacement: String) -> String {
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
 }

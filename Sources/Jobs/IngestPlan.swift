@@ -16,8 +16,10 @@ public enum IngestPlan {
         let sheetExtension = "." + storyboard.format.fileExtension
         // Each storyboard's place without `.vtt`, and whose it is.
         var storyboards: [[UInt8]: String] = [:]
-        for input in inputs where input.problem == nil {
-            guard let vtt = plan.outputs(for: input).first(where: { $0.variant == storyboardTemplate })?.path else { continue }
+        let listed = inputs.filter { $0.problem == nil }
+        let outputs = listed.map { plan.outputs(for: $0) }
+        for (input, planned) in zip(listed, outputs) {
+            guard let vtt = planned.first(where: { $0.variant == storyboardTemplate })?.path else { continue }
             storyboards[OutputPlan.place(of: vtt.lowercased().hasSuffix(".vtt") ? String(vtt.dropLast(4)) : vtt)] = input.path
         }
         /// Whose sheet `path` would be: `STEM.sheet-N.EXT` of a storyboard `STEM.vtt`.
@@ -30,8 +32,8 @@ public enum IngestPlan {
             guard beforeNumber.hasSuffix(".sheet-") else { return nil }
             return storyboards[OutputPlan.place(of: String(beforeNumber.dropLast(".sheet-".count)))]
         }
-        for input in inputs where input.problem == nil {
-            for output in plan.outputs(for: input) {
+        for (input, planned) in zip(listed, outputs) {
+            for output in planned {
                 if let owner = sheetOwner(output.path) {
                     throw .collision(output: output.path, first: owner, second: input.path,
                                      remedy: "a storyboard's sheets are named after its WebVTT file (STEM.sheet-N.\(storyboard.format.fileExtension)): the recipe's names must keep them apart from the other outputs")

@@ -163,9 +163,3 @@ extension StoryboardPage {
         return (up + down + [WebVTT.urlPath(name)]).joined(separator: "/")
     }
 }
-
-private extension String {
-    func replacingEvery(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}
