@@ -1,9 +1,13 @@
+#define _GNU_SOURCE
 #include "CJPEGShim.h"
+#include "jpeg_split_scan.h"
 
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <jpeglib.h>
 #include <jerror.h>
 
@@ -22,7 +26,11 @@ struct mt_jpeg_reader {
     char warning[MT_ERROR_MESSAGE_CAPACITY];
     JOCTET *icc_profile;
     int started;
+    /// The file, for decoding its scan from two places at once (jpeg_split_scan.c), or -1.
+    int fd;
+    mt_scan_split *split;
 };
+
 
 static void record_error(j_common_ptr common) {
     mt_jpeg_reader *reader = (mt_jpeg_reader *)common->client_data;
@@ -117,6 +125,7 @@ mt_jpeg_reader *mt_jpeg_open(int fd, mt_jpeg_header *header,
     mt_jpeg_reader *reader = mt_allocate_reader(sizeof *reader, fd, &file, error_message);
     if (reader == NULL) return NULL;
     reader->file = file;
+    reader->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
     reader->error_message = error_message;
     reader->decompress.err = jpeg_std_error(&reader->errors);
     reader->errors.error_exit = record_error;
@@ -179,8 +188,16 @@ mt_jpeg_reader *mt_jpeg_open(int fd, mt_jpeg_header *header,
     return reader;
 }
 
+/// Where the scan's data starts: what the file has given the stdio stream, less what libjpeg's
+/// source and the stream have not handed on yet.
+static int64_t scan_data_offset(mt_jpeg_reader *reader) {
+    off_t given = ftello(reader->file);
+    if (given < 0) return -1;
+    return (int64_t)given - (int64_t)reader->decompress.src->bytes_in_buffer;
+}
+
 int mt_jpeg_start(mt_jpeg_reader *reader, unsigned denominator, uint32_t *x, uint32_t *width, uint32_t *height,
-                  char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
+                  const mt_jpeg_split_settings *split, char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
     reader->error_message = error_message;
     if (setjmp(reader->jump)) return -1;
@@ -190,6 +207,10 @@ int mt_jpeg_start(mt_jpeg_reader *reader, unsigned denominator, uint32_t *x, uin
     d->scale_denom = denominator;
     jpeg_start_decompress(d);
     reader->started = 1;
+    int64_t scan_offset;
+    if (split != NULL && *x == 0 && *width == 0 && reader->fd >= 0 && (scan_offset = scan_data_offset(reader)) > 0) {
+        reader->split = mt_scan_split_start(d, reader->fd, (uint64_t)scan_offset, split);
+    }
     JDIMENSION offset = *x, columns = *width == 0 ? d->output_width : *width;
     if (offset != 0 || columns != d->output_width) {
         jpeg_crop_scanline(d, &offset, &columns);
@@ -229,8 +250,12 @@ int mt_jpeg_read_rows(mt_jpeg_reader *reader, uint8_t *const *rows, uint32_t cou
     return check_warning(reader);
 }
 
+int mt_jpeg_split_met(const mt_jpeg_reader *reader) { return mt_scan_split_met(reader->split); }
+
 void mt_jpeg_close(mt_jpeg_reader *reader) {
     if (reader == NULL) return;
+    mt_scan_split_finish(reader->split);
+    if (reader->fd >= 0) close(reader->fd);
     // Destroying mid-decode is allowed: libjpeg frees whatever it holds.
     if (reader->decompress.err != NULL) jpeg_destroy_decompress(&reader->decompress);
     if (reader->file != NULL) fclose(reader->file);

@@ -25,6 +25,9 @@ public protocol SourcePicture {
     /// Bytes of memory decoding any region needs besides the region (rows of the whole width, or
     /// the whole picture where the format needs it).
     var workingBytes: Int { get }
+    /// Bytes of memory decoding the whole picture at `size` (one `reducedSize` gave) needs besides
+    /// its rows: `workingBytes`, and whatever that way of decoding adds.
+    func workingBytes(reducedTo size: (width: Int, height: Int)) -> Int
     /// Bytes a decoded pixel takes: what a region of the picture costs.
     var bytesPerPixel: Int { get }
     func pixels(of storedRect: PixelRect) throws -> PixelBuffer
@@ -46,6 +49,8 @@ public protocol SourcePicture {
 }
 
 extension SourcePicture {
+    public func workingBytes(reducedTo size: (width: Int, height: Int)) -> Int { workingBytes }
+
     /// At most four channels of two bytes, where the format does not say less before decoding.
     public var bytesPerPixel: Int { 8 }
 

@@ -65,15 +65,23 @@ public final class JPEGDecoder {
         ((width + denominator - 1) / denominator, (height + denominator - 1) / denominator)
     }
 
+    /// Whether the last `readScaled` decoded the scan from two places that met (for tests).
+    public var splitScanMet: Bool { mt_jpeg_split_met(reader) != 0 }
+
     /// The whole picture at 1/`denominator` of its size, top to bottom, in bands of up to `bandRows`
     /// rows given to `band` (the band's bytes, its rows). Call once, instead of `readRegion`.
-    public func readScaled(denominator: Int, bandRows: Int = 32,
+    /// With `splitScan`, a baseline scan is decoded from two places at once, on this thread and a
+    /// helper, to the coefficients libjpeg-turbo's own decoder gives (so to the same pixels).
+    public func readScaled(denominator: Int, bandRows: Int = 32, splitScan: SplitScan? = nil,
                            band: (_ bytes: UnsafeRawBufferPointer, _ rows: Int) -> Void) throws(JPEGError) {
         precondition([1, 2, 4, 8].contains(denominator))
         if isCMYK { throw .cmykUnsupported }
         var message = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
         var decodedX: UInt32 = 0, decodedWidth: UInt32 = 0, decodedHeight: UInt32 = 0
-        guard mt_jpeg_start(reader, UInt32(denominator), &decodedX, &decodedWidth, &decodedHeight, &message) == 0 else {
+        let started = withUnsafeSettings(splitScan) { settings in
+            mt_jpeg_start(reader, UInt32(denominator), &decodedX, &decodedWidth, &decodedHeight, settings, &message)
+        }
+        guard started == 0 else {
             throw .library(message: JPEGError.text(of: message))
         }
         let rowBytes = Int(decodedWidth) * channels
@@ -92,6 +100,15 @@ public final class JPEGDecoder {
         }
     }
 
+    private func withUnsafeSettings<Result>(_ splitScan: SplitScan?,
+                                            _ body: (UnsafePointer<mt_jpeg_split_settings>?) -> Result) -> Result {
+        guard let splitScan else { return body(nil) }
+        var settings = mt_jpeg_split_settings(tail_share: splitScan.tailShare, store_limit: splitScan.storeLimit,
+                                              minimum_bytes: UInt64(splitScan.minimumBytes),
+                                              wait_for_tail_start: splitScan.waitsForTailStart ? 1 : 0)
+        return body(&settings)
+    }
+
     /// The pixels of columns `x ..< x + columns`, rows `y ..< y + rows`, packed. Call once.
     public func readRegion(x: Int, y: Int, columns: Int, rows: Int) throws(JPEGError) -> [UInt8] {
         precondition(x >= 0 && y >= 0 && columns > 0 && rows > 0 && x + columns <= width && y + rows <= height)
@@ -104,7 +121,7 @@ public final class JPEGDecoder {
         let start = max(0, x - mcuWidth)
         var decodedX = UInt32(start), decodedColumns = UInt32(min(width, x + columns + mcuWidth) - start)
         var decodedRows: UInt32 = 0
-        guard mt_jpeg_start(reader, 1, &decodedX, &decodedColumns, &decodedRows, &message) == 0 else {
+        guard mt_jpeg_start(reader, 1, &decodedX, &decodedColumns, &decodedRows, nil, &message) == 0 else {
             throw .library(message: JPEGError.text(of: message))
         }
         guard mt_jpeg_skip_rows(reader, UInt32(y), &message) == 0 else {

@@ -77,7 +77,7 @@ struct PictureThumbnails {
         let bands = picture.streamsRows ? min(whole, 1 << 21) : whole
         let ladderBytes = ladder.workingBytes(decodedWidth: decoded.width, decodedHeight: decoded.height,
                                               channels: 4, bytesPerSample: picture.bytesPerPixel >= 6 ? 2 : 1)
-        let (sum, sumOverflow) = picture.workingBytes.addingReportingOverflow(bands)
+        let (sum, sumOverflow) = picture.workingBytes(reducedTo: decoded).addingReportingOverflow(bands)
         let (needed, neededOverflow) = sum.addingReportingOverflow(ladderBytes)
         let limit = options.limits.maxMemory
         if ladderBytes > limit || ladderBytes < 0 {

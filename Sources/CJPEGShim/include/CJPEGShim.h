@@ -10,6 +10,20 @@
 
 // MARK: JPEG reading
 
+/// How a scan is decoded from two places at once (jpeg_split_scan.c).
+typedef struct mt_jpeg_split_settings {
+    /// Of the scan's data, the share a helper thread decodes, from the end.
+    double tail_share;
+    /// Bytes of coefficients the helper keeps at most; past them this thread decodes the rest.
+    size_t store_limit;
+    /// Scans of fewer bytes are decoded on one thread.
+    uint64_t minimum_bytes;
+    /// This thread waits until the helper has found where it starts (a few milliseconds for a
+    /// camera JPEG, in which this thread decodes a fraction of its part). Tests set it, so that
+    /// the two parts meet on scans too small for the helper to be there first.
+    int wait_for_tail_start;
+} mt_jpeg_split_settings;
+
 typedef struct mt_jpeg_reader mt_jpeg_reader;
 
 typedef struct mt_jpeg_header {
@@ -51,9 +65,14 @@ mt_jpeg_reader *mt_jpeg_open(int fd, mt_jpeg_header *header,
 /// Starts decoding to 8-bit RGB (or gray) at 1/`denominator` of the size (1, 2, 4 or 8:
 /// libjpeg-turbo scales in the inverse DCT, which is shrink-on-load), columns `*x` ..< `*x + *width`
 /// of the size decoded (`*width` 0: all), which libjpeg may widen to whole blocks: `*x` and `*width`
-/// come back as decoded, `*height` as the rows there are.
+/// come back as decoded, `*height` as the rows there are. With `split` (and the whole width
+/// asked for, and a baseline scan in a regular file), the scan is decoded from two places at
+/// once, to the coefficients libjpeg's own decoder gives.
 int mt_jpeg_start(mt_jpeg_reader *reader, unsigned denominator, uint32_t *x, uint32_t *width, uint32_t *height,
-                  char error_message[MT_ERROR_MESSAGE_CAPACITY]);
+                  const mt_jpeg_split_settings *split, char error_message[MT_ERROR_MESSAGE_CAPACITY]);
+
+/// Whether the scan was decoded from two places and they met (for tests).
+int mt_jpeg_split_met(const mt_jpeg_reader *reader);
 
 /// Skips `count` rows without decoding what it need not.
 int mt_jpeg_skip_rows(mt_jpeg_reader *reader, uint32_t count,
