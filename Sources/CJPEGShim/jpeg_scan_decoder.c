@@ -242,7 +242,14 @@ static inline void drop_bits(mt_bit_reader *reader, int bits) {
     reader->at.count -= bits;
 }
 
-/// The next symbol, the buffer holding at least 16 bits; -1 for a code of more than 16 bits.
+/// Bits of data left in the buffer, before the zeros that follow its end.
+static inline int real_bits(const mt_bit_reader *reader) {
+    return reader->at.count - reader->at.padding;
+}
+
+/// The next symbol, the buffer holding at least 16 bits; -1 for a code of more than 16 bits, or
+/// -2 where libjpeg, reading such a code bit by bit, would first have run past the data's end
+/// (and warned of that first).
 static inline int decode_symbol(mt_bit_reader *reader, const mt_huffman_table *table) {
     uint16_t entry = table->symbols[peek_bits(reader, MT_LOOKAHEAD)];
     if (entry != 0) {
@@ -252,7 +259,7 @@ static inline int decode_symbol(mt_bit_reader *reader, const mt_huffman_table *t
     int length = MT_LOOKAHEAD + 1;
     int32_t code = (int32_t)peek_bits(reader, length);
     while (code > table->max_code[length]) {
-        if (++length > 16) return -1;
+        if (++length > 16) return real_bits(reader) < 17 ? -2 : -1;
         code = (int32_t)peek_bits(reader, length);
     }
     drop_bits(reader, length);
@@ -334,7 +341,7 @@ decode_mcu(mt_scan_decoder *decoder, const mt_scan_layout *layout, JBLOCKROW *bl
         const mt_huffman_table *ac = layout->ac_table[b];
         ensure_bits(reader, 32);
         int size = decode_symbol(reader, layout->dc_table[b]);
-        if (size < 0) return MT_SCAN_BAD_CODE;
+        if (size < 0) return size == -1 ? MT_SCAN_BAD_CODE : MT_SCAN_OUT_OF_DATA;
         int32_t difference = size > 0 ? receive_value(reader, size) : 0;
         if (layout->dc_needed[b]) {
             int component = layout->component_of_block[b];
@@ -362,7 +369,7 @@ decode_mcu(mt_scan_decoder *decoder, const mt_scan_layout *layout, JBLOCKROW *bl
                 value = entry >> 16;
             } else {
                 symbol = decode_symbol(reader, ac);
-                if (symbol < 0) return MT_SCAN_BAD_CODE;
+                if (symbol < 0) return symbol == -1 ? MT_SCAN_BAD_CODE : MT_SCAN_OUT_OF_DATA;
                 value = (symbol & 15) ? receive_value(reader, symbol & 15) : 0;
             }
             int run = symbol >> 4;

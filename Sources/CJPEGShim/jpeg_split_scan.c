@@ -56,19 +56,22 @@ struct mt_scan_split {
     double tail_share;
     size_t store_limit;
     uint64_t mark_every;
-    int waits_for_tail_start;
 
     pthread_t helper;
     int helper_running;
     pthread_mutex_t lock;
     pthread_cond_t finished_changed;
     int finished;
-    int announced;
     atomic_int cancelled;
-    /// Where the helper started: in bits of data (no restart intervals) or as the offset of the
-    /// restart marker it started after; UINT64_MAX until it has.
-    _Atomic uint64_t tail_start_bits;
-    _Atomic uint64_t tail_start_marker;
+    /// Where the helper starts: the file's offset, and in bits of data from the scan's start (no
+    /// restart intervals), or just after a restart marker (its code, and its code byte's offset).
+    uint64_t tail_start_offset;
+    uint64_t tail_start_bits;
+    int tail_start_restart;
+    uint64_t tail_start_marker;
+    /// Where the helper's latest speculation started, in bits of data: later than `tail_start_bits`
+    /// after codes that could not be.
+    _Atomic uint64_t speculation_bits;
 
     // The helper's results, read by the caller's thread once `finished`.
     int tail_usable;
@@ -123,21 +126,20 @@ static int append_mark(data_mark **marks, size_t *count, size_t *capacity, uint6
 }
 
 /// Walks the scan's data from its start as libjpeg's reader takes it, to the marker that ends it
-/// (restart markers belong to a scan with restart intervals), noting places every `mark_every` bytes.
+/// (restart markers belong to a scan with restart intervals), noting places every `mark_every`
+/// bytes; -1 when the file ends first. A scan cut short is libjpeg's to decode: the moment its
+/// reader meets the end of the file, and so which warning it gives first, follows from how full
+/// its buffers were.
 static int walk_scan(mt_scan_split *split, uint8_t *chunk, data_mark **marks, size_t *count, uint64_t *end) {
     size_t capacity = 0;
     uint64_t offset = split->layout.scan_offset, data_bytes = 0, next_mark = offset;
     int after_ff = 0, restarts = split->layout.restart_interval != 0;
     for (;;) {
-        if (cancelled(split)) return -1;
         ssize_t read_count;
         do {
             read_count = pread(split->fd, chunk, MT_CHUNK_BYTES, (off_t)offset);
         } while (read_count < 0 && errno == EINTR);
-        if (read_count <= 0) {
-            *end = offset;
-            return 0;
-        }
+        if (read_count <= 0) return -1;
         const uint8_t *place = chunk, *stop = chunk + read_count;
         while (place < stop) {
             if (after_ff) {
@@ -232,39 +234,21 @@ done:
     return status;
 }
 
-/// Says where the helper starts (or that it will not), to a caller's thread waiting for it.
-static void announce_start(mt_scan_split *split) {
-    pthread_mutex_lock(&split->lock);
-    split->announced = 1;
-    pthread_cond_broadcast(&split->finished_changed);
-    pthread_mutex_unlock(&split->lock);
-}
-
 /// Decodes from the tail's start until the data ends, something cannot be decoded, the store is
 /// full or the caller's thread says stop, noting MCU starts for the caller's thread to meet.
 static void decode_tail(mt_scan_split *split) {
     const mt_scan_layout *layout = &split->layout;
-    uint64_t start_offset = 0, start_bits = 0, marker_offset = 0;
-    int start_marker = 0;
-    int found = find_tail_start(split, &start_offset, &start_bits, &start_marker, &marker_offset);
-    if (found == 0) {
-        if (split->layout.restart_interval != 0) atomic_store(&split->tail_start_marker, marker_offset);
-        else atomic_store(&split->tail_start_bits, start_bits);
-    }
-    announce_start(split);
-    if (found != 0) return;
-    split->log = malloc(SYNC_LOG_CAPACITY * sizeof *split->log);
+    uint64_t start_offset = split->tail_start_offset, start_bits = split->tail_start_bits;
     mt_scan_decoder decoder;
-    if (split->log == NULL || mt_bit_reader_open(&decoder.bits, split->fd, start_offset) != 0) return;
+    if (mt_bit_reader_open(&decoder.bits, split->fd, start_offset) != 0) return;
     size_t bound = mt_scan_stored_mcu_bound(layout), capacity = 0;
     int attempts = 0;
     for (;;) {
         mt_scan_decoder_reset(&decoder, layout);
         if (layout->restart_interval != 0) {
-            decoder.next_restart = (start_marker - 0xD0 + 1) & 7;
-            atomic_store(&split->tail_start_marker, marker_offset);
+            decoder.next_restart = (split->tail_start_restart - 0xD0 + 1) & 7;
         } else {
-            atomic_store(&split->tail_start_bits, start_bits);
+            atomic_store_explicit(&split->speculation_bits, start_bits, memory_order_relaxed);
         }
         split->logged = 0;
         split->stored = 0;
@@ -331,11 +315,6 @@ static void wait_for_helper(mt_scan_split *split) {
     pthread_mutex_unlock(&split->lock);
 }
 
-static void wait_for_tail_start(mt_scan_split *split) {
-    pthread_mutex_lock(&split->lock);
-    while (!split->announced && !split->finished) pthread_cond_wait(&split->finished_changed, &split->lock);
-    pthread_mutex_unlock(&split->lock);
-}
 
 /// Whether the caller's decoder, at an MCU start, has reached one of the helper's MCU starts:
 /// the same place in the data at the start of an MCU is the same state, so from there on the
@@ -347,9 +326,8 @@ static int meet_helper(mt_scan_split *split) {
     int restarts = layout->restart_interval != 0;
     if (restarts) {
         // Only just after a restart marker, at or past the helper's.
-        if (decoder->restarts_to_go != layout->restart_interval - 1 ||
-            decoder->bits.at.marker_offset < atomic_load_explicit(&split->tail_start_marker, memory_order_relaxed)) return 0;
-    } else if (mt_bit_reader_bits_taken(&decoder->bits) < atomic_load_explicit(&split->tail_start_bits, memory_order_relaxed)) {
+        if (decoder->restarts_to_go != layout->restart_interval - 1 || decoder->bits.at.marker_offset < split->tail_start_marker) return 0;
+    } else if (mt_bit_reader_bits_taken(&decoder->bits) < atomic_load_explicit(&split->speculation_bits, memory_order_relaxed)) {
         return 0;
     }
     wait_for_helper(split);
@@ -359,7 +337,7 @@ static int meet_helper(mt_scan_split *split) {
     }
     uint32_t first;
     if (restarts) {
-        if (decoder->bits.at.marker_offset != atomic_load(&split->tail_start_marker)) {
+        if (decoder->bits.at.marker_offset != split->tail_start_marker) {
             split->gave_up = 1;
             return 0;
         }
@@ -424,10 +402,6 @@ static boolean decode_mcu_split(j_decompress_ptr decompress, JBLOCKROW *blocks) 
     mt_scan_split *split = (mt_scan_split *)decompress->entropy;
     const mt_scan_layout *layout = &split->layout;
     if (split->broken) return TRUE;
-    if (split->waits_for_tail_start) {
-        wait_for_tail_start(split);
-        split->waits_for_tail_start = 0;
-    }
     if (split->serving) {
         if (split->serve_left > 0) {
             split->store_cursor += mt_scan_load_stored_mcu(layout, split->store + split->store_cursor, split->dc_offset, blocks);
@@ -483,18 +457,25 @@ mt_scan_split *mt_scan_split_start(j_decompress_ptr decompress, int fd, uint64_t
     split->fd = fd;
     split->tail_share = settings->tail_share;
     split->store_limit = settings->store_limit;
-    split->waits_for_tail_start = settings->wait_for_tail_start;
     uint64_t every = ((uint64_t)status.st_size - scan_offset) / MARKS;
     split->mark_every = every < 16 ? 16 : every > MARK_EVERY_MOST ? MARK_EVERY_MOST : every;
+    split->log = malloc(SYNC_LOG_CAPACITY * sizeof *split->log);
+    if (split->log == NULL || find_tail_start(split, &split->tail_start_offset, &split->tail_start_bits,
+                                              &split->tail_start_restart, &split->tail_start_marker) != 0) {
+        free(split->log);
+        mt_bit_reader_close(&split->decoder.bits);
+        free(split);
+        return NULL;
+    }
     atomic_init(&split->cancelled, 0);
-    atomic_init(&split->tail_start_bits, UINT64_MAX);
-    atomic_init(&split->tail_start_marker, UINT64_MAX);
+    atomic_init(&split->speculation_bits, split->tail_start_bits);
     pthread_mutex_init(&split->lock, NULL);
     pthread_cond_init(&split->finished_changed, NULL);
     if (pthread_create(&split->helper, NULL, helper_main, split) != 0) {
         pthread_cond_destroy(&split->finished_changed);
         pthread_mutex_destroy(&split->lock);
         mt_bit_reader_close(&split->decoder.bits);
+        free(split->log);
         free(split);
         return NULL;
     }

@@ -104,8 +104,7 @@ public final class JPEGDecoder {
                                             _ body: (UnsafePointer<mt_jpeg_split_settings>?) -> Result) -> Result {
         guard let splitScan else { return body(nil) }
         var settings = mt_jpeg_split_settings(tail_share: splitScan.tailShare, store_limit: splitScan.storeLimit,
-                                              minimum_bytes: UInt64(splitScan.minimumBytes),
-                                              wait_for_tail_start: splitScan.waitsForTailStart ? 1 : 0)
+                                              minimum_bytes: UInt64(splitScan.minimumBytes))
         return body(&settings)
     }
 

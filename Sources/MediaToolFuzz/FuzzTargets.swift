@@ -24,6 +24,7 @@ enum FuzzTargets {
         "exif": fuzzExif,
         "png": fuzzPNG,
         "jpeg": fuzzJPEG,
+        "jpeg-split": fuzzSplitScan,
         "heif": fuzzPicture,
         "webp": fuzzPicture,
         "tiff": fuzzPicture,
@@ -106,6 +107,58 @@ enum FuzzTargets {
         // Without decoding: TurboJPEG's transform, the frame header cut short, metadata segments.
         cropWholePicture(path: path, losslessJPEG: true)
         thumbnailsOfPicture(path: path, bytes: bytes)
+    }
+
+    /// A JPEG decoded by libjpeg-turbo's own Huffman decoder and by the split scan (from any place,
+    /// on two threads), at 1/1 and 1/8: the same pixels, or the same error; where libjpeg-turbo's
+    /// fast path passes a code of more than 16 bits silently, the split decoder's bad Huffman code.
+    /// Fill bytes before a stuffed zero (FF FF 00, which the standard does not allow) make
+    /// libjpeg-turbo's fast path give up an MCU, and its slow path decode it again into blocks it
+    /// does not clear: there only success or failure must agree (docs/thumbnail.md).
+    static func fuzzSplitScan(_ bytes: [UInt8]) {
+        let path = ScratchFile.write(bytes)
+        guard let file = try? InputFile(path: path), let probe = try? JPEGDecoder(file: file), probe.width > 0, probe.height > 0,
+              probe.width * probe.height <= pixelLimit, !probe.isCMYK else { return }
+        func decode(_ denominator: Int, _ split: SplitScan?) -> Result<[UInt8], JPEGError> {
+            Result { () throws(JPEGError) -> [UInt8] in
+                let decoder = try JPEGDecoder(file: file)
+                var pixels: [UInt8] = []
+                try decoder.readScaled(denominator: denominator, bandRows: 16, splitScan: split) { bytes, _ in
+                    pixels.append(contentsOf: bytes)
+                }
+                return pixels
+            }
+        }
+        let share = 0.1 + Double(bytes.count % 9) / 10
+        for denominator in [1, 8] {
+            let expected = decode(denominator, nil)
+            let found = decode(denominator, SplitScan(tailShare: share, minimumBytes: 0))
+            switch (expected, found) {
+            case let (.success(pixels), .success(splitPixels)):
+                precondition(pixels == splitPixels || hasFillBeforeStuffedZero(bytes), "the split scan's pixels differ from libjpeg's")
+            case let (.failure(error), .failure(splitError)):
+                precondition("\(error)" == "\(splitError)" || "\(splitError)".contains("bad Huffman code"),
+                             "libjpeg: \(error); the split scan: \(splitError)")
+            case let (.success, .failure(splitError)):
+                precondition("\(splitError)".contains("bad Huffman code"), "only the split scan failed: \(splitError)")
+            case let (.failure(error), .success):
+                preconditionFailure("only libjpeg failed: \(error)")
+            }
+        }
+    }
+
+    /// Whether FF FF (any more FF) 00 appears.
+    private static func hasFillBeforeStuffedZero(_ bytes: [UInt8]) -> Bool {
+        var fills = 0
+        for byte in bytes {
+            if byte == 0xFF {
+                fills += 1
+            } else {
+                if byte == 0 && fills >= 2 { return true }
+                fills = 0
+            }
+        }
+        return false
     }
 
     /// HEIF: the container walk, the grid, each tile's own file, libheif's decoding, the crop.

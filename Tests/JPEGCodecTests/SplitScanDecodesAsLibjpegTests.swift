@@ -34,7 +34,7 @@ import TestSupport
             let reference = try Self.decode(path, denominator: denominator, split: nil)
             #expect(!reference.met)
             for share in [0.3, 0.47, 0.7] {
-                let split = try Self.decode(path, denominator: denominator, split: SplitScan(tailShare: share, minimumBytes: 0, waitsForTailStart: true))
+                let split = try Self.decode(path, denominator: denominator, split: SplitScan(tailShare: share, minimumBytes: 0))
                 #expect(split.pixels == reference.pixels, "\(name) at 1/\(denominator), tail share \(share)")
                 if !split.met { missed.append("1/\(denominator) share \(share)") }
             }
@@ -64,7 +64,7 @@ import TestSupport
             try Data(damaged).write(to: URL(fileURLWithPath: path))
             for denominator in [1, 8] {
                 let reference = Result { try Self.decode(path, denominator: denominator, split: nil) }
-                let split = Result { try Self.decode(path, denominator: denominator, split: SplitScan(minimumBytes: 0, waitsForTailStart: true)) }
+                let split = Result { try Self.decode(path, denominator: denominator, split: SplitScan(minimumBytes: 0)) }
                 switch (reference, split) {
                 case let (.success(expected), .success(found)):
                     #expect(found.pixels == expected.pixels, "round \(round) at 1/\(denominator)")

@@ -18,10 +18,6 @@ typedef struct mt_jpeg_split_settings {
     size_t store_limit;
     /// Scans of fewer bytes are decoded on one thread.
     uint64_t minimum_bytes;
-    /// This thread waits until the helper has found where it starts (a few milliseconds for a
-    /// camera JPEG, in which this thread decodes a fraction of its part). Tests set it, so that
-    /// the two parts meet on scans too small for the helper to be there first.
-    int wait_for_tail_start;
 } mt_jpeg_split_settings;
 
 typedef struct mt_jpeg_reader mt_jpeg_reader;
