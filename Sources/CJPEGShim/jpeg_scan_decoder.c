@@ -182,7 +182,7 @@ static void stop_at(mt_bit_reader *reader, int marker, uint64_t marker_offset) {
 /// Takes bytes into the buffer until it holds at least 57 bits, as jdhuff.c's
 /// jpeg_fill_bit_buffer does: FF 00 is a data byte FF, any run of FF before 00 counts as one,
 /// FF before anything else is a marker, after which only zeros come.
-static void refill(mt_bit_reader *reader) {
+static __attribute__((noinline)) void refill(mt_bit_reader *reader) {
     mt_reader_position *at = &reader->at;
     while (at->count <= 56) {
         if (at->marker != 0) {
@@ -229,7 +229,7 @@ static void refill(mt_bit_reader *reader) {
     }
 }
 
-static inline void ensure_bits(mt_bit_reader *reader, int bits) {
+static inline __attribute__((always_inline)) void ensure_bits(mt_bit_reader *reader, int bits) {
     if (reader->at.count < bits) refill(reader);
 }
 
