@@ -9,7 +9,7 @@ public final class PreviewAssembly {
     public let schedule: PreviewSchedule
     /// What frames decoded ahead (a second pass's) may hold meanwhile.
     private let aheadBytes: Int
-    private var encoder: (any PreviewEncoder)?
+    private var encoder: EncodingThread?
     /// Kept only to encode again at lower qualities (`maxBytes`), within the run's memory.
     private var kept: [PixelBuffer] = []
     private var warnings: [String] = []
@@ -39,7 +39,8 @@ public final class PreviewAssembly {
             guard width * height <= options.largestFramePixels else { throw PreviewError.framesTooLarge(width: width, height: height) }
             try previewer.checkMemory(width: width, height: height, channels: made.pictures[0].channels < 3 ? made.pictures[0].channels + 2 : made.pictures[0].channels,
                                       frames: schedule.frames.count, decodingBytes: made.decodingBytes, aheadBytes: aheadBytes)
-            encoder = try options.format.encoder(width: width, height: height, quality: options.quality, fps: options.fps, threads: options.threads)
+            encoder = EncodingThread(encoder: try options.format.encoder(width: width, height: height, quality: options.quality,
+                                                                          fps: options.fps, threads: options.threads))
         }
         let picture = try Previewer.canvasFrame(made.pictures[0], width: encoder!.width, height: encoder!.height)
         try encoder!.add(picture, milliseconds: schedule.frames[index].milliseconds)

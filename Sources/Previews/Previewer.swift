@@ -134,7 +134,8 @@ public struct Previewer: Sendable {
     /// holds its decoding's share and waits for more can wait forever on another doing the same
     /// (two previews at -j 2 did), or on its own decoding grown by a larger frame.
     func checkMemory(width: Int, height: Int, channels: Int, frames: Int, decodingBytes: Int, aheadBytes: Int) throws {
-        let encoderBytes = options.format.encoderBytes(width: width, height: height)
+        // The encoder's, and the frames that wait for its thread.
+        let encoderBytes = options.format.encoderBytes(width: width, height: height) + EncodingThread.capacity * width * height * channels
         let keptBytes = options.maxBytes == nil ? 0 : frames * width * height * channels
         let needed = decodingBytes + encoderBytes + keptBytes + aheadBytes
         if needed > options.limits.maxMemory {
