@@ -9,6 +9,8 @@ import WorkerPool
 final class EncodingThread {
     /// Frames that wait, at most, whatever their size.
     static let capacity = 4
+    /// Frames it holds at most: those that wait, and the one being encoded.
+    static let heldFrames = capacity + 1
 
     private let queue: FrameQueue
     private var thread: WorkerThreads.Group?

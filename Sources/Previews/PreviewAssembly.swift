@@ -51,6 +51,11 @@ public final class PreviewAssembly {
     }
 
     /// The preview, once every frame was taken.
+    /// The last `count` frames' times are past the video's end (a second pass found none of them).
+    func endsBefore(_ count: Int) {
+        framesPastEnd += count
+    }
+
     public func finish() throws -> Preview {
         if framesPastEnd > 0 {
             warnings.append("the video ends before \(framesPastEnd) of the frames' times: the preview ends at its last frame, \(milliseconds) ms long")

@@ -77,20 +77,35 @@ public struct Previewer: Sendable {
         guard let assembly else { throw VideoError.noDecodableFrame(cause: nil) }
         if let second {
             let times = assembly.schedule.frames.map(\.time)
-            let later = try second.finish()
+            let later = try Self.framesBeforeTheEnd { try second.finish() } ?? []
             for (offset, made) in later.enumerated() { try assembly.take(split + offset, made) }
             // What it left, had it gone too far ahead: decoded now, in order.
             let rest = split + later.count
             if rest < times.count {
-                try Thumbnailer(options: thumbnail).videoFrames(from: file, atSeconds: Array(times[rest...]), sizes: [size]) { index, made in
-                    try assembly.take(rest + index, made)
+                let decoded = try Self.framesBeforeTheEnd {
+                    try Thumbnailer(options: thumbnail).videoFrames(from: file, atSeconds: Array(times[rest...]), sizes: [size]) { index, made in
+                        try assembly.take(rest + index, made)
+                    }
                 }
+                // A file cut short before the later pieces: they are past its end, as one pass finds them.
+                if decoded == nil { assembly.endsBefore(times.count - rest) }
             }
         }
         return try assembly.finish()
     }
 
     /// How the preview's frames are made from a video's: as thumbnails of the exact frame, at its size.
+    /// What `pass` gives, or nil where it found no frame at all: a pass that seeks past where a
+    /// file cut short ends finds none, where one pass would have found its times past the end.
+    private static func framesBeforeTheEnd<Result>(_ pass: () throws -> Result) throws -> Result? {
+        do {
+            return try pass()
+        } catch let error as VideoError {
+            if case .noDecodableFrame = error { return nil }
+            throw error
+        }
+    }
+
     var thumbnailOptions: ThumbnailOptions {
         var thumbnail = ThumbnailOptions()
         thumbnail.mode = .exact
@@ -135,7 +150,7 @@ public struct Previewer: Sendable {
     /// (two previews at -j 2 did), or on its own decoding grown by a larger frame.
     func checkMemory(width: Int, height: Int, channels: Int, frames: Int, decodingBytes: Int, aheadBytes: Int) throws {
         // The encoder's, and the frames that wait for its thread.
-        let encoderBytes = options.format.encoderBytes(width: width, height: height) + EncodingThread.capacity * width * height * channels
+        let encoderBytes = options.format.encoderBytes(width: width, height: height) + EncodingThread.heldFrames * width * height * channels
         let keptBytes = options.maxBytes == nil ? 0 : frames * width * height * channels
         let needed = decodingBytes + encoderBytes + keptBytes + aheadBytes
         if needed > options.limits.maxMemory {

@@ -55,11 +55,39 @@ import TestSupport
         let twoPasses = try Self.preview(options)
         #expect(onePass.schedule.segments.count == 4 && onePass.frameCount == 8)
         #expect(twoPasses.bytes == onePass.bytes)
-        // 4 frames of 6 KiB ahead, and an eighth of 150 KB to hold them (beside the decoding's 32
-        // KB, the encoder's 72 and the 24 of 4 frames waiting for its thread): the second pass
+        // 4 frames of 6 KiB ahead, and an eighth of 160 KB to hold them (beside the decoding's 32
+        // KB, the encoder's 72 and the 30 of the 5 frames its thread holds): the second pass
         // stops, and what it left is decoded after the first.
-        options.limits.maxMemory = 150_000
+        options.limits.maxMemory = 160_000
         #expect(try Self.preview(options).bytes == onePass.bytes)
+    }
+
+    /// A file cut short before its later pieces (its index first, so that it opens): the second
+    /// pass finds none of its times, and the preview ends at the last frame as one pass's does
+    /// (it failed with "no decodable video frame").
+    @Test(.enabled(if: try Requirement.tool("/usr/bin/ffmpeg"), "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func aFileCutShortBeforeTheLaterPiecesEndsAsOnePassEndsIt() throws {
+        let folder = try RepositoryFixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = folder.appendingPathComponent("faststart.mp4").path
+        let made = try ChildProcess.run("/usr/bin/ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-i",
+                                                            RepositoryFixtures.path("video/counter.mp4"), "-c", "copy",
+                                                            "-movflags", "+faststart", whole])
+        try #require(made.status == 0, "\(String(decoding: made.standardError, as: UTF8.self))")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let cut = folder.appendingPathComponent("cut.mp4").path
+        try bytes.prefix(bytes.count * 7 / 10).write(to: URL(fileURLWithPath: cut))
+        var options = Self.counterOptions
+        options.segments = 4
+        options.segmentLength = 0.2
+        options.threads = 1
+        let onePass = try Previewer(options: options).makePreview(from: InputFile(path: cut))
+        options.threads = 2
+        let twoPasses = try Previewer(options: options).makePreview(from: InputFile(path: cut))
+        #expect(onePass.frameCount < onePass.schedule.frames.count)
+        #expect(onePass.warnings.contains { $0.hasPrefix("the video ends before") })
+        #expect(twoPasses.bytes == onePass.bytes)
+        #expect(twoPasses.warnings == onePass.warnings)
     }
 
     /// Matroska reads its cues at the first seek: the pieces start on the same keyframes as the MP4's.
@@ -88,12 +116,12 @@ import TestSupport
         #expect(throws: PreviewError.self) { try Self.preview(options) }
         // The frames kept for the second tries are counted against the run's memory with the
         // decoding and the encoder, and named: 128x16 frames of RGB, 21 of them, the WebP encoder's
-        // 36 bytes a pixel and 4 frames waiting for its thread, the decoding's 16 bytes a pixel of
+        // 36 bytes a pixel and the 5 frames its thread holds, the decoding's 16 bytes a pixel of
         // the coded frame, and an eighth of the memory for the second pass's frames.
         options.maxWidth = nil
         options.limits.maxMemory = 100_000
         let frames = full.frameCount
-        let needed = frames * 128 * 16 * 3 + 128 * 16 * (36 + 4 * 3) + 128 * 16 * 16 + 100_000 / 8
+        let needed = frames * 128 * 16 * 3 + 128 * 16 * (36 + 5 * 3) + 128 * 16 * 16 + 100_000 / 8
         #expect(throws: PreviewError.overMemory(needed: needed, limit: 100_000, keepsFrames: true)) { try Self.preview(options) }
     }
 }
