@@ -31,7 +31,6 @@ struct mt_jpeg_reader {
     mt_scan_split *split;
 };
 
-
 static void record_error(j_common_ptr common) {
     mt_jpeg_reader *reader = (mt_jpeg_reader *)common->client_data;
     char message[JMSG_LENGTH_MAX];

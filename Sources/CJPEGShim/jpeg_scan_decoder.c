@@ -110,7 +110,6 @@ int mt_scan_layout_make(j_decompress_ptr d, uint64_t scan_offset, mt_scan_layout
         layout->ac_needed[b] = component->component_needed && component->DCT_scaled_size > 1;
         layout->stored_places[b] = places_read(component->DCT_scaled_size);
     }
-    layout->components = d->comps_in_scan;
     layout->restart_interval = d->restart_interval;
     layout->total_mcus = d->MCUs_per_row * d->MCU_rows_in_scan;
     layout->scan_offset = scan_offset;
@@ -150,12 +149,17 @@ void mt_bit_reader_move(mt_bit_reader *reader, const mt_reader_position *positio
     reader->next = reader->end = reader->chunk;
 }
 
-static int load_chunk(mt_bit_reader *reader) {
-    uint64_t offset = reader_offset(reader);
+ssize_t mt_read_at(int fd, uint8_t *buffer, size_t size, uint64_t offset) {
     ssize_t count;
     do {
-        count = pread(reader->fd, reader->chunk, MT_CHUNK_BYTES, (off_t)offset);
+        count = pread(fd, buffer, size, (off_t)offset);
     } while (count < 0 && errno == EINTR);
+    return count;
+}
+
+static int load_chunk(mt_bit_reader *reader) {
+    uint64_t offset = reader_offset(reader);
+    ssize_t count = mt_read_at(reader->fd, reader->chunk, MT_CHUNK_BYTES, offset);
     reader->chunk_offset = offset;
     reader->next = reader->chunk;
     reader->end = reader->chunk + (count > 0 ? count : 0);
@@ -281,9 +285,9 @@ void mt_scan_decoder_reset(mt_scan_decoder *decoder, const mt_scan_layout *layou
     decoder->next_restart = 0;
 }
 
-/// The next marker from where the reader has got to, as jdmarker.c's next_marker finds it:
-/// anything else is passed over (libjpeg warns of extraneous data, which harms no pixel).
-static int find_marker(mt_bit_reader *reader) {
+/// As jdmarker.c's next_marker finds it: libjpeg warns of the bytes passed over as extraneous
+/// data, which harms no pixel.
+int mt_bit_reader_find_marker(mt_bit_reader *reader) {
     for (;;) {
         int byte = next_byte(reader);
         while (byte >= 0 && byte != 0xFF) byte = next_byte(reader);
@@ -315,7 +319,7 @@ mt_scan_status mt_scan_decoder_restart_if_due(mt_scan_decoder *decoder, const mt
         at->buffer = 0;
         at->count = 0;
         at->padding = 0;
-        int marker = at->marker != 0 ? at->marker : find_marker(&decoder->bits);
+        int marker = at->marker != 0 ? at->marker : mt_bit_reader_find_marker(&decoder->bits);
         at->marker = 0;
         if (marker != 0xD0 + decoder->next_restart) {
             *found = marker;

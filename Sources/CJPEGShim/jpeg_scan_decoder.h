@@ -75,7 +75,6 @@ typedef struct {
     uint64_t stored_places[D_MAX_BLOCKS_IN_MCU];
     /// Zigzag to natural order, and 16 more places meaning the last (see make_natural_order).
     uint8_t natural_order[80];
-    int components;
     uint32_t restart_interval;
     uint32_t total_mcus;
     /// The file's offset of the scan's first byte of data.
@@ -114,6 +113,13 @@ void mt_bit_reader_close(mt_bit_reader *reader);
 mt_reader_position mt_bit_reader_position(const mt_bit_reader *reader);
 /// Goes on from `position`, as a reader that stood there would.
 void mt_bit_reader_move(mt_bit_reader *reader, const mt_reader_position *position);
+/// The next marker from where the reader has got to, passing over anything else as libjpeg does;
+/// its code byte's offset in `reader->at.marker_offset` (0xD9 at the end of the file).
+int mt_bit_reader_find_marker(mt_bit_reader *reader);
+
+/// Up to `size` bytes of `fd` at `offset` (a pread that an interrupting signal does not cut
+/// short); 0 at the end, -1 when it cannot be read.
+ssize_t mt_read_at(int fd, uint8_t *buffer, size_t size, uint64_t offset);
 
 /// A decoder at the scan's start.
 void mt_scan_decoder_reset(mt_scan_decoder *decoder, const mt_scan_layout *layout);

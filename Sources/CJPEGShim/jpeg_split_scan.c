@@ -2,7 +2,6 @@
 #include "jpeg_split_scan.h"
 #include "jpeg_scan_decoder.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -135,10 +134,7 @@ static int walk_scan(mt_scan_split *split, uint8_t *chunk, data_mark **marks, si
     uint64_t offset = split->layout.scan_offset, data_bytes = 0, next_mark = offset;
     int after_ff = 0, restarts = split->layout.restart_interval != 0;
     for (;;) {
-        ssize_t read_count;
-        do {
-            read_count = pread(split->fd, chunk, MT_CHUNK_BYTES, (off_t)offset);
-        } while (read_count < 0 && errno == EINTR);
+        ssize_t read_count = mt_read_at(split->fd, chunk, MT_CHUNK_BYTES, offset);
         if (read_count <= 0) return -1;
         const uint8_t *place = chunk, *stop = chunk + read_count;
         while (place < stop) {
@@ -173,34 +169,17 @@ static int walk_scan(mt_scan_split *split, uint8_t *chunk, data_mark **marks, si
     }
 }
 
-/// The first restart marker from `offset` (a whole unit of data) before `end`: its code and the
-/// offset of its code byte; -1 when another marker or the end comes first.
-static int find_restart_marker(mt_scan_split *split, uint8_t *chunk, uint64_t offset, uint64_t end,
-                               int *code, uint64_t *code_offset) {
-    int after_ff = 0;
-    while (offset < end) {
-        ssize_t read_count;
-        do {
-            read_count = pread(split->fd, chunk, MT_CHUNK_BYTES, (off_t)offset);
-        } while (read_count < 0 && errno == EINTR);
-        if (read_count <= 0) return -1;
-        for (ssize_t i = 0; i < read_count; i++) {
-            int byte = chunk[i];
-            if (!after_ff) {
-                after_ff = byte == 0xFF;
-                continue;
-            }
-            if (byte == 0xFF) continue;
-            after_ff = 0;
-            if (byte == 0) continue;
-            if (byte < 0xD0 || byte > 0xD7) return -1;
-            *code = byte;
-            *code_offset = offset + (uint64_t)i;
-            return 0;
-        }
-        offset += (uint64_t)read_count;
-    }
-    return -1;
+/// The first restart marker from `offset` (a whole unit of data): its code and the offset of its
+/// code byte; -1 when another marker (the scan's end) or the end of the file comes first.
+static int find_restart_marker(mt_scan_split *split, uint64_t offset, int *code, uint64_t *code_offset) {
+    mt_bit_reader reader;
+    if (mt_bit_reader_open(&reader, split->fd, offset) != 0) return -1;
+    int marker = mt_bit_reader_find_marker(&reader);
+    *code = marker;
+    *code_offset = reader.at.marker_offset;
+    int found = !reader.hit_end_of_file && marker >= 0xD0 && marker <= 0xD7;
+    mt_bit_reader_close(&reader);
+    return found ? 0 : -1;
 }
 
 /// Where the helper starts: `tail_share` of the data back from its end, at a whole unit of data
@@ -223,7 +202,7 @@ static int find_tail_start(mt_scan_split *split, uint64_t *start_offset, uint64_
         *start_offset = marks[chosen].offset;
         *start_bits = marks[chosen].data_bytes * 8;
         status = 0;
-    } else if (find_restart_marker(split, chunk, marks[chosen].offset, end, start_marker, marker_offset) == 0) {
+    } else if (find_restart_marker(split, marks[chosen].offset, start_marker, marker_offset) == 0) {
         *start_offset = *marker_offset + 1;
         *start_bits = 0;
         status = 0;
@@ -255,8 +234,8 @@ static void decode_tail(mt_scan_split *split) {
         split->store_length = 0;
         mt_scan_status status = MT_SCAN_OK;
         for (;;) {
-            decoder_snapshot before = snapshot(&decoder);
-            split->tail_end = before;
+            // Where the caller's thread goes on from, should this MCU not be stored.
+            split->tail_end = snapshot(&decoder);
             if (cancelled(split) || split->stored >= layout->total_mcus) break;
             if (split->logged < SYNC_LOG_CAPACITY) {
                 sync_point *point = &split->log[split->logged++];

@@ -94,7 +94,6 @@ public struct Previewer: Sendable {
         return try assembly.finish()
     }
 
-    /// How the preview's frames are made from a video's: as thumbnails of the exact frame, at its size.
     /// What `pass` gives, or nil where it found no frame at all: a pass that seeks past where a
     /// file cut short ends finds none, where one pass would have found its times past the end.
     private static func framesBeforeTheEnd<Result>(_ pass: () throws -> Result) throws -> Result? {
@@ -106,6 +105,7 @@ public struct Previewer: Sendable {
         }
     }
 
+    /// How the preview's frames are made from a video's: as thumbnails of the exact frame, at its size.
     var thumbnailOptions: ThumbnailOptions {
         var thumbnail = ThumbnailOptions()
         thumbnail.mode = .exact
@@ -149,7 +149,7 @@ public struct Previewer: Sendable {
     /// holds its decoding's share and waits for more can wait forever on another doing the same
     /// (two previews at -j 2 did), or on its own decoding grown by a larger frame.
     func checkMemory(width: Int, height: Int, channels: Int, frames: Int, decodingBytes: Int, aheadBytes: Int) throws {
-        // The encoder's, and the frames that wait for its thread.
+        // The encoder's, and the frames its thread holds.
         let encoderBytes = options.format.encoderBytes(width: width, height: height) + EncodingThread.heldFrames * width * height * channels
         let keptBytes = options.maxBytes == nil ? 0 : frames * width * height * channels
         let needed = decodingBytes + encoderBytes + keptBytes + aheadBytes
