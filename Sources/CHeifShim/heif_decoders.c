@@ -17,6 +17,9 @@ enum { PLUGIN_PRIORITY = 1000 };
 enum { MESSAGE_CAPACITY = 256 };
 
 static mt_heif_report reporter;
+/// The item being decoded on this thread (its ispe; 0: not said), whose sequence parameter sets
+/// may not describe a larger picture (`mt_heif_limit_pictures`).
+static _Thread_local long stated_width, stated_height;
 static const char empty[] = "";
 
 static struct heif_error ok(void) {
@@ -94,8 +97,12 @@ static void skip_profile(struct bit_reader *reader, int profile, int level) {
     if (level) read_bits(reader, 8);
 }
 
-int mt_hevc_check_sps(const unsigned char *unit, unsigned long size, char *message, unsigned long capacity) {
+/// mt_hevc_check_sps, which also gives the picture's size where it read that far (else -1).
+static int check_sps(const unsigned char *unit, unsigned long size, char *message, unsigned long capacity, long *picture_width,
+                     long *picture_height) {
     message[0] = '\0';
+    *picture_width = -1;
+    *picture_height = -1;
     if (size < 2) return 0;
     struct bit_reader reader = { malloc(size), 0, 0 };
     if (reader.bytes == NULL) return 0;
@@ -131,6 +138,8 @@ int mt_hevc_check_sps(const unsigned char *unit, unsigned long size, char *messa
     if (chroma > 3) goto done;
     long width = read_uvlc(&reader), height = read_uvlc(&reader);
     if (width <= 0 || height <= 0 || width > 65535 || height > 65535) goto done;
+    *picture_width = width;
+    *picture_height = height;
     if (read_bits(&reader, 1)) {
         for (int side = 0; side < 4; side++) {
             if (read_uvlc(&reader) < 0) goto done;
@@ -182,6 +191,11 @@ done:
     return result;
 }
 
+int mt_hevc_check_sps(const unsigned char *unit, unsigned long size, char *message, unsigned long capacity) {
+    long width, height;
+    return check_sps(unit, size, message, capacity, &width, &height);
+}
+
 struct hevc_decoder {
     de265_decoder_context *context;
     char message[MESSAGE_CAPACITY];
@@ -214,22 +228,53 @@ static void hevc_strict(void *decoder, int flag) {
     (void)flag;
 }
 
+void mt_heif_limit_pictures(long width, long height) {
+    stated_width = width;
+    stated_height = height;
+}
+
+/// Gives libde265 the NAL units of `data` (each after a 4-byte length), refusing first a sequence
+/// parameter set libde265 would print about, or one of a picture larger than `width` x `height`
+/// (0: any) past whole blocks of 64, which libde265 would allocate whatever the item says; 0, or
+/// 1 with the reason in `message`.
+static int push_units(de265_decoder_context *context, const unsigned char *bytes, size_t size, long width, long height,
+                      char *message, size_t capacity) {
+    long largest_width = (width + 63) / 64 * 64, largest_height = (height + 63) / 64 * 64;
+    size_t at = 0;
+    while (at < size) {
+        if (size - at < 4) {
+            snprintf(message, capacity, "HEVC data ends inside a NAL unit's length");
+            return 1;
+        }
+        size_t length = (size_t)bytes[at] << 24 | (size_t)bytes[at + 1] << 16 | (size_t)bytes[at + 2] << 8 | bytes[at + 3];
+        at += 4;
+        if (length > size - at) {
+            snprintf(message, capacity, "an HEVC NAL unit runs past the end of its data");
+            return 1;
+        }
+        // A sequence parameter set (NAL type 33) libde265 would print about is refused first.
+        if (length >= 2 && (bytes[at] >> 1 & 0x3F) == 33) {
+            long coded_width, coded_height;
+            if (check_sps(bytes + at, length, message, capacity, &coded_width, &coded_height)) return 1;
+            if (width > 0 && height > 0 && (coded_width > largest_width || coded_height > largest_height)) {
+                snprintf(message, capacity, "sequence parameter set: a %ldx%ld picture, larger than the %ldx%ld its item states",
+                         coded_width, coded_height, width, height);
+                return 1;
+            }
+        }
+        de265_push_NAL(context, bytes + at, (int)length, 0, NULL);
+        at += length;
+    }
+    return 0;
+}
+
 /// NAL units with 4-byte lengths, as libheif hands over the hvcC's parameter sets and the item's data.
 static struct heif_error hevc_push(void *decoder, const void *data, size_t size) {
     struct hevc_decoder *hevc = decoder;
-    const unsigned char *bytes = data;
-    size_t at = 0;
-    while (at < size) {
-        if (size - at < 4) return failed("libde265", "HEVC data ends inside a NAL unit's length");
-        size_t length = (size_t)bytes[at] << 24 | (size_t)bytes[at + 1] << 16 | (size_t)bytes[at + 2] << 8 | bytes[at + 3];
-        at += 4;
-        if (length > size - at) return failed("libde265", "an HEVC NAL unit runs past the end of its data");
-        // A sequence parameter set (NAL type 33) libde265 would print about is refused first.
-        if (length >= 2 && (bytes[at] >> 1 & 0x3F) == 33 && mt_hevc_check_sps(bytes + at, length, hevc->message, sizeof hevc->message)) {
-            return failed("HEVC", hevc->message);
-        }
-        de265_push_NAL(hevc->context, bytes + at, (int)length, 0, NULL);
-        at += length;
+    hevc->message[0] = '\0';
+    if (push_units(hevc->context, data, size, stated_width, stated_height, hevc->message, sizeof hevc->message)) {
+        // The parameter set check speaks of HEVC; the framing, of libde265's input.
+        return failed(strncmp(hevc->message, "sequence", 8) == 0 ? "HEVC" : "libde265", hevc->message);
     }
     return ok();
 }
@@ -263,27 +308,131 @@ static struct heif_error hevc_picture(const struct de265_image *picture, struct 
     return ok();
 }
 
-/// Decodes what was pushed; the last picture is the image, as in libheif's plugin.
-static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
-    struct hevc_decoder *hevc = decoder;
-    *out = NULL;
-    de265_flush_data(hevc->context);
+/// Decodes what was pushed, giving each picture to `take` (the last one is the image, as in
+/// libheif's plugin); a libde265 status.
+static de265_error decode_pictures(de265_decoder_context *context, int (*take)(const struct de265_image *, void *), void *target) {
+    de265_flush_data(context);
     int more = 0;
     de265_error status = DE265_OK;
     do {
         more = 0;
-        status = de265_decode(hevc->context, &more);
+        status = de265_decode(context, &more);
         if (status != DE265_OK) break;
-        const struct de265_image *picture = de265_get_next_picture(hevc->context);
+        const struct de265_image *picture = de265_get_next_picture(context);
         if (picture != NULL) {
-            if (*out != NULL) heif_image_release(*out);
-            struct heif_error error = hevc_picture(picture, out);
-            de265_release_next_picture(hevc->context);
-            if (error.code != heif_error_Ok) return error;
+            int stop = take(picture, target);
+            de265_release_next_picture(context);
+            if (stop) break;
         }
     } while (more);
+    return status;
+}
+
+struct picture_target {
+    struct heif_image *image;
+    struct heif_error error;
+};
+
+static int take_heif_image(const struct de265_image *picture, void *target) {
+    struct picture_target *out = target;
+    if (out->image != NULL) heif_image_release(out->image);
+    out->image = NULL;
+    out->error = hevc_picture(picture, &out->image);
+    return out->error.code != heif_error_Ok;
+}
+
+static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
+    struct hevc_decoder *hevc = decoder;
+    struct picture_target target = { NULL, ok() };
+    de265_error status = decode_pictures(hevc->context, take_heif_image, &target);
+    *out = target.image;
+    if (target.error.code != heif_error_Ok) return target.error;
     if (*out == NULL) return failed("libde265", status != DE265_OK ? de265_get_error_text(status) : "no picture decoded");
     return ok();
+}
+
+// MARK: HEVC reduced to RGB, past libheif
+
+/// The weights of a matrix (ITU-T H.273 matrix_coefficients) whose conversion is by luma weights:
+/// 1 when known (unspecified taken as BT.601, as libheif does), else 0.
+static int ycbcr_matrix_for(int matrix_coefficients, int full_range, struct mt_ycbcr_matrix *matrix) {
+    double red, blue;
+    switch (matrix_coefficients) {
+    case 1: red = 0.2126, blue = 0.0722; break;
+    case 4: red = 0.30, blue = 0.11; break;
+    case 2: case 5: case 6: red = 0.299, blue = 0.114; break;
+    case 7: red = 0.212, blue = 0.087; break;
+    case 9: case 10: red = 0.2627, blue = 0.0593; break;
+    default: return 0;
+    }
+    double green = 1 - red - blue;
+    matrix->r_cr = 2 * (1 - red);
+    matrix->g_cb = -2 * blue * (1 - blue) / green;
+    matrix->g_cr = -2 * red * (1 - red) / green;
+    matrix->b_cb = 2 * (1 - blue);
+    matrix->full_range = full_range != 0;
+    return 1;
+}
+
+struct reduction {
+    int width, height, factor;
+    unsigned char *target;
+    int result;
+};
+
+static int take_reduced(const struct de265_image *picture, void *target) {
+    struct reduction *reduction = target;
+    reduction->result = MT_HEVC_NOT_REDUCIBLE;
+    enum de265_chroma chroma = de265_get_chroma_format(picture);
+    int shift_x = chroma == de265_chroma_444 ? 0 : 1, shift_y = chroma == de265_chroma_420 ? 1 : 0;
+    if (chroma == de265_chroma_mono) return 0;
+    for (int plane = 0; plane < 3; plane++) {
+        if (de265_get_bits_per_pixel(picture, plane) != 8) return 0;
+    }
+    if (de265_get_image_width(picture, 0) < reduction->width || de265_get_image_height(picture, 0) < reduction->height
+        || de265_get_image_width(picture, 1) < (reduction->width + (1 << shift_x) - 1) >> shift_x
+        || de265_get_image_height(picture, 1) < (reduction->height + (1 << shift_y) - 1) >> shift_y
+        || de265_get_image_width(picture, 2) < de265_get_image_width(picture, 1)
+        || de265_get_image_height(picture, 2) < de265_get_image_height(picture, 1)) return 0;
+    // The stream's colour description, as libheif 1.15 converts with it (not with the item's colr).
+    struct mt_ycbcr_matrix matrix;
+    if (!ycbcr_matrix_for(de265_get_image_matrix_coefficients(picture), de265_get_image_full_range_flag(picture), &matrix)) return 0;
+    int luma_stride = 0, cb_stride = 0, cr_stride = 0;
+    const unsigned char *luma = de265_get_image_plane(picture, 0, &luma_stride);
+    const unsigned char *cb = de265_get_image_plane(picture, 1, &cb_stride);
+    const unsigned char *cr = de265_get_image_plane(picture, 2, &cr_stride);
+    if (luma == NULL || cb == NULL || cr == NULL) return 0;
+    int target_width = (reduction->width + reduction->factor - 1) / reduction->factor;
+    mt_ycbcr_reduce_to_rgb(luma, luma_stride, cb, cb_stride, cr, cr_stride, reduction->width, reduction->height, shift_x, shift_y,
+                           reduction->factor, &matrix, reduction->target, (long)target_width * 6);
+    reduction->result = MT_HEVC_REDUCED;
+    return 0;
+}
+
+int mt_hevc_decode_reduced(const unsigned char *units, unsigned long size, int coded_width, int coded_height, int width, int height,
+                           int factor, unsigned char *target, char *message, unsigned long capacity) {
+    message[0] = '\0';
+    if (width <= 0 || height <= 0 || factor <= 0 || coded_width < width || coded_height < height) return MT_HEVC_NOT_REDUCIBLE;
+    de265_decoder_context *context = de265_new_decoder();
+    if (context == NULL) {
+        snprintf(message, capacity, "out of memory");
+        return MT_HEVC_FAILED;
+    }
+    // As the plugin: one worker thread (tiles are decoded on every core, one a thread).
+    de265_start_worker_threads(context, 1);
+    struct reduction reduction = { width, height, factor, target, MT_HEVC_FAILED };
+    int result = MT_HEVC_FAILED;
+    // In the plugin's words: what a sequence parameter set check says is HEVC's, the rest libde265's.
+    char reason[MESSAGE_CAPACITY] = "";
+    if (push_units(context, units, size, coded_width, coded_height, reason, sizeof reason) == 0) {
+        de265_error status = decode_pictures(context, take_reduced, &reduction);
+        result = reduction.result;
+        if (result == MT_HEVC_FAILED) snprintf(message, capacity, "libde265: %s", status != DE265_OK ? de265_get_error_text(status) : "no picture decoded");
+    } else {
+        snprintf(message, capacity, "%s: %s", strncmp(reason, "sequence", 8) == 0 ? "HEVC" : "libde265", reason);
+    }
+    de265_free_decoder(context);
+    return result;
 }
 
 static const struct heif_decoder_plugin hevc_plugin = {

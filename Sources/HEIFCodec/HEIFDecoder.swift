@@ -310,7 +310,9 @@ public final class HEIFDecoder {
         options.pointee.ignore_transformations = appliesTransforms ? 0 : 1
         var image: OpaquePointer?
         LibraryMessages.clear()
+        mt_heif_limit_pictures(Int(heif_image_handle_get_ispe_width(handle)), Int(heif_image_handle_get_ispe_height(handle)))
         let decoded = heif_decode_image(handle, &image, colorspace, chroma, options)
+        mt_heif_limit_pictures(0, 0)
         guard decoded.code == heif_error_Ok, let image else {
             // The decoder's own reason says more than libheif's "Decoder plugin generated an error".
             if let reason = LibraryMessages.take() { throw .decoding(reason) }

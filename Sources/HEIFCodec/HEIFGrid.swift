@@ -12,6 +12,9 @@ public struct HEIFGrid: Sendable {
     public let tileWidth: Int
     public let tileHeight: Int
     let tiles: [UInt32]
+    /// How the first tile's chroma is subsampled (2^x across, 2^y down), from its HEVC
+    /// configuration (`hvcC`); nil for AV1 tiles, monochrome ones, or no configuration.
+    public let tileSubsampling: (x: Int, y: Int)?
     let grid: HEIFContainer.Item
     let container: HEIFContainer
 
@@ -46,6 +49,14 @@ public struct HEIFGrid: Sendable {
             }
         }
         (tileWidth, tileHeight) = size
+        // hvcC's chroma_format_idc: the low two bits of its 17th byte.
+        let configuration = items[0].type == "hvc1" ? container.properties(of: items[0], type: "hvcC").first?.payload : nil
+        switch configuration.flatMap({ $0.count > 16 ? $0[$0.startIndex + 16] & 3 : nil }) {
+        case 1: tileSubsampling = (1, 1)
+        case 2: tileSubsampling = (1, 0)
+        case 3: tileSubsampling = (0, 0)
+        default: tileSubsampling = nil
+        }
         guard width > 0, height > 0, width <= columns * tileWidth, height <= rows * tileHeight,
               width > (columns - 1) * tileWidth, height > (rows - 1) * tileHeight else {
             throw HEIFError.badGrid("\(columns)x\(rows) tiles of \(tileWidth)x\(tileHeight) do not make \(width)x\(height)")
@@ -60,13 +71,24 @@ public struct HEIFGrid: Sendable {
         tileWidth * tileHeight * bytesPerSample * 8 * workers
     }
 
-    /// Columns `x ..< x + regionWidth`, rows `y ..< y + regionHeight` of the picture as coded.
-    public func decode(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int, file: InputFile,
-                       workers: Int) throws -> HEIFPixels {
+    /// Whether a reduction by `factor` keeps each tile a whole number of reduced pixels.
+    public func reducible(by factor: Int) -> Bool {
+        factor == 1 || tileSubsampling != nil && tileWidth % factor == 0 && tileHeight % factor == 0
+    }
+
+    /// Columns `x ..< x + regionWidth`, rows `y ..< y + regionHeight` of the picture as coded,
+    /// reduced by `factor` in each direction (`reducible(by:)`; `x` and `y` multiples of it): each
+    /// pixel the mean of the coded pixels it covers, ceil(regionWidth / factor) x
+    /// ceil(regionHeight / factor) of them, in 16 bits where reduced.
+    public func decode(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int, reducedBy factor: Int = 1,
+                       file: InputFile, workers: Int) throws -> HEIFPixels {
+        precondition(reducible(by: factor) && x % factor == 0 && y % factor == 0)
         let firstColumn = x / tileWidth, lastColumn = (x + regionWidth - 1) / tileWidth
         let firstRow = y / tileHeight, lastRow = (y + regionHeight - 1) / tileHeight
         let needed = (firstRow...lastRow).flatMap { row in (firstColumn...lastColumn).map { (row, $0) } }
         let (tiles, columns, grid, container) = (self.tiles, self.columns, self.grid, self.container)
+        let (width, height) = (self.width, self.height)
+        let (reducedWidth, reducedHeight) = ((regionWidth + factor - 1) / factor, (regionHeight + factor - 1) / factor)
         let region = Mutex<RegionBuffer?>(nil)
         let failure = Mutex<Error?>(nil)
         let next = Atomic<Int>(0)
@@ -78,17 +100,30 @@ public struct HEIFGrid: Sendable {
                 guard index < needed.count else { return }
                 do {
                     let (row, column) = needed[index]
-                    // Made by the worker that decodes it: reading overlaps decoding, and no tile waits in memory.
-                    let tileFile = try HEIFTileFile.make(tile: container.items[tiles[row * columns + column]]!, grid: grid,
-                                                         container: container, file: file)
-                    let pixels = try tileFile.withUnsafeBytes { bytes in
-                        try HEIFDecoder(bytes: bytes, maxPixels: tileWidth * tileHeight).decode(appliesTransforms: false, monochrome: monochrome)
-                    }
-                    region.withLock { buffer in
-                        if buffer == nil {
-                            buffer = RegionBuffer(width: regionWidth, height: regionHeight, channels: pixels.channels, bytesPerSample: pixels.bytesPerSample)
+                    let tileItem = container.items[tiles[row * columns + column]]!
+                    // The tile's part inside the picture: a reduced pixel means only what is shown.
+                    let shown = (min(tileWidth, width - column * tileWidth), min(tileHeight, height - row * tileHeight))
+                    let pixels: HEIFPixels
+                    if factor > 1, !monochrome, let reduced = try HEVCTileReduction.decode(tile: tileItem, container: container, file: file,
+                                                                                            width: shown.0, height: shown.1, factor: factor) {
+                        pixels = reduced
+                    } else {
+                        // Made by the worker that decodes it: reading overlaps decoding, and no tile waits in memory.
+                        let tileFile = try HEIFTileFile.make(tile: tileItem, grid: grid, container: container, file: file)
+                        let coded = try tileFile.withUnsafeBytes { bytes in
+                            try HEIFDecoder(bytes: bytes, maxPixels: tileWidth * tileHeight).decode(appliesTransforms: false, monochrome: monochrome)
                         }
-                        buffer!.paste(pixels, atX: column * tileWidth - x, y: row * tileHeight - y)
+                        pixels = factor > 1 ? coded.reduced(by: factor, width: shown.0, height: shown.1) : coded
+                    }
+                    try region.withLock { buffer in
+                        if buffer == nil {
+                            buffer = RegionBuffer(width: reducedWidth, height: reducedHeight, channels: pixels.channels, bytesPerSample: pixels.bytesPerSample)
+                        }
+                        guard pixels.channels == buffer!.channels, pixels.bytesPerSample == buffer!.bytesPerSample else {
+                            throw HEIFError.badGrid("tile \(tileItem.id) decoded to \(pixels.channels) channels of \(8 * pixels.bytesPerSample) bits, "
+                                                    + "the tiles before it to \(buffer!.channels) of \(8 * buffer!.bytesPerSample)")
+                        }
+                        buffer!.paste(pixels, atX: (column * tileWidth - x) / factor, y: (row * tileHeight - y) / factor)
                     }
                 } catch {
                     failure.withLock { if $0 == nil { $0 = error } }
@@ -97,7 +132,7 @@ public struct HEIFGrid: Sendable {
         }
         if let error = failure.withLock({ $0 }) { throw error }
         guard let buffer = region.withLock({ $0 }) else { throw HEIFError.badGrid("no tile decoded") }
-        return HEIFPixels(width: regionWidth, height: regionHeight, channels: buffer.channels,
+        return HEIFPixels(width: reducedWidth, height: reducedHeight, channels: buffer.channels,
                           bytesPerSample: buffer.bytesPerSample, bytes: buffer.bytes)
     }
 }
@@ -123,7 +158,7 @@ private struct RegionBuffer {
         let pixelBytes = channels * bytesPerSample
         let fromX = max(0, -left), toX = min(tile.width, width - left)
         let fromY = max(0, -top), toY = min(tile.height, height - top)
-        guard fromX < toX, fromY < toY, tile.channels == channels, tile.bytesPerSample == bytesPerSample else { return }
+        guard fromX < toX, fromY < toY else { return }
         let count = (toX - fromX) * pixelBytes
         bytes.withUnsafeMutableBufferPointer { destination in
             tile.bytes.withUnsafeBufferPointer { source in
