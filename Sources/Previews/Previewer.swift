@@ -71,16 +71,25 @@ public struct Previewer: Sendable {
             }, sizes: [size]) { index, made in try assembly!.take(index, made) }
         } catch {
             // The second pass reads the same file: it ends before the error is told.
-            _ = try? second?.finish()
+            second?.abandon()
             throw error
         }
-        guard let assembly else { throw VideoError.noDecodableFrame(cause: nil) }
+        guard let assembly else {
+            second?.abandon()
+            throw VideoError.noDecodableFrame(cause: nil)
+        }
         if let second {
             let times = assembly.schedule.frames.map(\.time)
-            let later = try Self.framesBeforeTheEnd { try second.finish() } ?? []
-            for (offset, made) in later.enumerated() { try assembly.take(split + offset, made) }
+            // Its frames to the encoder as it makes them, now that the first pass's are in.
+            var later = 0
+            _ = try Self.framesBeforeTheEnd {
+                try second.drain { made in
+                    try assembly.take(split + later, made)
+                    later += 1
+                }
+            }
             // What it left, had it gone too far ahead: decoded now, in order.
-            let rest = split + later.count
+            let rest = split + later
             if rest < times.count {
                 let decoded = try Self.framesBeforeTheEnd {
                     try Thumbnailer(options: thumbnail).videoFrames(from: file, atSeconds: Array(times[rest...]), sizes: [size]) { index, made in

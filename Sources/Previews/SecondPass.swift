@@ -6,13 +6,19 @@ import WorkerPool
 
 /// The later pieces of a preview decoded on a thread of their own while the first pass decodes the
 /// earlier ones: H.264's frame threads gain a fifth on two cores, two passes side by side nearly
-/// twice. Their frames wait here, at the preview's size, to be handed on in order once the first
-/// pass is done; past `maxBytes` of them the pass stops, and they are decoded after the first.
+/// twice. Their frames wait here, at the preview's size, until the first pass is done: then they
+/// are handed on in order as they come (`drain`). Past `maxBytes` of them waiting the pass stops,
+/// and the rest is decoded after it.
 final class SecondPass: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
+    /// Signalled when a frame is kept or the pass ends.
+    private var changed = pthread_cond_t()
     private var frames: [MadeThumbnails] = []
     private var heldBytes = 0
     private var failure: (any Error)?
+    private var ended = false
+    /// Set when the frames are no longer wanted: the pass stops at its next frame.
+    private var abandoned = false
     private var thread: WorkerThreads.Group?
     private let maxBytes: Int
 
@@ -23,18 +29,23 @@ final class SecondPass: @unchecked Sendable {
     init(file: InputFile, options: ThumbnailOptions, times: [Double], size: ThumbnailSize, maxBytes: Int) {
         self.maxBytes = maxBytes
         pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&changed, nil)
         thread = WorkerThreads.start(count: 1) { [self] _ in
             do {
                 try Thumbnailer(options: options).videoFrames(from: file, atSeconds: times, sizes: [size]) { _, made in
                     try self.keep(made)
                 }
+                self.stop(nil)
             } catch {
                 self.stop(error)
             }
         }
+        // Refused a thread: nothing comes.
+        if thread?.count == 0 { stop(nil) }
     }
 
     deinit {
+        pthread_cond_destroy(&changed)
         pthread_mutex_destroy(&mutex)
     }
 
@@ -42,26 +53,61 @@ final class SecondPass: @unchecked Sendable {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         heldBytes += made.pictures.reduce(0) { $0 + $1.bytes.count }
-        guard heldBytes <= maxBytes else { throw TooFarAhead() }
+        guard heldBytes <= maxBytes, !abandoned else { throw TooFarAhead() }
         frames.append(made)
+        pthread_cond_signal(&changed)
     }
 
-    private func stop(_ error: any Error) {
+    private func stop(_ error: (any Error)?) {
         pthread_mutex_lock(&mutex)
-        if !(error is TooFarAhead) { failure = error }
+        if let error, !(error is TooFarAhead) { failure = error }
+        ended = true
+        pthread_cond_signal(&changed)
         pthread_mutex_unlock(&mutex)
     }
 
-    /// Waits for the pass to end; its frames, and whether it stopped short (too far ahead, or the
-    /// thread refused) or failed with the video's error.
-    func finish() throws -> [MadeThumbnails] {
-        if let started = thread.take() {
-            if started.count == 0 { return [] }
-            started.join()
+    /// Hands the pass's frames to `take` in order, those waiting and then each as it comes, until
+    /// the pass ends; how many. Throws the video's error where the pass failed, or `take`'s (the
+    /// pass then stops at its next frame). A pass stopped short (too far ahead, or refused a
+    /// thread) ends with fewer frames.
+    func drain(into take: (MadeThumbnails) throws -> Void) throws -> Int {
+        var count = 0
+        defer { join() }
+        while true {
+            pthread_mutex_lock(&mutex)
+            while frames.isEmpty && !ended { pthread_cond_wait(&changed, &mutex) }
+            let ready = frames
+            frames = []
+            // Handed on, they are no longer held here: the pass may go on as far again.
+            heldBytes -= ready.reduce(0) { $0 + $1.pictures.reduce(0) { $0 + $1.bytes.count } }
+            let over = ready.isEmpty && ended
+            let failed = failure
+            pthread_mutex_unlock(&mutex)
+            if over {
+                if let failed { throw failed }
+                return count
+            }
+            do {
+                for made in ready {
+                    try take(made)
+                    count += 1
+                }
+            } catch {
+                abandon()
+                throw error
+            }
         }
+    }
+
+    /// Stops the pass at its next frame and waits for it to end (an error elsewhere).
+    func abandon() {
         pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        if let failure { throw failure }
-        return frames
+        abandoned = true
+        pthread_mutex_unlock(&mutex)
+        join()
+    }
+
+    private func join() {
+        if let started = thread.take(), started.count > 0 { started.join() }
     }
 }
