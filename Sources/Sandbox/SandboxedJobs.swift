@@ -57,6 +57,8 @@ public final class SandboxedJobs: Sendable {
     private let setupFailure = Mutex<WorkerFailure?>(nil)
     /// One permit per media worker allowed (`SandboxSettings.mediaWorkers`), held while one works.
     private let mediaPermits: DispatchSemaphore?
+    /// How many permits there are (`allowMediaWorkers`).
+    private let mediaAllowance: Mutex<Int>
 
     /// Starts the first workers at once, one for each of `starting` (what the inputs will need,
     /// as far as the caller can tell), and tells them the run's limits: their start, the larger
@@ -64,10 +66,24 @@ public final class SandboxedJobs: Sendable {
     public init(settings: SandboxSettings, starting: [JobDecoders] = [.media]) {
         self.settings = settings
         mediaPermits = settings.mediaWorkers.map { DispatchSemaphore(value: max(1, $0)) }
+        mediaAllowance = Mutex(settings.mediaWorkers.map { max(1, $0) } ?? 0)
         let started = starting.compactMap { try? WorkerProcess(decoders: $0, settings: settings) }.map(WorkerBox.init)
         started.forEach { try? $0.worker.setUp(settings) }
         // The first started is taken first (the pool is taken from its end).
         idle.withLock { $0.append(contentsOf: started.reversed()) }
+    }
+
+    /// Raises the most workers with FFmpeg loaded at once to `count`, where it was lower: a
+    /// caller that learns, once its workers have started, that its videos are many (a second
+    /// FFmpeg costs its loading once, and halves the time videos wait for the first).
+    public func allowMediaWorkers(_ count: Int) {
+        guard let permits = mediaPermits else { return }
+        let added = mediaAllowance.withLock { allowed -> Int in
+            let added = max(0, count - allowed)
+            allowed += added
+            return added
+        }
+        for _ in 0..<added { permits.signal() }
     }
 
     /// The job for `input`, done in a worker on `threads` threads (0: every core); its report, or
