@@ -15,6 +15,9 @@
 // Ahead of libheif's own plugins (libde265 100, dav1d 150, libaom 100): the highest priority wins.
 enum { PLUGIN_PRIORITY = 1000 };
 enum { MESSAGE_CAPACITY = 256 };
+/// More NAL units than any still picture is coded in (a phone's tile has four): libde265 queues
+/// every one pushed, about 400 bytes each, before it decodes.
+enum { MOST_UNITS = 4096 };
 
 static mt_heif_report reporter;
 /// The item being decoded on this thread (its ispe; 0: not said), whose sequence parameter sets
@@ -235,13 +238,17 @@ void mt_heif_limit_pictures(long width, long height) {
 
 /// Gives libde265 the NAL units of `data` (each after a 4-byte length), refusing first a sequence
 /// parameter set libde265 would print about, or one of a picture larger than `width` x `height`
-/// (0: any) past whole blocks of 64, which libde265 would allocate whatever the item says; 0, or
-/// 1 with the reason in `message`.
+/// (0: any) past whole blocks of 64, which libde265 would allocate whatever the item says, or
+/// more than MOST_UNITS units; 0, or 1 with the reason in `message`. With no context, only checks.
 static int push_units(de265_decoder_context *context, const unsigned char *bytes, size_t size, long width, long height,
                       char *message, size_t capacity) {
     long largest_width = (width + 63) / 64 * 64, largest_height = (height + 63) / 64 * 64;
     size_t at = 0;
-    while (at < size) {
+    for (int units = 0; at < size; units++) {
+        if (units == MOST_UNITS) {
+            snprintf(message, capacity, "HEVC data of more than %d NAL units", MOST_UNITS);
+            return 1;
+        }
         if (size - at < 4) {
             snprintf(message, capacity, "HEVC data ends inside a NAL unit's length");
             return 1;
@@ -262,7 +269,7 @@ static int push_units(de265_decoder_context *context, const unsigned char *bytes
                 return 1;
             }
         }
-        de265_push_NAL(context, bytes + at, (int)length, 0, NULL);
+        if (context != NULL) de265_push_NAL(context, bytes + at, (int)length, 0, NULL);
         at += length;
     }
     return 0;
@@ -308,9 +315,9 @@ static struct heif_error hevc_picture(const struct de265_image *picture, struct 
     return ok();
 }
 
-/// Decodes what was pushed, giving each picture to `take` (the last one is the image, as in
-/// libheif's plugin); a libde265 status.
-static de265_error decode_pictures(de265_decoder_context *context, int (*take)(const struct de265_image *, void *), void *target) {
+/// Decodes what was pushed up to its first picture, which `take` is given (the image: a still
+/// item has one, and decoding a thousand more a file may hold cost seconds); a libde265 status.
+static de265_error decode_pictures(de265_decoder_context *context, void (*take)(const struct de265_image *, void *), void *target) {
     de265_flush_data(context);
     int more = 0;
     de265_error status = DE265_OK;
@@ -320,9 +327,9 @@ static de265_error decode_pictures(de265_decoder_context *context, int (*take)(c
         if (status != DE265_OK) break;
         const struct de265_image *picture = de265_get_next_picture(context);
         if (picture != NULL) {
-            int stop = take(picture, target);
+            take(picture, target);
             de265_release_next_picture(context);
-            if (stop) break;
+            break;
         }
     } while (more);
     return status;
@@ -333,12 +340,9 @@ struct picture_target {
     struct heif_error error;
 };
 
-static int take_heif_image(const struct de265_image *picture, void *target) {
+static void take_heif_image(const struct de265_image *picture, void *target) {
     struct picture_target *out = target;
-    if (out->image != NULL) heif_image_release(out->image);
-    out->image = NULL;
     out->error = hevc_picture(picture, &out->image);
-    return out->error.code != heif_error_Ok;
 }
 
 static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
@@ -375,42 +379,61 @@ static int ycbcr_matrix_for(int matrix_coefficients, int full_range, struct mt_y
 }
 
 struct reduction {
-    int width, height, factor;
+    int width, height, factor, matrix_coefficients, full_range;
     unsigned char *target;
     int result;
 };
 
-static int take_reduced(const struct de265_image *picture, void *target) {
+static void take_reduced(const struct de265_image *picture, void *target) {
     struct reduction *reduction = target;
     reduction->result = MT_HEVC_NOT_REDUCIBLE;
     enum de265_chroma chroma = de265_get_chroma_format(picture);
     int shift_x = chroma == de265_chroma_444 ? 0 : 1, shift_y = chroma == de265_chroma_420 ? 1 : 0;
-    if (chroma == de265_chroma_mono) return 0;
+    if (chroma == de265_chroma_mono) return;
     for (int plane = 0; plane < 3; plane++) {
-        if (de265_get_bits_per_pixel(picture, plane) != 8) return 0;
+        if (de265_get_bits_per_pixel(picture, plane) != 8) return;
     }
     if (de265_get_image_width(picture, 0) < reduction->width || de265_get_image_height(picture, 0) < reduction->height
         || de265_get_image_width(picture, 1) < (reduction->width + (1 << shift_x) - 1) >> shift_x
         || de265_get_image_height(picture, 1) < (reduction->height + (1 << shift_y) - 1) >> shift_y
         || de265_get_image_width(picture, 2) < de265_get_image_width(picture, 1)
-        || de265_get_image_height(picture, 2) < de265_get_image_height(picture, 1)) return 0;
-    // The stream's colour description, as libheif 1.15 converts with it (not with the item's colr).
+        || de265_get_image_height(picture, 2) < de265_get_image_height(picture, 1)) return;
+    // The item's colour description where it has one (libheif converts a tile's file, which
+    // carries the grid's, by it), else the stream's.
+    int matrix_coefficients = reduction->matrix_coefficients >= 0 ? reduction->matrix_coefficients : de265_get_image_matrix_coefficients(picture);
+    int full_range = reduction->full_range >= 0 ? reduction->full_range : de265_get_image_full_range_flag(picture);
     struct mt_ycbcr_matrix matrix;
-    if (!ycbcr_matrix_for(de265_get_image_matrix_coefficients(picture), de265_get_image_full_range_flag(picture), &matrix)) return 0;
+    if (!ycbcr_matrix_for(matrix_coefficients, full_range, &matrix)) return;
     int luma_stride = 0, cb_stride = 0, cr_stride = 0;
     const unsigned char *luma = de265_get_image_plane(picture, 0, &luma_stride);
     const unsigned char *cb = de265_get_image_plane(picture, 1, &cb_stride);
     const unsigned char *cr = de265_get_image_plane(picture, 2, &cr_stride);
-    if (luma == NULL || cb == NULL || cr == NULL) return 0;
+    if (luma == NULL || cb == NULL || cr == NULL) return;
     int target_width = (reduction->width + reduction->factor - 1) / reduction->factor;
     mt_ycbcr_reduce_to_rgb(luma, luma_stride, cb, cb_stride, cr, cr_stride, reduction->width, reduction->height, shift_x, shift_y,
                            reduction->factor, &matrix, reduction->target, (long)target_width * 6);
     reduction->result = MT_HEVC_REDUCED;
-    return 0;
+    return;
+}
+
+/// push_units's reason in the plugin's words: what a sequence parameter set check says is HEVC's,
+/// the rest libde265's.
+static void say_push_failure(const char *reason, char *message, unsigned long capacity) {
+    snprintf(message, capacity, "%s: %s", strncmp(reason, "sequence", 8) == 0 ? "HEVC" : "libde265", reason);
+}
+
+int mt_hevc_check_units(const unsigned char *units, unsigned long size, int coded_width, int coded_height, char *message,
+                        unsigned long capacity) {
+    char reason[MESSAGE_CAPACITY] = "";
+    message[0] = '\0';
+    if (push_units(NULL, units, size, coded_width, coded_height, reason, sizeof reason) == 0) return 0;
+    say_push_failure(reason, message, capacity);
+    return 1;
 }
 
 int mt_hevc_decode_reduced(const unsigned char *units, unsigned long size, int coded_width, int coded_height, int width, int height,
-                           int factor, unsigned char *target, char *message, unsigned long capacity) {
+                           int factor, int matrix_coefficients, int full_range, unsigned char *target, char *message,
+                           unsigned long capacity) {
     message[0] = '\0';
     if (width <= 0 || height <= 0 || factor <= 0 || coded_width < width || coded_height < height) return MT_HEVC_NOT_REDUCIBLE;
     de265_decoder_context *context = de265_new_decoder();
@@ -420,16 +443,15 @@ int mt_hevc_decode_reduced(const unsigned char *units, unsigned long size, int c
     }
     // As the plugin: one worker thread (tiles are decoded on every core, one a thread).
     de265_start_worker_threads(context, 1);
-    struct reduction reduction = { width, height, factor, target, MT_HEVC_FAILED };
+    struct reduction reduction = { width, height, factor, matrix_coefficients, full_range, target, MT_HEVC_FAILED };
     int result = MT_HEVC_FAILED;
-    // In the plugin's words: what a sequence parameter set check says is HEVC's, the rest libde265's.
     char reason[MESSAGE_CAPACITY] = "";
     if (push_units(context, units, size, coded_width, coded_height, reason, sizeof reason) == 0) {
         de265_error status = decode_pictures(context, take_reduced, &reduction);
         result = reduction.result;
         if (result == MT_HEVC_FAILED) snprintf(message, capacity, "libde265: %s", status != DE265_OK ? de265_get_error_text(status) : "no picture decoded");
     } else {
-        snprintf(message, capacity, "%s: %s", strncmp(reason, "sequence", 8) == 0 ? "HEVC" : "libde265", reason);
+        say_push_failure(reason, message, capacity);
     }
     de265_free_decoder(context);
     return result;

@@ -104,26 +104,33 @@ public struct HEIFGrid: Sendable {
                     // The tile's part inside the picture: a reduced pixel means only what is shown.
                     let shown = (min(tileWidth, width - column * tileWidth), min(tileHeight, height - row * tileHeight))
                     let pixels: HEIFPixels
-                    if factor > 1, !monochrome, let reduced = try HEVCTileReduction.decode(tile: tileItem, container: container, file: file,
+                    // What the tile decodes to as coded, which every tile must share, reduced or not.
+                    let coded: (channels: Int, bytesPerSample: Int)
+                    if factor > 1, !monochrome, let reduced = try HEVCTileReduction.decode(tile: tileItem, grid: grid, container: container, file: file,
                                                                                             width: shown.0, height: shown.1, factor: factor) {
-                        pixels = reduced
+                        (pixels, coded) = (reduced, (3, 1))
                     } else {
                         // Made by the worker that decodes it: reading overlaps decoding, and no tile waits in memory.
                         let tileFile = try HEIFTileFile.make(tile: tileItem, grid: grid, container: container, file: file)
-                        let coded = try tileFile.withUnsafeBytes { bytes in
+                        let whole = try tileFile.withUnsafeBytes { bytes in
                             try HEIFDecoder(bytes: bytes, maxPixels: tileWidth * tileHeight).decode(appliesTransforms: false, monochrome: monochrome)
                         }
-                        pixels = factor > 1 ? coded.reduced(by: factor, width: shown.0, height: shown.1) : coded
+                        pixels = factor > 1 ? whole.reduced(by: factor, width: shown.0, height: shown.1) : whole
+                        coded = (whole.channels, whole.bytesPerSample)
                     }
                     try region.withLock { buffer in
                         if buffer == nil {
-                            buffer = RegionBuffer(width: reducedWidth, height: reducedHeight, channels: pixels.channels, bytesPerSample: pixels.bytesPerSample)
+                            buffer = RegionBuffer(width: reducedWidth, height: reducedHeight, channels: pixels.channels, bytesPerSample: pixels.bytesPerSample,
+                                                  coded: coded)
                         }
-                        guard pixels.channels == buffer!.channels, pixels.bytesPerSample == buffer!.bytesPerSample else {
-                            throw HEIFError.badGrid("tile \(tileItem.id) decoded to \(pixels.channels) channels of \(8 * pixels.bytesPerSample) bits, "
-                                                    + "the tiles before it to \(buffer!.channels) of \(8 * buffer!.bytesPerSample)")
+                        guard coded == buffer!.coded, pixels.channels == buffer!.channels, pixels.bytesPerSample == buffer!.bytesPerSample else {
+                            // Named in one order, whichever tile came first.
+                            let formats = [coded, buffer!.coded].map { "\($0.channels) channels of \(8 * $0.bytesPerSample) bits" }.sorted()
+                            throw HEIFError.badGrid("its tiles decode to different formats: \(formats[0]) and \(formats[1])")
                         }
-                        buffer!.paste(pixels, atX: (column * tileWidth - x) / factor, y: (row * tileHeight - y) / factor)
+                        // A tile coded larger than it states shows only what it states: the rest is its neighbours'.
+                        buffer!.paste(pixels, atX: (column * tileWidth - x) / factor, y: (row * tileHeight - y) / factor,
+                                      within: ((tileWidth + factor - 1) / factor, (tileHeight + factor - 1) / factor))
                     }
                 } catch {
                     failure.withLock { if $0 == nil { $0 = error } }
@@ -143,21 +150,25 @@ private struct RegionBuffer {
     let height: Int
     let channels: Int
     let bytesPerSample: Int
+    /// What the tiles decode to as coded, before any reduction.
+    let coded: (channels: Int, bytesPerSample: Int)
     var bytes: [UInt8]
 
-    init(width: Int, height: Int, channels: Int, bytesPerSample: Int) {
+    init(width: Int, height: Int, channels: Int, bytesPerSample: Int, coded: (channels: Int, bytesPerSample: Int)) {
         self.width = width
         self.height = height
         self.channels = channels
         self.bytesPerSample = bytesPerSample
+        self.coded = coded
         bytes = [UInt8](repeating: 0, count: width * height * channels * bytesPerSample)
     }
 
-    /// Copies the part of `tile` (whose top-left corner is at `left`, `top` of the region) that lies in the region.
-    mutating func paste(_ tile: HEIFPixels, atX left: Int, y top: Int) {
+    /// Copies the part of `tile`'s top-left `within` (its corner at `left`, `top` of the region)
+    /// that lies in the region.
+    mutating func paste(_ tile: HEIFPixels, atX left: Int, y top: Int, within: (width: Int, height: Int)) {
         let pixelBytes = channels * bytesPerSample
-        let fromX = max(0, -left), toX = min(tile.width, width - left)
-        let fromY = max(0, -top), toY = min(tile.height, height - top)
+        let fromX = max(0, -left), toX = min(tile.width, within.width, width - left)
+        let fromY = max(0, -top), toY = min(tile.height, within.height, height - top)
         guard fromX < toX, fromY < toY else { return }
         let count = (toX - fromX) * pixelBytes
         bytes.withUnsafeMutableBufferPointer { destination in

@@ -71,6 +71,10 @@ public struct HEIFPicture: SourcePicture {
         }
         // Tiles need the grid's alpha grid too; such a picture is decoded whole.
         self.grid = decoder.hasAlpha || libheifTransforms ? nil : grid
+        if self.grid == nil {
+            try container.checkTiles(of: primary, file: file)
+            if let alpha = container.alphaItem(of: primary) { try container.checkTiles(of: alpha, file: file) }
+        }
         let bytesPerSample = decoder.bitDepth > 8 ? 2 : 1
         let channels = decoder.hasAlpha ? 4 : 3
         if let usedGrid = self.grid {

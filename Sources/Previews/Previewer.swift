@@ -91,7 +91,7 @@ public struct Previewer: Sendable {
             // What it left, had it gone too far ahead: decoded now, in order.
             let rest = split + later
             if rest < times.count {
-                let decoded = try Self.framesBeforeTheEnd {
+                let decoded: Void? = try Self.framesBeforeTheEnd {
                     try Thumbnailer(options: thumbnail).videoFrames(from: file, atSeconds: Array(times[rest...]), sizes: [size]) { index, made in
                         try assembly.take(rest + index, made)
                     }

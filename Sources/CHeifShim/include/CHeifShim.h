@@ -41,12 +41,22 @@ enum { MT_HEVC_REDUCED = 0, MT_HEVC_NOT_REDUCIBLE = 1, MT_HEVC_FAILED = 2 };
 /// Decodes an HEVC image through libde265 (as the plugin does, but without libheif, whose own
 /// handling of the planes costs as much again) and reduces its top-left `width` x `height`
 /// pixels by `factor` into `target` (`mt_ycbcr_reduce_to_rgb`, ceil(width / factor) x
-/// ceil(height / factor) 16-bit RGB pixels). `units`: NAL units each after a 4-byte length, parameter
-/// sets first. `matrix_coefficients` and `full_range`: the item's colour description, or -1 to
-/// take the stream's. MT_HEVC_NOT_REDUCIBLE when the picture is not 8-bit colour in a known
-/// matrix, or smaller than the region; MT_HEVC_FAILED with the reason in `message` ("library: words").
+/// ceil(height / factor) 16-bit RGB pixels). `units`: NAL units each after a 4-byte length (as
+/// libheif reads an item's data, whatever its hvcC says), parameter sets first. `coded_width` x
+/// `coded_height`: the item's size (ispe), as for `mt_heif_limit_pictures`. `matrix_coefficients`
+/// and `full_range`: the item's colour description (colr nclx), -1 for the stream's (its VUI).
+/// The first picture is the image. MT_HEVC_NOT_REDUCIBLE when the picture is not 8-bit colour in
+/// a matrix converted by luma weights, or smaller than the region; MT_HEVC_FAILED with the reason
+/// in `message` ("library: words").
 int mt_hevc_decode_reduced(const unsigned char *units, unsigned long size, int coded_width, int coded_height, int width, int height,
-                           int factor, unsigned char *target, char *message, unsigned long capacity);
+                           int factor, int matrix_coefficients, int full_range, unsigned char *target, char *message,
+                           unsigned long capacity);
+
+/// The checks of `mt_hevc_decode_reduced` on `units` without decoding: for an item libheif
+/// decodes on threads of its own, where `mt_heif_limit_pictures` does not reach. 0, or 1 with the
+/// reason in `message`.
+int mt_hevc_check_units(const unsigned char *units, unsigned long size, int coded_width, int coded_height, char *message,
+                        unsigned long capacity);
 
 /// Reduces 8-bit Y'CbCr planes by `factor` in each direction to interleaved 16-bit RGB
 /// (big-endian, 8-bit values times 257): each target pixel the rounded mean of the `factor` x `factor` coded pixels it covers (fewer at the
