@@ -12,9 +12,9 @@ public struct HEIFGrid: Sendable {
     public let tileWidth: Int
     public let tileHeight: Int
     let tiles: [UInt32]
-    /// How the first tile's chroma is subsampled (2^x across, 2^y down), from its HEVC
-    /// configuration (`hvcC`); nil for AV1 tiles, monochrome ones, or no configuration.
-    public let tileSubsampling: (x: Int, y: Int)?
+    /// Whether the first tile is HEVC in colour (its `hvcC`'s chroma format 4:2:0, 4:2:2 or
+    /// 4:4:4): what `HEVCTileReduction` may take (it checks each tile's own picture again).
+    let colourHEVCTiles: Bool
     let grid: HEIFContainer.Item
     let container: HEIFContainer
 
@@ -51,12 +51,7 @@ public struct HEIFGrid: Sendable {
         (tileWidth, tileHeight) = size
         // hvcC's chroma_format_idc: the low two bits of its 17th byte.
         let configuration = items[0].type == "hvc1" ? container.properties(of: items[0], type: "hvcC").first?.payload : nil
-        switch configuration.flatMap({ $0.count > 16 ? $0[$0.startIndex + 16] & 3 : nil }) {
-        case 1: tileSubsampling = (1, 1)
-        case 2: tileSubsampling = (1, 0)
-        case 3: tileSubsampling = (0, 0)
-        default: tileSubsampling = nil
-        }
+        colourHEVCTiles = configuration.map { $0.count > 16 && $0[$0.startIndex + 16] & 3 != 0 } ?? false
         guard width > 0, height > 0, width <= columns * tileWidth, height <= rows * tileHeight,
               width > (columns - 1) * tileWidth, height > (rows - 1) * tileHeight else {
             throw HEIFError.badGrid("\(columns)x\(rows) tiles of \(tileWidth)x\(tileHeight) do not make \(width)x\(height)")
@@ -73,7 +68,7 @@ public struct HEIFGrid: Sendable {
 
     /// Whether a reduction by `factor` keeps each tile a whole number of reduced pixels.
     public func reducible(by factor: Int) -> Bool {
-        factor == 1 || tileSubsampling != nil && tileWidth % factor == 0 && tileHeight % factor == 0
+        factor == 1 || colourHEVCTiles && tileWidth % factor == 0 && tileHeight % factor == 0
     }
 
     /// Columns `x ..< x + regionWidth`, rows `y ..< y + regionHeight` of the picture as coded,

@@ -122,7 +122,7 @@ public struct HEIFPicture: SourcePicture {
     /// up to half a pixel (a 1025-pixel-wide photo came out 6 dB off at its right edge). nil:
     /// decoded whole.
     private func reduction(atLeast width: Int, _ height: Int) -> Int? {
-        guard let grid, grid.tileSubsampling != nil, decoder.bitDepth == 8, !monochrome else { return nil }
+        guard let grid, decoder.bitDepth == 8, !monochrome else { return nil }
         return [8, 4, 2].first { factor in
             let size = reducedSize(by: factor)
             return grid.reducible(by: factor) && storedWidth % factor == 0 && storedHeight % factor == 0

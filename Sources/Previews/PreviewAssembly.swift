@@ -50,12 +50,12 @@ public final class PreviewAssembly {
         warnings += made.warnings.filter { !warnings.contains($0) }
     }
 
-    /// The preview, once every frame was taken.
     /// The last `count` frames' times are past the video's end (a second pass found none of them).
     func endsBefore(_ count: Int) {
         framesPastEnd += count
     }
 
+    /// The preview, once every frame was taken.
     public func finish() throws -> Preview {
         if framesPastEnd > 0 {
             warnings.append("the video ends before \(framesPastEnd) of the frames' times: the preview ends at its last frame, \(milliseconds) ms long")

@@ -52,10 +52,14 @@ final class SecondPass: @unchecked Sendable {
     private func keep(_ made: MadeThumbnails) throws {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        heldBytes += made.pictures.reduce(0) { $0 + $1.bytes.count }
+        heldBytes += Self.bytes(of: made)
         guard heldBytes <= maxBytes, !abandoned else { throw TooFarAhead() }
         frames.append(made)
         pthread_cond_signal(&changed)
+    }
+
+    private static func bytes(of made: MadeThumbnails) -> Int {
+        made.pictures.reduce(0) { $0 + $1.bytes.count }
     }
 
     private func stop(_ error: (any Error)?) {
@@ -79,7 +83,7 @@ final class SecondPass: @unchecked Sendable {
             let ready = frames
             frames = []
             // Handed on, they are no longer held here: the pass may go on as far again.
-            heldBytes -= ready.reduce(0) { $0 + $1.pictures.reduce(0) { $0 + $1.bytes.count } }
+            heldBytes -= ready.reduce(0) { $0 + Self.bytes(of: $1) }
             let over = ready.isEmpty && ended
             let failed = failure
             pthread_mutex_unlock(&mutex)
