@@ -135,6 +135,32 @@ int mt_spawn_close_from(void *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);
 }
 
+pid_t mt_fork_sibling(int socket, int errors, int socket_target) {
+    // The raw system call: glibc's fork() knows no CLONE_PARENT. The caller is single-threaded and
+    // holds no lock here, so nothing glibc's own fork would reset is held in the copy.
+    pid_t pid = (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0);
+    if (pid != 0) return pid;
+    // The new worker keeps its socket and its standard error, and nothing else of the zygote's:
+    // not the zygote's own socket, which a worker taken over by a file could otherwise use.
+    if (dup2(socket, socket_target) < 0 || dup2(errors, STDERR_FILENO) < 0) _exit(70);
+    if (syscall(SYS_close_range, (unsigned)socket_target + 1, ~0U, 0) != 0) {
+        for (int descriptor = socket_target + 1; descriptor < 65536; descriptor++) close(descriptor);
+    }
+    return 0;
+}
+
+int mt_thread_count(void) {
+    DIR *tasks = opendir("/proc/self/task");
+    if (tasks == NULL) return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(tasks)) != NULL) {
+        if (entry->d_name[0] != '.') count++;
+    }
+    closedir(tasks);
+    return count;
+}
+
 static pthread_mutex_t spawner_turn = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t spawner_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t spawner_changed = PTHREAD_COND_INITIALIZER;

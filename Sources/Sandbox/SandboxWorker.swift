@@ -35,9 +35,12 @@ public struct SandboxWorker: Sendable {
     }
 
     /// What the parent started this worker for: what it must load before its confinement.
-    public static var decoders: JobDecoders {
+    static var decoders: JobDecoders {
         getenv(WorkerProcess.decodersKey).flatMap { JobDecoders(rawValue: String(cString: $0)) } ?? .media
     }
+
+    /// Whether this process was started as the zygote (`WorkerZygote`).
+    static var isZygote: Bool { getenv(WorkerProcess.zygoteKey) != nil }
 
     /// Whether this process is a worker, known without starting anything.
     public static var isRunning: Bool { getenv(WorkerProcess.environmentKey) != nil }
@@ -60,20 +63,44 @@ public struct SandboxWorker: Sendable {
     /// command line reaches a worker but through its socket.
     /// `kind` names an error's kind for the parent (`JobErrorKind`), which the library turns back
     /// into its typed error.
-    public func serve(prepare: () throws -> Void, job: (_ spec: JSONValue, _ threads: Int) throws -> FileJob,
+    public func serve(prepare: (JobDecoders) throws -> Void, job: (_ spec: JSONValue, _ threads: Int) throws -> FileJob,
                       kind: (any Error) -> String) -> Never {
-        do {
-            try prepare()
-            Self.warmUp()
-        } catch {
-            try? channel.send(WireMessage.unconfined(reason: "\(error)").bytes)
-            exit(70)
+        // A zygote's copy has its libraries loaded (the zygote's), and the cores counted.
+        if Self.isZygote {
+            startWorkers(prepare: prepare)
+        } else {
+            do {
+                try prepare(Self.decoders)
+                Self.warmUp()
+            } catch {
+                try? channel.send(WireMessage.unconfined(reason: "\(error)").bytes)
+                exit(70)
+            }
         }
         guard let setup = try? channel.receive() else { exit(0) }
         guard case .setup(let maxMemory, let timeout, let namesFlags)? = WireMessage(bytes: setup.bytes), setup.descriptors.isEmpty else { exit(71) }
         // The words of the caller: the command line's flags, or the library's settings.
         Setting.nameFlags(namesFlags)
-        switch Confinement.apply(maxMemory: maxMemory, threads: WorkerThreads.cores, parent: parent) {
+        let confinement = Confinement.apply(maxMemory: maxMemory, threads: WorkerThreads.cores, parent: parent)
+        // A zygote's copy runs on the zygote's thread as the Swift runtime knows it: the thread ID
+        // its Mutex locks by is cached per thread, and the copy's is the zygote's (the kernel
+        // refuses those locks). The rest runs on a new thread, which learns its own; it is
+        // started once the confinement holds, so that it holds for it too.
+        withoutActuallyEscaping(job) { job in
+            withoutActuallyEscaping(kind) { kind in
+                let serving = UnsafeSendableBox { self.serveJobs(confinement: confinement, timeout: timeout, job: job, kind: kind) }
+                let thread = WorkerThreads.start(count: 1) { _ in serving.value() }
+                guard thread.count == 1 else { exit(70) }
+                thread.join()
+            }
+        }
+        exit(0)
+    }
+
+    /// Says how the confinement went, then does the jobs it is sent until the socket closes.
+    private func serveJobs(confinement: Result<Int32, WorkerFailure>, timeout: Double,
+                           job: (_ spec: JSONValue, _ threads: Int) throws -> FileJob, kind: (any Error) -> String) -> Never {
+        switch confinement {
         case .failure(let failure):
             let reason = if case .unconfined(let text) = failure { text } else { "\(failure)" }
             try? channel.send(WireMessage.unconfined(reason: reason).bytes)
@@ -111,6 +138,50 @@ public struct SandboxWorker: Sendable {
             guard (try? channel.send(reply.bytes)) != nil else { exit(0) }
         }
     }
+}
+
+extension SandboxWorker {
+    /// As the zygote: starts a worker at each of the parent's requests, a copy of this process
+    /// with what it needs loaded here once for all copies. Returns in each copy, which goes on as
+    /// a worker; in the zygote, never (it ends when the parent closes the socket, or with the parent).
+    func startWorkers(prepare: (JobDecoders) throws -> Void) {
+        // With the parent: a zygote outlives no run (no limit but that one).
+        if mt_limit_resources(0, 0, parent) != 0 { exit(70) }
+        Self.warmUp()
+        var prepared: Set<JobDecoders> = []
+        while true {
+            guard let message = try? channel.receive() else { exit(0) }
+            guard case .startWorker(let decoders)? = WireMessage(bytes: message.bytes), message.descriptors.count == 2 else { exit(71) }
+            TestTrigger.fireInZygote()
+            let reply: WireMessage
+            do {
+                if !prepared.contains(decoders) {
+                    try prepare(decoders)
+                    prepared.insert(decoders)
+                }
+                // A copy of a process with threads would have only the one that forked, and locks
+                // the others held. None of the libraries loaded starts one; this says so if one does.
+                let threads = mt_thread_count()
+                guard threads == 1 else { throw WorkerFailure.unconfined("the zygote runs \(threads) threads") }
+                let pid = mt_fork_sibling(message.descriptors[0], message.descriptors[1], WorkerProcess.socketDescriptor)
+                if pid == 0 { return }
+                if pid < 0 { throw SystemError("cannot start a worker") }
+                reply = .workerStarted(pid: pid)
+            } catch {
+                reply = .unconfined(reason: "\(error)")
+                // The worker's socket says so too, as a worker that could not start says it.
+                _ = try? WorkerChannel(descriptor: dup(message.descriptors[0])).send(reply.bytes)
+            }
+            message.descriptors.forEach { close($0) }
+            guard (try? channel.send(reply.bytes)) != nil else { exit(0) }
+        }
+    }
+}
+
+/// A closure handed to a thread the caller joins before the closure's captures end.
+private struct UnsafeSendableBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// A worker's outputs: the planned one it was sent, and others asked of the parent, which opens

@@ -34,6 +34,9 @@ public struct SandboxSettings: Sendable {
     /// The most workers kept idle between jobs (nil: every one, as a batch's threads come back for
     /// them); a library's, which lives as long as its server, keeps a few.
     public var mostIdleWorkers: Int?
+    /// Workers are copies of one process that loaded their libraries once (`WorkerZygote`), not
+    /// each a process started afresh.
+    public var startsFromZygote = true
 
     public init(timeout: Double, maxMemory: Int, mediaWorkers: Int? = nil, budget: MemoryBudget? = nil,
                 executable: String = "/proc/self/exe") {
@@ -59,6 +62,8 @@ public final class SandboxedJobs: Sendable {
     private let mediaPermits: DispatchSemaphore?
     /// How many permits there are (`allowMediaWorkers`).
     private let mediaAllowance: Mutex<Int>
+    /// Where workers are copied from, when the settings say so.
+    private let zygote: WorkerZygote?
 
     /// Starts the first workers at once, one for each of `starting` (what the inputs will need,
     /// as far as the caller can tell), and tells them the run's limits: their start, the larger
@@ -67,10 +72,17 @@ public final class SandboxedJobs: Sendable {
         self.settings = settings
         mediaPermits = settings.mediaWorkers.map { DispatchSemaphore(value: max(1, $0)) }
         mediaAllowance = Mutex(settings.mediaWorkers.map { max(1, $0) } ?? 0)
-        let started = starting.compactMap { try? WorkerProcess(decoders: $0, settings: settings) }.map(WorkerBox.init)
-        started.forEach { try? $0.worker.setUp(settings) }
+        zygote = settings.startsFromZygote ? WorkerZygote(settings: settings) : nil
+        // A zygote starts workers in turn: those without FFmpeg first, which it need not wait to load.
+        let order = starting.indices.sorted { (starting[$0] == .pictures ? 0 : 1, $0) < (starting[$1] == .pictures ? 0 : 1, $1) }
+        var started: [Int: WorkerBox] = [:]
+        for index in order {
+            started[index] = (try? WorkerProcess(decoders: starting[index], settings: settings, zygote: zygote)).map(WorkerBox.init)
+        }
+        let boxes = starting.indices.compactMap { started[$0] }
+        boxes.forEach { try? $0.worker.setUp(settings) }
         // The first started is taken first (the pool is taken from its end).
-        idle.withLock { $0.append(contentsOf: started.reversed()) }
+        idle.withLock { $0.append(contentsOf: boxes.reversed()) }
     }
 
     /// Raises the most workers with FFmpeg loaded at once to `count`, where it was lower: a
@@ -162,18 +174,16 @@ public final class SandboxedJobs: Sendable {
         // A picture takes an idle picture worker, else the media worker when no video needs it,
         // else a new picture worker: never a second FFmpeg.
         if let box = idle.withLock({ idle in idle.lastIndex { $0.worker.decoders == .pictures }.map { idle.remove(at: $0) } }) {
-            if box.worker.confinement == nil { try ready(box.worker) }
-            return (box, false)
+            return (try readied(box), false)
         }
         if permits.wait(timeout: .now()) == .success {
             if let box = idle.withLock({ idle in idle.lastIndex { $0.worker.decoders == .media }.map { idle.remove(at: $0) } }) {
                 do {
-                    if box.worker.confinement == nil { try ready(box.worker) }
+                    return (try readied(box), true)
                 } catch {
                     permits.signal()
                     throw error
                 }
-                return (box, true)
             }
             permits.signal()
         }
@@ -185,10 +195,7 @@ public final class SandboxedJobs: Sendable {
             guard let index = idle.lastIndex(where: { decoders == .pictures || $0.worker.decoders == .media }) else { return nil }
             return idle.remove(at: index)
         }
-        if let box = found {
-            if box.worker.confinement == nil { try ready(box.worker, cancellation: cancellation) }
-            return box
-        }
+        if let box = found { return try readied(box, cancellation: cancellation) }
         return try start(decoders, cancellation: cancellation)
     }
 
@@ -204,9 +211,22 @@ public final class SandboxedJobs: Sendable {
     }
 
     private func start(_ decoders: JobDecoders, cancellation: JobCancellation? = nil) throws -> WorkerBox {
-        let worker = try WorkerProcess(decoders: decoders, settings: settings)
-        try ready(worker, cancellation: cancellation)
-        return WorkerBox(worker: worker)
+        try readied(WorkerBox(worker: try WorkerProcess(decoders: decoders, settings: settings, zygote: zygote)), cancellation: cancellation)
+    }
+
+    /// `box` once its worker has started (at once for one that did). A copy that never started,
+    /// its zygote gone, is replaced by a worker started afresh, once: the zygote is a means to
+    /// start workers sooner, and its end costs no input.
+    private func readied(_ box: WorkerBox, cancellation: JobCancellation? = nil) throws -> WorkerBox {
+        guard box.worker.confinement == nil else { return box }
+        do {
+            try ready(box.worker, cancellation: cancellation)
+            return box
+        } catch WorkerFailure.didNotStart where box.worker.isCopy && box.worker.pid == nil {
+            let worker = try WorkerProcess(decoders: box.worker.decoders, settings: settings)
+            try ready(worker, cancellation: cancellation)
+            return WorkerBox(worker: worker)
+        }
     }
 
     /// Waits for a worker's start; a worker that cannot confine itself stops the sandbox's use for the run.

@@ -4,7 +4,8 @@ import Glibc
 /// Debug builds only: `MEDIATOOL_TEST_WORKER_TRIGGER=ACTION:SUFFIX` makes a worker misbehave on each
 /// input whose name ends in SUFFIX, as a hostile file would make a decoder: `crash` (SIGSEGV),
 /// `abort`, `hang`, `allocate` (without bound), `open:PATH`, `socket`, `exec`, `fork` (each tried,
-/// and the job fails saying whether the kernel refused it). Release builds leave this out.
+/// and the job fails saying whether the kernel refused it), `lineage` (the job fails saying how the
+/// worker was started, whose child it is and what it holds open). Release builds leave this out.
 enum TestTrigger {
     static func fire(for input: String, output: Int32) throws {
         #if DEBUG
@@ -43,6 +44,14 @@ enum TestTrigger {
                 memset(block, 1, 64 << 20)
                 blocks.append(block)
             }
+        case "lineage":
+            // Whose child the worker is (the batch waits for its workers itself), and what it holds
+            // open beyond standard error: its socket and the job's input and output, nothing else.
+            let batch = getenv(WorkerProcess.parentKey).flatMap { Int32(String(cString: $0)) } ?? -1
+            let held = (3..<4096).filter { fcntl($0, F_GETFD) >= 0 }.count
+            let origin = SandboxWorker.isZygote ? "a copy of the zygote" : "started afresh"
+            throw ProbeOutcome(description: "\(origin), \(getppid() == batch ? "the batch's child" : "NOT the batch's child"), "
+                               + "\(held) descriptors beyond standard error")
         case "open", "socket", "exec", "fork", "chmod", "signal", "terminal":
             let bits = ["open": MT_PROBE_OPEN, "socket": MT_PROBE_SOCKET, "exec": MT_PROBE_EXEC, "fork": MT_PROBE_FORK,
                         "chmod": MT_PROBE_CHMOD, "signal": MT_PROBE_SIGNAL, "terminal": MT_PROBE_TERMINAL]
@@ -52,6 +61,16 @@ enum TestTrigger {
         default:
             return
         }
+        #endif
+    }
+}
+
+extension TestTrigger {
+    /// In the zygote, at each request (debug builds only): `zygote-exit:` ends it there, as a
+    /// zygote that died would.
+    static func fireInZygote() {
+        #if DEBUG
+        if let value = getenv("MEDIATOOL_TEST_WORKER_TRIGGER"), String(cString: value) == "zygote-exit:" { _exit(0) }
         #endif
     }
 }

@@ -37,6 +37,11 @@ public enum WireMessage: Equatable, Sendable {
     case memoryRefused
     /// Worker to parent: what `token` holds is free again (no answer).
     case releaseMemory(token: Int)
+    /// Parent to zygote: start a worker with these decoders loaded, on the socket and standard
+    /// error sent along.
+    case startWorker(decoders: JobDecoders)
+    /// Zygote to parent: started, as this process (the parent's child).
+    case workerStarted(pid: Int32)
 
     public var bytes: [UInt8] {
         var writer = WireWriter()
@@ -94,6 +99,12 @@ public enum WireMessage: Equatable, Sendable {
         case .releaseMemory(let token):
             writer.byte(13)
             writer.integer(token)
+        case .startWorker(let decoders):
+            writer.byte(15)
+            writer.string(decoders.rawValue)
+        case .workerStarted(let pid):
+            writer.byte(16)
+            writer.integer(Int(pid))
         }
         return writer.bytes
     }
@@ -155,6 +166,11 @@ public enum WireMessage: Equatable, Sendable {
             let timeout = Double(bitPattern: UInt64(bitPattern: Int64(bits)))
             guard timeout.isFinite, timeout > 0, let flags = reader.byte(), flags <= 1 else { return nil }
             return .setup(maxMemory: maxMemory, timeout: timeout, namesFlags: flags == 1)
+        case 15:
+            return reader.string().flatMap(JobDecoders.init(rawValue:)).map { .startWorker(decoders: $0) }
+        case 16:
+            guard let pid = reader.integer().flatMap(Int32.init(exactly:)), pid > 0 else { return nil }
+            return .workerStarted(pid: pid)
         default:
             return nil
         }

@@ -5,9 +5,9 @@ import FileIO
 import Glibc
 import WorkerPool
 
-/// One worker: a fresh exec of mediatool itself as `mediatool __worker`, which loads its decoders,
-/// is sent the run's limits, confines itself and then does one job at a time, each sent as a typed
-/// spec with its descriptors. Its command line carries none of the user's arguments: no input's
+/// One worker: mediatool itself as `mediatool __worker`, which loads its decoders, is sent the
+/// run's limits, confines itself and then does one job at a time, each sent as a typed spec with
+/// its descriptors. It is a copy of the run's zygote (`WorkerZygote`), or a fresh exec. Its command line carries none of the user's arguments: no input's
 /// name or option shows in `ps` to other users.
 final class WorkerProcess {
     /// The environment variable that makes mediatool a worker: the descriptor of its socket.
@@ -16,6 +16,8 @@ final class WorkerProcess {
     static let parentKey = "MEDIATOOL_SANDBOX_PARENT"
     /// What the worker is to load: a `JobDecoders`.
     static let decodersKey = "MEDIATOOL_SANDBOX_DECODERS"
+    /// Set for the zygote, which starts workers as copies of itself (`WorkerZygote`).
+    static let zygoteKey = "MEDIATOOL_SANDBOX_ZYGOTE"
     static let socketDescriptor: Int32 = 3
     /// The variables a worker is given of its parent's: where libraries are found, the locale and
     /// time zone, the sanitizers' settings (for the tests' sanitized runs), the tests' own.
@@ -24,7 +26,6 @@ final class WorkerProcess {
         "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "MEDIATOOL_TEST_WORKER_TRIGGER", "MEDIATOOL_CGROUP_CPU_MAX",
     ]
 
-    let pid: pid_t
     let channel: WorkerChannel
     /// What the worker writes to standard error (its libraries' words, the runtime's on a crash).
     private let errors: Int32
@@ -38,19 +39,66 @@ final class WorkerProcess {
     /// The run's limits were sent (`setUp`).
     private(set) var isSetUp = false
 
-    init(decoders: JobDecoders = .media, settings: SandboxSettings) throws {
+    /// A worker with `decoders` loaded: a copy of the zygote's when it has one to give, else a
+    /// process of its own.
+    init(decoders: JobDecoders = .media, settings: SandboxSettings, zygote: WorkerZygote? = nil) throws {
         self.decoders = decoders
+        if let zygote, let started = zygote.start(decoders) {
+            (channel, errors, request, isCopy) = (started.channel, started.errors, (zygote, started.request), true)
+        } else {
+            let launched = try Self.spawn(role: .worker(decoders), settings: settings)
+            (knownPID, channel, errors, isCopy) = (launched.pid, launched.channel, launched.errors, false)
+        }
+    }
+
+    /// The worker's process; nil for a zygote's copy that was never started (its socket says why).
+    /// A copy's is the zygote's answer, read when first needed: its start does not wait for it.
+    var pid: pid_t? { resolvedPID(waiting: true) }
+
+    /// The worker's process, its zygote's answer waited for or not (nil then when not answered
+    /// yet; the request is then abandoned, and its copy ended when the answer comes).
+    private func resolvedPID(waiting: Bool) -> pid_t? {
+        guard let (zygote, number) = request else { return knownPID }
+        switch zygote.answer(to: number, waiting: waiting) {
+        case .started(let pid): knownPID = pid
+        case .none: knownPID = nil
+        case .pending: zygote.abandon(number)
+        }
+        request = nil
+        return knownPID
+    }
+    private var knownPID: pid_t?
+    /// The zygote's request that started the worker, while its answer is unread.
+    private var request: (zygote: WorkerZygote, number: Int)?
+    /// Whether the worker was asked of a zygote.
+    let isCopy: Bool
+
+    /// What a worker process is started as: a worker that loads `decoders`, or the zygote.
+    enum Role {
+        case worker(JobDecoders)
+        case zygote
+    }
+
+    /// A started process: its ID, the parent's end of its socket, and the read end of its
+    /// standard error (non-blocking).
+    struct Launched: Sendable {
+        let pid: pid_t
+        let channel: WorkerChannel
+        let errors: Int32
+    }
+
+    /// Starts `mediatool __worker` afresh, as `role`.
+    static func spawn(role: Role, settings: SandboxSettings) throws -> Launched {
         let (parentEnd, childEnd) = try WorkerChannel.pair()
-        var errorPipe: [Int32] = [-1, -1]
-        _ = try FileSystem.valueOrErrno("cannot make a pipe for a worker") { mt_pipe_cloexec(&errorPipe) }
-        defer { close(errorPipe[1]) }
+        let errorPipe = try errorPipe()
+        defer { close(errorPipe.writeEnd) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         // Standard output is the JSON report's: a worker never writes there.
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], STDERR_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe.writeEnd, STDERR_FILENO)
         posix_spawn_file_actions_adddup2(&actions, childEnd.descriptor, Self.socketDescriptor)
         // Nothing else of this process's reaches the worker, close-on-exec or not: no folder held
         // open, no other input, no other worker's socket.
@@ -75,8 +123,11 @@ final class WorkerProcess {
         let tunables = (getenv("GLIBC_TUNABLES").map { String(cString: $0) + ":" } ?? "")
             + "glibc.malloc.arena_max=\(2 * max(1, WorkerThreads.cores))"
         environment.append("GLIBC_TUNABLES=" + tunables)
-        environment += ["\(Self.environmentKey)=\(Self.socketDescriptor)", "\(Self.parentKey)=\(getpid())",
-                        "\(Self.decodersKey)=\(decoders.rawValue)",
+        let roleVariable = switch role {
+        case .worker(let decoders): "\(Self.decodersKey)=\(decoders.rawValue)"
+        case .zygote: "\(Self.zygoteKey)=1"
+        }
+        environment += ["\(Self.environmentKey)=\(Self.socketDescriptor)", "\(Self.parentKey)=\(getpid())", roleVariable,
                         // A crash is reported by the parent; the runtime's backtracer would exec a program.
                         "SWIFT_BACKTRACE=enable=no"] + settings.environment
         var pid: pid_t = 0
@@ -87,20 +138,25 @@ final class WorkerProcess {
                 }
             }
         }
-        guard status == 0 else { throw SystemError("cannot start a worker", code: status) }
-        self.pid = pid
-        channel = parentEnd
-        errors = errorPipe[0]
-        _ = fcntl(errors, F_SETFL, fcntl(errors, F_GETFL) | O_NONBLOCK)
+        guard status == 0 else {
+            close(errorPipe.readEnd)
+            throw SystemError("cannot start a worker", code: status)
+        }
         withExtendedLifetime(childEnd) {}
+        return Launched(pid: pid, channel: parentEnd, errors: errorPipe.readEnd)
+    }
+
+    /// A pipe for a worker's standard error: its read end non-blocking, both close-on-exec.
+    static func errorPipe() throws -> (readEnd: Int32, writeEnd: Int32) {
+        var ends: [Int32] = [-1, -1]
+        _ = try FileSystem.valueOrErrno("cannot make a pipe for a worker") { mt_pipe_cloexec(&ends) }
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        return (ends[0], ends[1])
     }
 
     deinit {
         close(errors)
-        if !isReaped {
-            kill(pid, SIGKILL)
-            _ = reap()
-        }
+        if !isReaped { _ = end() }
     }
 
     /// Sends the run's limits, which the worker waits for before it confines itself (once).
@@ -123,12 +179,15 @@ final class WorkerProcess {
             if let ready, ready.count > 1, ready[1] { throw WorkerFailure.cancelled }
             throw WorkerFailure.didNotStart(ending: ending)
         }
-        guard let message = try channel.receive() else {
+        // A socket closed, or reset by a zygote that ended before it made the worker: no start.
+        guard let message = try? channel.receive() else {
             throw WorkerFailure.didNotStart(ending: end())
         }
         switch WireMessage(bytes: message.bytes) {
         case .ready(let flags)?:
             confinement = flags
+            // A zygote's answer comes as its copy starts: read now, no wait is left for it.
+            _ = pid
             return flags
         case .unconfined(let reason)?:
             throw WorkerFailure.unconfined(reason)
@@ -155,16 +214,19 @@ final class WorkerProcess {
     }
 
     /// Kills the worker (if it still runs) and says how it ended.
+    /// A copy whose zygote has not said its process yet is not waited for: it ends by itself
+    /// once its socket is closed, and is reaped when the zygote's answer comes.
     func end() -> Int32 {
-        kill(pid, SIGKILL)
+        if let pid = resolvedPID(waiting: false) { kill(pid, SIGKILL) }
         return reap()
     }
 
-    /// Waits for the worker to end; its wait status.
+    /// Waits for the worker to end; its wait status (a copy the zygote never started: as a worker
+    /// that could not set itself up, exit status 70).
     @discardableResult
     func reap() -> Int32 {
-        var status: Int32 = 0
-        FileSystem.retryingInterrupted { waitpid(pid, &status, 0) }
+        var status: Int32 = 70 << 8
+        if let pid = resolvedPID(waiting: false) { FileSystem.retryingInterrupted { waitpid(pid, &status, 0) } }
         isReaped = true
         return status
     }

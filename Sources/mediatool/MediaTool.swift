@@ -48,7 +48,7 @@ struct MediaTool: ParsableCommand {
         // it is confined. It is told each job through its socket, never by its command line.
         if let worker = SandboxWorker.current, arguments == [SandboxWorker.entryPoint] {
             FileSystem.raiseOpenFileLimit()
-            worker.serve(prepare: { try JobSpec.prepare(SandboxWorker.decoders) }, job: { sent, threads in
+            worker.serve(prepare: { try JobSpec.prepare($0) }, job: { sent, threads in
                 try JSONValueDecoder.decode(JobSpec.self, from: sent).borrowingMemory(from: worker.memoryLender).job(threads: threads)
             }, kind: { JobErrorKind(classifying: $0).rawValue })
         }

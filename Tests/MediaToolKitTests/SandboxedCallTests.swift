@@ -154,7 +154,9 @@ import TestSupport
         (try? String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ")), as: UTF8.self)) ?? ""
     }
 
+    /// Where each of the process's threads sleeps, one a line (a worker's jobs run on its second).
     static func wchan(_ pid: Int32) -> String {
-        (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.map { (try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/wchan", encoding: .utf8)) ?? "" }.joined(separator: "\n")
     }
 }

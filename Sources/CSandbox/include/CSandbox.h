@@ -39,6 +39,16 @@ size_t mt_mapped_bytes(void);
 /// posix_spawn_file_actions_addclosefrom_np, which needs _GNU_SOURCE). 0, or an error number.
 int mt_spawn_close_from(void *actions, int lowest);
 
+/// Starts a copy of this process (the zygote's) as a sibling: its parent is this process's parent
+/// (CLONE_PARENT), which waits for it and is told of its end as of any worker it started. In the
+/// copy, `socket` becomes descriptor `socket_target`, `errors` standard error, and every other
+/// descriptor above `socket_target` is closed. The caller must be single-threaded. The copy's
+/// process ID in the caller, 0 in the copy, or -1 with errno.
+pid_t mt_fork_sibling(int socket, int errors, int socket_target);
+
+/// How many threads this process has, or -1.
+int mt_thread_count(void);
+
 /// Runs `task(context)` on one thread that lasts as long as the process (started at the first
 /// call) and returns when it has run; callers take turns.
 void mt_run_on_spawner_thread(void (*task)(void *context), void *context);

@@ -1,0 +1,167 @@
+import Batch
+import CSandbox
+import FileIO
+import Glibc
+import Synchronization
+
+/// A process started once, from which workers are copied: a new worker then costs a fork (a
+/// millisecond or two) instead of a process's start (about 12 ms of CPU), and one with FFmpeg
+/// does not load FFmpeg's 140 libraries again (about 40 ms): the zygote loads them once, on its
+/// first request for a worker that needs them.
+///
+/// The zygote is never sent an input or a job: it reads this process's requests only, so it is
+/// not confined (it must fork and load libraries). Each copy confines itself, as every worker
+/// does, before its first job. A copy is this process's child (`mt_fork_sibling`), waited for and
+/// ended as any worker. Where the zygote cannot serve (it ended, or answered nonsense), workers
+/// are started afresh.
+///
+/// A request does not wait: the new worker's socket is had at once, and the zygote's answer (the
+/// copy's process ID) is read when it is first needed, so that starting a run's first workers
+/// overlaps its planning as a fresh start does.
+final class WorkerZygote: Sendable {
+    private let settings: SandboxSettings
+    /// Held while a request is sent: requests are numbered in the order the zygote reads them.
+    private let requests = Mutex<Requests>(Requests())
+    /// Held while answers are read: the zygote answers in the order of the requests.
+    private let answers = Mutex<Answers>(Answers())
+
+    private struct Requests {
+        var zygote: Zygote = .notStarted
+        var sent = 0
+    }
+
+    private struct Answers {
+        /// The process ID each request was answered with (nil: none started), for those read.
+        var pids: [Int: pid_t?] = [:]
+        var read = 0
+        /// The zygote failed to answer: no later answer is waited for.
+        var broken = false
+        /// Requests given up before their answer: their copies are ended as it is read.
+        var abandoned: Set<Int> = []
+    }
+
+    private enum Zygote {
+        case notStarted
+        case running(WorkerProcess.Launched)
+        /// Workers are started afresh; the zygote (if one was started) is ended with this object.
+        case unusable(WorkerProcess.Launched?)
+    }
+
+    init(settings: SandboxSettings) {
+        self.settings = settings
+    }
+
+    deinit {
+        // The copies of requests given up are reaped, as far as the zygote has answered.
+        let sent = requests.withLock { $0.sent }
+        _ = answer(to: sent, waiting: false)
+        requests.withLock { requests in
+            if case .running(let zygote) = requests.zygote { Self.end(zygote) }
+            if case .unusable(let zygote?) = requests.zygote { Self.end(zygote) }
+        }
+    }
+
+    private static func end(_ zygote: WorkerProcess.Launched) {
+        close(zygote.errors)
+        kill(zygote.pid, SIGKILL)
+        var status: Int32 = 0
+        FileSystem.retryingInterrupted { waitpid(zygote.pid, &status, 0) }
+    }
+
+    /// A new worker with `decoders` loaded, not yet set up: its socket and standard error, and the
+    /// number of the request, whose answer `pid(of:)` reads. Nil where the zygote cannot start one.
+    func start(_ decoders: JobDecoders) -> (channel: WorkerChannel, errors: Int32, request: Int)? {
+        requests.withLock { requests in
+            if case .notStarted = requests.zygote {
+                requests.zygote = (try? WorkerProcess.spawn(role: .zygote, settings: settings)).map(Zygote.running) ?? .unusable(nil)
+            }
+            guard case .running(let zygote) = requests.zygote else { return nil }
+            // Its standard error is read so that it never fills: a zygote has nothing to say.
+            Self.drain(zygote.errors)
+            guard let (parentEnd, childEnd) = try? WorkerChannel.pair(), let errors = try? WorkerProcess.errorPipe() else { return nil }
+            defer { close(errors.writeEnd) }
+            guard (try? zygote.channel.send(WireMessage.startWorker(decoders: decoders).bytes,
+                                            descriptors: [childEnd.descriptor, errors.writeEnd])) != nil else {
+                close(errors.readEnd)
+                requests.zygote = .unusable(zygote)
+                return nil
+            }
+            requests.sent += 1
+            return (parentEnd, errors.readEnd, requests.sent)
+        }
+    }
+
+    /// What the zygote answered a request.
+    enum Answer: Equatable {
+        case started(pid_t)
+        /// It started none: it could not load what the worker needs (which it told the worker's
+        /// socket), or it failed to answer.
+        case none
+        /// Not answered yet (`waiting` false only).
+        case pending
+    }
+
+    /// The zygote's answer to request `number`, waited for (at most `answerTimeout`) or not.
+    /// A copy whose request was abandoned is ended as its answer is read.
+    func answer(to number: Int, waiting: Bool = true) -> Answer {
+        // Answers already sent are read even where the zygote was given up since.
+        guard let zygote = requests.withLock({ requests -> WorkerProcess.Launched? in
+            switch requests.zygote {
+            case .running(let zygote), .unusable(let zygote?): zygote
+            default: nil
+            }
+        }) else { return .none }
+        return answers.withLock { answers in
+            while answers.read < number {
+                if !waiting, !answers.broken, Readiness.wait(for: [zygote.channel.descriptor], seconds: 0) == nil { break }
+                answers.read += 1
+                guard !answers.broken, let answer = Self.nextAnswer(of: zygote) else {
+                    // Stuck or lying: ended, and later workers are started afresh.
+                    if !answers.broken { requests.withLock { $0.zygote = .unusable(zygote) } }
+                    answers.broken = true
+                    kill(zygote.pid, SIGKILL)
+                    continue
+                }
+                if answers.abandoned.remove(answers.read) != nil, let pid = answer {
+                    kill(pid, SIGKILL)
+                    var status: Int32 = 0
+                    FileSystem.retryingInterrupted { waitpid(pid, &status, 0) }
+                } else {
+                    answers.pids[answers.read] = answer
+                }
+            }
+            if answers.read < number { return answers.broken ? .none : .pending }
+            return answers.pids.removeValue(forKey: number).map { $0.map(Answer.started) ?? .none } ?? .none
+        }
+    }
+
+    /// Gives up request `number`, unanswered: its copy, if the zygote makes one, is ended when
+    /// the answer is read (it ends by itself sooner, its socket closed; this reaps it).
+    func abandon(_ number: Int) {
+        answers.withLock { answers in
+            if answers.read < number { answers.abandoned.insert(number) }
+        }
+    }
+
+    /// The zygote's next answer: a process ID, or none started (.some(nil)); nil when it gave no
+    /// answer in time or one it does not give.
+    private static func nextAnswer(of zygote: WorkerProcess.Launched) -> pid_t?? {
+        // Loading FFmpeg takes a fraction of a second; a zygote that takes longer is stuck.
+        guard Readiness.wait(for: [zygote.channel.descriptor], seconds: answerTimeout) != nil,
+              let answer = try? zygote.channel.receive(seconds: answerTimeout) else { return nil }
+        answer.descriptors.forEach { close($0) }
+        switch WireMessage(bytes: answer.bytes) {
+        case .workerStarted(let pid)? where answer.descriptors.isEmpty: return .some(pid)
+        case .unconfined? where answer.descriptors.isEmpty: return .some(nil)
+        default: return nil
+        }
+    }
+
+    /// The longest an answer is waited for.
+    static let answerTimeout = 30.0
+
+    private static func drain(_ descriptor: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while read(descriptor, &buffer, buffer.count) > 0 {}
+    }
+}

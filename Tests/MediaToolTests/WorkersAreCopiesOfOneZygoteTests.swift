@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Workers are copies of one process that loaded the libraries once (the zygote), made as the
+/// batch's own children: the batch waits for each and learns how it ended, as for a worker it
+/// started itself; a copy holds nothing of the zygote's; and a zygote that dies costs no input.
+@Suite struct WorkersAreCopiesOfOneZygoteTests {
+    /// The trigger's report for `v2.mkv`, of a thumbnail batch or of a probe of a mixed folder.
+    @Test(arguments: ["thumbnail", "probe"])
+    func aCopyIsTheBatchsChildAndHoldsOnlyItsJob(subcommand: String) throws {
+        let folder = try SandboxTests.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A picture beside the videos: probe starts a worker without FFmpeg for it, and copies
+        // with FFmpeg for the videos.
+        try FileManager.default.copyItem(atPath: Fixture.path("heif/grid420.heic"),
+                                         toPath: folder.appendingPathComponent("in/photo.heic").path)
+        let arguments = subcommand == "thumbnail"
+            ? ["thumbnail", "--overwrite", "--out-dir", folder.appendingPathComponent("out").path]
+            : ["probe", "--json"]
+        for input in ["v2.mkv", "photo.heic"] {
+            let run = try ToolRun.run(arguments + [folder.appendingPathComponent("in").path],
+                                      environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "lineage:\(input)"], deadline: 60)
+            // The socket and the input; thumbnail's output too.
+            let held = subcommand == "thumbnail" ? 3 : 2
+            #expect(run.errorLines.first == "mediatool: \(folder.appendingPathComponent("in/\(input)").path): "
+                        + "a copy of the zygote, the batch's child, \(held) descriptors beyond standard error")
+            #expect(run.errorLines.dropFirst().first?.hasPrefix("mediatool: summary: 3 ok, 1 failed, 0 skipped of 4 in ") == true)
+        }
+    }
+
+    /// The zygote ends at its first request: the workers are started afresh, and every input is made.
+    @Test func aZygoteThatDiesCostsNoInput() throws {
+        let folder = try SandboxTests.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let run = try ToolRun.run(["thumbnail", "--out-dir", out.path, folder.appendingPathComponent("in").path],
+                                  environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "zygote-exit:"], deadline: 60)
+        #expect(run.status == 0)
+        #expect(run.errorLines.first?.hasPrefix("mediatool: summary: 3 ok, 0 failed, 0 skipped of 3 in ") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+                == ["v1.thumb.png", "v2.thumb.png", "v3.thumb.png"])
+    }
+}
