@@ -98,7 +98,7 @@ public enum InputCollector {
             found.append(BatchInput(path: folder, relativePath: relative, problem: reason))
             return
         }
-        var entries: [(name: String, isFolder: Bool)] = []
+        var entries: [(name: String, bytes: [UInt8], isFolder: Bool)] = []
         for name in names where !name.hasPrefix(".") {
             let full = join(folder, name)
             // lstat for folders: a link to a folder is not followed, so no walk can loop.
@@ -108,9 +108,10 @@ public enum InputCollector {
                 guard let target = FileSystem.status(full), target.st_mode & S_IFMT == S_IFREG else { continue }
                 isFolder = false
             }
-            entries.append((name, isFolder))
+            // The name's bytes once, not at each of the sort's comparisons.
+            entries.append((name, PathBytes.bytes(name), isFolder))
         }
-        for entry in entries.sorted(by: { PathBytes.bytes($0.name).lexicographicallyPrecedes(PathBytes.bytes($1.name)) }) {
+        for entry in entries.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
             let full = join(folder, entry.name)
             let relativeName = relative.isEmpty ? entry.name : relative + "/" + entry.name
             if entry.isFolder {

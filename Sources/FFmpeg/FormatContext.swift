@@ -21,7 +21,18 @@ final class FormatContext {
         do { try MP4SampleTables.check(file) } catch {
             throw FFmpegError("the file's sample tables", code: cffmpeg_averror(EINVAL), cause: "\(error)")
         }
-        try self.init(name: file.displayName, input: try CustomInput(.file(file)), maxPixels: maxPixels, readsHeadersOnly: readsHeadersOnly)
+        try self.init(name: file.displayName, input: try CustomInput(.file(file)), maxPixels: maxPixels, readsHeadersOnly: readsHeadersOnly,
+                      format: Self.evidentDemuxer(of: file))
+    }
+
+    /// The demuxer FFmpeg's probe would choose with full certainty from the first bytes alone,
+    /// where that is plain: an ISO BMFF file (QuickTime, MP4: a `ftyp` box first). Named, it
+    /// spares probing every demuxer FFmpeg has over the file's start (a third of a probe's time).
+    static func evidentDemuxer(of file: InputFile) -> UnsafePointer<AVInputFormat>? {
+        var start = [UInt8](repeating: 0, count: 8)
+        guard (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) == 8,
+              start[4...7].elementsEqual("ftyp".utf8) else { return nil }
+        return av_find_input_format("mov")
     }
 
     /// Reads media held in memory, as if it were a file.
@@ -29,7 +40,8 @@ final class FormatContext {
         try self.init(name: "", input: try CustomInput(.memory(bytes)), maxPixels: DecodeLimits().videoPixels)
     }
 
-    private init(name: String, input: CustomInput, maxPixels: Int, readsHeadersOnly: Bool = false) throws(FFmpegError) {
+    private init(name: String, input: CustomInput, maxPixels: Int, readsHeadersOnly: Bool = false,
+                 format: UnsafePointer<AVInputFormat>? = nil) throws(FFmpegError) {
         FFmpegLibraries.silenceLogs()
         var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
         context?.pointee.pb = input.io
@@ -41,7 +53,7 @@ final class FormatContext {
         // input); without it a TS whose timestamps jump back is timed otherwise than ffprobe times it.
         var formatOptions: OpaquePointer?
         av_dict_set(&formatOptions, "scan_all_pmts", "1", 0)
-        let opening = PathBytes.withCString(name) { avformat_open_input(&context, $0, nil, &formatOptions) }
+        let opening = PathBytes.withCString(name) { avformat_open_input(&context, $0, format, &formatOptions) }
         av_dict_free(&formatOptions)
         if opening < 0 {
             // FFmpeg's log names the cause (a truncated MP4: "moov atom not found").

@@ -42,12 +42,26 @@ enum MP4SampleTables {
         let file: InputFile
         let size: Int
         var read = 0
+        /// The file's bytes from `windowStart`, read a window at a time: a box's header is 8
+        /// bytes, and one read each took a system call per field (90 for a phone's clip).
+        var window: [UInt8] = []
+        var windowStart = 0
+        static let windowSize = 16 << 10
 
         mutating func integer(at offset: Int, bytes count: Int) -> Int? {
-            guard offset >= 0, offset + count <= size else { return nil }
-            var bytes = [UInt8](repeating: 0, count: count)
-            guard let got = try? bytes.withUnsafeMutableBytes({ try file.read(at: offset, into: $0) }), got == count else { return nil }
-            return bytes.reduce(0) { $0 << 8 | Int($1) }
+            guard offset >= 0, count <= Self.windowSize, offset + count <= size else { return nil }
+            if offset < windowStart || offset + count > windowStart + window.count {
+                window = [UInt8](repeating: 0, count: min(Self.windowSize, size - offset))
+                guard let got = try? window.withUnsafeMutableBytes({ try file.read(at: offset, into: $0) }) else {
+                    window = []
+                    return nil
+                }
+                window.removeLast(window.count - got)
+                windowStart = offset
+                guard got >= count else { return nil }
+            }
+            let start = offset - windowStart
+            return window[start..<start + count].reduce(0) { $0 << 8 | Int($1) }
         }
 
         /// The boxes inside `range`, in order; fewer where one's size runs past it.

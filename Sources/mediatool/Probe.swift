@@ -95,7 +95,7 @@ struct Probe: ParsableCommand {
     static func videoCount(_ inputs: [BatchInput]) -> Int { inputs.reduce(0) { $0 + (isVideo($1) ? 1 : 0) } }
 
     /// The videos each worker with FFmpeg is worth: one more per this many.
-    static let videosPerMediaWorker = 200
+    static let videosPerMediaWorker = 20
 
     func validate() throws {
         try batch.validate(inputs: inputs, missing: "Give at least one file.")
@@ -109,20 +109,22 @@ struct Probe: ParsableCommand {
         options.deep = deep
         options.includesGPS = !noGps
         options.limits = limits.runLimits()
-        // Reading a video's header takes a fraction of loading FFmpeg: one worker has it (two with
-        // --deep, which decodes), and pictures go to the others.
+        // Reading a video's header takes a fraction of loading FFmpeg: one worker has it at first
+        // (every one with --deep, which decodes), and pictures go to the others.
         // probe's work is starting workers more than it is decoding: a second, for pictures, starts
-        // beside the first where there is a core for it and no --jobs or --deep says otherwise.
-        let secondForPictures = !deep && jobs == nil && JobOptions.cores > 1
+        // beside the first where there is a core for it, no --jobs or --deep says otherwise, and
+        // more than one file is named.
+        let oneFile = batch.namesOneFile(inputs)
+        let secondForPictures = !deep && jobs == nil && JobOptions.cores > 1 && !oneFile
         let sandboxRun = sandbox.begin(limits: limits, mediaWorkers: deep ? nil : 1,
-                                       starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)] + (secondForPictures ? [.pictures] : []))
+                                       starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)] + (secondForPictures ? [.pictures] : []),
+                                       oneFile: oneFile)
         let workers = jobs ?? JobOptions.cores
         // One job at a time reports in the inputs' order; more share FFmpeg's worker.
         let listed = try batch.inputs(inputs, extensions: Self.extensions)
         let files = workers > 1 && !deep ? Self.interleavingVideos(listed) : listed
-        // Many videos wait longer for the one FFmpeg than a second takes to load (40 ms, about 80
-        // videos' headers): 2000 uploads took 0.58 s with one, 0.46 with two; 200 uploads, 70 of
-        // them videos, were slower with two.
+        // A second worker with FFmpeg is a copy of the zygote that loaded it (2 ms), worth it from
+        // a few dozen videos: 200 uploads, 70 of them videos, took 0.096 s with two, 0.114 with one.
         if !deep, workers > 1 {
             sandboxRun.jobs?.allowMediaWorkers(min(workers, max(1, Self.videoCount(listed) / Self.videosPerMediaWorker)))
         }

@@ -30,12 +30,15 @@ struct SandboxOptions: ParsableArguments {
     /// will need as far as the subcommand can tell) begin at once, while the batch is planned.
     /// `mediaWorkers`: at most this many workers load FFmpeg (see `SandboxSettings.mediaWorkers`).
     /// A stream may send nothing for as long as a worker may work on one input, sandboxed or not.
-    func begin(limits: LimitOptions, mediaWorkers: Int? = nil, starting: [JobDecoders] = [.media]) -> SandboxRun {
+    /// `oneFile`: the run is of one file (`BatchOptions.namesOneFile`), whose one worker is started
+    /// afresh: a zygote, which makes later workers cheap, would only delay the first (3 ms).
+    func begin(limits: LimitOptions, mediaWorkers: Int? = nil, starting: [JobDecoders] = [.media], oneFile: Bool) -> SandboxRun {
         let maxMemory = limits.maxMemory.bytes
-        return SandboxRun(jobs: sandbox == .on
-            ? SandboxedJobs(settings: SandboxSettings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers,
-                                                      budget: MemoryBudget(total: maxMemory)), starting: starting) : nil,
-            streams: StreamLimits(maxSize: limits.maxInputSize.bytes, stallSeconds: timeout.value))
+        var settings = SandboxSettings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers,
+                                       budget: MemoryBudget(total: maxMemory))
+        settings.startsFromZygote = !oneFile
+        return SandboxRun(jobs: sandbox == .on ? SandboxedJobs(settings: settings, starting: starting) : nil,
+                          streams: StreamLimits(maxSize: limits.maxInputSize.bytes, stallSeconds: timeout.value))
     }
 }
 
