@@ -43,6 +43,7 @@ final class WorkerProcess {
     /// process of its own.
     init(decoders: JobDecoders = .media, settings: SandboxSettings, zygote: WorkerZygote? = nil) throws {
         self.decoders = decoders
+        waitsAtEnd = settings.waitsForWorkersAtEnd
         if let zygote, let started = zygote.start(decoders) {
             (channel, errors, request, isCopy) = (started.channel, started.errors, (zygote, started.request), true)
         } else {
@@ -72,6 +73,8 @@ final class WorkerProcess {
     private var request: (zygote: WorkerZygote, number: Int)?
     /// Whether the worker was asked of a zygote.
     let isCopy: Bool
+    /// Whether its end is waited for when it is let go (`SandboxSettings.waitsForWorkersAtEnd`).
+    private let waitsAtEnd: Bool
 
     /// What a worker process is started as: a worker that loads `decoders`, or the zygote.
     enum Role {
@@ -156,7 +159,12 @@ final class WorkerProcess {
 
     deinit {
         close(errors)
-        if !isReaped { _ = end() }
+        guard !isReaped else { return }
+        if waitsAtEnd {
+            _ = end()
+        } else if let pid = resolvedPID(waiting: false) {
+            Glibc.kill(pid, SIGKILL)
+        }
     }
 
     /// Sends the run's limits, which the worker waits for before it confines itself (once).
@@ -217,7 +225,7 @@ final class WorkerProcess {
     /// A copy whose zygote has not said its process yet is not waited for: it ends by itself
     /// once its socket is closed, and is reaped when the zygote's answer comes.
     func end() -> Int32 {
-        if let pid = resolvedPID(waiting: false) { kill(pid, SIGKILL) }
+        if let pid = resolvedPID(waiting: false) { Glibc.kill(pid, SIGKILL) }
         return reap()
     }
 

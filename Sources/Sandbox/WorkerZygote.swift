@@ -52,6 +52,15 @@ final class WorkerZygote: Sendable {
     }
 
     deinit {
+        guard settings.waitsForWorkersAtEnd else {
+            requests.withLock { requests in
+                switch requests.zygote {
+                case .running(let zygote), .unusable(let zygote?): Glibc.kill(zygote.pid, SIGKILL)
+                default: break
+                }
+            }
+            return
+        }
         // The copies of requests given up are reaped, as far as the zygote has answered.
         let sent = requests.withLock { $0.sent }
         _ = answer(to: sent, waiting: false)
@@ -63,7 +72,7 @@ final class WorkerZygote: Sendable {
 
     private static func end(_ zygote: WorkerProcess.Launched) {
         close(zygote.errors)
-        kill(zygote.pid, SIGKILL)
+        Glibc.kill(zygote.pid, SIGKILL)
         var status: Int32 = 0
         FileSystem.retryingInterrupted { waitpid(zygote.pid, &status, 0) }
     }
@@ -119,11 +128,11 @@ final class WorkerZygote: Sendable {
                     // Stuck or lying: ended, and later workers are started afresh.
                     if !answers.broken { requests.withLock { $0.zygote = .unusable(zygote) } }
                     answers.broken = true
-                    kill(zygote.pid, SIGKILL)
+                    Glibc.kill(zygote.pid, SIGKILL)
                     continue
                 }
                 if answers.abandoned.remove(answers.read) != nil, let pid = answer {
-                    kill(pid, SIGKILL)
+                    Glibc.kill(pid, SIGKILL)
                     var status: Int32 = 0
                     FileSystem.retryingInterrupted { waitpid(pid, &status, 0) }
                 } else {

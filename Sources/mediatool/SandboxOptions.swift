@@ -37,6 +37,8 @@ struct SandboxOptions: ParsableArguments {
         var settings = SandboxSettings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers,
                                        budget: MemoryBudget(total: maxMemory))
         settings.startsFromZygote = !oneFile
+        // The tool exits once its run is done: its workers end after it.
+        settings.waitsForWorkersAtEnd = false
         return SandboxRun(jobs: sandbox == .on ? SandboxedJobs(settings: settings, starting: starting) : nil,
                           streams: StreamLimits(maxSize: limits.maxInputSize.bytes, stallSeconds: timeout.value))
     }
