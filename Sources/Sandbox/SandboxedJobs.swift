@@ -77,7 +77,7 @@ public final class SandboxedJobs: Sendable {
         self.settings = settings
         mediaPermits = settings.mediaWorkers.map { DispatchSemaphore(value: max(1, $0)) }
         mediaAllowance = Mutex(settings.mediaWorkers.map { max(1, $0) } ?? 0)
-        zygote = settings.startsFromZygote ? WorkerZygote(settings: settings) : nil
+        zygote = settings.startsFromZygote ? WorkerZygote.take(for: settings) : nil
         // A zygote starts workers in turn: those without FFmpeg first, which it need not wait to load.
         let order = starting.indices.sorted { (starting[$0] == .pictures ? 0 : 1, $0) < (starting[$1] == .pictures ? 0 : 1, $1) }
         var started: [Int: WorkerBox] = [:]
@@ -88,6 +88,12 @@ public final class SandboxedJobs: Sendable {
         boxes.forEach { try? $0.worker.setUp(settings) }
         // The first started is taken first (the pool is taken from its end).
         idle.withLock { $0.append(contentsOf: boxes.reversed()) }
+    }
+
+    /// Starts the zygote of a run to come now (`WorkerZygote.prestart`): its start and its loading
+    /// of FFmpeg overlap the run's planning. The first `SandboxedJobs` of the same settings takes it.
+    public static func prestartZygote(settings: SandboxSettings) {
+        WorkerZygote.prestart(settings: settings)
     }
 
     /// Raises the most workers with FFmpeg loaded at once to `count`, where it was lower: a

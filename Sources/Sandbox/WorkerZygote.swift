@@ -51,6 +51,32 @@ final class WorkerZygote: Sendable {
         self.settings = settings
     }
 
+    /// The zygote started before the run knew it needed one (`prestart`), until a run takes it.
+    private static let prestarted = Mutex<WorkerZygote?>(nil)
+
+    /// Starts a zygote now, before the run that will ask for workers is planned: its start and its
+    /// loading of FFmpeg then overlap the planning. A `SandboxedJobs` of the same executable,
+    /// environment and end takes it (`take`); one that does not is killed when the process exits.
+    static func prestart(settings: SandboxSettings) {
+        let zygote = WorkerZygote(settings: settings)
+        zygote.requests.withLock { requests in
+            requests.zygote = (try? WorkerProcess.spawn(role: .zygote, settings: settings)).map(Zygote.running) ?? .unusable(nil)
+        }
+        prestarted.withLock { $0 = zygote }
+    }
+
+    /// The zygote started beforehand for these settings, or a new one.
+    static func take(for settings: SandboxSettings) -> WorkerZygote {
+        let started = prestarted.withLock { prestarted -> WorkerZygote? in
+            defer { prestarted = nil }
+            guard let zygote = prestarted, zygote.settings.executable == settings.executable,
+                  zygote.settings.environment == settings.environment,
+                  zygote.settings.waitsForWorkersAtEnd == settings.waitsForWorkersAtEnd else { return nil }
+            return zygote
+        }
+        return started ?? WorkerZygote(settings: settings)
+    }
+
     deinit {
         guard settings.waitsForWorkersAtEnd else {
             requests.withLock { requests in

@@ -43,7 +43,7 @@ struct BatchOptions: ParsableArguments {
 
     /// What a folder sent to `--serve` gives: the files of the subcommand's formats.
     /// Whether the run is of one file named on the command line (not a folder, a list or served
-    /// names): one worker does it.
+    /// names): one worker does it, and no second needs starting beside it.
     func namesOneFile(_ inputs: [String]) -> Bool {
         guard inputs.count == 1, filesFrom == nil, !serve else { return false }
         var status = stat()

@@ -105,7 +105,7 @@ struct Crop: ParsableCommand {
         options.encoding = encoding.settings
         options.losslessJPEG = encoding.losslessJPEG(for: options.format)
         options.strip = strip
-        let sandboxRun = sandbox.begin(limits: limits, starting: [.pictures], oneFile: batch.namesOneFile(inputs))
+        let sandboxRun = sandbox.begin(limits: limits, starting: [.pictures])
         let (plan, pictures, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Self.pictureExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "crop", fileExtension: options.format.fileExtension))

@@ -80,7 +80,7 @@ struct Ingest: ParsableCommand {
         }
         // Audio too: its manifest holds its probe, and renditions of its cover art where it has one.
         let extensions = Thumbnail.videoExtensions.union(Thumbnail.audioExtensions).union(PictureFormat.readableExtensions).union(["gif"])
-        let sandboxRun = sandbox.begin(limits: limits, starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)], oneFile: batch.namesOneFile(inputs))
+        let sandboxRun = sandbox.begin(limits: limits, starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)])
         let templates = recipe.outputs.map(\.template)
         let (plan, files, ownOutputs) = try OutputOptions.plan(
             output: nil, outDir: folder.outDir, name: nil, for: inputs, extensions: extensions, batch: batch,

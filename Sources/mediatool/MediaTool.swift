@@ -55,6 +55,7 @@ struct MediaTool: ParsableCommand {
         // Before any thread starts, so that no signal can be lost (see Interrupts).
         Interrupts.install()
         FileSystem.raiseOpenFileLimit()
+        SandboxOptions.prestartZygote(for: arguments)
         run(spellingOptionalValues(arguments))
     }
 

@@ -126,7 +126,7 @@ struct Preview: ParsableCommand {
         }
         options.output = outputs.policy
         options.limits = limits.runLimits()
-        let sandboxRun = sandbox.begin(limits: limits, oneFile: batch.namesOneFile(inputs))
+        let sandboxRun = sandbox.begin(limits: limits)
         let (plan, videos, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Thumbnail.videoExtensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "preview", fileExtension: options.format.fileExtension))

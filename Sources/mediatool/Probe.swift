@@ -114,11 +114,9 @@ struct Probe: ParsableCommand {
         // probe's work is starting workers more than it is decoding: a second, for pictures, starts
         // beside the first where there is a core for it, no --jobs or --deep says otherwise, and
         // more than one file is named.
-        let oneFile = batch.namesOneFile(inputs)
-        let secondForPictures = !deep && jobs == nil && JobOptions.cores > 1 && !oneFile
+        let secondForPictures = !deep && jobs == nil && JobOptions.cores > 1 && !batch.namesOneFile(inputs)
         let sandboxRun = sandbox.begin(limits: limits, mediaWorkers: deep ? nil : 1,
-                                       starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)] + (secondForPictures ? [.pictures] : []),
-                                       oneFile: oneFile)
+                                       starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)] + (secondForPictures ? [.pictures] : []))
         let workers = jobs ?? JobOptions.cores
         // One job at a time reports in the inputs' order; more share FFmpeg's worker.
         let listed = try batch.inputs(inputs, extensions: Self.extensions)

@@ -32,15 +32,33 @@ struct SandboxOptions: ParsableArguments {
     /// A stream may send nothing for as long as a worker may work on one input, sandboxed or not.
     /// `oneFile`: the run is of one file (`BatchOptions.namesOneFile`), whose one worker is started
     /// afresh: a zygote, which makes later workers cheap, would only delay the first (3 ms).
-    func begin(limits: LimitOptions, mediaWorkers: Int? = nil, starting: [JobDecoders] = [.media], oneFile: Bool) -> SandboxRun {
+    func begin(limits: LimitOptions, mediaWorkers: Int? = nil, starting: [JobDecoders] = [.media]) -> SandboxRun {
         let maxMemory = limits.maxMemory.bytes
-        var settings = SandboxSettings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers,
-                                       budget: MemoryBudget(total: maxMemory))
-        settings.startsFromZygote = !oneFile
-        // The tool exits once its run is done: its workers end after it.
-        settings.waitsForWorkersAtEnd = false
+        let settings = Self.settings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers)
         return SandboxRun(jobs: sandbox == .on ? SandboxedJobs(settings: settings, starting: starting) : nil,
                           streams: StreamLimits(maxSize: limits.maxInputSize.bytes, stallSeconds: timeout.value))
+    }
+
+    /// The command line's sandbox: workers copied from a zygote, and not waited for as the tool
+    /// exits once its run is done (they end after it).
+    static func settings(timeout: Double, maxMemory: Int, mediaWorkers: Int? = nil) -> SandboxSettings {
+        var settings = SandboxSettings(timeout: timeout, maxMemory: maxMemory, mediaWorkers: mediaWorkers,
+                                       budget: MemoryBudget(total: maxMemory))
+        settings.waitsForWorkersAtEnd = false
+        return settings
+    }
+
+    /// Starts the zygote before the arguments are parsed where they name a subcommand that
+    /// decodes in workers, not `--sandbox off` nor help: the zygote's start and FFmpeg's loading
+    /// then overlap the parsing and the planning (7 ms sooner in a probe of 200 files). Where the
+    /// guess is wrong (a usage error), the zygote is ended with the tool.
+    static func prestartZygote(for arguments: [String]) {
+        let decoding: [ParsableCommand.Type] = [Thumbnail.self, Storyboard.self, Preview.self, Crop.self, Probe.self, Ingest.self]
+        guard let subcommand = arguments.first, decoding.contains(where: { $0._commandName == subcommand }) else { return }
+        let options = arguments.prefix { $0 != "--" }
+        let off = zip(options, options.dropFirst()).contains { $0 == "--sandbox" && $1 == "off" } || options.contains("--sandbox=off")
+        guard !off, !options.contains(where: { ["-h", "--help", "--version", "--help-hidden"].contains($0) }) else { return }
+        SandboxedJobs.prestartZygote(settings: settings(timeout: 120, maxMemory: 1))
     }
 }
 

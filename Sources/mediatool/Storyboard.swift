@@ -146,7 +146,7 @@ struct Storyboard: ParsableCommand {
         options.limits = limits.runLimits()
         options.urlBase = vttBase
         let html = html
-        let sandboxRun = sandbox.begin(limits: limits, oneFile: batch.namesOneFile(inputs))
+        let sandboxRun = sandbox.begin(limits: limits)
         let listed = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
         if vtt != nil && listed.count != 1 {
             throw ValidationError("--vtt names one storyboard: use --out-dir for \(listed.count) inputs.")

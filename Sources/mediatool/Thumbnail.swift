@@ -206,7 +206,7 @@ struct Thumbnail: ParsableCommand {
             }
         }
         options.videoOnlyOptions = videoOnlyOptionsGiven()
-        let sandboxRun = sandbox.begin(limits: limits, starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)], oneFile: batch.namesOneFile(inputs))
+        let sandboxRun = sandbox.begin(limits: limits, starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)])
         let (plan, files, ownOutputs) = try outputs.plan(
             for: inputs, extensions: extensions, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: sizes.isEmpty ? "thumb" : "{size}", fileExtension: options.format.fileExtension),
