@@ -70,20 +70,11 @@ struct Probe: ParsableCommand {
         Thumbnail.videoExtensions.union(Thumbnail.audioExtensions).union(PictureFormat.readableExtensions).union(["gif"])
     }
 
-    /// Videos spread among the pictures, by their names: one worker reads videos (FFmpeg loads
-    /// once), and a run of videos would leave the other thread waiting for it with pictures to do.
-    /// Lines come as inputs finish anyway.
-    static func interleavingVideos(_ inputs: [BatchInput]) -> [BatchInput] {
-        var videos = inputs.filter(isVideo)[...], pictures = inputs.filter { !isVideo($0) }[...]
-        guard !videos.isEmpty, !pictures.isEmpty else { return inputs }
-        let step = max(1, pictures.count / videos.count)
-        var mixed: [BatchInput] = []
-        while !videos.isEmpty || !pictures.isEmpty {
-            if let video = videos.popFirst() { mixed.append(video) }
-            mixed += pictures.prefix(step)
-            pictures = pictures.dropFirst(step)
-        }
-        return mixed
+    /// The pictures first, then the videos, by their names: the pictures are read while the
+    /// zygote loads FFmpeg for the videos (30 to 40 ms), where videos among them would have held
+    /// every thread waiting for it. Lines come as inputs finish anyway.
+    static func picturesFirst(_ inputs: [BatchInput]) -> [BatchInput] {
+        inputs.filter { !isVideo($0) } + inputs.filter(isVideo)
     }
 
     /// Whether an input is a video, by its name: what no picture reader takes.
@@ -111,16 +102,18 @@ struct Probe: ParsableCommand {
         options.limits = limits.runLimits()
         // Reading a video's header takes a fraction of loading FFmpeg: one worker has it at first
         // (every one with --deep, which decodes), and pictures go to the others.
-        // probe's work is starting workers more than it is decoding: a second, for pictures, starts
-        // beside the first where there is a core for it, no --jobs or --deep says otherwise, and
-        // more than one file is named.
-        let secondForPictures = !deep && jobs == nil && JobOptions.cores > 1 && !batch.namesOneFile(inputs)
-        let sandboxRun = sandbox.begin(limits: limits, mediaWorkers: deep ? nil : 1,
-                                       starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)] + (secondForPictures ? [.pictures] : []))
+        // probe's work is starting workers more than it is decoding: where there are cores for
+        // them, no --jobs or --deep says otherwise and more than one file is named, a worker for
+        // pictures starts for each thread, before the one with FFmpeg (the zygote makes them
+        // first, then loads FFmpeg while they read the pictures).
         let workers = jobs ?? JobOptions.cores
-        // One job at a time reports in the inputs' order; more share FFmpeg's worker.
+        let forPictures = !deep && jobs == nil && workers > 1 && !batch.namesOneFile(inputs) ? workers : 0
+        let sandboxRun = sandbox.begin(limits: limits, mediaWorkers: deep ? nil : 1,
+                                       starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)]
+                                           + Array(repeating: .pictures, count: forPictures))
+        // One job at a time reports in the inputs' order.
         let listed = try batch.inputs(inputs, extensions: Self.extensions)
-        let files = workers > 1 && !deep ? Self.interleavingVideos(listed) : listed
+        let files = workers > 1 && !deep ? Self.picturesFirst(listed) : listed
         // A second worker with FFmpeg is a copy of the zygote that loaded it (2 ms), worth it from
         // a few dozen videos: 200 uploads, 70 of them videos, took 0.096 s with two, 0.114 with one.
         if !deep, workers > 1 {
