@@ -81,6 +81,12 @@ extension VideoSource {
         var seeksForward = !packetTimesAreDecodingOrder
         /// Where frames without a timestamp count from: the start, or the keyframe sought to.
         var countingFrom = startTimestamp
+        /// The keyframe last jumped to, until its first frame comes.
+        var jumpedTo: Int64?
+        /// The keyframe to decode from instead, and the one jumped to, which shows after the time
+        /// asked: an open GOP's keyframe (HEVC's CRA) is decoded before the frames shown just
+        /// before it, which need the GOP before. Its frames are passed over until then.
+        var retreat: (from: Int64, past: Int64)?
 
         func emit(_ frame: Frame, at timestamp: Int64, isPastEnd: Bool) throws {
             let located = LocatedFrame(frame: frame, seconds: self.seconds(ticks: timestamp - startTimestamp), isPastEnd: isPastEnd)
@@ -103,6 +109,21 @@ extension VideoSource {
 
         try decodeLoop(
             beforeRead: {
+                if let (earlier, past) = retreat {
+                    retreat = nil
+                    if (try? format.seek(stream: streamIndex, to: earlier)) != nil {
+                        decoder.flush()
+                        // Read through to the keyframe jumped past, and on: no jump back to it.
+                        latestPacket = past
+                        previousTimestamp = nil
+                        countingFrom = earlier
+                        return
+                    }
+                    try reopenAtStart()
+                    decoder.flush()
+                    seeksForward = false
+                    return
+                }
                 guard seeksForward, let keyframe = indexedKeyframe(atOrBefore: targets[next]), keyframe > latestPacket,
                       heldTimestamp.map({ keyframe > $0 }) ?? (latestPacket > Int64.min) else { return }
                 // Nothing read so far reaches the keyframe before the next time: jump there.
@@ -111,6 +132,7 @@ extension VideoSource {
                     latestPacket = keyframe
                     previousTimestamp = nil
                     countingFrom = keyframe
+                    jumpedTo = keyframe
                 } else {
                     // The position is unknown after a failed seek: read on from the start,
                     // passing over what was shown already.
@@ -126,6 +148,16 @@ extension VideoSource {
             },
             received: { incoming in
                 let timestamp = incoming.timestamp ?? previousTimestamp.map { $0 + (frameDuration ?? 1) } ?? countingFrom
+                if retreat != nil { return nil }
+                if let keyframe = jumpedTo {
+                    jumpedTo = nil
+                    // The keyframe shows after the next time: that time's frame is in the GOP before,
+                    // decoded from its keyframe (the frame held is older still).
+                    if next < targets.count, timestamp > targets[next], let earlier = indexedKeyframe(atOrBefore: keyframe - 1) {
+                        retreat = (earlier, keyframe)
+                        return nil
+                    }
+                }
                 previousTimestamp = timestamp
                 // After a failed seek, frames already passed come again: they are not new.
                 if let heldTimestamp, timestamp <= heldTimestamp { return nil }
