@@ -37,11 +37,6 @@ public struct SandboxSettings: Sendable {
     /// Workers are copies of one process that loaded their libraries once (`WorkerZygote`), not
     /// each a process started afresh.
     public var startsFromZygote = true
-    /// Whether the workers' ends are waited for once the run is over (its `SandboxedJobs`
-    /// released). False for a process that exits then: its workers are killed and end after it,
-    /// not before (each one's mappings undone, FFmpeg's hundreds: 5 to 9 ms of a probe of 200
-    /// files), and what is left of them is reaped by the system.
-    public var waitsForWorkersAtEnd = true
 
     public init(timeout: Double, maxMemory: Int, mediaWorkers: Int? = nil, budget: MemoryBudget? = nil,
                 executable: String = "/proc/self/exe") {
@@ -94,6 +89,15 @@ public final class SandboxedJobs: Sendable {
     /// of FFmpeg overlap the run's planning. The first `SandboxedJobs` of the same settings takes it.
     public static func prestartZygote(settings: SandboxSettings) {
         WorkerZygote.prestart(settings: settings)
+    }
+
+    /// Every idle worker and the zygote are sent SIGKILL before any is waited for (as each is let
+    /// go, after this): their ends (each one's mappings undone, FFmpeg's hundreds) then run side
+    /// by side, not one after another. Each is waited for all the same: a process whose workers
+    /// outlived it would leave them to whatever reaps orphans, which in a container may be nothing.
+    deinit {
+        idle.withLock { idle in idle.forEach { $0.worker.kill() } }
+        zygote?.kill()
     }
 
     /// Raises the most workers with FFmpeg loaded at once to `count`, where it was lower: a

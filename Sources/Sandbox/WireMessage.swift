@@ -14,8 +14,10 @@ public enum WireMessage: Equatable, Sendable {
     /// on the input (the first descriptor), writing the output (the second), on `threads` threads
     /// (0: every core). `outputs`: every output planned for the input, the one sent first.
     case job(input: String, outputs: [PlannedOutput], threads: Int, spec: JSONValue)
-    /// Worker to parent, once: set up and confined (`MT_CONFINED_` flags).
-    case ready(confinement: Int32)
+    /// Worker to parent, once: set up and confined (`MT_CONFINED_` flags), as process `pid` (which
+    /// the parent takes only for a zygote's copy whose zygote did not say it, and only where it is
+    /// the parent's child).
+    case ready(confinement: Int32, pid: Int32)
     /// Worker to parent, once: the sandbox could not be set up.
     case unconfined(reason: String)
     case done(fields: [JSONMember], warnings: [String])
@@ -61,9 +63,10 @@ public enum WireMessage: Equatable, Sendable {
             writer.integer(maxMemory)
             writer.integer(Int(Int64(bitPattern: timeout.bitPattern)))
             writer.byte(namesFlags ? 1 : 0)
-        case .ready(let confinement):
+        case .ready(let confinement, let pid):
             writer.byte(2)
             writer.integer(Int(confinement))
+            writer.integer(Int(pid))
         case .unconfined(let reason):
             writer.byte(3)
             writer.string(reason)
@@ -128,8 +131,9 @@ public enum WireMessage: Equatable, Sendable {
             guard let threads = reader.integer(), (0...4096).contains(threads), let spec = reader.value(depth: 0) else { return nil }
             return .job(input: input, outputs: outputs, threads: threads, spec: spec)
         case 2:
-            guard let flags = reader.integer(), let confinement = Int32(exactly: flags) else { return nil }
-            return .ready(confinement: confinement)
+            guard let flags = reader.integer(), let confinement = Int32(exactly: flags),
+                  let pid = reader.integer().flatMap(Int32.init(exactly:)) else { return nil }
+            return .ready(confinement: confinement, pid: pid)
         case 3:
             return reader.string().map { .unconfined(reason: $0) }
         case 4:

@@ -7,8 +7,9 @@ import WorkerPool
 
 /// One worker: mediatool itself as `mediatool __worker`, which loads its decoders, is sent the
 /// run's limits, confines itself and then does one job at a time, each sent as a typed spec with
-/// its descriptors. It is a copy of the run's zygote (`WorkerZygote`), or a fresh exec. Its command line carries none of the user's arguments: no input's
-/// name or option shows in `ps` to other users.
+/// its descriptors. It is a copy of the run's zygote (`WorkerZygote`), or a fresh exec. Its
+/// command line carries none of the user's arguments: no input's name or option shows in `ps` to
+/// other users.
 final class WorkerProcess {
     /// The environment variable that makes mediatool a worker: the descriptor of its socket.
     static let environmentKey = "MEDIATOOL_SANDBOX_WORKER"
@@ -43,7 +44,6 @@ final class WorkerProcess {
     /// process of its own.
     init(decoders: JobDecoders = .media, settings: SandboxSettings, zygote: WorkerZygote? = nil) throws {
         self.decoders = decoders
-        waitsAtEnd = settings.waitsForWorkersAtEnd
         if let zygote, let started = zygote.start(decoders) {
             (channel, errors, request, isCopy) = (started.channel, started.errors, (zygote, started.request), true)
         } else {
@@ -73,8 +73,6 @@ final class WorkerProcess {
     private var request: (zygote: WorkerZygote, number: Int)?
     /// Whether the worker was asked of a zygote.
     let isCopy: Bool
-    /// Whether its end is waited for when it is let go (`SandboxSettings.waitsForWorkersAtEnd`).
-    private let waitsAtEnd: Bool
 
     /// What a worker process is started as: a worker that loads `decoders`, or the zygote.
     enum Role {
@@ -159,12 +157,19 @@ final class WorkerProcess {
 
     deinit {
         close(errors)
-        guard !isReaped else { return }
-        if waitsAtEnd {
-            _ = end()
-        } else if let pid = resolvedPID(waiting: false) {
-            Glibc.kill(pid, SIGKILL)
-        }
+        if !isReaped { _ = end() }
+    }
+
+    /// Whether `pid` is a process this one may wait for (its child, ended or not).
+    static func isChild(_ pid: pid_t) -> Bool {
+        guard pid > 0 else { return false }
+        var info = siginfo_t()
+        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0
+    }
+
+    /// Sends the worker SIGKILL without waiting for its end (`end`, or letting it go, waits).
+    func kill() {
+        if !isReaped, let pid = resolvedPID(waiting: false) { Glibc.kill(pid, SIGKILL) }
     }
 
     /// Sends the run's limits, which the worker waits for before it confines itself (once).
@@ -192,10 +197,14 @@ final class WorkerProcess {
             throw WorkerFailure.didNotStart(ending: end())
         }
         switch WireMessage(bytes: message.bytes) {
-        case .ready(let flags)?:
+        case .ready(let flags, let reported)?:
+            // A zygote's answer comes as its copy starts: read now, no wait is left for it. A copy
+            // whose zygote ended before it answered says its own process, taken only where it is
+            // this process's child; a worker whose process is not known gets no job, for it could
+            // never be ended.
+            if pid == nil, isCopy, Self.isChild(reported) { knownPID = reported }
+            guard knownPID != nil else { throw WorkerFailure.didNotStart(ending: end()) }
             confinement = flags
-            // A zygote's answer comes as its copy starts: read now, no wait is left for it.
-            _ = pid
             return flags
         case .unconfined(let reason)?:
             throw WorkerFailure.unconfined(reason)

@@ -43,8 +43,8 @@ final class WorkerZygote: Sendable {
     private enum Zygote {
         case notStarted
         case running(WorkerProcess.Launched)
-        /// Workers are started afresh; the zygote (if one was started) is ended with this object.
-        case unusable(WorkerProcess.Launched?)
+        /// Workers are started afresh; the zygote, if one was started, was ended and waited for.
+        case unusable
     }
 
     init(settings: SandboxSettings) {
@@ -56,13 +56,16 @@ final class WorkerZygote: Sendable {
 
     /// Starts a zygote now, before the run that will ask for workers is planned: its start and its
     /// loading of FFmpeg then overlap the planning. A `SandboxedJobs` of the same executable,
-    /// environment and end takes it (`take`); one that does not is killed when the process exits.
+    /// environment takes it (`take`); one that none takes is ended when the process exits.
     static func prestart(settings: SandboxSettings) {
         let zygote = WorkerZygote(settings: settings)
         zygote.requests.withLock { requests in
-            requests.zygote = (try? WorkerProcess.spawn(role: .zygote, settings: settings)).map(Zygote.running) ?? .unusable(nil)
+            requests.zygote = (try? WorkerProcess.spawn(role: .zygote, settings: settings)).map(Zygote.running) ?? .unusable
         }
         prestarted.withLock { $0 = zygote }
+        // One no run took (a usage error) is ended and waited for as the process exits: an orphan
+        // is left to whatever reaps them, which in a container may be nothing.
+        atexit { _ = WorkerZygote.prestarted.withLock { prestarted in prestarted.take() } }
     }
 
     /// The zygote started beforehand for these settings, or a new one.
@@ -70,30 +73,36 @@ final class WorkerZygote: Sendable {
         let started = prestarted.withLock { prestarted -> WorkerZygote? in
             defer { prestarted = nil }
             guard let zygote = prestarted, zygote.settings.executable == settings.executable,
-                  zygote.settings.environment == settings.environment,
-                  zygote.settings.waitsForWorkersAtEnd == settings.waitsForWorkersAtEnd else { return nil }
+                  zygote.settings.environment == settings.environment else { return nil }
             return zygote
         }
         return started ?? WorkerZygote(settings: settings)
     }
 
     deinit {
-        guard settings.waitsForWorkersAtEnd else {
-            requests.withLock { requests in
-                switch requests.zygote {
-                case .running(let zygote), .unusable(let zygote?): Glibc.kill(zygote.pid, SIGKILL)
-                default: break
-                }
-            }
-            return
-        }
         // The copies of requests given up are reaped, as far as the zygote has answered.
         let sent = requests.withLock { $0.sent }
         _ = answer(to: sent, waiting: false)
         requests.withLock { requests in
             if case .running(let zygote) = requests.zygote { Self.end(zygote) }
-            if case .unusable(let zygote?) = requests.zygote { Self.end(zygote) }
         }
+    }
+
+    /// Sends the zygote SIGKILL without waiting for its end (letting it go waits).
+    func kill() {
+        requests.withLock { requests in
+            switch requests.zygote {
+            case .running(let zygote): Glibc.kill(zygote.pid, SIGKILL)
+            default: break
+            }
+        }
+    }
+
+    /// Ends the zygote and waits for it at once (no signal may reach its process ID once another
+    /// process has it); later workers are started afresh.
+    private static func giveUp(_ requests: inout Requests) {
+        if case .running(let zygote) = requests.zygote { end(zygote) }
+        requests.zygote = .unusable
     }
 
     private static func end(_ zygote: WorkerProcess.Launched) {
@@ -104,11 +113,11 @@ final class WorkerZygote: Sendable {
     }
 
     /// A new worker with `decoders` loaded, not yet set up: its socket and standard error, and the
-    /// number of the request, whose answer `pid(of:)` reads. Nil where the zygote cannot start one.
+    /// number of the request, whose answer `answer(to:)` reads. Nil where the zygote cannot start one.
     func start(_ decoders: JobDecoders) -> (channel: WorkerChannel, errors: Int32, request: Int)? {
         requests.withLock { requests in
             if case .notStarted = requests.zygote {
-                requests.zygote = (try? WorkerProcess.spawn(role: .zygote, settings: settings)).map(Zygote.running) ?? .unusable(nil)
+                requests.zygote = (try? WorkerProcess.spawn(role: .zygote, settings: settings)).map(Zygote.running) ?? .unusable
             }
             guard case .running(let zygote) = requests.zygote else { return nil }
             // Its standard error is read so that it never fills: a zygote has nothing to say.
@@ -118,7 +127,7 @@ final class WorkerZygote: Sendable {
             guard (try? zygote.channel.send(WireMessage.startWorker(decoders: decoders).bytes,
                                             descriptors: [childEnd.descriptor, errors.writeEnd])) != nil else {
                 close(errors.readEnd)
-                requests.zygote = .unusable(zygote)
+                Self.giveUp(&requests)
                 return nil
             }
             requests.sent += 1
@@ -139,22 +148,18 @@ final class WorkerZygote: Sendable {
     /// The zygote's answer to request `number`, waited for (at most `answerTimeout`) or not.
     /// A copy whose request was abandoned is ended as its answer is read.
     func answer(to number: Int, waiting: Bool = true) -> Answer {
-        // Answers already sent are read even where the zygote was given up since.
         guard let zygote = requests.withLock({ requests -> WorkerProcess.Launched? in
-            switch requests.zygote {
-            case .running(let zygote), .unusable(let zygote?): zygote
-            default: nil
-            }
+            if case .running(let zygote) = requests.zygote { return zygote }
+            return nil
         }) else { return .none }
         return answers.withLock { answers in
             while answers.read < number {
                 if !waiting, !answers.broken, Readiness.wait(for: [zygote.channel.descriptor], seconds: 0) == nil { break }
                 answers.read += 1
                 guard !answers.broken, let answer = Self.nextAnswer(of: zygote) else {
-                    // Stuck or lying: ended, and later workers are started afresh.
-                    if !answers.broken { requests.withLock { $0.zygote = .unusable(zygote) } }
+                    // Stuck, lying or ended: ended and waited for, and later workers are started afresh.
+                    if !answers.broken { requests.withLock { Self.giveUp(&$0) } }
                     answers.broken = true
-                    Glibc.kill(zygote.pid, SIGKILL)
                     continue
                 }
                 if answers.abandoned.remove(answers.read) != nil, let pid = answer {

@@ -42,14 +42,6 @@ struct BatchOptions: ParsableArguments {
     }
 
     /// What a folder sent to `--serve` gives: the files of the subcommand's formats.
-    /// Whether the run is of one file named on the command line (not a folder, a list or served
-    /// names): one worker does it, and no second needs starting beside it.
-    func namesOneFile(_ inputs: [String]) -> Bool {
-        guard inputs.count == 1, filesFrom == nil, !serve else { return false }
-        var status = stat()
-        return stat(inputs[0], &status) != 0 || status.st_mode & S_IFMT != S_IFDIR
-    }
-
     func selection(extensions: Set<String>) -> InputSelection {
         var selection = InputSelection(extensions: extensions)
         selection.recursive = recursive

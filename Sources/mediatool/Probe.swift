@@ -102,22 +102,24 @@ struct Probe: ParsableCommand {
         options.limits = limits.runLimits()
         // Reading a video's header takes a fraction of loading FFmpeg: one worker has it at first
         // (every one with --deep, which decodes), and pictures go to the others.
-        // probe's work is starting workers more than it is decoding: where there are cores for
-        // them, no --jobs or --deep says otherwise and more than one file is named, a worker for
-        // pictures starts for each thread, before the one with FFmpeg (the zygote makes them
-        // first, then loads FFmpeg while they read the pictures).
+        // probe's work is starting workers more than it is decoding. The inputs are listed first
+        // (the zygote has been starting meanwhile), so that the run starts what they need: a
+        // worker for pictures for each thread that will have one to read, where no --jobs or
+        // --deep says otherwise, before the one with FFmpeg (the zygote makes them first, then
+        // loads FFmpeg while they read the pictures).
         let workers = jobs ?? JobOptions.cores
-        let forPictures = !deep && jobs == nil && workers > 1 && !batch.namesOneFile(inputs) ? workers : 0
-        let sandboxRun = sandbox.begin(limits: limits, mediaWorkers: deep ? nil : 1,
-                                       starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)]
-                                           + Array(repeating: .pictures, count: forPictures))
-        // One job at a time reports in the inputs' order.
         let listed = try batch.inputs(inputs, extensions: Self.extensions)
+        let videos = Self.videoCount(listed)
+        let forPictures = !deep && jobs == nil && workers > 1 ? min(workers, listed.count - videos) : 0
+        let first: [JobDecoders] = batch.serve || listed.isEmpty || videos > 0 ? [.media] : forPictures > 0 ? [] : [.pictures]
+        let sandboxRun = sandbox.begin(limits: limits, mediaWorkers: deep ? nil : 1,
+                                       starting: first + Array(repeating: .pictures, count: forPictures))
+        // One job at a time reports in the inputs' order.
         let files = workers > 1 && !deep ? Self.picturesFirst(listed) : listed
         // A second worker with FFmpeg is a copy of the zygote that loaded it (2 ms), worth it from
         // a few dozen videos: 200 uploads, 70 of them videos, took 0.096 s with two, 0.114 with one.
         if !deep, workers > 1 {
-            sandboxRun.jobs?.allowMediaWorkers(min(workers, max(1, Self.videoCount(listed) / Self.videosPerMediaWorker)))
+            sandboxRun.jobs?.allowMediaWorkers(min(workers, max(1, videos / Self.videosPerMediaWorker)))
         }
         let running = min(workers, files.count)
         let threads = running <= 1 ? 0 : max(1, JobOptions.cores / running)

@@ -30,8 +30,7 @@ struct SandboxOptions: ParsableArguments {
     /// will need as far as the subcommand can tell) begin at once, while the batch is planned.
     /// `mediaWorkers`: at most this many workers load FFmpeg (see `SandboxSettings.mediaWorkers`).
     /// A stream may send nothing for as long as a worker may work on one input, sandboxed or not.
-    /// `oneFile`: the run is of one file (`BatchOptions.namesOneFile`), whose one worker is started
-    /// afresh: a zygote, which makes later workers cheap, would only delay the first (3 ms).
+    /// Workers are copies of the zygote `prestartZygote` started, which the run takes.
     func begin(limits: LimitOptions, mediaWorkers: Int? = nil, starting: [JobDecoders] = [.media]) -> SandboxRun {
         let maxMemory = limits.maxMemory.bytes
         let settings = Self.settings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers)
@@ -39,13 +38,10 @@ struct SandboxOptions: ParsableArguments {
                           streams: StreamLimits(maxSize: limits.maxInputSize.bytes, stallSeconds: timeout.value))
     }
 
-    /// The command line's sandbox: workers copied from a zygote, and not waited for as the tool
-    /// exits once its run is done (they end after it).
+    /// The command line's sandbox, as `begin` and `prestartZygote` make it: its zygote is taken
+    /// by the run only where the two agree on the executable and the environment.
     static func settings(timeout: Double, maxMemory: Int, mediaWorkers: Int? = nil) -> SandboxSettings {
-        var settings = SandboxSettings(timeout: timeout, maxMemory: maxMemory, mediaWorkers: mediaWorkers,
-                                       budget: MemoryBudget(total: maxMemory))
-        settings.waitsForWorkersAtEnd = false
-        return settings
+        SandboxSettings(timeout: timeout, maxMemory: maxMemory, mediaWorkers: mediaWorkers, budget: MemoryBudget(total: maxMemory))
     }
 
     /// Starts the zygote before the arguments are parsed where they name a subcommand that

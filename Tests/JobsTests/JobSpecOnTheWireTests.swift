@@ -61,7 +61,7 @@ import VideoThumbnails
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/fuzz/wire")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        #expect(names.count == 11)
+        #expect(names.count == 13)
         for name in names {
             let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
             let message = try #require(WireMessage(bytes: bytes), "\(name)")
@@ -69,6 +69,9 @@ import VideoThumbnails
             switch (name, message) {
             case ("setup", .setup(let maxMemory, let timeout, let namesFlags)): #expect(maxMemory == 1 << 30 && timeout == 120 && namesFlags)
             case ("reserve-memory", .reserveMemory(let bytes)): #expect(bytes == 132_710_400)
+            case ("ready", .ready(let flags, let pid)): #expect(flags == 7 && pid == 4242)
+            case ("start-worker", .startWorker(let decoders)): #expect(decoders == .media)
+            case ("worker-started", .workerStarted(let pid)): #expect(pid == 4242)
             case ("job-thumbnail", .job(let input, let outputs, _, _)):
                 #expect(input == "in.mp4" && outputs.map(\.variant) == ["256", "512"])
             default: break

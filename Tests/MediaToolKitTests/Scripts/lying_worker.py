@@ -70,7 +70,7 @@ setup, _ = receive()
 if MODE == "silent":
     time.sleep(600)
     sys.exit(0)
-send(b"\x02" + integer(0))
+send(b"\x02" + integer(0) + integer(os.getpid()))
 while True:
     job, descriptors = receive()
     if job is None:
