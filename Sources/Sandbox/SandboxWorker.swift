@@ -152,7 +152,7 @@ extension SandboxWorker {
         while true {
             guard let message = try? channel.receive() else { exit(0) }
             guard case .startWorker(let decoders)? = WireMessage(bytes: message.bytes), message.descriptors.count == 2 else { exit(71) }
-            TestTrigger.fireInZygote()
+            TestTrigger.fireInZygote(.request)
             let reply: WireMessage
             do {
                 if !prepared.contains(decoders) {
@@ -166,6 +166,7 @@ extension SandboxWorker {
                 let pid = mt_fork_sibling(message.descriptors[0], message.descriptors[1], WorkerProcess.socketDescriptor)
                 if pid == 0 { return }
                 if pid < 0 { throw SystemError("cannot start a worker") }
+                TestTrigger.fireInZygote(.forked)
                 reply = .workerStarted(pid: pid)
             } catch {
                 reply = .unconfined(reason: "\(error)")

@@ -66,11 +66,17 @@ enum TestTrigger {
 }
 
 extension TestTrigger {
-    /// In the zygote, at each request (debug builds only): `zygote-exit:` ends it there, as a
-    /// zygote that died would.
-    static func fireInZygote() {
+    /// What `MEDIATOOL_TEST_ZYGOTE_TRIGGER` makes the zygote do (debug builds only), as a zygote
+    /// that died would: `exit` at its first request, `exit-after-fork` once it made the first
+    /// copy, before it says the copy's process ID.
+    enum ZygoteMoment {
+        case request, forked
+    }
+
+    static func fireInZygote(_ moment: ZygoteMoment) {
         #if DEBUG
-        if let value = getenv("MEDIATOOL_TEST_WORKER_TRIGGER"), String(cString: value) == "zygote-exit:" { _exit(0) }
+        guard let value = getenv("MEDIATOOL_TEST_ZYGOTE_TRIGGER").map({ String(cString: $0) }) else { return }
+        if (value == "exit" && moment == .request) || (value == "exit-after-fork" && moment == .forked) { _exit(0) }
         #endif
     }
 }

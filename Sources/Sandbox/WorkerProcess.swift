@@ -24,7 +24,7 @@ final class WorkerProcess {
     /// time zone, the sanitizers' settings (for the tests' sanitized runs), the tests' own.
     static let passedOn: Set<String> = [
         "PATH", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "LC_CTYPE", "LC_NUMERIC", "TZ", "TMPDIR",
-        "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "MEDIATOOL_TEST_WORKER_TRIGGER", "MEDIATOOL_CGROUP_CPU_MAX",
+        "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "MEDIATOOL_TEST_WORKER_TRIGGER", "MEDIATOOL_TEST_ZYGOTE_TRIGGER", "MEDIATOOL_CGROUP_CPU_MAX",
     ]
 
     let channel: WorkerChannel

@@ -35,10 +35,25 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
         let run = try ToolRun.run(["thumbnail", "--out-dir", out.path, folder.appendingPathComponent("in").path],
-                                  environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "zygote-exit:"], deadline: 60)
+                                  environment: ["MEDIATOOL_TEST_ZYGOTE_TRIGGER": "exit"], deadline: 60)
         #expect(run.status == 0)
         #expect(run.errorLines.first?.hasPrefix("mediatool: summary: 3 ok, 0 failed, 0 skipped of 3 in ") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
                 == ["v1.thumb.png", "v2.thumb.png", "v3.thumb.png"])
+    }
+
+    /// The zygote ends after it made a copy, before it said the copy's process: the copy, which
+    /// says it itself, is still ended at its input's timeout and waited for, and nothing is left.
+    @Test func aCopyWhoseZygoteDiedIsStillEndedAtItsTimeout() throws {
+        let folder = try SandboxTests.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let run = try ToolRun.run(["thumbnail", "--jobs", "1", "--timeout", "2", "--out-dir", out.path, folder.appendingPathComponent("in").path],
+                                  launcher: ["python3", NoProcessOutlivesTheToolTests.script],
+                                  environment: ["MEDIATOOL_TEST_ZYGOTE_TRIGGER": "exit-after-fork", "MEDIATOOL_TEST_WORKER_TRIGGER": "hang:v2.mkv"],
+                                  deadline: 60)
+        #expect(run.errorLines.first == "mediatool: \(folder.appendingPathComponent("in/v2.mkv").path): took longer than --timeout 2 s; the file was refused")
+        #expect(run.errorLines.last == "orphans: 0")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["v1.thumb.png", "v3.thumb.png"])
     }
 }
