@@ -151,6 +151,15 @@ public final class Interrupts: Sendable {
 
     private static func end(status: Int32) -> Never {
         AtomicOutputFile.removeUnfinishedTemporaries()
+        endingHook.withLock { $0 }?()
         _exit(status)
+    }
+
+    /// What runs as the process ends on a signal or a reader gone, before `_exit`: the sandbox's
+    /// workers ended and waited for, which no deinit will do then.
+    private static let endingHook = Mutex<(@Sendable () -> Void)?>(nil)
+
+    public static func onEnd(_ hook: @escaping @Sendable () -> Void) {
+        endingHook.withLock { $0 = hook }
     }
 }

@@ -49,6 +49,7 @@ final class WorkerProcess {
         } else {
             let launched = try Self.spawn(role: .worker(decoders), settings: settings)
             (knownPID, channel, errors, isCopy) = (launched.pid, launched.channel, launched.errors, false)
+            LiveChildren.add(launched.pid)
         }
     }
 
@@ -61,8 +62,10 @@ final class WorkerProcess {
     private func resolvedPID(waiting: Bool) -> pid_t? {
         guard let (zygote, number) = request else { return knownPID }
         switch zygote.answer(to: number, waiting: waiting) {
-        case .started(let pid): knownPID = pid
-        case .none: knownPID = nil
+        case .started(let pid):
+            knownPID = pid
+            LiveChildren.add(pid)
+        case .none: zygoteGaveNone = true
         case .pending: zygote.abandon(number)
         }
         request = nil
@@ -73,6 +76,9 @@ final class WorkerProcess {
     private var request: (zygote: WorkerZygote, number: Int)?
     /// Whether the worker was asked of a zygote.
     let isCopy: Bool
+    /// The zygote answered that it started none, or ended without an answer: a copy it made
+    /// then says its process itself.
+    private var zygoteGaveNone = false
 
     /// What a worker process is started as: a worker that loads `decoders`, or the zygote.
     enum Role {
@@ -202,7 +208,10 @@ final class WorkerProcess {
             // whose zygote ended before it answered says its own process, taken only where it is
             // this process's child; a worker whose process is not known gets no job, for it could
             // never be ended.
-            if pid == nil, isCopy, Self.isChild(reported) { knownPID = reported }
+            if pid == nil, isCopy, Self.isChild(reported) {
+                knownPID = reported
+                LiveChildren.add(reported)
+            }
             guard knownPID != nil else { throw WorkerFailure.didNotStart(ending: end()) }
             confinement = flags
             return flags
@@ -234,8 +243,22 @@ final class WorkerProcess {
     /// A copy whose zygote has not said its process yet is not waited for: it ends by itself
     /// once its socket is closed, and is reaped when the zygote's answer comes.
     func end() -> Int32 {
+        if resolvedPID(waiting: false) == nil, zygoteGaveNone, !isReaped { learnPIDFromReady() }
         if let pid = resolvedPID(waiting: false) { Glibc.kill(pid, SIGKILL) }
         return reap()
+    }
+
+    /// A copy whose zygote ended before it said the copy's process says it itself (`ready`):
+    /// taken where it is this process's child, so that the copy is ended and waited for, not left.
+    /// Waited for a moment at most: where the zygote made no copy, its end closed the socket.
+    private func learnPIDFromReady() {
+        guard Readiness.wait(for: [channel.descriptor], seconds: 2) != nil,
+              let message = try? channel.receive(seconds: 2) else { return }
+        message.descriptors.forEach { close($0) }
+        if case .ready(_, let reported)? = WireMessage(bytes: message.bytes), Self.isChild(reported) {
+            knownPID = reported
+            LiveChildren.add(reported)
+        }
     }
 
     /// Waits for the worker to end; its wait status (a copy the zygote never started: as a worker
@@ -243,7 +266,10 @@ final class WorkerProcess {
     @discardableResult
     func reap() -> Int32 {
         var status: Int32 = 70 << 8
-        if let pid = resolvedPID(waiting: false) { FileSystem.retryingInterrupted { waitpid(pid, &status, 0) } }
+        if let pid = resolvedPID(waiting: false) {
+            FileSystem.retryingInterrupted { waitpid(pid, &status, 0) }
+            LiveChildren.remove(pid)
+        }
         isReaped = true
         return status
     }

@@ -60,7 +60,7 @@ final class WorkerZygote: Sendable {
     static func prestart(settings: SandboxSettings) {
         let zygote = WorkerZygote(settings: settings)
         zygote.requests.withLock { requests in
-            requests.zygote = (try? WorkerProcess.spawn(role: .zygote, settings: settings)).map(Zygote.running) ?? .unusable
+            requests.zygote = Self.spawn(settings: settings)
         }
         prestarted.withLock { $0 = zygote }
         // One no run took (a usage error) is ended and waited for as the process exits: an orphan
@@ -80,11 +80,26 @@ final class WorkerZygote: Sendable {
     }
 
     deinit {
-        // The copies of requests given up are reaped, as far as the zygote has answered.
-        let sent = requests.withLock { $0.sent }
-        _ = answer(to: sent, waiting: false)
-        requests.withLock { requests in
-            if case .running(let zygote) = requests.zygote { Self.end(zygote) }
+        guard let zygote = requests.withLock({ requests -> WorkerProcess.Launched? in
+            if case .running(let zygote) = requests.zygote { return zygote }
+            return nil
+        }) else { return }
+        Self.end(zygote)
+        // Every answer it sent is in its socket now that it ended: the copies it names of the
+        // requests given up (every request still unanswered, as each worker holds this object)
+        // are ended and waited for.
+        answers.withLock { answers in
+            guard !answers.broken else { return }
+            while Readiness.wait(for: [zygote.channel.descriptor], seconds: 0) != nil,
+                  let message = try? zygote.channel.receive(seconds: 0) {
+                message.descriptors.forEach { close($0) }
+                answers.read += 1
+                guard case .workerStarted(let pid)? = WireMessage(bytes: message.bytes),
+                      answers.abandoned.remove(answers.read) != nil else { continue }
+                Glibc.kill(pid, SIGKILL)
+                var status: Int32 = 0
+                FileSystem.retryingInterrupted { waitpid(pid, &status, 0) }
+            }
         }
     }
 
@@ -96,6 +111,12 @@ final class WorkerZygote: Sendable {
             default: break
             }
         }
+    }
+
+    private static func spawn(settings: SandboxSettings) -> Zygote {
+        guard let zygote = try? WorkerProcess.spawn(role: .zygote, settings: settings) else { return .unusable }
+        LiveChildren.add(zygote.pid)
+        return .running(zygote)
     }
 
     /// Ends the zygote and waits for it at once (no signal may reach its process ID once another
@@ -110,6 +131,7 @@ final class WorkerZygote: Sendable {
         Glibc.kill(zygote.pid, SIGKILL)
         var status: Int32 = 0
         FileSystem.retryingInterrupted { waitpid(zygote.pid, &status, 0) }
+        LiveChildren.remove(zygote.pid)
     }
 
     /// A new worker with `decoders` loaded, not yet set up: its socket and standard error, and the
@@ -117,7 +139,7 @@ final class WorkerZygote: Sendable {
     func start(_ decoders: JobDecoders) -> (channel: WorkerChannel, errors: Int32, request: Int)? {
         requests.withLock { requests in
             if case .notStarted = requests.zygote {
-                requests.zygote = (try? WorkerProcess.spawn(role: .zygote, settings: settings)).map(Zygote.running) ?? .unusable
+                requests.zygote = Self.spawn(settings: settings)
             }
             guard case .running(let zygote) = requests.zygote else { return nil }
             // Its standard error is read so that it never fills: a zygote has nothing to say.

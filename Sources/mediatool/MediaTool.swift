@@ -54,6 +54,9 @@ struct MediaTool: ParsableCommand {
         }
         // Before any thread starts, so that no signal can be lost (see Interrupts).
         Interrupts.install()
+        // A signal or a reader gone ends the process without a deinit: its workers are ended and
+        // waited for then, not left to whatever reaps orphans.
+        Interrupts.onEnd { LiveChildren.endAll() }
         FileSystem.raiseOpenFileLimit()
         SandboxOptions.prestartZygote(for: arguments)
         run(spellingOptionalValues(arguments))

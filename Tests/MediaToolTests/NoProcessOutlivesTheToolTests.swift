@@ -15,6 +15,8 @@ import TestSupport
         ["thumbnail", "--overwrite", "-o", "OUT/one.png", "FOLDER/v1.mkv"],
         // A usage error: the zygote started before the arguments were read, which no run takes.
         ["probe", "--no-such-flag", "FOLDER"],
+        // Inputs that are not there: the workers started are never used.
+        ["probe", "--json", "FOLDER/missing1.jpg", "FOLDER/missing2.mov"],
     ])
     func nothingIsLeftRunningOrUnreaped(arguments: [String]) throws {
         let folder = try SandboxTests.batch()
@@ -27,6 +29,22 @@ import TestSupport
         }
         let run = try ToolRun.run(resolved, launcher: ["python3", Self.script], deadline: 60)
         #expect(run.errorLines.last == "orphans: 0")
-        #expect(run.status == (arguments.contains("--no-such-flag") ? 64 : 0), "\(run.standardError)")
+        let failing = arguments.contains("--no-such-flag") ? 64 : arguments.contains { $0.contains("missing") } ? 1 : 0
+        #expect(run.status == failing, "\(run.standardError)")
+    }
+
+    /// SIGTERM while a worker hangs in its job, and a reader of standard output that goes after one
+    /// byte: the process ends without a deinit, and still leaves nothing.
+    @Test func nothingIsLeftWhenASignalOrAGoneReaderEndsTheTool() throws {
+        let folder = try SandboxTests.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in").path
+        let terminated = try ToolRun.run(["probe", "--json", input], launcher: ["python3", Self.script, "--term-when-paused"],
+                                         environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "hang:v2.mkv"], deadline: 60)
+        #expect(terminated.status == 143, "\(terminated.standardError)")
+        #expect(terminated.errorLines.last == "orphans: 0")
+        let headed = try ChildProcess.run("/usr/bin/python3", [Self.script, "/bin/sh", "-c", "\"$0\" probe --json \"$1\" | head -c 1",
+                                                                ToolRun.executable.path, input], deadline: 60)
+        #expect(String(decoding: headed.standardError, as: UTF8.self).split(separator: "\n").last == "orphans: 0")
     }
 }
