@@ -149,18 +149,6 @@ pid_t mt_fork_sibling(int socket, int errors, int socket_target) {
     return 0;
 }
 
-int mt_thread_count(void) {
-    DIR *tasks = opendir("/proc/self/task");
-    if (tasks == NULL) return -1;
-    int count = 0;
-    struct dirent *entry;
-    while ((entry = readdir(tasks)) != NULL) {
-        if (entry->d_name[0] != '.') count++;
-    }
-    closedir(tasks);
-    return count;
-}
-
 static pthread_mutex_t spawner_turn = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t spawner_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t spawner_changed = PTHREAD_COND_INITIALIZER;
@@ -256,8 +244,7 @@ static int restrict_filesystem(void) {
 #endif
 }
 
-/// The threads of this process, from /proc/self/task; -1 when it cannot be read.
-static int thread_count(void) {
+int mt_thread_count(void) {
     DIR *tasks = opendir("/proc/self/task");
     if (tasks == NULL) return -1;
     int count = 0;
@@ -273,7 +260,7 @@ int mt_confine(char *message, size_t capacity) {
     message[0] = '\0';
     // Landlock and the dropped capabilities hold for this thread and those it starts: a thread
     // started before would run unconfined beside the decoders.
-    int threads = thread_count();
+    int threads = mt_thread_count();
     if (threads != 1) {
         snprintf(message, capacity, "%d threads run before the confinement, which holds for one", threads);
         return -1;

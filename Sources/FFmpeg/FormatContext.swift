@@ -27,7 +27,7 @@ final class FormatContext {
 
     /// The demuxer FFmpeg's probe would choose with full certainty from the first bytes alone,
     /// where that is plain: an ISO BMFF file (QuickTime, MP4: a `ftyp` box first). Named, it
-    /// spares probing every demuxer FFmpeg has over the file's start (a third of a probe's time).
+    /// spares running every demuxer's probe over the file's start (about 0.05 ms a file).
     static func evidentDemuxer(of file: InputFile) -> UnsafePointer<AVInputFormat>? {
         var start = [UInt8](repeating: 0, count: 8)
         guard (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) == 8,

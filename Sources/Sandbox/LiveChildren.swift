@@ -13,6 +13,14 @@ public enum LiveChildren {
 
     static func remove(_ pid: pid_t) { _ = pids.withLock { $0.remove(pid) } }
 
+    /// Sends `pid` SIGKILL and waits for its end.
+    static func endAndWait(_ pid: pid_t) {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        FileSystem.retryingInterrupted { waitpid(pid, &status, 0) }
+        remove(pid)
+    }
+
     /// Sends every one SIGKILL, then waits for each: their ends run side by side.
     public static func endAll() {
         let all = pids.withLock { pids in

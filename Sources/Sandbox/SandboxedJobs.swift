@@ -74,7 +74,7 @@ public final class SandboxedJobs: Sendable {
         mediaAllowance = Mutex(settings.mediaWorkers.map { max(1, $0) } ?? 0)
         zygote = settings.startsFromZygote ? WorkerZygote.take(for: settings) : nil
         // A zygote starts workers in turn: those without FFmpeg first, which it need not wait to load.
-        let order = starting.indices.sorted { (starting[$0] == .pictures ? 0 : 1, $0) < (starting[$1] == .pictures ? 0 : 1, $1) }
+        let order = starting.indices.filter { starting[$0] == .pictures } + starting.indices.filter { starting[$0] != .pictures }
         var started: [Int: WorkerBox] = [:]
         for index in order {
             started[index] = (try? WorkerProcess(decoders: starting[index], settings: settings, zygote: zygote)).map(WorkerBox.init)

@@ -96,9 +96,7 @@ final class WorkerZygote: Sendable {
                 answers.read += 1
                 guard case .workerStarted(let pid)? = WireMessage(bytes: message.bytes),
                       answers.abandoned.remove(answers.read) != nil else { continue }
-                Glibc.kill(pid, SIGKILL)
-                var status: Int32 = 0
-                FileSystem.retryingInterrupted { waitpid(pid, &status, 0) }
+                LiveChildren.endAndWait(pid)
             }
         }
     }
@@ -128,10 +126,7 @@ final class WorkerZygote: Sendable {
 
     private static func end(_ zygote: WorkerProcess.Launched) {
         close(zygote.errors)
-        Glibc.kill(zygote.pid, SIGKILL)
-        var status: Int32 = 0
-        FileSystem.retryingInterrupted { waitpid(zygote.pid, &status, 0) }
-        LiveChildren.remove(zygote.pid)
+        LiveChildren.endAndWait(zygote.pid)
     }
 
     /// A new worker with `decoders` loaded, not yet set up: its socket and standard error, and the
@@ -185,9 +180,7 @@ final class WorkerZygote: Sendable {
                     continue
                 }
                 if answers.abandoned.remove(answers.read) != nil, let pid = answer {
-                    Glibc.kill(pid, SIGKILL)
-                    var status: Int32 = 0
-                    FileSystem.retryingInterrupted { waitpid(pid, &status, 0) }
+                    LiveChildren.endAndWait(pid)
                 } else {
                     answers.pids[answers.read] = answer
                 }

@@ -111,7 +111,9 @@ struct Probe: ParsableCommand {
         let listed = try batch.inputs(inputs, extensions: Self.extensions)
         let videos = Self.videoCount(listed)
         let forPictures = !deep && jobs == nil && workers > 1 ? min(workers, listed.count - videos) : 0
-        let first: [JobDecoders] = batch.serve || listed.isEmpty || videos > 0 ? [.media] : forPictures > 0 ? [] : [.pictures]
+        // FFmpeg's worker where videos may come (names served later included);
+        // else one for pictures, where none starts for the threads.
+        let first: [JobDecoders] = if batch.serve || listed.isEmpty || videos > 0 { [.media] } else if forPictures == 0 { [.pictures] } else { [] }
         let sandboxRun = sandbox.begin(limits: limits, mediaWorkers: deep ? nil : 1,
                                        starting: first + Array(repeating: .pictures, count: forPictures))
         // One job at a time reports in the inputs' order.
