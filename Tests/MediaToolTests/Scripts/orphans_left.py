@@ -49,7 +49,13 @@ if terminates:
             sys.exit("orphans_left: no process of the command paused within 30 s")
         time.sleep(0.01)
     process.send_signal(signal.SIGTERM)
-status = process.wait()
+try:
+    # Within the test's own deadline, so that the command is not left behind this script.
+    status = process.wait(timeout=50)
+except subprocess.TimeoutExpired:
+    process.kill()
+    status = process.wait()
+    print("orphans_left: the command took more than 50 s", file=sys.stderr)
 left = []
 for task in os.listdir("/proc/self/task"):
     with open(f"/proc/self/task/{task}/children") as children:
