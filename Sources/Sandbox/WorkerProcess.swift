@@ -139,7 +139,9 @@ final class WorkerProcess {
                         "SWIFT_BACKTRACE=enable=no"] + settings.environment
         var pid: pid_t = 0
         let status = WorkerSpawner.run {
-            Self.withCStrings(["mediatool", SandboxWorker.entryPoint]) { argv in
+            // The process ends (a signal): it starts nothing it would leave behind.
+            if LiveChildren.isEnding { return EAGAIN }
+            return Self.withCStrings(["mediatool", SandboxWorker.entryPoint]) { argv in
                 Self.withCStrings(environment) { envp in
                     posix_spawn(&pid, settings.executable, &actions, &attributes, argv, envp)
                 }
