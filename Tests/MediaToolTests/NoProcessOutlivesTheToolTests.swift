@@ -41,7 +41,9 @@ import TestSupport
         let input = folder.appendingPathComponent("in").path
         let terminated = try ToolRun.run(["probe", "--json", input], launcher: ["python3", Self.script, "--term-when-paused"],
                                          environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "hang:v2.mkv"], deadline: 60)
-        #expect(terminated.status == 143, "\(terminated.standardError)")
+        // Ended by the signal (143), or, on a loaded machine, by the batch itself within the
+        // signal's grace with the hanging input failed (1): nothing may be left either way.
+        #expect([143, 1].contains(terminated.status), "\(terminated.standardError)")
         #expect(terminated.errorLines.last == "orphans: 0")
         let headed = try ChildProcess.run("/usr/bin/python3", [Self.script, "/bin/sh", "-c", "\"$0\" probe --json \"$1\" | head -c 1",
                                                                 ToolRun.executable.path, input], deadline: 60)
