@@ -10,7 +10,7 @@ public final class CoverArt {
     /// The first attached picture of `file`; nil when it has none. One over `limits` is refused
     /// before it is decoded.
     public static func picture(in file: InputFile, limits: DecodeLimits = DecodeLimits()) throws -> CoverArt? {
-        let format = try FormatContext(file: file, maxPixels: limits.videoPixels, maxMemory: limits.maxMemory)
+        let format = try FormatContext(file: file, limits: limits)
         guard let index = (0..<format.streamCount).first(where: { format.stream($0).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }) else {
             return nil
         }
@@ -22,7 +22,7 @@ public final class CoverArt {
             let picture = UnsafeRawBufferPointer(start: stream.pointee.attached_pic.data, count: Int(stream.pointee.attached_pic.size))
             size = Self.statedSize(of: picture) ?? size
         }
-        let reservation = try limits.reserveVideoFrame(width: size.width, height: size.height)
+        let reservation = try limits.reserveVideoFrame(width: size.width, height: size.height, beside: format.indexBytes)
         let decoder = try Decoder(stream: stream, threads: 1, maxPixels: limits.videoPixels)
         let packet = Packet()
         try FFmpegError.check(av_packet_ref(packet.pointer, &stream.pointee.attached_pic), "cannot read the cover art")

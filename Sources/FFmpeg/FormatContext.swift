@@ -9,20 +9,28 @@ final class FormatContext {
 
     /// What FFmpeg reads through; it owns the AVIOContext.
     private let input: CustomInput
+    /// What the index of an MP4's or MOV's samples holds of the run's budget, while this lives.
+    private var indexReservation: MemoryBudget.Reservation?
+    /// The memory that index takes, for a reader that reserves more beside it to count.
+    private(set) var indexBytes = 0
 
     /// Reads an input the tool has open (a regular file); its name helps FFmpeg guess the format.
-    /// `maxPixels`: what any decoder that probing starts may allocate a frame for.
+    /// `limits`: what any decoder that probing starts may allocate a frame for, the most one of
+    /// FFmpeg's allocations may take (see `FFmpegLibraries.capAllocations`), and the run's budget,
+    /// of which the index FFmpeg builds of an MP4's or MOV's samples is held while this lives.
     /// `readsHeadersOnly`: the streams are probed by decoding only when the header leaves something
     /// out in any container (see `headerDescribesEverything`), not only outside QuickTime and MP4.
-    /// `maxMemory`: the most one of FFmpeg's allocations may take (see `FFmpegLibraries.capAllocations`).
-    convenience init(file: InputFile, maxPixels: Int = DecodeLimits().videoPixels, maxMemory: Int = DecodeLimits.defaultMaxMemory,
-                     readsHeadersOnly: Bool = false) throws(FFmpegError) {
-        FFmpegLibraries.capAllocations(at: maxMemory)
-        do { try MP4SampleTables.check(file) } catch {
+    convenience init(file: InputFile, limits: DecodeLimits = DecodeLimits(), readsHeadersOnly: Bool = false) throws {
+        FFmpegLibraries.capAllocations(at: limits.maxMemory)
+        let index: MP4SampleTables.Index
+        do { index = try MP4SampleTables.index(of: file) } catch {
             throw FFmpegError("the file's sample tables", code: cffmpeg_averror(EINVAL), cause: "\(error)")
         }
-        try self.init(name: file.displayName, input: try CustomInput(.file(file)), maxPixels: maxPixels, readsHeadersOnly: readsHeadersOnly,
+        let reservation = try limits.reserveIndex(entries: index.entries, bytes: index.bytes)
+        try self.init(name: file.displayName, input: try CustomInput(.file(file)), maxPixels: limits.videoPixels, readsHeadersOnly: readsHeadersOnly,
                       format: Self.evidentDemuxer(of: file))
+        indexReservation = reservation
+        indexBytes = index.bytes
     }
 
     /// The demuxer FFmpeg's probe would choose with full certainty from the first bytes alone,

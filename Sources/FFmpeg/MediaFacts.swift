@@ -70,9 +70,10 @@ public struct StreamFacts: Sendable {
 }
 
 extension MediaFacts {
-    /// Reads `file`'s header. `maxPixels`: what any decoder that probing starts may allocate.
-    public static func read(_ file: InputFile, maxPixels: Int = DecodeLimits().videoPixels, maxMemory: Int = DecodeLimits.defaultMaxMemory) throws -> MediaFacts {
-        let format = try FormatContext(file: file, maxPixels: maxPixels, maxMemory: maxMemory, readsHeadersOnly: true)
+    /// Reads `file`'s header within `limits` (what any decoder that probing starts may allocate,
+    /// and the index FFmpeg builds, held of the run's budget while it reads).
+    public static func read(_ file: InputFile, limits: DecodeLimits = DecodeLimits()) throws -> MediaFacts {
+        let format = try FormatContext(file: file, limits: limits, readsHeadersOnly: true)
         let context = format.pointer.pointee
         let tags = Self.tags(context.metadata)
         let streams = (0..<format.streamCount).map { StreamFacts(format.stream($0), in: format) }
@@ -90,8 +91,8 @@ extension MediaFacts {
 
     /// The packets of stream `index` from the start to the end: its real frame count, read without
     /// decoding any.
-    public static func countPackets(_ file: InputFile, stream index: Int) throws -> Int {
-        let format = try FormatContext(file: file, readsHeadersOnly: true)
+    public static func countPackets(_ file: InputFile, stream index: Int, limits: DecodeLimits = DecodeLimits()) throws -> Int {
+        let format = try FormatContext(file: file, limits: limits, readsHeadersOnly: true)
         let packet = Packet()
         var count = 0
         while try format.read(into: packet) {

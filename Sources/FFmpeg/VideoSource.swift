@@ -62,7 +62,7 @@ public final class VideoSource {
     /// decodes with every core. A frame over `limits` is refused before any decoder allocates it:
     /// by the stream's parameters, and by the decoders themselves for a size no header states.
     public convenience init(file: InputFile, threads: Int = 0, videoStream: Int? = nil, limits: DecodeLimits = DecodeLimits()) throws {
-        try self.init(threads: threads, videoStream: videoStream, limits: limits) { try FormatContext(file: file, maxPixels: limits.videoPixels, maxMemory: limits.maxMemory) }
+        try self.init(threads: threads, videoStream: videoStream, limits: limits) { try FormatContext(file: file, limits: limits) }
     }
 
     /// Throws when a stream's first bytes are of no format FFmpeg knows (see `InputFile.randomAccess`).
@@ -109,7 +109,7 @@ public final class VideoSource {
         streamIndex = index
         stream = format.stream(index)
         let size = format.frameSize(ofStream: index)
-        reservation = try limits.reserveVideoFrame(width: size.width, height: size.height)
+        reservation = try limits.reserveVideoFrame(width: size.width, height: size.height, beside: format.indexBytes)
         reservedPixels = size.width * size.height
         self.limits = limits
         decoder = try Decoder(stream: stream, threads: threads, maxPixels: limits.videoPixels)

@@ -31,9 +31,26 @@ public struct DecodeLimits: Sendable, Codable {
     /// Holds what decoding a `width` x `height` video frame needs from the run's budget (waiting
     /// while other jobs hold it) until the reservation goes away; throws when the frame is over
     /// either limit alone.
-    public func reserveVideoFrame(width: Int, height: Int) throws(DecodeLimitError) -> MemoryBudget.Reservation? {
+    /// `held`: what the same reader holds of the budget already (its container's index), which
+    /// the frame must fit beside within `maxMemory`, or it would wait for itself.
+    public func reserveVideoFrame(width: Int, height: Int, beside held: Int = 0) throws(DecodeLimitError) -> MemoryBudget.Reservation? {
         try checkVideoFrame(width: width, height: height)
-        return try reserve(width * height * Self.videoBytesPerPixel, width: width, height: height)
+        let needed = width * height * Self.videoBytesPerPixel
+        if needed > maxMemory - held {
+            throw .tooMuchMemory(needed: needed.addingReportingOverflow(held).overflow ? Int.max : needed + held,
+                                 limit: maxMemory, width: width, height: height)
+        }
+        return try reserve(needed, width: width, height: height)
+    }
+
+    /// Holds what the index a container makes of `entries` samples takes (`bytes`) of the run's
+    /// budget, waiting while other jobs hold it; throws when it is over `maxMemory` alone.
+    public func reserveIndex(entries: Int, bytes: Int) throws(DecodeLimitError) -> MemoryBudget.Reservation? {
+        guard bytes > 0 else { return nil }
+        if bytes > maxMemory { throw .indexTooLarge(entries: entries, needed: bytes, limit: maxMemory) }
+        guard let budget else { return nil }
+        guard let reservation = budget.reserve(bytes) else { throw .indexTooLarge(entries: entries, needed: bytes, limit: budget.total) }
+        return reservation
     }
 
     /// Holds `bytes` of the run's budget; nil when there is no budget.
@@ -60,6 +77,7 @@ public struct DecodeLimits: Sendable, Codable {
 public enum DecodeLimitError: Error, Equatable, CustomStringConvertible {
     case tooManyPixels(width: Int, height: Int, limit: Int)
     case tooMuchMemory(needed: Int, limit: Int, width: Int, height: Int)
+    case indexTooLarge(entries: Int, needed: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -68,6 +86,8 @@ public enum DecodeLimitError: Error, Equatable, CustomStringConvertible {
             return "\(width)x\(height) is \(overflow ? "too many" : String(pixels)) pixels, over the limit of \(limit) (\(Setting.maxPixels))"
         case .tooMuchMemory(let needed, let limit, let width, let height):
             return "decoding this \(width)x\(height) picture needs \(Self.mebibytes(needed)) of memory, over the limit of \(Self.mebibytes(limit, roundingUp: false)) (\(Setting.maxMemory))"
+        case .indexTooLarge(let entries, let needed, let limit):
+            return "the index of its \(entries) samples needs \(Self.mebibytes(needed)) of memory, over the limit of \(Self.mebibytes(limit, roundingUp: false)) (\(Setting.maxMemory))"
         }
     }
 

@@ -5,8 +5,8 @@ import Imaging
 /// A video's or sound's probe, from FFmpeg's reading of the container's header and index.
 enum MediaProbe {
     static func probe(_ file: InputFile, options: ProbeOptions) throws -> (ProbeResult, warnings: [String]) {
-        let limits = DecodeLimits(maxPixels: options.limits.maxPixels, maxMemory: options.limits.maxMemory)
-        let facts = try MediaFacts.read(file, maxPixels: limits.videoPixels, maxMemory: limits.maxMemory)
+        let limits = options.limits
+        let facts = try MediaFacts.read(file, limits: limits)
         let main = facts.mainVideoStream.map { facts.streams[$0] }
         let audio = facts.streams.filter { $0.kind == .audio }
         let isPicture = facts.isPicture
@@ -39,7 +39,7 @@ enum MediaProbe {
         }
         if options.deep, let index = facts.mainVideoStream {
             try decodeFirstFrame(of: file, into: &result, limits: limits, threads: options.threads)
-            result.frames = try MediaFacts.countPackets(file, stream: index)
+            result.frames = try MediaFacts.countPackets(file, stream: index, limits: limits)
         }
         return (result, warnings)
     }

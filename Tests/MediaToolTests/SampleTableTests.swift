@@ -4,8 +4,10 @@ import TestSupport
 
 /// A 3.5 KB MP4 whose video track claims 40 million samples had FFmpeg build a
 /// 1 GiB index (probe said "ok", with 40000000 frames; thumbnail and preview took 1-1.5 GiB past
-/// --max-memory). A file that is not fragmented holds its samples, a byte or more each: a table
-/// claiming more is refused before FFmpeg reads it.
+/// --max-memory); so did a fragment's `trun` claiming 30 million samples, and a MOV whose PCM
+/// sound claimed 2^31-1 samples a chunk in `stsc`. A file holds its samples, a byte or more each:
+/// boxes claiming more are refused before FFmpeg reads them, and what is left of the index is
+/// counted against --max-memory.
 @Suite struct SampleTableTests {
     /// The counter clip with its video track's stsz claiming `count` samples of 100 bytes.
     static func decoy(claiming count: UInt32, in folder: URL) throws -> String {
@@ -18,6 +20,104 @@ import TestSupport
         let path = folder.appendingPathComponent("claims.mp4").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
+    }
+
+    /// `fixture` with the 4-byte big-endian fields at `offsets` after the first box of `type`
+    /// set to their values, and `padding` bytes of a `free` box after it, written as `name`.
+    static func decoy(of fixture: String, box type: String, setting fields: [(offset: Int, value: UInt32)],
+                      padding: Int = 0, as name: String, in folder: URL) throws -> String {
+        var bytes = [UInt8](try Fixture.data(fixture))
+        let box = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array(type.utf8) })
+        for (offset, value) in fields {
+            for index in 0..<4 { bytes[box + offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index))) }
+        }
+        if padding > 0 {
+            let length = UInt32(padding + 8)
+            bytes += (0..<4).map { UInt8(truncatingIfNeeded: length >> (24 - 8 * UInt32($0))) } + Array("free".utf8)
+            bytes += [UInt8](repeating: 0, count: padding)
+        }
+        let path = folder.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The fragmented counter whose first `trun` claims 30 million samples with no per-sample
+    /// fields (flags: a data offset and the first sample's flags only), as the red team's 4.5 KB file.
+    static func fragmentDecoy(in folder: URL) throws -> String {
+        // After the type: version and flags (4), sample count (4).
+        try decoy(of: "video/counter-fragmented.mp4", box: "trun", setting: [(4, 0x0000_0005), (8, 30_000_000)],
+                  as: "fragments.mp4", in: folder)
+    }
+
+    /// The counter with PCM sound whose every `stsc` run gives a chunk 2^31-1 samples.
+    static func soundChunkDecoy(in folder: URL) throws -> String {
+        var bytes = [UInt8](try Fixture.data("video/counter-pcm.mov"))
+        // The sound track's stsc is the last: its runs (first chunk, samples a chunk, description).
+        let stsc = try #require((0..<(bytes.count - 4)).last { Array(bytes[$0..<($0 + 4)]) == Array("stsc".utf8) })
+        let runs = Int(bytes[stsc + 8]) << 24 | Int(bytes[stsc + 9]) << 16 | Int(bytes[stsc + 10]) << 8 | Int(bytes[stsc + 11])
+        #expect(runs == 2)
+        for run in 0..<runs {
+            let field = stsc + 12 + run * 12 + 4
+            bytes[field..<(field + 4)] = [0x7f, 0xff, 0xff, 0xff]
+        }
+        let path = folder.appendingPathComponent("chunks.mov").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test(arguments: [["probe"], ["thumbnail", "--max-memory", "256M"], ["ingest"]])
+    func aFragmentClaimingMoreSamplesThanBytesIsRefused(command: [String]) throws {
+        try expectRefused(command: command, decoy: Self.fragmentDecoy, saying: "its tracks claim 30000048 samples, more than the file's")
+    }
+
+    @Test(arguments: [["probe"], ["thumbnail", "-j", "2", "--max-memory", "600M"], ["ingest"]])
+    func soundChunksClaimingMoreSamplesThanBytesAreRefused(command: [String]) throws {
+        try expectRefused(command: command, decoy: Self.soundChunkDecoy, saying: "samples, more than the file's")
+    }
+
+    /// A table the file can hold (a `free` box of 3 MB beside it) whose index is over
+    /// --max-memory: refused as over the limit, before FFmpeg builds it.
+    @Test(arguments: [["probe"], ["thumbnail"]])
+    func anIndexOverTheMemoryLimitIsRefused(command: [String]) throws {
+        let made: (URL) throws -> String = { folder in
+            try Self.decoy(of: "video/counter.mp4", box: "stsz", setting: [(8, 100), (12, 3_000_000)], padding: 3_100_000,
+                           as: "index.mp4", in: folder)
+        }
+        try expectRefused(command: command + ["--max-memory", "64M"], decoy: made,
+                          saying: "the index of its 3000000 samples needs 92 MiB of memory, over the limit of 64 MiB (--max-memory)")
+    }
+
+    /// The fixtures the decoys are made of are read as they are.
+    @Test(arguments: ["video/counter-fragmented.mp4", "video/counter-pcm.mov"])
+    func fragmentsAndSoundChunksAreRead(fixture: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let probe = try ToolRun.run(["probe", Fixture.path(fixture)], deadline: 60)
+        #expect(probe.status == 0, "\(probe.standardError)")
+        #expect(probe.output.contains("\"width\":128"), "\(probe.output)")
+        let thumbnail = try ToolRun.run(["thumbnail", Fixture.path(fixture), "-o", folder.appendingPathComponent("t.png").path], deadline: 60)
+        #expect(thumbnail.status == 0, "\(thumbnail.standardError)")
+    }
+
+    /// Runs `command` on the decoy `made` makes in a scratch folder: status 1, `said` in the error
+    /// line or the report, nothing written beside the decoy.
+    private func expectRefused(command: [String], decoy made: (URL) throws -> String, saying said: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let decoy = try made(folder)
+        let name = (decoy as NSString).lastPathComponent
+        let outputs: [String] = switch command[0] {
+        case "thumbnail": ["-o", folder.appendingPathComponent("t.png").path]
+        case "ingest": ["--out-dir", folder.appendingPathComponent("out").path]
+        default: []
+        }
+        let run = try ToolRun.run(command + [decoy] + outputs, deadline: 60)
+        #expect(run.status == 1)
+        #expect(run.standardError.contains(said) || run.output.contains(said), "\(run.standardError)\(run.output)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != name }
+        for entry in left {
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(entry).path).isEmpty, "\(entry)")
+        }
     }
 
     @Test(arguments: [["probe"], ["thumbnail", "--max-memory", "256M"], ["preview"], ["storyboard"]])
@@ -33,7 +133,7 @@ import TestSupport
         }
         let run = try ToolRun.run(command + [decoy] + outputs, deadline: 60)
         #expect(run.status == 1)
-        let said = "the file's sample tables: a track claims 40000000 samples, more than the file's"
+        let said = "the file's sample tables: its tracks claim 40000000 samples, more than the file's"
         #expect(run.standardError.contains(said) || run.output.contains(said), "\(run.standardError)\(run.output)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["claims.mp4"])
     }
