@@ -3,7 +3,8 @@ import Glibc
 
 /// Debug builds only: `MEDIATOOL_TEST_WORKER_TRIGGER=ACTION:SUFFIX` makes a worker misbehave on each
 /// input whose name ends in SUFFIX, as a hostile file would make a decoder: `crash` (SIGSEGV),
-/// `abort`, `hang`, `allocate` (without bound), `open:PATH`, `socket`, `exec`, `fork` (each tried,
+/// `abort`, `sanitizer-oom` (AddressSanitizer's report of an allocation over the limit, then
+/// SIGABRT), `hang`, `allocate` (without bound), `open:PATH`, `socket`, `exec`, `fork` (each tried,
 /// and the job fails saying whether the kernel refused it), `lineage` (the job fails saying how the
 /// worker was started, whose child it is and what it holds open). Release builds leave this out.
 enum TestTrigger {
@@ -33,6 +34,17 @@ enum TestTrigger {
             signal(SIGSEGV, SIG_DFL)
             raise(SIGSEGV)
         case "abort":
+            abort()
+        case "sanitizer-oom":
+            // As AddressSanitizer reports an allocation over the limit: the reason on the first
+            // line, then a stack frame a line, each naming the binary by its path (4195 bytes from
+            // a clone 80 characters deep), then an abort.
+            var report = "==\(getpid())==ERROR: AddressSanitizer: out of memory: allocator is trying to allocate 0x4000000 bytes\n"
+            for frame in 0..<64 {
+                report += "    #\(frame) 0x55555555\(frame) in frame\(frame) /\(String(repeating: "long-clone-path/", count: 8))mediatool+0x\(frame)\n"
+            }
+            _ = report.withCString { write(2, $0, strlen($0)) }
+            signal(SIGABRT, SIG_DFL)
             abort()
         case "hang":
             while true { pause() }

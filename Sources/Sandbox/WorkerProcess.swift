@@ -30,7 +30,12 @@ final class WorkerProcess {
     let channel: WorkerChannel
     /// What the worker writes to standard error (its libraries' words, the runtime's on a crash).
     private let errors: Int32
-    private var errorText: [UInt8] = []
+    /// The first and the last `keptErrorBytes` of what it wrote since its job began: a report's
+    /// first line says why it ended (AddressSanitizer's "out of memory"), and may be followed by
+    /// more stack frames than any fixed tail holds (each naming the binary's path).
+    private var errorHead: [UInt8] = []
+    private var errorTail: [UInt8] = []
+    static let keptErrorBytes = 4096
     private(set) var isReaped = false
     /// `MT_CONFINED_` flags the worker reported once it was set up; nil until it did.
     private(set) var confinement: Int32?
@@ -230,15 +235,20 @@ final class WorkerProcess {
         while true {
             let count = read(errors, &buffer, buffer.count)
             if count <= 0 { break }
-            errorText += buffer.prefix(count)
-            if errorText.count > 4096 { errorText.removeFirst(errorText.count - 4096) }
+            var chunk = buffer[..<count]
+            let intoHead = min(chunk.count, Self.keptErrorBytes - errorHead.count)
+            errorHead += chunk.prefix(intoHead)
+            chunk = chunk.dropFirst(intoHead)
+            errorTail += chunk
+            if errorTail.count > Self.keptErrorBytes { errorTail.removeFirst(errorTail.count - Self.keptErrorBytes) }
         }
-        return String(decoding: errorText, as: UTF8.self)
+        return String(decoding: errorHead + errorTail, as: UTF8.self)
     }
 
     func clearErrors() {
         _ = drainErrors()
-        errorText = []
+        errorHead = []
+        errorTail = []
     }
 
     /// Kills the worker (if it still runs) and says how it ended.

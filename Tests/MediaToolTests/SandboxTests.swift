@@ -30,6 +30,8 @@ import TestSupport
         ("abort", [], "the decoder crashed (SIGABRT); the file was refused"),
         ("hang", ["--timeout", "2"], "took longer than --timeout 2 s; the file was refused"),
         ("allocate", ["--max-memory", "256M"], "over the memory limit of 256 MiB (--max-memory); the file was refused"),
+        // The reason on the first line of a report longer than any tail kept of it.
+        ("sanitizer-oom", ["--max-memory", "256M"], "over the memory limit of 256 MiB (--max-memory); the file was refused"),
         ("socket", [], "socket refused in the worker"),
         ("exec", [], "exec refused in the worker"),
         ("fork", [], "fork refused in the worker"),
