@@ -16,7 +16,7 @@ final class OutputPipe {
     private(set) var writeEnd: Int32
     /// The most an output may take: past it the worker is wrong, and the disk is not filled.
     private let limit: Int
-    private var written = 0
+    private(set) var written = 0
 
     init(target: Int32, name: String, limit: Int, sink: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws(SystemError) {
         var ends: [Int32] = [-1, -1]

@@ -126,7 +126,8 @@ public struct SandboxWorker: Sendable {
                 defer { withExtendedLifetime(file) {} }
                 if last?.spec != spec || last?.threads != threads { last = (spec, threads, try job(spec, threads)) }
                 try TestTrigger.fire(for: input, output: outputs.primary)
-                let report = try last!.job.work(file, outputs, planned.first?.path ?? "")
+                let report = TestTrigger.answersWithoutWorking(for: input) ? JobReport()
+                    : try last!.job.work(file, outputs, planned.first?.path ?? "")
                 reply = .done(fields: report.fields.map { JSONMember($0.name, $0.value) }, warnings: report.warnings)
             } catch OutputError.exists(let path) {
                 reply = .outputExists(path: path)

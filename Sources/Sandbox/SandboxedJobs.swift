@@ -351,7 +351,10 @@ public final class SandboxedJobs: Sendable {
             }
             // An output whose pipe the worker closed is whole: closed here too, and its pipe let go,
             // so that a job of thousands holds a few (the planned output's stays to the end).
-            for pipe in pipes.dropFirst() where !pipe.isOpen { try outputs?.finish(pipe.target) }
+            for pipe in pipes.dropFirst() where !pipe.isOpen {
+                if pipe.written == 0 { throw WorkerFailure.emptyOutput(name: pipe.name) }
+                try outputs?.finish(pipe.target)
+            }
             if pipes.count > 1 { pipes = [pipes[0]] + pipes.dropFirst().filter(\.isOpen) }
             guard ready[0] else { continue }
             let answer: (bytes: [UInt8], descriptors: [Int32])
@@ -374,6 +377,9 @@ public final class SandboxedJobs: Sendable {
             case .done(let fields, let warnings)?:
                 // The worker closed its ends before it answered: what they held is all there is.
                 for pipe in pipes { try pipe.pump(through: buffer, draining: true) }
+                // A worker that says it is done with an output it never wrote is wrong: an empty
+                // file put in place would be reported "ok".
+                if let empty = pipes.first(where: { $0.written == 0 }) { throw WorkerFailure.emptyOutput(name: empty.name) }
                 // The batch's own fields are the batch's: a worker gone wrong does not write them.
                 let own: Set<String> = ["input", "output", "status", "error", "ms"]
                 return JobReport(fields: fields.filter { !own.contains($0.name) }.map { (name: $0.name, value: $0.value) },

@@ -8,6 +8,17 @@ import Glibc
 /// and the job fails saying whether the kernel refused it), `lineage` (the job fails saying how the
 /// worker was started, whose child it is and what it holds open). Release builds leave this out.
 enum TestTrigger {
+    /// `silent:SUFFIX`: the worker answers "done" for such an input without doing its job, as a
+    /// worker gone wrong may, leaving its outputs unwritten.
+    static func answersWithoutWorking(for input: String) -> Bool {
+        #if DEBUG
+        guard let value = getenv("MEDIATOOL_TEST_WORKER_TRIGGER").map({ String(cString: $0) }), value.hasPrefix("silent:") else { return false }
+        return input.hasSuffix(value.dropFirst("silent:".count))
+        #else
+        return false
+        #endif
+    }
+
     static func fire(for input: String, output: Int32) throws {
         #if DEBUG
         // What a worker kept of an earlier input's output is written to at every later input.

@@ -56,6 +56,21 @@ import TestSupport
         #expect(failed["error"] as? String == message)
     }
 
+    /// A worker that says it is done without writing its output: no empty file is put in place and
+    /// reported "ok"; the input fails, the others go on.
+    @Test func aWorkerDoneWithoutWritingFailsItsInput() throws {
+        let folder = try Self.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Self.run(trigger: "silent", in: folder)
+        let bad = folder.appendingPathComponent("in/v2.mkv").path
+        #expect(run.status == 1)
+        let line = try #require(run.errorLines.first)
+        #expect(line.hasPrefix("mediatool: \(bad): the worker decoding it wrote nothing to "), "\(line)")
+        #expect(line.hasSuffix("v2.thumb.png and said it was done; the file was refused"), "\(line)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path).sorted()
+                == ["v1.thumb.png", "v3.thumb.png"])
+    }
+
     /// Opening a file by name, or changing its mode, is refused inside the worker, even for a file the user may change.
     @Test func openingAFileIsRefusedInTheWorker() throws {
         let folder = try Self.batch()
