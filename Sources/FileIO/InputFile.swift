@@ -38,6 +38,23 @@ public final class InputFile: ByteSource, @unchecked Sendable {
             ownsDescriptor = true
         }
         (identity, kind, isRegular, size, position, isDevice) = try Self.describe(descriptor, owned: ownsDescriptor, isStandardInput: path == "-")
+        if path != "-", let standard = Self.standardStream(sharing: identity) {
+            close(descriptor)
+            throw SystemError("cannot read", code: EINVAL, reason: "it is this run's own \(standard): refused")
+        }
+    }
+
+    /// The standard stream this process writes that is the same file as an input
+    /// (`/proc/self/fd/1`, or a link to it in an upload folder): read, a batch's or `--serve`'s own
+    /// answers would be swallowed as an input. (Standard input as an input is `-`, or a path to it
+    /// outside `--serve`, which refuses it itself: it carries the paths served.)
+    static func standardStream(sharing identity: FileIdentity) -> String? {
+        let streams: [(Int32, String)] = [(STDOUT_FILENO, "standard output"), (STDERR_FILENO, "standard error")]
+        for (descriptor, name) in streams {
+            var status = stat()
+            if fstat(descriptor, &status) == 0, FileIdentity(status) == identity { return name }
+        }
+        return nil
     }
 
     /// Takes over `descriptor`, opened elsewhere (a worker's input, sent by the process that

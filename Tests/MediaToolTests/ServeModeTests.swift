@@ -64,6 +64,31 @@ import TestSupport
         var description: String { text }
     }
 
+    /// A path that is the server's own standard output (`/proc/self/fd/1`, or a link to it in an
+    /// upload folder), or its standard input, is refused: read, it swallowed the answers not yet
+    /// read (7 paths sent, 2 answered). Every path sent is answered, in order.
+    @Test func theServersOwnStandardStreamsAreNoInputs() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let link = folder.appendingPathComponent("upload.jpg").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/proc/self/fd/1")
+        let served = try Served(["probe", "--serve", "--no-gps"])
+        let photo = Fixture.path("pictures/orientation6.jpg")
+        let sent = [photo, "/proc/self/fd/1", photo, link, "/proc/self/fd/0", "/dev/stdout", photo]
+        for path in sent { try served.send(path) }
+        for path in sent {
+            let answer = try served.answer()
+            #expect(answer["input"] as? String == path, "\(answer)")
+            if path == photo {
+                #expect(answer["status"] as? String == "ok", "\(answer)")
+            } else {
+                #expect(answer["status"] as? String == "failed", "\(answer)")
+                #expect((answer["error"] as? String)?.contains(path.hasSuffix("fd/0") ? "standard input carries the paths served" : "it is this run's own standard output") == true, "\(answer)")
+            }
+        }
+        #expect(try served.finish() == 1)
+    }
+
     @Test func probeAnswersEachPathAsItComes() throws {
         let served = try Served(["probe", "--serve", "--no-gps"])
         // The phone's portrait HLG clip: coded 96x64, shown 64x96 (made by scripts/make-fixtures).
