@@ -65,4 +65,19 @@ class PreviewerTest < ActiveSupport::TestCase
     error = assert_raises(ActiveStorage::PreviewError) { blob.preview(resize_to_limit: [200, 200]).processed }
     assert_match(/mediatool could not preview not-media\.mp4/, error.message)
   end
+
+  test "a preview's error names the blob, never where its file lies" do
+    [false, true].each do |serve|
+      with_settings(serve: serve) do
+        mark = LOG.string.size
+        blob = blob_of(fixture("bad/mp4-chunks-past-the-end.mp4"), filename: "clip.mp4")
+        on_disk = ActiveStorage::Blob.service.path_for(blob.key)
+        error = assert_raises(ActiveStorage::PreviewError) { blob.preview(resize_to_limit: [64, 64]).processed }
+        refute_includes error.message, on_disk, "serve: #{serve}"
+        refute_includes error.message, STORAGE, "serve: #{serve}"
+        refute_includes LOG.string[mark..], STORAGE, "serve: #{serve}"
+        assert_equal "mediatool could not preview clip.mp4 (#{blob.key}): no decodable video frame", error.message, "serve: #{serve}"
+      end
+    end
+  end
 end

@@ -11,7 +11,15 @@ module ActiveStorage
   # See the README for what it writes and how it is set up.
   module Mediatool
     # mediatool could not do what was asked of a blob (it failed on the file, timed out, or ended).
-    class Error < StandardError; end
+    class Error < StandardError
+      # The same error with `path` (a blob's file on disk, a temporary copy) named `name` instead:
+      # what reaches the app's log and exceptions names the blob, never where it lay.
+      def naming(path, name)
+        return self if path.to_s.empty? || !message.include?(path)
+
+        self.class.new(message.gsub(path, name))
+      end
+    end
 
     autoload :Binary, "active_storage/mediatool/binary"
     autoload :Command, "active_storage/mediatool/command"
@@ -67,16 +75,30 @@ module ActiveStorage
         end
       end
 
+      # What a failed system call says, without the path Ruby appends ("No such file or
+      # directory", not "... - /tmp/..."): a message that reaches the app names no file.
+      def reason(system_call_error)
+        SystemCallError.new(nil, system_call_error.errno).message
+      end
+
       # The blob's file as a path to read: the Disk service's own file (mediatool never writes to
       # its inputs), else a download to a temporary file, as Active Storage's analyzers have it.
       def with_local_path(blob)
         service = blob.service
         if service.respond_to?(:path_for) && File.file?(path = service.path_for(blob.key))
-          yield path
+          naming_the_blob(path, blob) { yield path }
         else
-          blob.open(tmpdir: Dir.tmpdir) { |file| yield file.path }
+          blob.open(tmpdir: Dir.tmpdir) { |file| naming_the_blob(file.path, blob) { yield file.path } }
         end
       end
+
+      private
+        # mediatool's own lines name the path they were given: its errors name the blob instead.
+        def naming_the_blob(path, blob)
+          yield
+        rescue Error => error
+          raise error.naming(path, blob.filename.to_s)
+        end
     end
 
     @lock = Mutex.new

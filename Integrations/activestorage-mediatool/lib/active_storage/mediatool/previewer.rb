@@ -19,7 +19,7 @@ module ActiveStorage
         end
         yield io: poster, filename: "#{blob.filename.base}.jpg", content_type: "image/jpeg", **options
       rescue Error => error
-        raise PreviewError, "mediatool could not preview #{blob.filename}: #{error.message}"
+        raise PreviewError, "mediatool could not preview #{blob.filename} (#{blob.key}): #{error.message}"
       ensure
         poster&.close
       end

@@ -30,7 +30,7 @@ module ActiveStorage
             pool(:probe) { [binary, *arguments, "--serve"] }.answer(path)
           else
             status, output, error = Command.run([binary, *arguments, "--json", "--quiet", "--", path], timeout: run_deadline)
-            raise Error, last_line(error) if output.empty? && !status.success?
+            raise Error, last_line(error, path) if output.empty? && !status.success?
 
             parse(output.lines.first.to_s)
           end
@@ -55,7 +55,7 @@ module ActiveStorage
           Dir.mktmpdir("activestorage-mediatool-") do |manifests|
             status, output, error = Command.run([binary, *arguments, "--json", "--quiet", "--out-dir", manifests, "--", path],
                                                 timeout: run_deadline)
-            raise Error, last_line(error) if output.empty? && !status.success?
+            raise Error, last_line(error, path) if output.empty? && !status.success?
 
             report = parse(output.lines.first.to_s)
           end
@@ -66,7 +66,7 @@ module ActiveStorage
 
         report
       rescue SystemCallError => error
-        raise Error, "its manifest could not be read: #{error.message}"
+        raise Error, "its manifest could not be read: #{Mediatool.reason(error)}"
       end
 
       # A poster of the video (a frame worth showing, upright, tone mapped), as an open JPEG
@@ -88,7 +88,7 @@ module ActiveStorage
         File.unlink(output)
         jpeg(file)
       rescue SystemCallError => error
-        raise Error, "its poster could not be read: #{error.message}"
+        raise Error, "its poster could not be read: #{Mediatool.reason(error)}"
       end
 
       def stop
@@ -141,7 +141,7 @@ module ActiveStorage
 
         def poster_by_run(path, arguments)
           status, output, error = Command.run([binary, *arguments, "--quiet", "-o", "-", "--", path], timeout: run_deadline)
-          raise Error, last_line(error) unless status.success? && !output.empty?
+          raise Error, last_line(error, path) unless status.success? && !output.empty?
 
           file = Tempfile.new(["poster", ".jpg"], binmode: true)
           file.write(output)
@@ -166,16 +166,19 @@ module ActiveStorage
 
         def parse(line)
           report = JSON.parse(line)
-          raise Error, "mediatool answered #{line[0, 80].inspect}" unless report.is_a?(Hash)
+          raise Error, "mediatool answered what is no report" unless report.is_a?(Hash)
 
           report
         rescue JSON::ParserError
-          raise Error, "mediatool answered #{line[0, 80].inspect}"
+          # Not its line quoted: a line of JSON names the path it was given.
+          raise Error, "mediatool answered what is no JSON"
         end
 
-        def last_line(error)
+        # mediatool's error line for `path`, without "mediatool: PATH: " (as its JSON's `error`).
+        def last_line(error, path)
           line = error.to_s.dup.force_encoding(Encoding::UTF_8).scrub.lines.last.to_s.strip
-          line.empty? ? "mediatool failed" : line.delete_prefix("mediatool: ")
+          line = line.delete_prefix("mediatool: ").delete_prefix("#{path}: ")
+          line.empty? ? "mediatool failed" : line
         end
     end
   end
