@@ -10,7 +10,8 @@ module ActiveStorage
   # Active Storage's analyses and video previews made by mediatool's sandboxed command line.
   # See the README for what it writes and how it is set up.
   module Mediatool
-    # mediatool could not do what was asked of a blob (it failed on the file, timed out, or ended).
+    # mediatool gave no answer about a blob (it could not be started, stalled past its deadline,
+    # ended, or answered nonsense): nothing is known of the file.
     class Error < StandardError
       # The same error with `path` (a blob's file on disk, a temporary copy) named `name` instead:
       # what reaches the app's log and exceptions names the blob, never where it lay.
@@ -20,6 +21,12 @@ module ActiveStorage
         self.class.new(message.gsub(path, name))
       end
     end
+    # mediatool reads no file of this kind (no format it knows, an empty file, a TIFF layout it
+    # does not decode): Active Storage's own analyzer or previewer may take it.
+    class NotMedia < Error; end
+    # mediatool knows the kind of file and refused this one: damaged, over a limit, too slow. No
+    # tool without mediatool's limits is given it.
+    class Refused < Error; end
 
     autoload :Binary, "active_storage/mediatool/binary"
     autoload :Command, "active_storage/mediatool/command"
