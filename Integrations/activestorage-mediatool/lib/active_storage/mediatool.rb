@@ -27,6 +27,8 @@ module ActiveStorage
     # mediatool knows the kind of file and refused this one: damaged, over a limit, too slow. No
     # tool without mediatool's limits is given it.
     class Refused < Error; end
+    # The mediatool binary could not be started (removed, replaced by what does not run).
+    class NotStarted < Error; end
 
     autoload :Binary, "active_storage/mediatool/binary"
     autoload :Command, "active_storage/mediatool/command"
@@ -65,20 +67,23 @@ module ActiveStorage
         end
       end
 
-      # The mediatool runs this process uses, or nil when there is no mediatool to run.
+      # The mediatool runs this process uses, or nil when there is no mediatool to run. A binary
+      # moved, removed or replaced since the last blob is looked for again (`Binary`): the
+      # processes kept of the one before are ended.
       def tool
-        path = Binary.path
-        return nil unless path
-
+        found = Binary.found
         @lock.synchronize do
-          if @tool && @tool.binary != path
+          if @tool && (@tool.binary != found.path || @tool_identity != found.identity)
             @tool.stop
             @tool = nil
           end
+          return nil unless found.path
+
           # Its processes end with this one: the hook is set at the first tool, so that it runs
           # after whatever work at_exit hooks set earlier do (minitest's runs its tests there).
           @stopped_at_exit ||= at_exit { ActiveStorage::Mediatool.stop } && true
-          @tool ||= Tool.new(binary: path, settings: settings)
+          @tool_identity = found.identity
+          @tool ||= Tool.new(binary: found.path, settings: settings)
         end
       end
 

@@ -72,7 +72,12 @@ module ActiveStorage
           input_reader, @input = IO.pipe
           @output, output_writer = IO.pipe
           # Its error lines repeat what the answers say: not kept.
-          @pid = Process.spawn(*@argv, in: input_reader, out: output_writer, err: File::NULL)
+          begin
+            @pid = Command.spawn(@argv, in: input_reader, out: output_writer, err: File::NULL)
+          rescue NotStarted
+            abandon
+            raise
+          end
           @owner = Process.pid
           @held = +"".b
         ensure

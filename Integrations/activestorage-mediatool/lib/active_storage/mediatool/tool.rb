@@ -50,6 +50,9 @@ module ActiveStorage
         raise verdict(report["error"]) unless report["status"] == "ok"
 
         report
+      rescue NotStarted
+        Binary.forget
+        raise
       end
 
       # mediatool ingest's manifest of the file with a recipe of no outputs but the manifest: the
@@ -78,6 +81,9 @@ module ActiveStorage
         raise verdict(report["error"]) unless report["status"] == "ok"
 
         report
+      rescue NotStarted
+        Binary.forget
+        raise
       rescue SystemCallError => error
         raise Error, "its manifest could not be read: #{Mediatool.reason(error)}"
       end
@@ -100,6 +106,9 @@ module ActiveStorage
         file = File.open(output, "rb")
         File.unlink(output)
         jpeg(file)
+      rescue NotStarted
+        Binary.forget
+        raise
       rescue SystemCallError => error
         raise Error, "its poster could not be read: #{Mediatool.reason(error)}"
       end
