@@ -60,9 +60,26 @@ class PreviewerTest < ActiveSupport::TestCase
     assert_operator psnr(image, shown), :>=, 30
   end
 
-  test "a video that cannot be previewed raises Active Storage's PreviewError" do
+  test "a video of no kind mediatool reads goes to Rails' own previewer, and raises its PreviewError" do
+    mark = LOG.string.size
     blob = blob_of(fixture("video/not-media.mp4"))
-    error = assert_raises(ActiveStorage::PreviewError) { blob.preview(resize_to_limit: [200, 200]).processed }
-    assert_match(/mediatool could not preview not-media\.mp4/, error.message)
+    assert_raises(ActiveStorage::PreviewError) { blob.preview(resize_to_limit: [200, 200]).processed }
+    assert(log_lines_since(mark).any? { |line| line.include?("mediatool could not preview not-media.mp4") && line.include?("VideoPreviewer is asked instead") },
+           LOG.string[mark..])
+  end
+
+  test "a preview's error names the blob, never where its file lies" do
+    [false, true].each do |serve|
+      with_settings(serve: serve) do
+        mark = LOG.string.size
+        blob = blob_of(fixture("bad/mp4-chunks-past-the-end.mp4"), filename: "clip.mp4")
+        on_disk = ActiveStorage::Blob.service.path_for(blob.key)
+        error = assert_raises(ActiveStorage::PreviewError) { blob.preview(resize_to_limit: [64, 64]).processed }
+        refute_includes error.message, on_disk, "serve: #{serve}"
+        refute_includes error.message, STORAGE, "serve: #{serve}"
+        refute_includes LOG.string[mark..], STORAGE, "serve: #{serve}"
+        assert_equal "mediatool could not preview clip.mp4 (#{blob.key}): no decodable video frame", error.message, "serve: #{serve}"
+      end
+    end
   end
 end

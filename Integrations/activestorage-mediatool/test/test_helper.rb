@@ -37,6 +37,60 @@ module BlobHelpers
     path
   end
 
+  # counter.mp4 with its one track's sample table claiming `samples` samples of a byte each: an
+  # index bomb. FFmpeg's MP4 demuxer makes an index entry (24 bytes) of each claimed sample however
+  # few bytes the file has (40 million: a gigabyte and a minute of ffprobe for 3.5 KB); mediatool
+  # refuses it from its header ("a track claims N samples, more than the file's M bytes can hold").
+  def index_bomb(samples: 40_000_000)
+    path = File.join(STORAGE, "index-bomb-#{samples}.mp4")
+    return path if File.exist?(path)
+
+    bytes = File.binread(fixture("video/counter.mp4"))
+    stsz = box_offset(bytes, %w[moov trak mdia minf stbl stsz]) or raise "counter.mp4 has no stsz box"
+    # After the box's size and type (8), its version and flags (4): the size of every sample
+    # (a constant one: no table follows) and their count.
+    bytes[stsz + 12, 8] = [1, samples].pack("NN")
+    File.binwrite(path, bytes)
+    path
+  end
+
+  # Where the box `types` (each inside the one before) begins in `bytes`, or nil.
+  def box_offset(bytes, types, range = 0...bytes.bytesize)
+    type, *inner = types
+    offset = range.begin
+    while offset + 8 <= range.end
+      size, name = bytes.byteslice(offset, 8).unpack("Na4")
+      break if size < 8 || offset + size > range.end
+      return inner.empty? ? offset : box_offset(bytes, inner, (offset + 8)...(offset + size)) if name == type
+
+      offset += size
+    end
+    nil
+  end
+
+  # Rails' ffprobe and ffmpeg (`ActiveStorage.paths`), for the block's time, are stand-ins that
+  # write each run's arguments to a file and fail (Rails' `-version` check aside, which they pass):
+  # the block is given a reader of the runs recorded.
+  def with_recording_ffmpeg
+    saved = ActiveStorage.paths.slice(:ffprobe, :ffmpeg)
+    folder = Dir.mktmpdir("stand-ins-", STORAGE)
+    record = File.join(folder, "runs")
+    %w[ffprobe ffmpeg].each do |name|
+      path = File.join(folder, name)
+      File.write(path, <<~SCRIPT)
+        #!/bin/sh
+        [ "$1" = -version ] && exit 0
+        echo "#{name} $*" >> '#{record}'
+        exit 1
+      SCRIPT
+      File.chmod(0o755, path)
+      ActiveStorage.paths[name.to_sym] = path
+    end
+    yield -> { File.exist?(record) ? File.readlines(record, chomp: true) : [] }
+  ensure
+    %i[ffprobe ffmpeg].each { |name| saved.key?(name) ? ActiveStorage.paths[name] = saved[name] : ActiveStorage.paths.delete(name) }
+  end
+
   # Peak signal to noise of two pictures of one size, in dB, over their RGB samples.
   def psnr(first, second)
     first, second = [first, second].map { |image| image.colourspace(:srgb).extract_band(0, n: 3).cast(:float) }

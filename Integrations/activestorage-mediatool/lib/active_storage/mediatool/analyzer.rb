@@ -3,10 +3,12 @@
 module ActiveStorage
   module Mediatool
     # Analyses videos, audio and the pictures mediatool reads with `mediatool probe`, in its
-    # sandbox. A file it cannot read is handed to the analyzer Active Storage would have used
-    # without the gem (a Lab TIFF vips reads, a video ffprobe still measures); where that one
-    # fails too, it is analysed as Active Storage does it: a warning in the log and the blob
-    # marked analysed, with no metadata but that, never an exception.
+    # sandbox. Only a file of no kind mediatool reads (`NotMedia`: no format it knows, a TIFF
+    # layout it does not decode) is handed to the analyzer Active Storage would have used without
+    # the gem. A file it knows and refused (damaged, over a limit, too slow) is never given to a
+    # tool without its limits: it is analysed as refused, `mediatool_refused` saying why. When
+    # mediatool gives no answer at all (it could not be started, it stalled or ended), the blob is
+    # analysed as failed, `mediatool_failed` saying why. Never an exception.
     class Analyzer < ActiveStorage::Analyzer
       # What Rails' image analyzers read besides (SVG, BMP, PSD...) is left to them.
       PICTURE_TYPES = %w[
@@ -19,7 +21,8 @@ module ActiveStorage
       end
 
       def metadata
-        tool = Mediatool.tool or return {}
+        # Gone since `accept?`: what an app without mediatool gets.
+        tool = Mediatool.tool or return metadata_by_next_analyzer("there is no mediatool now")
         # What the file is, whatever its content type says: Marcel 1.0 takes an AVIF photo for
         # video/quicktime (both are ISO media files), and it is measured as the photo it is.
         if Mediatool.settings.digests
@@ -27,19 +30,32 @@ module ActiveStorage
         else
           Metadata.from(Mediatool.with_local_path(blob) { |path| tool.probe(path) })
         end
+      rescue NotMedia => error
+        metadata_by_next_analyzer(error.message)
+      rescue Refused => error
+        logger.warn "mediatool refused #{blob.filename} (#{blob.key}): #{error.message}; analysed as refused"
+        { mediatool_refused: error.message }
       rescue Error => error
-        fallback = ActiveStorage.analyzers.drop_while { |analyzer| analyzer != self.class }.drop(1).detect { |analyzer| analyzer.accept?(blob) }
-        logger.warn "mediatool could not read #{blob.filename} (#{blob.key}): #{error.message}; " +
-                    (fallback ? "#{fallback.name} is asked instead" : "skipping its analysis")
-        fallback ? metadata_by(fallback) : {}
+        logger.warn "mediatool could not analyse #{blob.filename} (#{blob.key}): #{error.message}; analysed as failed"
+        { mediatool_failed: error.message }
       end
 
       private
-        def metadata_by(fallback)
-          fallback.new(blob).metadata
-        rescue StandardError => error
-          logger.warn "#{fallback.name} could not analyse #{blob.filename} (#{blob.key}) either: #{error.message}"
-          {}
+        # The analyzer after this one that takes the blob, as Active Storage would have chosen
+        # without the gem; none, or one that fails, leaves the blob analysed with nothing else.
+        def metadata_by_next_analyzer(why)
+          following = ActiveStorage.analyzers.drop_while { |analyzer| analyzer != self.class }.drop(1)
+          fallback = following.detect { |analyzer| analyzer.accept?(blob) }
+          logger.warn "mediatool could not read #{blob.filename} (#{blob.key}): #{why}; " +
+                      (fallback ? "#{fallback.name} is asked instead" : "skipping its analysis")
+          return {} unless fallback
+
+          begin
+            fallback.new(blob).metadata
+          rescue StandardError => error
+            logger.warn "#{fallback.name} could not analyse #{blob.filename} (#{blob.key}) either: #{error.message}"
+            {}
+          end
         end
     end
   end

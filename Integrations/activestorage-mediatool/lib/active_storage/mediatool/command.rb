@@ -15,7 +15,7 @@ module ActiveStorage
         deadline = now + timeout
         output_reader, output_writer = IO.pipe
         error_reader, error_writer = IO.pipe
-        pid = Process.spawn(*argv, in: File::NULL, out: output_writer, err: error_writer)
+        pid = spawn(argv, in: File::NULL, out: output_writer, err: error_writer)
         output_writer.close
         error_writer.close
         output = +"".b
@@ -34,6 +34,14 @@ module ActiveStorage
           end
         end
         [output_reader, output_writer, error_reader, error_writer].each { |io| io.close if io && !io.closed? }
+      end
+
+      # The process of `argv`; a binary that cannot be started (gone since it was found, replaced
+      # by what does not run) is an error of the gem's own, never Ruby's Errno into the app.
+      def self.spawn(argv, **redirections)
+        Process.spawn(*argv, **redirections)
+      rescue SystemCallError => error
+        raise NotStarted, "mediatool could not be started: #{Mediatool.reason(error)}"
       end
 
       def self.now

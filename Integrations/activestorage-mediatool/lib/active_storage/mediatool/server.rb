@@ -27,12 +27,16 @@ module ActiveStorage
           @input.write(path + "\n")
           @input.flush
           answer = JSON.parse(read_line)
-          raise Error, "it answered #{answer.inspect[0, 80]} to #{path}" unless answer.is_a?(Hash) && answer["input"] == path
+          raise Error, "it answered what was not asked (no object, or another input's)" unless answer.is_a?(Hash) && answer["input"] == path
 
           answer
-        rescue Error, SystemCallError, IOError, JSON::ParserError => error
+        rescue SystemCallError => error
           stop
-          raise Error, "mediatool #{@argv[1]} --serve failed on #{File.basename(path)}: #{error.message}"
+          raise Error, "mediatool #{@argv[1]} --serve failed: #{Mediatool.reason(error)}"
+        rescue Error, IOError, JSON::ParserError => error
+          stop
+          # Its words, not the path it was written: the caller names the blob.
+          raise Error, "mediatool #{@argv[1]} --serve failed: #{error.message.gsub(path, "its input")}"
         end
       end
 
@@ -68,7 +72,12 @@ module ActiveStorage
           input_reader, @input = IO.pipe
           @output, output_writer = IO.pipe
           # Its error lines repeat what the answers say: not kept.
-          @pid = Process.spawn(*@argv, in: input_reader, out: output_writer, err: File::NULL)
+          begin
+            @pid = Command.spawn(@argv, in: input_reader, out: output_writer, err: File::NULL)
+          rescue NotStarted
+            abandon
+            raise
+          end
           @owner = Process.pid
           @held = +"".b
         ensure

@@ -15,6 +15,18 @@ module ActiveStorage
       # Nothing written but the manifest.
       DIGESTS_RECIPE = '{"renditions": [], "storyboard": false, "preview": false}'
 
+      # mediatool's words (its error line without "mediatool: FILE: ", as its JSON's `error` has
+      # it) for a file of no kind it reads: no format's signature in its first bytes, nothing at
+      # all, a layout of a format its decoders do not take (a CMYK TIFF, a HEIF overlay). Every
+      # other failure it reports is of a file it knows and refused: damaged, over a limit, slower
+      # than --timeout.
+      NOT_MEDIA = [
+        /\Anot a media file FFmpeg can open: Invalid data found when processing input\z/,
+        /\Anot a PNG, JPEG, WebP, HEIF, AVIF or TIFF file\z/,
+        /\Aan empty file\z/,
+        /\A(TIFF|HEIF) .* (is|are) not supported\b/
+      ].freeze
+
       def initialize(binary:, settings:)
         @binary = binary
         @settings = settings
@@ -22,7 +34,8 @@ module ActiveStorage
         @pools = {}
       end
 
-      # mediatool probe's report of the file, a Hash; raises Error when it could not be read.
+      # mediatool probe's report of the file, a Hash. Raises NotMedia for a file of no kind it
+      # reads, Refused for one it knows and refused, another Error when it gave no answer.
       def probe(path)
         arguments = ["probe", *@settings.arguments, *("--no-gps" unless @settings.gps)]
         report =
@@ -30,13 +43,16 @@ module ActiveStorage
             pool(:probe) { [binary, *arguments, "--serve"] }.answer(path)
           else
             status, output, error = Command.run([binary, *arguments, "--json", "--quiet", "--", path], timeout: run_deadline)
-            raise Error, last_line(error) if output.empty? && !status.success?
+            raise failure(status, error, path) if output.empty? && !status.success?
 
             parse(output.lines.first.to_s)
           end
-        raise Error, report["error"].to_s unless report["status"] == "ok"
+        raise verdict(report["error"]) unless report["status"] == "ok"
 
         report
+      rescue NotStarted
+        Binary.forget
+        raise
       end
 
       # mediatool ingest's manifest of the file with a recipe of no outputs but the manifest: the
@@ -55,18 +71,21 @@ module ActiveStorage
           Dir.mktmpdir("activestorage-mediatool-") do |manifests|
             status, output, error = Command.run([binary, *arguments, "--json", "--quiet", "--out-dir", manifests, "--", path],
                                                 timeout: run_deadline)
-            raise Error, last_line(error) if output.empty? && !status.success?
+            raise failure(status, error, path) if output.empty? && !status.success?
 
             report = parse(output.lines.first.to_s)
           end
         end
         # The manifest's file is the answer's copy: not kept.
         FileUtils.rm_f(report["output"]) if report["output"].is_a?(String) && File.dirname(report["output"]) == File.join(folder, "manifests")
-        raise Error, report["error"].to_s unless report["status"] == "ok"
+        raise verdict(report["error"]) unless report["status"] == "ok"
 
         report
+      rescue NotStarted
+        Binary.forget
+        raise
       rescue SystemCallError => error
-        raise Error, "its manifest could not be read: #{error.message}"
+        raise Error, "its manifest could not be read: #{Mediatool.reason(error)}"
       end
 
       # A poster of the video (a frame worth showing, upright, tone mapped), as an open JPEG
@@ -79,7 +98,7 @@ module ActiveStorage
         report = pool(:thumbnail, folder) do
           [binary, *arguments, "--serve", "--out-dir", folder, "--name", "{stem}.jpg", "--overwrite", "--no-fsync"]
         end.answer(path)
-        raise Error, report["error"].to_s unless report["status"] == "ok"
+        raise verdict(report["error"]) unless report["status"] == "ok"
 
         output = report["output"]
         raise Error, "its answer names no poster" unless output.is_a?(String) && File.dirname(output) == folder
@@ -87,8 +106,11 @@ module ActiveStorage
         file = File.open(output, "rb")
         File.unlink(output)
         jpeg(file)
+      rescue NotStarted
+        Binary.forget
+        raise
       rescue SystemCallError => error
-        raise Error, "its poster could not be read: #{error.message}"
+        raise Error, "its poster could not be read: #{Mediatool.reason(error)}"
       end
 
       def stop
@@ -141,7 +163,7 @@ module ActiveStorage
 
         def poster_by_run(path, arguments)
           status, output, error = Command.run([binary, *arguments, "--quiet", "-o", "-", "--", path], timeout: run_deadline)
-          raise Error, last_line(error) unless status.success? && !output.empty?
+          raise failure(status, error, path) unless status.success? && !output.empty?
 
           file = Tempfile.new(["poster", ".jpg"], binmode: true)
           file.write(output)
@@ -166,16 +188,34 @@ module ActiveStorage
 
         def parse(line)
           report = JSON.parse(line)
-          raise Error, "mediatool answered #{line[0, 80].inspect}" unless report.is_a?(Hash)
+          raise Error, "mediatool answered what is no report" unless report.is_a?(Hash)
 
           report
         rescue JSON::ParserError
-          raise Error, "mediatool answered #{line[0, 80].inspect}"
+          # Not its line quoted: a line of JSON names the path it was given.
+          raise Error, "mediatool answered what is no JSON"
         end
 
-        def last_line(error)
+        # A run that failed, from its status and standard error. Only status 1 with a line about
+        # `path` ("mediatool: PATH: what went wrong") is mediatool's word on the file; anything
+        # else (a usage error's 64, a signal, no line) is no answer about it.
+        def failure(status, error, path)
           line = error.to_s.dup.force_encoding(Encoding::UTF_8).scrub.lines.last.to_s.strip
-          line.empty? ? "mediatool failed" : line.delete_prefix("mediatool: ")
+          about_the_file = line.delete_prefix("mediatool: #{path}: ")
+          return verdict(about_the_file) if status.exitstatus == 1 && about_the_file != line
+
+          said = line.delete_prefix("mediatool: ").gsub(path, "its input")[0, 300]
+          ended = status.exitstatus ? "status #{status.exitstatus}" : "signal #{status.termsig}"
+          Error.new("mediatool ended with #{ended}#{": #{said}" unless said.empty?}")
+        end
+
+        # mediatool's failure on a file, as the error it is: a kind it does not read, or refused.
+        # No line at all is no verdict.
+        def verdict(said)
+          return Error.new("mediatool failed and said nothing") if said.to_s.empty?
+
+          said = said.to_s[0, 300]
+          NOT_MEDIA.any? { |words| words.match?(said) } ? NotMedia.new(said) : Refused.new(said)
         end
     end
   end
