@@ -20,6 +20,19 @@ struct SpriteSheet {
                              bytes: [UInt8](repeating: 0, count: cellWidth * usedColumns * cellHeight * usedRows * channels))
     }
 
+    /// The sheet cut down to its first `count` cells: the rows (and, in a first row not filled,
+    /// the columns) no cell of them is in are left out.
+    func keepingCells(_ count: Int) -> SpriteSheet {
+        var kept = SpriteSheet(cellWidth: cellWidth, cellHeight: cellHeight, columns: columns, rows: rows, cells: count,
+                               channels: pixels.channels)
+        let rowBytes = kept.pixels.rowBytes
+        for row in 0..<kept.pixels.height {
+            let from = row * pixels.rowBytes
+            kept.pixels.bytes.replaceSubrange(row * rowBytes..<(row + 1) * rowBytes, with: pixels.bytes[from..<(from + rowBytes)])
+        }
+        return kept
+    }
+
     /// The rect of cell `index` (row by row from the top left) in the sheet.
     func rect(ofCell index: Int) -> (x: Int, y: Int, width: Int, height: Int) {
         ((index % columns) * cellWidth, (index / columns) * cellHeight, cellWidth, cellHeight)

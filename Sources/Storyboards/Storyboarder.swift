@@ -50,11 +50,16 @@ public struct Storyboarder: Sendable {
         var sheet: (index: Int, pixels: SpriteSheet)?
         var cellSize: DisplayGeometry?
         var lastCell: PixelBuffer?
-        var pastEnd = 0
+        /// The cell that showed the video's last frame at a time past it: the storyboard ends
+        /// there, whatever duration the file claims (100 frames claiming 61,234 s wrote 622 sheets).
+        var lastFrameCell: Int?
         let encoder = ImageEncoders.encoder(for: options.format, settings: options.encoding)
 
         func finishSheet() throws {
-            guard let current = sheet else { return }
+            guard var current = sheet else { return }
+            if let lastFrameCell, names.place(ofFrame: lastFrameCell).file == current.index {
+                current.pixels = current.pixels.keepingCells(names.place(ofFrame: lastFrameCell).cell + 1)
+            }
             // Named after the WebVTT file, not by the user: a link in their place is never followed.
             let descriptor = try outputs.open(names.path(current.index), namedByUser: false)
             warnings += try encoder.write(current.pixels.pixels, metadata: PictureMetadata(), to: descriptor)
@@ -65,8 +70,9 @@ public struct Storyboarder: Sendable {
 
         var repeated = 0
         func place(_ found: VideoSource.FrameForTime) throws {
+            guard lastFrameCell == nil else { return }
             let frame = found.located.frame
-            if found.located.isPastEnd { pastEnd += 1 }
+            if found.located.isPastEnd { lastFrameCell = found.index }
             if found.repeatsPrevious && !found.located.isPastEnd { repeated += 1 }
             if cellSize == nil {
                 let width = options.maxWidth ?? (options.maxHeight == nil ? StoryboardOptions.defaultCellWidth : nil)
@@ -112,15 +118,25 @@ public struct Storyboarder: Sendable {
         if let alongside, mode == .exact {
             let theirs = try alongside.times(video)
             tookAlongside = true
+            // The frames alongside are taken to the end; cells past the last frame are not made.
             try video.frames(atSeconds: [cellTimes, theirs], mode: .exact) { list, found in
                 if list == 0 { try place(found) } else { try alongside.take(found, video) }
             }
         } else {
-            try video.frames(atSeconds: cellTimes, mode: mode, place)
+            do {
+                try video.frames(atSeconds: cellTimes, mode: mode) { found in
+                    try place(found)
+                    if lastFrameCell != nil { throw ReachedTheLastFrame() }
+                }
+            } catch is ReachedTheLastFrame {}
         }
         try finishSheet()
-        if pastEnd > 0 {
-            warnings.append("\(pastEnd) of the times lie past the last frame, which they show")
+        if let lastFrameCell, lastFrameCell + 1 < schedule.entries.count {
+            warnings.append("the video's frames end at \(WebVTT.timestamp(WebVTT.milliseconds(frames[lastFrameCell].shown))) though it claims "
+                            + "\(WebVTT.timestamp(WebVTT.milliseconds(to))): \(lastFrameCell + 1) of the \(schedule.entries.count) cells were made, "
+                            + "the last showing the last frame to the end")
+        } else if lastFrameCell != nil {
+            warnings.append("1 of the times lies past the last frame, which it shows")
         }
         // Asked for with --keyframe, repeats are no news.
         if repeated > 0 && !(mode == .keyframe && options.keyframesMayRepeat) {
@@ -130,10 +146,12 @@ public struct Storyboarder: Sendable {
         }
 
         var track = WebVTT()
-        for (entry, frame) in zip(schedule.entries, frames) {
+        for (index, (entry, frame)) in zip(schedule.entries, frames).enumerated() {
             let name = WebVTT.urlPath(String(frame.file.split(separator: "/").last ?? Substring(frame.file)))
             let isSheet = options.tiling != .none
-            track.cues.append(WebVTT.Cue(start: entry.start, end: entry.end, url: Self.url(name, base: options.urlBase),
+            // The cell of the last frame shows until the end the file claims.
+            let end = index == lastFrameCell ? schedule.entries.last!.end : entry.end
+            track.cues.append(WebVTT.Cue(start: entry.start, end: end, url: Self.url(name, base: options.urlBase),
                                          rect: isSheet ? (frame.x, frame.y, frame.width, frame.height) : nil))
         }
         // The index is moved into place last: a player that finds it finds every file it names.
@@ -242,3 +260,6 @@ public struct Storyboarder: Sendable {
         }
     }
 }
+
+/// Thrown from the pass over the cells once one showed the last frame: no cell comes after it.
+private struct ReachedTheLastFrame: Error {}

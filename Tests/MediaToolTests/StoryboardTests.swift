@@ -34,6 +34,44 @@ import TestSupport
         }
     }
 
+    /// The counter in Matroska whose Segment Info claims 61,234 s (its 60 frames last 2.4 s).
+    static func durationDecoy(in folder: URL) throws -> String {
+        var bytes = [UInt8](try Fixture.data("video/counter.mkv"))
+        // Duration (0x4489), 8 bytes: a big-endian double of milliseconds.
+        let duration = try #require((0..<(bytes.count - 3)).first { bytes[$0] == 0x44 && bytes[$0 + 1] == 0x89 && bytes[$0 + 2] == 0x88 })
+        let claimed = (61_234_000.0).bitPattern
+        for index in 0..<8 { bytes[duration + 3 + index] = UInt8(truncatingIfNeeded: claimed >> (56 - 8 * UInt64(index))) }
+        let path = folder.appendingPathComponent("claims.mkv").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// A storyboard ends at the video's last frame, whatever duration the file claims: 100 frames
+    /// claiming 61,234 s wrote 254 MB in 622 files and said "ok". The last cell shows the last
+    /// frame to the claimed end, and a warning says where the frames ended.
+    @Test func theStoryboardEndsAtTheLastFrameNotTheClaimedDuration() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let decoy = try Self.durationDecoy(in: folder)
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let vtt = out.appendingPathComponent("board.vtt").path
+        let run = try ToolRun.run(["storyboard", "--every", "1", "--vtt", vtt, decoy], deadline: 60)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.errorLines == ["mediatool: warning: \(decoy): the video's frames end at 00:00:02.360 though it claims "
+                                   + "17:00:34.000: 4 of the 61234 cells were made, the last showing the last frame to the end"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["board.sheet-1.jpg", "board.vtt"])
+        let cues = try String(contentsOfFile: vtt, encoding: .utf8).components(separatedBy: "\n\n").dropFirst()
+        #expect(cues.count == 4)
+        #expect(cues.last?.hasPrefix("00:00:03.000 --> 17:00:34.000\n") == true, "\(cues.last ?? "")")
+        // ingest's storyboard, taken beside its other frames, ends there too.
+        let ingested = folder.appendingPathComponent("ingested")
+        let ingest = try ToolRun.run(["ingest", "--out-dir", ingested.path, decoy], deadline: 120)
+        #expect(ingest.status == 0, "\(ingest.standardError)")
+        let made = FileManager.default.enumerator(atPath: ingested.path)?.allObjects.count ?? 0
+        #expect(made < 30, "\(made) files")
+    }
+
     /// A clip of one keyframe, 16 cells: 16 different frames, none repeated.
     @Test func aClipOfOneKeyframeGivesSixteenDifferentCells() throws {
         let folder = try Fixture.scratchFolder()
