@@ -174,6 +174,11 @@ final class FormatContext {
 
     /// The main video stream: FFmpeg's choice, passing over cover art and other attached pictures.
     func bestVideoStreamIndex() -> Int? {
+        // An icon's entries are its streams, smallest first in most files: the picture is the largest.
+        if String(cString: pointer.pointee.iformat.pointee.name) == "ico" {
+            return videoStreamIndices().max { frameSize(ofStream: $0).width * frameSize(ofStream: $0).height
+                < frameSize(ofStream: $1).width * frameSize(ofStream: $1).height }
+        }
         let isPicture = { (index: Int) in self.stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }
         let best = av_find_best_stream(pointer, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         if best >= 0 && !isPicture(Int(best)) { return Int(best) }

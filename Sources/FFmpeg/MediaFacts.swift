@@ -26,7 +26,7 @@ public struct MediaFacts: Sendable {
     public var isPicture: Bool { Self.isPictureDemuxer(demuxer) }
 
     public static func isPictureDemuxer(_ demuxer: String) -> Bool {
-        demuxer == "gif" || demuxer == "image2" || demuxer.hasSuffix("_pipe") || demuxer == "apng"
+        demuxer == "gif" || demuxer == "image2" || demuxer.hasSuffix("_pipe") || demuxer == "apng" || demuxer == "ico"
     }
 }
 

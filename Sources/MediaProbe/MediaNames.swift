@@ -25,7 +25,7 @@ enum MediaNames {
                 "mpegvideo": ("m2v", "video/mpeg"), "flv": ("flv", "video/x-flv"), "ogg": ("ogg", "\(family)/ogg"),
                 "mp3": ("mp3", "audio/mpeg"), "wav": ("wav", "audio/wav"), "flac": ("flac", "audio/flac"), "aac": ("aac", "audio/aac"),
                 "asf": ("asf", "video/x-ms-asf"), "h264": ("h264", "video/h264"), "hevc": ("hevc", "video/h265"),
-                "bmp_pipe": ("bmp", "image/bmp"), "psd_pipe": ("psd", "image/vnd.adobe.photoshop"),
+                "bmp_pipe": ("bmp", "image/bmp"), "ico": ("ico", "image/vnd.microsoft.icon"), "psd_pipe": ("psd", "image/vnd.adobe.photoshop"),
             ]
             return known[name] ?? known[facts.demuxer] ?? (name, "application/octet-stream")
         }
