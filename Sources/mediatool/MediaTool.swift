@@ -76,7 +76,7 @@ struct MediaTool: ParsableCommand {
             guard code == .validationFailure, !(error is CleanExit) else { exit(withError: error) }
             var text = message(for: error)
             if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
-            let line = text.split(separator: "\n").first.map(String.init) ?? text
+            let line = withoutFarGuess(text.split(separator: "\n").first.map(String.init) ?? text)
             let names = configuration.subcommands.map { $0._commandName }
             let subcommand = arguments.prefix { $0 != "--" }.first { names.contains($0) }
             let help = subcommand.map { "mediatool \($0) --help" } ?? "mediatool --help"
@@ -86,6 +86,25 @@ struct MediaTool: ParsableCommand {
     }
 
     static var subcommandNames: [String] { configuration.subcommands.map { $0._commandName } }
+
+    /// The parser's "Unknown option '--bogus'. Did you mean '--jobs'?" without a guess that is no
+    /// near spelling of what was typed (more than 2 letters changed, or a third of them): it sent
+    /// users to an option unrelated to what they meant.
+    static func withoutFarGuess(_ line: String) -> String {
+        let parts = line.split(separator: "'", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 5, parts[0] == "Unknown option ", parts[2] == ". Did you mean ", parts[4] == "?" else { return line }
+        let typed = Array(parts[1].drop { $0 == "-" }), guess = Array(parts[3].drop { $0 == "-" })
+        // Levenshtein's distance, a row at a time.
+        var previous = Array(0...guess.count)
+        for (row, letter) in typed.enumerated() {
+            var current = [row + 1]
+            for (column, other) in guess.enumerated() {
+                current.append(min(previous[column + 1] + 1, current[column] + 1, previous[column] + (letter == other ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[guess.count] <= max(2, typed.count / 3) ? line : "Unknown option '\(parts[1])'."
+    }
 
     /// A first argument that names no subcommand is a usage error that says which were meant
     /// (`thumb` is not taken for two unexpected arguments), and so is `help` of one that does not exist.

@@ -81,6 +81,19 @@ import TestSupport
     }
 
     /// `-j1` is `-j 1`, as getopt reads it.
+    /// A near misspelling is answered with the option meant; a word that spells no option nearly
+    /// gets no guess (`--bogus` was answered "Did you mean '--jobs'?").
+    @Test(arguments: [
+        (["thumbnail", "--jobz", "2", "x.png"], "mediatool: Unknown option '--jobz'. Did you mean '--jobs'? (see 'mediatool thumbnail --help')"),
+        (["thumbnail", "--bogus", "x.png"], "mediatool: Unknown option '--bogus'. (see 'mediatool thumbnail --help')"),
+        (["probe", "--bogus", "x"], "mediatool: Unknown option '--bogus'. (see 'mediatool probe --help')"),
+    ])
+    func anUnknownOptionIsGivenOnlyANearGuess(arguments: [String], line: String) throws {
+        let run = try ToolRun.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.errorLines == [line])
+    }
+
     @Test func aJobCountJoinedToItsOptionIsTaken() throws {
         let output = try ScratchOutput("out.png")
         let run = try ToolRun.run(["crop", "-j1", "--rect", "0,0,1,1", Fixture.path("pictures/orientation1.png"), "-o", output.path])
