@@ -32,7 +32,8 @@ public struct ServedLines: ~Copyable {
             if let end = held.firstIndex(of: UInt8(ascii: "\n")) {
                 var line = held[..<end]
                 held.removeFirst(end + 1)
-                if skipping { return .tooLong }
+                // Whole in what was read so far, it may still be longer than any path.
+                if skipping || line.count > Self.longestLine { return .tooLong }
                 // A carriage return before the line feed is not part of the name (as --files-from).
                 if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
                 return line.isEmpty ? .empty : .path(PathBytes.string(line))
@@ -45,7 +46,7 @@ public struct ServedLines: ~Copyable {
                 // A last line without its line feed is a line.
                 guard !held.isEmpty || skipping else { return nil }
                 defer { held = [] }
-                if skipping { return .tooLong }
+                if skipping || held.count > Self.longestLine { return .tooLong }
                 return .path(PathBytes.string(held[...]))
             }
             var chunk = [UInt8](repeating: 0, count: 1 << 14)

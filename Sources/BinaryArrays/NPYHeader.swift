@@ -79,6 +79,11 @@ public struct NPYHeader: Equatable, Sendable {
         for (key, _) in entries where !keys.insert(key).inserted {
             throw NPYError.malformedHeader("'\(key)' is given more than once")
         }
+        // NumPy refuses a header of any other keys ("Header does not contain the correct keys"):
+        // a file it cannot read is not read here either.
+        for (key, _) in entries where !["descr", "fortran_order", "shape"].contains(key) {
+            throw NPYError.malformedHeader("'\(key)' is no key of a .npy header (descr, fortran_order and shape are)")
+        }
         func entry(_ key: String) throws -> PythonLiteral.Value {
             guard let value = entries.first(where: { $0.key == key })?.value else { throw NPYError.malformedHeader("no '\(key)'") }
             return value

@@ -82,6 +82,9 @@ import TestSupport
              ".npy header: 'fortran_order' is given more than once"),
             ("field-twice", npy("{'descr': [('x', '<f8'), ('x', '<i8')], 'fortran_order': False, 'shape': (1,), }", data: 16),
              ".npy header: field 'x' occurs more than once"),
+            // NumPy refuses a header with any other key.
+            ("other-key", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'note': 'x', }", data: 8),
+             ".npy header: 'note' is no key of a .npy header (descr, fortran_order and shape are)"),
             // The hostile review: 'd\x65scr' is 'descr' to NumPy, which took the second one.
             ("escaped-twice", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), 'd\\x65scr': '<i8', }", data: 16),
              ".npy header: a string holds an escape (\\)"),
