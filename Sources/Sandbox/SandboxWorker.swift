@@ -106,7 +106,13 @@ public struct SandboxWorker: Sendable {
             try? channel.send(WireMessage.unconfined(reason: reason).bytes)
             exit(70)
         case .success(let flags):
-            guard (try? channel.send(WireMessage.ready(confinement: flags, pid: getpid()).bytes)) != nil else { exit(0) }
+            let hello = WireMessage.ready(confinement: flags, pid: getpid()).bytes
+            if TestTrigger.cutsItsHelloShort {
+                // The first packet of the hello, saying more follows, and nothing after it.
+                channel.sendFirstPacket(hello)
+                while true { pause() }
+            }
+            guard (try? channel.send(hello)) != nil else { exit(0) }
         }
         // A batch sends one spec again and again: the job made for it last is made once.
         var last: (spec: JSONValue, threads: Int, job: FileJob)?

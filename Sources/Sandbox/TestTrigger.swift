@@ -8,6 +8,15 @@ import Glibc
 /// and the job fails saying whether the kernel refused it), `lineage` (the job fails saying how the
 /// worker was started, whose child it is and what it holds open). Release builds leave this out.
 enum TestTrigger {
+    /// `hello-cut:`: the worker sends the first packet of its hello and nothing more.
+    static var cutsItsHelloShort: Bool {
+        #if DEBUG
+        return getenv("MEDIATOOL_TEST_WORKER_TRIGGER").map { String(cString: $0).hasPrefix("hello-cut:") } ?? false
+        #else
+        return false
+        #endif
+    }
+
     /// `silent:SUFFIX`: the worker answers "done" for such an input without doing its job, as a
     /// worker gone wrong may, leaving its outputs unwritten.
     static func answersWithoutWorking(for input: String) -> Bool {

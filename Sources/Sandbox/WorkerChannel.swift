@@ -54,6 +54,13 @@ final class WorkerChannel: @unchecked Sendable {
         }
     }
 
+    /// A message's first packet marked as one of several, and nothing more: what a worker gone
+    /// wrong may send (`TestTrigger.cutsItsHelloShort`).
+    func sendFirstPacket(_ bytes: [UInt8]) {
+        let packet = [UInt8(1)] + bytes.prefix(1)
+        _ = packet.withUnsafeBytes { mt_send_message(descriptor, $0.baseAddress, $0.count, nil, 0) }
+    }
+
     private func sendPackets(_ bytes: [UInt8], descriptors: [Int32]) throws(SystemError) {
         guard bytes.count <= Self.capacity else { throw SystemError("cannot send to a worker", code: EMSGSIZE) }
         let step = Self.packetSize - 1

@@ -206,7 +206,8 @@ final class WorkerProcess {
             throw WorkerFailure.didNotStart(ending: ending)
         }
         // A socket closed, or reset by a zygote that ended before it made the worker: no start.
-        guard let message = try? channel.receive() else {
+        // The rest of a hello begun is waited for as long as its start, no longer.
+        guard let message = try? channel.receive(seconds: seconds) else {
             throw WorkerFailure.didNotStart(ending: end())
         }
         switch WireMessage(bytes: message.bytes) {

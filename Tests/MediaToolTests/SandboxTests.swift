@@ -56,6 +56,18 @@ import TestSupport
         #expect(failed["error"] as? String == message)
     }
 
+    /// A worker whose hello is cut short (a first packet saying more follows, then nothing) held
+    /// the call forever: the rest is waited for as long as a start, and the input fails.
+    @Test func aWorkerWhoseHelloIsCutShortFailsItsInputInTime() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["thumbnail", "--timeout", "2", Fixture.path("video/counter.mp4"), "-o", folder.appendingPathComponent("t.png").path],
+                                  environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "hello-cut:"], deadline: 90)
+        #expect(run.status == 1)
+        #expect(run.errorLines.first?.contains("a sandboxed worker did not start") == true, "\(run.errorLines)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     /// A worker that says it is done without writing its output: no empty file is put in place and
     /// reported "ok"; the input fails, the others go on.
     @Test func aWorkerDoneWithoutWritingFailsItsInput() throws {
