@@ -109,6 +109,8 @@ extension TestTrigger {
         #if DEBUG
         guard let value = getenv("MEDIATOOL_TEST_ZYGOTE_TRIGGER").map({ String(cString: $0) }) else { return }
         if (value == "exit" && moment == .request) || (value == "exit-after-fork" && moment == .forked) { _exit(0) }
+        // As a stranger's SIGSTOP would: stopped, not ended.
+        if value == "stop" && moment == .request { raise(SIGSTOP) }
         #endif
     }
 }

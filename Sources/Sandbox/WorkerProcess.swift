@@ -199,7 +199,12 @@ final class WorkerProcess {
     /// The worker's first message: confined, or why not. `wakingFor`: a descriptor whose becoming
     /// readable (a caller's cancellation) ends the wait at once, the worker ended.
     func awaitReady(seconds: Double, wakingFor other: Int32? = nil) throws -> Int32 {
-        let ready = Readiness.wait(for: [channel.descriptor] + (other.map { [$0] } ?? []), seconds: seconds)
+        var wait = seconds
+        // A copy's zygote is heard first: one that gave no answer (ended, stuck, or stopped by a
+        // stranger's SIGSTOP, which held every run 30 s) made no copy, or one that says its own
+        // process at once; it is waited for a moment, then replaced by a worker started afresh.
+        if isCopy, request != nil, resolvedPID(waiting: true) == nil, zygoteGaveNone { wait = min(wait, 2) }
+        let ready = Readiness.wait(for: [channel.descriptor] + (other.map { [$0] } ?? []), seconds: wait)
         guard let ready, ready[0] else {
             let ending = end()
             if let ready, ready.count > 1, ready[1] { throw WorkerFailure.cancelled }

@@ -201,9 +201,13 @@ final class WorkerZygote: Sendable {
     /// The zygote's next answer: a process ID, or none started (.some(nil)); nil when it gave no
     /// answer in time or one it does not give.
     private static func nextAnswer(of zygote: WorkerProcess.Launched) -> pid_t?? {
-        // Loading FFmpeg takes a fraction of a second; a zygote that takes longer is stuck.
-        guard Readiness.wait(for: [zygote.channel.descriptor], seconds: answerTimeout) != nil,
-              let answer = try? zygote.channel.receive(seconds: answerTimeout) else { return nil }
+        // Loading FFmpeg takes a fraction of a second; a zygote that takes longer is stuck, and
+        // one that was stopped (SIGSTOP) is given up at once: it held every run 30 s.
+        let deadline = Clock.seconds() + answerTimeout
+        while Readiness.wait(for: [zygote.channel.descriptor], seconds: min(stoppedCheckInterval, deadline - Clock.seconds())) == nil {
+            if Clock.seconds() >= deadline || isStopped(zygote.pid) { return nil }
+        }
+        guard let answer = try? zygote.channel.receive(seconds: answerTimeout) else { return nil }
         answer.descriptors.forEach { close($0) }
         switch WireMessage(bytes: answer.bytes) {
         case .workerStarted(let pid)? where answer.descriptors.isEmpty: return .some(pid)
@@ -214,6 +218,20 @@ final class WorkerZygote: Sendable {
 
     /// The longest an answer is waited for.
     static let answerTimeout = 30.0
+    /// How often a zygote not answering yet is looked at for having been stopped.
+    static let stoppedCheckInterval = 0.1
+
+    /// Whether `pid` is stopped by a signal or a tracer (`T` or `t` in /proc/PID/stat).
+    private static func isStopped(_ pid: pid_t) -> Bool {
+        let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = read(descriptor, &buffer, buffer.count)
+        guard count > 0, let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")), close + 2 < count else { return false }
+        // After the command's name in parentheses: a space, then the state.
+        return buffer[close + 2] == UInt8(ascii: "T") || buffer[close + 2] == UInt8(ascii: "t")
+    }
 
     private static func drain(_ descriptor: Int32) {
         var buffer = [UInt8](repeating: 0, count: 4096)

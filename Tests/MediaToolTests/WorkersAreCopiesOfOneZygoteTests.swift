@@ -42,6 +42,20 @@ import TestSupport
                 == ["v1.thumb.png", "v2.thumb.png", "v3.thumb.png"])
     }
 
+    /// The zygote is stopped (SIGSTOP) at its first request: it is given up at once, not after 30
+    /// s, and the workers started afresh make every input (within a deadline far below 30 s).
+    @Test func aStoppedZygoteIsGivenUpAtOnce() throws {
+        let folder = try SandboxTests.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let run = try ToolRun.run(["thumbnail", "--out-dir", out.path, folder.appendingPathComponent("in").path],
+                                  environment: ["MEDIATOOL_TEST_ZYGOTE_TRIGGER": "stop"], deadline: 20)
+        #expect(run.status == 0)
+        #expect(run.errorLines.first?.hasPrefix("mediatool: summary: 3 ok, 0 failed, 0 skipped of 3 in ") == true, "\(run.errorLines)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+                == ["v1.thumb.png", "v2.thumb.png", "v3.thumb.png"])
+    }
+
     /// The zygote ends after it made a copy, before it said the copy's process: the copy, which
     /// says it itself, is still ended at its input's timeout and waited for, and nothing is left.
     @Test func aCopyWhoseZygoteDiedIsStillEndedAtItsTimeout() throws {
