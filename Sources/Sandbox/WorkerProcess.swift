@@ -199,12 +199,19 @@ final class WorkerProcess {
     /// The worker's first message: confined, or why not. `wakingFor`: a descriptor whose becoming
     /// readable (a caller's cancellation) ends the wait at once, the worker ended.
     func awaitReady(seconds: Double, wakingFor other: Int32? = nil) throws -> Int32 {
-        var wait = seconds
-        // A copy's zygote is heard first: one that gave no answer (ended, stuck, or stopped by a
-        // stranger's SIGSTOP, which held every run 30 s) made no copy, or one that says its own
-        // process at once; it is waited for a moment, then replaced by a worker started afresh.
-        if isCopy, request != nil, resolvedPID(waiting: true) == nil, zygoteGaveNone { wait = min(wait, 2) }
-        let ready = Readiness.wait(for: [channel.descriptor] + (other.map { [$0] } ?? []), seconds: wait)
+        let watched = [channel.descriptor] + (other.map { [$0] } ?? [])
+        var ready: [Bool]?
+        if let zygote = request?.zygote {
+            // A copy's zygote stopped by a stranger's SIGSTOP never makes the copy (it held every
+            // run 30 s): looked at while the copy is awaited, it is given up at once, and the
+            // copy replaced by a worker started afresh.
+            let deadline = Clock.seconds() + seconds
+            repeat {
+                ready = Readiness.wait(for: watched, seconds: max(0, min(WorkerZygote.stoppedCheckInterval, deadline - Clock.seconds())))
+            } while ready == nil && Clock.seconds() < deadline && !zygote.givesUpIfStopped()
+        } else {
+            ready = Readiness.wait(for: watched, seconds: seconds)
+        }
         guard let ready, ready[0] else {
             let ending = end()
             if let ready, ready.count > 1, ready[1] { throw WorkerFailure.cancelled }

@@ -117,6 +117,16 @@ final class WorkerZygote: Sendable {
         return .running(zygote)
     }
 
+    /// Whether the zygote was found stopped (by SIGSTOP or a tracer); one that is is given up:
+    /// ended and waited for, and later workers are started afresh.
+    func givesUpIfStopped() -> Bool {
+        requests.withLock { requests in
+            guard case .running(let zygote) = requests.zygote, Self.isStopped(zygote.pid) else { return false }
+            Self.giveUp(&requests)
+            return true
+        }
+    }
+
     /// Ends the zygote and waits for it at once (no signal may reach its process ID once another
     /// process has it); later workers are started afresh.
     private static func giveUp(_ requests: inout Requests) {
