@@ -28,7 +28,7 @@ final class FormatContext {
         }
         let reservation = try limits.reserveIndex(entries: index.entries, bytes: index.bytes)
         try self.init(name: file.displayName, input: try CustomInput(.file(file)), maxPixels: limits.videoPixels, readsHeadersOnly: readsHeadersOnly,
-                      format: Self.evidentDemuxer(of: file))
+                      format: Self.evidentDemuxer(of: file), file: file)
         indexReservation = reservation
         indexBytes = index.bytes
     }
@@ -43,13 +43,24 @@ final class FormatContext {
         return av_find_input_format("mov")
     }
 
+    static let noKnownFormat = "its bytes are of no format FFmpeg knows: it is no video, sound or picture"
+
+    /// Whether FFmpeg's probe of the first 64 KiB of `file`, by content alone, names a demuxer.
+    static func contentIsOfAKnownFormat(_ file: InputFile) -> Bool {
+        var start = [UInt8](repeating: 0, count: 64 << 10)
+        guard let got = try? start.withUnsafeMutableBytes({ try file.read(at: 0, into: $0) }), got > 0 else { return false }
+        return start.prefix(got).withUnsafeBytes { demuxer(forStart: $0) } != nil
+    }
+
     /// Reads media held in memory, as if it were a file.
     convenience init(bytes: [UInt8]) throws(FFmpegError) {
         try self.init(name: "", input: try CustomInput(.memory(bytes)), maxPixels: DecodeLimits().videoPixels)
     }
 
+    /// `file`: what `input` reads, when it is a file, whose content is looked at again when FFmpeg
+    /// cannot open it.
     private init(name: String, input: CustomInput, maxPixels: Int, readsHeadersOnly: Bool = false,
-                 format: UnsafePointer<AVInputFormat>? = nil) throws(FFmpegError) {
+                 format: UnsafePointer<AVInputFormat>? = nil, file: InputFile? = nil) throws(FFmpegError) {
         FFmpegLibraries.silenceLogs()
         var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
         context?.pointee.pb = input.io
@@ -66,6 +77,12 @@ final class FormatContext {
         if opening < 0 {
             // FFmpeg's log names the cause (a truncated MP4: "moov atom not found").
             let said = LibraryMessages.take().map { $0.hasPrefix("FFmpeg: ") ? String($0.dropFirst(8)) : $0 }
+            // Content of no format at all is said so, whatever the name: FFmpeg takes a name's
+            // extension as a hint, and a text file named .mp4 was "moov atom not found" to one
+            // command and "Invalid data found" to another, neither saying it is no video.
+            if let file, !Self.contentIsOfAKnownFormat(file) {
+                throw FFmpegError(FFmpegError.unrecognised, code: opening, cause: Self.noKnownFormat)
+            }
             throw FFmpegError(FFmpegError.unrecognised, code: opening, cause: said)
         }
         guard let opened = context else { throw FFmpegError("cannot open", code: cffmpeg_averror(ENOMEM)) }
@@ -88,7 +105,7 @@ final class FormatContext {
     /// Throws when the first bytes of a stream (`start`) are of no format FFmpeg knows, as opening
     /// it would: so that a stream that is not media is refused before all of it is copied.
     static func recognise(_ start: UnsafeRawBufferPointer) throws(FFmpegError) {
-        if demuxer(forStart: start) == nil { throw FFmpegError(FFmpegError.unrecognised, code: cffmpeg_averror_invaliddata()) }
+        if demuxer(forStart: start) == nil { throw FFmpegError(FFmpegError.unrecognised, code: cffmpeg_averror_invaliddata(), cause: noKnownFormat) }
     }
 
     /// The name of the demuxer FFmpeg would open a file of these first bytes with; nil for none.
@@ -185,6 +202,20 @@ final class FormatContext {
         return (0..<streamCount).first { index in
             stream(index).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && !isPicture(index)
         }
+    }
+
+    /// The frames of stream `index` whose bytes the container's index places past `size`, and all
+    /// it indexes; nil when it has no index.
+    func indexedFrames(ofStream index: Int, pastByteCount size: Int) -> (missing: Int, indexed: Int)? {
+        let stream = self.stream(index)
+        let count = Int(avformat_index_get_entries_count(stream))
+        guard count > 0 else { return nil }
+        var missing = 0
+        for entry in 0..<count {
+            guard let found = avformat_index_get_entry(stream, Int32(entry)) else { continue }
+            if found.pointee.pos + Int64(found.pointee.size) > Int64(size) { missing += 1 }
+        }
+        return (missing, count)
     }
 
     /// The video streams that are not attached pictures, in file order.

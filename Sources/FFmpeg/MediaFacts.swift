@@ -19,6 +19,9 @@ public struct MediaFacts: Sendable {
     public var mainVideoStream: Int?
     /// Whether opening had to decode the first frames because the header did not say everything.
     public var probedByDecoding: Bool
+    /// The main video stream's frames that the container's index places past the file's end (a
+    /// file cut short whose index is at its front), and all its index holds; nil without an index.
+    public var framesPastTheEnd: (missing: Int, indexed: Int)?
 
     /// A still or animated picture (GIF, APNG, FFmpeg's image pipes: BMP, PSD, ...), not a video,
     /// whatever number of frames it has: browsers show it as an image, Active Storage analyses it
@@ -84,9 +87,12 @@ extension MediaFacts {
             let rate = (Double(size) * 8 / duration).rounded(.down)
             bitRate = rate >= 1 && rate < 1e15 ? Int(rate) : nil
         }
-        return MediaFacts(demuxer: String(cString: context.iformat.pointee.name), majorBrand: tags["major_brand"],
-                          duration: duration, bitRate: bitRate, tags: tags, streams: streams,
-                          mainVideoStream: format.bestVideoStreamIndex(), probedByDecoding: format.streamsWereProbed)
+        let main = format.bestVideoStreamIndex()
+        var facts = MediaFacts(demuxer: String(cString: context.iformat.pointee.name), majorBrand: tags["major_brand"],
+                               duration: duration, bitRate: bitRate, tags: tags, streams: streams,
+                               mainVideoStream: main, probedByDecoding: format.streamsWereProbed)
+        if let main, let size = file.size { facts.framesPastTheEnd = format.indexedFrames(ofStream: main, pastByteCount: size) }
+        return facts
     }
 
     /// The packets of stream `index` from the start to the end: its real frame count, read without

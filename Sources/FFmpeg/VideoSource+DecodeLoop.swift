@@ -12,14 +12,15 @@ enum PacketDecision<Outcome> {
 extension VideoSource {
     /// The one read, send and receive loop: the stream's packets from the current position go to
     /// the decoder as `decidePacket` says, each decoded frame to `received` (which may swap in a
-    /// frame of its own), until either gives an outcome or the decoder has given its last frame,
+    /// frame of its own; told how many packets and frames failed so far), until either gives an
+    /// outcome or the decoder has given its last frame,
     /// when `finished` says what was found (told whether a packet drained the decoder early, and
     /// the errors met). A corrupt packet or frame is passed over, within reason: past
     /// `DecodeErrors.limit` of them the loop throws, the last error as the cause.
     func decodeLoop<Outcome>(
         beforeRead: () throws -> Void = {},
         decidePacket: (Packet) throws -> PacketDecision<Outcome>,
-        received: (inout Frame) throws -> Outcome?,
+        received: (inout Frame, _ failedSoFar: Int) throws -> Outcome?,
         finished: (_ drainedEarly: Bool, _ errors: DecodeErrors) throws -> Outcome
     ) throws -> Outcome {
         let packet = Packet()
@@ -59,7 +60,7 @@ extension VideoSource {
                 case .finished:
                     return try finished(drainedEarly, errors)
                 case .frame:
-                    if let outcome = try received(&frame) { return outcome }
+                    if let outcome = try received(&frame, errors.count) { return outcome }
                 }
             }
         }

@@ -146,7 +146,7 @@ extension VideoSource {
                 decoder.skipFrame = skipLevel(for: packet, target: targets[next])
                 return .send(thenDrains: false)
             },
-            received: { incoming in
+            received: { incoming, _ in
                 let timestamp = incoming.timestamp ?? previousTimestamp.map { $0 + (frameDuration ?? 1) } ?? countingFrom
                 if retreat != nil { return nil }
                 if let keyframe = jumpedTo {

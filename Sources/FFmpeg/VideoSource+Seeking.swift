@@ -225,7 +225,7 @@ extension VideoSource {
                 // decode the frames that frame threading would otherwise wait for.
                 return .send(thenDrains: !keyframesOnly && isShown(packet, at: target))
             },
-            received: { incoming -> SearchOutcome? in
+            received: { incoming, failedSoFar -> SearchOutcome? in
                 // A frame without a timestamp follows the one before; the first, read from the
                 // start, is the first frame; the first after a seek in a raw stream (which has
                 // none at all) is taken for the target. In AVI, whose other frames have times,
@@ -253,14 +253,18 @@ extension VideoSource {
                 }
                 if timestamp > target {
                     // The first frame after the target ends the search, unless none came before it.
+                    var followsFailures = false
                     if candidateTimestamp == nil {
                         candidate.take(from: incoming)
                         candidateTimestamp = timestamp
+                        // Frames before it that did not decode: the time asked for is among them.
+                        followsFailures = failedSoFar > 0 && timestamp - target > (frameDuration ?? 0)
                     }
                     if sawErrors && !acceptsLateFirstFrame { return .landedLate }
                     var located = LocatedFrame(frame: candidate, seconds: seconds(ticks: candidateTimestamp! - startTimestamp),
                                                isPastEnd: false)
                     located.hasErrors = sawErrors
+                    located.followsUndecodableFrames = followsFailures
                     return .found(located)
                 }
                 candidate.take(from: incoming)

@@ -21,6 +21,9 @@ public final class VideoSource {
         /// Frames decoded on the way had errors even from the start of the file: it is damaged,
         /// and the picture may show it.
         public var hasErrors = false
+        /// The frames at the time asked for did not decode (the file is damaged there): this is
+        /// the first after them that did.
+        public var followsUndecodableFrames = false
     }
 
     /// Read again from the start when a seek fails (see `startOver`), so not constant.

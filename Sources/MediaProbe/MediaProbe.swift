@@ -37,6 +37,10 @@ enum MediaProbe {
             }
             if isPicture { result.fps = nil; result.nominalFPS = nil; result.keyframeInterval = nil; result.bitRate = nil }
         }
+        // A file cut short keeps an index that is at its front: its frames past the end are said.
+        if let (missing, indexed) = facts.framesPastTheEnd, missing > 0 {
+            warnings.append("the file is cut short: \(missing) of the \(indexed) frames its index lists lie past its end")
+        }
         if options.deep, let index = facts.mainVideoStream {
             try decodeFirstFrame(of: file, into: &result, limits: limits, threads: options.threads)
             result.frames = try MediaFacts.countPackets(file, stream: index, limits: limits)

@@ -93,6 +93,9 @@ struct VideoFrameThumbnails {
         if located.hasErrors {
             warnings.append("the frame decoded with errors even from the start of the file: it is damaged, and the picture may show it")
         }
+        if located.followsUndecodableFrames {
+            warnings.append("the frames at \(SecondsText.of(seconds)) s did not decode (the file is damaged there): wrote the first that did, at \(SecondsText.of(located.seconds)) s")
+        }
         if located.isPastEnd {
             warnings.append("\(SecondsText.of(seconds)) s is past the end: wrote the last frame, at \(SecondsText.of(located.seconds)) s")
         }

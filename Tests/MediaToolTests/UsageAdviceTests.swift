@@ -146,7 +146,7 @@ import TestSupport
     /// A stream that is not a picture (or not media) is refused from its first bytes: 64 MiB of
     /// zeros are not copied to a temporary file first, and the run ends before the writer does.
     @Test(arguments: [(["crop", "--rect", "0,0,1,1"], "not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file"),
-                      (["thumbnail"], "not a media file FFmpeg can open: Invalid data found when processing input")])
+                      (["thumbnail"], "not a media file FFmpeg can open: its bytes are of no format FFmpeg knows: it is no video, sound or picture")])
     func aStreamIsRecognisedBeforeItIsCopied(command: [String], message: String) throws {
         let output = try ScratchOutput("out.png")
         // A writer that would block once the pipe is full and nobody reads: the run must not wait for all of it.

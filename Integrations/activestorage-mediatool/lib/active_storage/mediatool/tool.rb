@@ -21,7 +21,7 @@ module ActiveStorage
       # other failure it reports is of a file it knows and refused: damaged, over a limit, slower
       # than --timeout.
       NOT_MEDIA = [
-        /\Anot a media file FFmpeg can open: Invalid data found when processing input\z/,
+        /\Anot a media file FFmpeg can open: (Invalid data found when processing input|its bytes are of no format FFmpeg knows\b.*)\z/,
         /\Anot a PNG, JPEG, WebP, HEIF, AVIF or TIFF file\z/,
         /\Aan empty file\z/,
         /\A(TIFF|HEIF) .* (is|are) not supported\b/
