@@ -39,11 +39,24 @@ public struct TIFFPicture: SourcePicture {
         orientation = Orientation(rawValue: decoder.orientation) ?? .identity
         color = decoder.iccProfile.map { ColorDescription(iccProfile: $0) }
         warnings = []
-        let (width, height) = (storedWidth, storedHeight)
-        reducedPages = decoder.reducedPages().filter { page in
-            page.width < width && page.height < height
-                && abs(Double(page.width) / Double(page.height) - Double(width) / Double(height)) < 0.02 * Double(width) / Double(height)
+        reducedPages = Self.pyramid(of: decoder.reducedPages(), width: storedWidth, height: storedHeight)
+    }
+
+    /// The reduced pages that make a pyramid under a `width` x `height` picture: each half the one
+    /// before (rounded either way), as libvips's thumbnail takes them; none where the first is
+    /// not. A scanner's quarter-size preview of a page is no level of it: renditions made from one
+    /// were 18-21 dB from the page (vips ignores it, 40.5 dB).
+    static func pyramid(of pages: [(directory: Int, width: Int, height: Int)], width: Int, height: Int)
+        -> [(directory: Int, width: Int, height: Int)] {
+        var levels: [(directory: Int, width: Int, height: Int)] = []
+        var above = (width: width, height: height)
+        for page in pages {
+            let halves = { (side: Int, half: Int) in half == side / 2 || half == (side + 1) / 2 }
+            guard halves(above.width, page.width), halves(above.height, page.height), page.width > 0, page.height > 0 else { break }
+            levels.append(page)
+            above = (page.width, page.height)
         }
+        return levels
     }
 
     /// The smallest reduced page of a pyramid at least this large (as libvips's tiffload picks its

@@ -342,6 +342,18 @@ import TestSupport
         #expect(pictures[0] != pictures[1] && pictures[1] == pictures[2] && pictures[1] == pictures[3])
     }
 
+    /// A reduced page that is no level of a pyramid (a scanner's quarter-size preview, plain red in
+    /// the fixture) is passed over, as vips does: every size comes from the page itself.
+    @Test(arguments: [15, 50, 100])
+    func aPreviewPageIsNoPyramidLevel(size: Int) throws {
+        let (run, folder) = try Self.run([Fixture.path("thumbnails/preview-page.tif"), "--size", "\(size)", "-o", "out.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let picture = try Self.decoded(folder, "out.png")
+        let samples = (0..<picture.height).flatMap { y in (0..<picture.width).map { picture.pixel(x: $0, y: y) } }
+        #expect(picture.width == size && Set(samples.map { $0 }).count > 4, "a plain picture: the preview page was read")
+    }
+
     /// A pyramid TIFF gives each size from its smallest reduced page at least that large (the
     /// fixture's reduced pages are plain red and blue), the largest from the picture itself.
     @Test(arguments: [(50, [40, 40, 200]), (100, [200, 40, 40])])
