@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Synchronization
 import MediaToolKit
 
 /// An upload service in one route: `POST /uploads` takes a photo or a video as the request's body,
@@ -38,10 +37,6 @@ struct UploadService {
     /// A request's whole time, its upload's included: a client that sends slowly, or a file that
     /// keeps every worker busy, is cut off, and its workers with it.
     static let requestDeadline: Duration = .seconds(60)
-    /// Uploads being received at once: each may write up to the largest upload to disk, so these
-    /// together bound the disk a crowd of stalled clients can hold (16 x 256 MiB). Past them, 503.
-    static let mostUploads = 16
-    static let uploadsUnderWay = Atomic<Int>(0)
     /// Requests decoding at once, one a core, their turns shared between clients (by address).
     static let turns = FairTurns(capacity: ProcessInfo.processInfo.activeProcessorCount)
 
@@ -74,11 +69,11 @@ struct UploadService {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > largestBody {
             throw HTTPError(.contentTooLarge, message: "the upload is \(length) bytes, over the largest taken, \(largestUpload)")
         }
-        guard uploadsUnderWay.add(1, ordering: .relaxed).newValue <= mostUploads else {
-            uploadsUnderWay.subtract(1, ordering: .relaxed)
-            throw HTTPError(.serviceUnavailable, message: "\(mostUploads) uploads are under way: try again shortly")
+        // Past the uploads under way in all (their disk) or of this client (its share of them), 503.
+        if let full = UploadSlots.enter(client: context.client) {
+            throw HTTPError(.serviceUnavailable, message: full)
         }
-        defer { uploadsUnderWay.subtract(1, ordering: .relaxed) }
+        defer { UploadSlots.leave(client: context.client) }
         return try await withDeadline(requestDeadline) {
             try await answer(body, boundary: boundary, size: size, context: context)
         }.response(from: request, context: context)
