@@ -5,6 +5,8 @@ another must still be answered while it goes on.
 
 usage: upload_attacks.py PORT REPOSITORY SERVER_PID [ATTACK...]   (all of them, in order, by default)"""
 import http.client
+import json
+import os
 import socket
 import sys
 import time
@@ -24,20 +26,24 @@ def check(condition, what):
         sys.exit(f"example: {what}")
 
 
-def post(body, source, timeout=60, headers=None):
-    """The HTTP status of `body` posted from `source`, sent whole before the answer is read (as most
-    scripts do), or the error's name when no answer came (a reset, a timeout). A body that is an
-    iterator of pieces is sent chunked (Transfer-Encoding: chunked), a chunk a piece."""
+def exchange(body, source, timeout=60, headers=None):
+    """The HTTP status and answer of `body` posted from `source`, sent whole before the answer is
+    read (as most scripts do), or the error's name and b"" when no answer came (a reset, a timeout).
+    A body that is an iterator of pieces is sent chunked (Transfer-Encoding: chunked), a chunk a piece."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
     try:
         connection.request("POST", "/uploads?size=32", body=body, headers=headers or {})
         response = connection.getresponse()
-        response.read()
-        return response.status
+        return response.status, response.read()
     except OSError as error:
-        return type(error).__name__
+        return type(error).__name__, b""
     finally:
         connection.close()
+
+
+def post(body, source, timeout=60, headers=None):
+    """The HTTP status of `body` posted from `source`, as `exchange`."""
+    return exchange(body, source, timeout, headers)[0]
 
 
 def connect(source):
@@ -64,6 +70,18 @@ def status_line(connection, seconds):
     return answer.split(b"\r\n")[0]
 
 
+def cpu_seconds(pid):
+    """The CPU time the server has used, user and system (/proc/PID/stat, in clock ticks)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def chunked(pieces):
+    """`pieces` framed as a chunked body (Transfer-Encoding: chunked), its last chunk included."""
+    return b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for piece in pieces if piece) + b"0\r\n\r\n"
+
+
 def head(content_type=None, length=None):
     lines = ["POST /uploads?size=32 HTTP/1.1", "Host: x"]
     lines += [f"Content-Type: {content_type}"] if content_type else []
@@ -72,6 +90,8 @@ def head(content_type=None, length=None):
 
 
 user = "127.0.0.2"  # the normal user, whose photo must be answered while the attacks go on
+boundary = "attack"
+form_type = f"multipart/form-data; boundary={boundary}"
 
 
 def slow_bodies():
@@ -92,7 +112,50 @@ def slow_bodies():
     print("example: 16 slow uploads of one client: 4 under way, 12 refused (503), another's photo 200", file=sys.stderr)
 
 
-attacks = [slow_bodies]
+def endless_forms():
+    """A chunked form (no Content-Length) of endless small fields had no cap: it was read and
+    parsed to its end. A form has at most 64 parts and 1 MiB besides its file, however framed."""
+    field = f"--{boundary}\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nx\r\n".encode()
+    closing = f"--{boundary}--\r\n".encode()
+    status = post(iter([field * 64] * 256 + [closing]), "127.0.0.3", headers={"Content-Type": form_type})
+    check(status == 413, f"a chunked form of 16384 small fields: {status}")
+    text = f"--{boundary}\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\n".encode()
+    status = post(iter([text] + [b"x" * (64 << 10)] * 24 + [b"\r\n", closing]), "127.0.0.3", headers={"Content-Type": form_type})
+    check(status == 413, f"a chunked form of a 1.5 MiB text field: {status}")
+    print("example: chunked forms past 64 parts or 1 MiB besides the file: 413", file=sys.stderr)
+
+
+def headers_a_byte_a_chunk():
+    """A part's headers sent as 1-byte chunks were searched again from their start at each chunk:
+    16 parts of 16 KiB headers took minutes of CPU. The parser goes on from where it stopped."""
+    header = b"Content-Disposition: form-data; name=\"f\"\r\nX-Padding: " + b"p" * (15 << 10) + b"\r\n\r\n"
+    pieces = []
+    for _ in range(16):
+        pieces.append(f"--{boundary}\r\n".encode())
+        pieces += [header[index:index + 1] for index in range(len(header))]
+        pieces.append(b"x\r\n")
+    # The file in 3-byte chunks, so that the boundary after it is cut across chunks too.
+    file = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\n\r\n".encode() + photo
+            + f"\r\n--{boundary}--\r\n".encode())
+    pieces += [file[index:index + 3] for index in range(0, len(file), 3)]
+    status, bare = exchange(photo, user)
+    check(status == 200, f"the user's photo: {status}")
+    connection = connect("127.0.0.3")
+    connection.settimeout(120)
+    before = cpu_seconds(server_pid)
+    connection.sendall(head(content_type=form_type) + chunked(pieces))
+    answer = http.client.HTTPResponse(connection)
+    answer.begin()
+    spent = cpu_seconds(server_pid) - before
+    check(answer.status == 200, f"a form of 16 parts whose headers came a byte a chunk: {answer.status}")
+    check(json.loads(answer.read()) == json.loads(bare), "the photo of a form sent in small chunks: answered otherwise than sent bare")
+    connection.close()
+    check(spent < 30, f"a form of 16 parts whose headers came a byte a chunk took {spent:.1f} CPU-s")
+    print(f"example: 256 KiB of part headers a byte a chunk, the file 3 bytes a chunk: as sent bare, {spent:.1f} CPU-s",
+          file=sys.stderr)
+
+
+attacks = [slow_bodies, endless_forms, headers_a_byte_a_chunk]
 check(post(photo, user) == 200, "the user's photo, before any attack")
 for attack in attacks:
     if not chosen or attack.__name__ in chosen:

@@ -43,30 +43,30 @@ struct UploadService {
     static func router() -> Router<UploadContext> {
         let router = Router(context: UploadContext.self)
         router.post("uploads") { request, context -> Response in
-            let body = BodyStream(request.body)
             let deadline = ContinuousClock.now + requestDeadline
             let boundary = FormUpload.boundary(contentType: request.headers[.contentType])
-            // A form's own lines around its file are allowed for.
-            let largestBody = largestUpload + (boundary == nil ? 0 : FormUpload.largestOverhead)
+            // A form's own lines around its file are allowed for; every byte of the body counts,
+            // however it is framed.
+            let body = BodyStream(request.body, limit: largestUpload + (boundary == nil ? 0 : FormUpload.largestOverhead))
             do {
-                return try await upload(request, body: body, boundary: boundary, largestBody: largestBody, context: context)
+                return try await upload(request, body: body, boundary: boundary, context: context)
             } catch {
                 // The refusal is sent at once; what the client still sends is read past after it.
                 return body.refusing(with: error as? HTTPError ?? HTTPError(.internalServerError), client: context.client,
-                                     readingPastUpTo: largestBody, until: deadline, closing: context.closeConnection)
+                                     until: deadline, closing: context.closeConnection)
             }
         }
         return router
     }
 
     /// The answer to an upload, or the error that refuses it (an `HTTPError`).
-    static func upload(_ request: Request, body: BodyStream, boundary: String?, largestBody: Int, context: UploadContext) async throws -> Response {
+    static func upload(_ request: Request, body: BodyStream, boundary: String?, context: UploadContext) async throws -> Response {
         let asked = request.uri.queryParameters.get("size")
         guard let size = asked.map({ Int($0) }) ?? 320, (16...4096).contains(size) else {
             throw HTTPError(.badRequest, message: "size is a number of pixels from 16 to 4096")
         }
         // A body that says it is over the largest upload is refused before a byte of it is read.
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > largestBody {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > body.limit {
             throw HTTPError(.contentTooLarge, message: "the upload is \(length) bytes, over the largest taken, \(largestUpload)")
         }
         // Past the uploads under way in all (their disk) or of this client (its share of them), 503.
@@ -101,18 +101,22 @@ struct UploadService {
     }
 
     /// The upload, written to a file as it comes, never held whole: refused from its first MiB when
-    /// it is no media, and once it passes the largest upload. A form's file is taken from the form
-    /// as it streams; a form without one is the client's mistake (400).
-    static func receive<Body: AsyncSequence & Sendable>(_ body: Body, boundary: String?) async throws -> MediaSource where Body.Element == [UInt8] {
-        guard let boundary else {
-            return try await MediaSource.upload(body, name: "upload", maxBytes: largestUpload, configuration: configuration)
-        }
+    /// it is no media, and once it or the body passes its largest. A form's file is taken from the
+    /// form as it streams; a form without one is the client's mistake (400), one with too much
+    /// besides its file too large (413).
+    static func receive(_ body: BodyStream, boundary: String?) async throws -> MediaSource {
         let form = FormOutcome()
         do {
+            guard let boundary else {
+                return try await MediaSource.upload(body, name: "upload", maxBytes: largestUpload, configuration: configuration)
+            }
             return try await MediaSource.upload(FormFileChunks(body: body, boundary: boundary, outcome: form), name: "upload",
                                                 maxBytes: largestUpload, configuration: configuration)
         } catch {
-            if let failure = form.error { throw HTTPError(.badRequest, message: "\(failure)") }
+            if body.passedLimit {
+                throw HTTPError(.contentTooLarge, message: "the body went on past \(body.limit) bytes, over the largest taken")
+            }
+            if let failure = form.error { throw HTTPError(failure.isTooLarge ? .contentTooLarge : .badRequest, message: "\(failure)") }
             throw error
         }
     }
