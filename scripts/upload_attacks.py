@@ -4,6 +4,7 @@ from an address of its own in 127/8 (all of it is loopback), and a normal user's
 another must still be answered while it goes on.
 
 usage: upload_attacks.py PORT REPOSITORY SERVER_PID [ATTACK...]   (all of them, in order, by default)"""
+import concurrent.futures
 import http.client
 import json
 import os
@@ -155,7 +156,18 @@ def headers_a_byte_a_chunk():
           file=sys.stderr)
 
 
-attacks = [slow_bodies, endless_forms, headers_a_byte_a_chunk]
+def crowd_of_uploads():
+    """Uploads past a client's slots and past the places to read refused bodies were cut with a
+    reset: a client that sends its whole body before it reads saw no 503. Each waits for a place."""
+    noise = bytes(range(256)) * (16 << 10)  # 4 MiB, more than a socket's buffers hold
+    with concurrent.futures.ThreadPoolExecutor(max_workers=32) as pool:
+        statuses = list(pool.map(lambda _: post(noise, "127.0.0.4"), range(32)))
+    check(all(status in (415, 503) for status in statuses), f"32 uploads at once from one client: {sorted(map(str, statuses))}")
+    print(f"example: 32 uploads at once from one client: {statuses.count(415)} 415, {statuses.count(503)} 503, no reset",
+          file=sys.stderr)
+
+
+attacks = [slow_bodies, endless_forms, headers_a_byte_a_chunk, crowd_of_uploads]
 check(post(photo, user) == 200, "the user's photo, before any attack")
 for attack in attacks:
     if not chosen or attack.__name__ in chosen:

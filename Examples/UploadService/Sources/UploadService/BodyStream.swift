@@ -39,9 +39,10 @@ final class BodyStream: AsyncSequence, @unchecked Sendable {
 
     /// `refusal` as an answer (`{"error":{"message":...}}`, as Hummingbird writes one), sent at
     /// once for clients that read as they send; then what the client still sends is read past
-    /// (`ReadingPast` says how much and how fast) up to `limit` bytes in all and until `deadline`,
-    /// before the answer ends, so that it also reaches a client that sends all before it reads.
-    /// A body not read to its end then costs its connection (`closing`): nothing else reads it.
+    /// (`ReadingPast` says how much, how fast and how many at once: a body waits for its place)
+    /// up to `limit` bytes in all and until `deadline`, before the answer ends, so that it also
+    /// reaches a client that sends all before it reads. A body not read to its end then costs its
+    /// connection (`closing`): nothing else reads it, and its client gets a reset.
     func refusing(with refusal: HTTPError, client: String, until deadline: ContinuousClock.Instant,
                   closing: @escaping @Sendable () -> Void) -> Response {
         struct Message: Encodable { let error: [String: String] }
@@ -52,7 +53,7 @@ final class BodyStream: AsyncSequence, @unchecked Sendable {
         return Response(status: refusal.status, headers: headers, body: ResponseBody(contentLength: text.readableBytes) { writer in
             try await writer.write(text)
             // A body read to its end (most refusals come after it) has nothing to read past.
-            if !self.finished && ReadingPast.enter(client: client) {
+            if !self.finished, await ReadingPast.enter(client: client, until: deadline) {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { await self.readPast(client: client) }
                     group.addTask { try? await Task.sleep(until: deadline) }
