@@ -8,6 +8,7 @@ import concurrent.futures
 import http.client
 import json
 import os
+import resource
 import socket
 import sys
 import time
@@ -20,6 +21,11 @@ if not listens(port, 60):
 
 with open(f"{root}/Fixtures/pictures/orientation6.jpg", "rb") as file:
     photo = file.read()
+
+# The held connections below are more than a shell's usual 1024 descriptors.
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+if soft < 4096:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(4096, hard), hard))
 
 
 def check(condition, what):
@@ -69,6 +75,19 @@ def status_line(connection, seconds):
     except OSError:
         pass
     return answer.split(b"\r\n")[0]
+
+
+def closed_within(connection, seconds):
+    """Whether the server closed the connection within `seconds` (all it sent before is read past)."""
+    connection.settimeout(seconds)
+    try:
+        while connection.recv(65536):
+            pass
+        return True
+    except socket.timeout:
+        return False
+    except OSError:
+        return True
 
 
 def cpu_seconds(pid):
@@ -167,7 +186,43 @@ def crowd_of_uploads():
           file=sys.stderr)
 
 
-attacks = [slow_bodies, endless_forms, headers_a_byte_a_chunk, crowd_of_uploads]
+def slow_heads():
+    """1100 connections that sent their request's head slowly held every descriptor: no one was
+    answered. A client has 256 open connections at most and all clients 1024; past them a new one
+    is answered 503 at once, and a head not whole within 15 s has its connection closed."""
+    slow = []
+    for index in range(1024):
+        connection = connect(f"127.0.1.{1 + index // 256}")
+        connection.sendall(b"POST /uploads HTTP/1.1\r\n")
+        slow.append(connection)
+    late = connect("127.0.1.1")  # the first client's 257th
+    line = status_line(late, 10)
+    late.close()
+    check(line is not None and (line == b"" or b" 503 " in line), f"a client's 257th connection: {line!r}, not refused at once")
+    stranger = connect("127.0.1.9")  # the 1025th in all, from a client of its own
+    line = status_line(stranger, 10)
+    stranger.close()
+    check(line is not None and (line == b"" or b" 503 " in line), f"the 1025th connection: {line!r}, not refused at once")
+    deadline = time.monotonic() + 30
+    still_open = sum(not closed_within(connection, max(0.1, deadline - time.monotonic())) for connection in slow)
+    for connection in slow:
+        connection.close()
+    check(still_open == 0, f"{still_open} heads still coming after 30 s: their connections open")
+    check(post(photo, user) == 200, "the user's photo once slow heads were closed")
+    print("example: past 256 connections a client, 1024 in all, 503 at once; slow heads closed", file=sys.stderr)
+
+
+def large_heads():
+    """A request's header fields are capped as a browser's need, not at Hummingbird's 80 KiB: past
+    8 KiB a field or 32 KiB in all, 400 and the connection closed, before any body is read."""
+    for name, fields in [("a 9 KiB field", {"X-Padding": "p" * (9 << 10)}),
+                         ("40 KiB of fields", {f"X-Padding-{index}": "p" * 4000 for index in range(10)})]:
+        status = post(photo, "127.0.0.5", headers=fields)
+        check(status == 400, f"a request with {name}: {status}")
+    print("example: header fields past 8 KiB a field, 32 KiB in all: 400", file=sys.stderr)
+
+
+attacks = [slow_bodies, endless_forms, headers_a_byte_a_chunk, crowd_of_uploads, slow_heads, large_heads]
 check(post(photo, user) == 200, "the user's photo, before any attack")
 for attack in attacks:
     if not chosen or attack.__name__ in chosen:

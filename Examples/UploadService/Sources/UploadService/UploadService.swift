@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import MediaToolKit
 
 /// An upload service in one route: `POST /uploads` takes a photo or a video as the request's body,
@@ -21,9 +22,19 @@ struct UploadService {
             }
             port = given
         }
-        let app = Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: port)))
+        DescriptorLimit.raiseToHard()
+        let app = Application(router: router(), server: .countedHTTP1(configuration: http1),
+                              configuration: .init(address: .hostname("127.0.0.1", port: port)))
         try await app.runService()
     }
+
+    /// Hummingbird's own limits: a request's head (its line and header fields) whole within 15 s
+    /// of its connection's start or of the answer before, and a body silent no longer than that,
+    /// else the connection is closed: a client that sends a byte now and then holds no connection
+    /// for long. Header fields as a browser's, with room to spare, and no more.
+    static let http1 = HTTP1Channel.Configuration(
+        idleTimeout: .seconds(15),
+        httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100))
 
     /// The largest upload taken, and what one request may use: a thread, a quarter of a GiB, and
     /// 30 s of a worker's decoding. The calls share the library's pool and its memory budget, so
@@ -157,7 +168,7 @@ struct UploadContext: RequestContext {
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        client = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        client = OpenConnections.client(of: source.channel)
         let channel = source.channel
         closeConnection = { channel.close(promise: nil) }
     }
