@@ -40,7 +40,8 @@ struct FormParser {
             case .passingOver:
                 if let end = boundary.scan(chunk, from: index) {
                     index = end
-                    try startPart()
+                    phase = .headers
+                    headers = []
                 } else {
                     index = chunk.count
                 }
@@ -55,10 +56,12 @@ struct FormParser {
                 if headers.starts(with: Array("--".utf8)) {
                     phase = .rest
                 } else if end != nil {
+                    parts += 1
+                    guard parts <= FormUpload.mostParts else { throw .tooManyParts }
                     let lines = String(decoding: headers, as: UTF8.self).lowercased()
-                    let isFile = lines.contains("content-disposition:") && lines.contains("filename=")
-                    phase = isFile && !foundFile ? .file : .passingOver
-                    foundFile = foundFile || isFile
+                    // The first file ends the parts looked at: what follows it is `rest`.
+                    foundFile = lines.contains("content-disposition:") && lines.contains("filename=")
+                    phase = foundFile ? .file : .passingOver
                 }
             case .file:
                 // What the search holds back from the chunks before may be the boundary's start.
@@ -86,13 +89,6 @@ struct FormParser {
     func finish() throws(FormError) {
         if phase == .file { throw .cutShort }
         if !foundFile { throw .noFile }
-    }
-
-    private mutating func startPart() throws(FormError) {
-        parts += 1
-        guard parts <= FormUpload.mostParts else { throw .tooManyParts }
-        phase = .headers
-        headers = []
     }
 
     private mutating func count(_ bytes: Int) throws(FormError) {
