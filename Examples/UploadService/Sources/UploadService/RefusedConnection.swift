@@ -12,7 +12,7 @@ final class RefusedConnection: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     static let mostLingering = 64
-    static let lingering: TimeAmount = .seconds(1)
+    static let longestLingering: TimeAmount = .seconds(1)
     private static let lingeringNow = Mutex(0)
 
     private var lingers = false
@@ -36,6 +36,8 @@ final class RefusedConnection: ChannelInboundHandler {
             lingers = false
             Self.lingeringNow.withLock { $0 -= 1 }
         }
+        // HTTP's handlers behind end their reading on it: the connection's task ends.
+        context.fireChannelInactive()
     }
 
     private func refuse(context: ChannelHandlerContext) {
@@ -49,7 +51,7 @@ final class RefusedConnection: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(OpenConnections.refusal)).whenComplete { _ in
             guard lingers else { return channel.close(promise: nil) }
             channel.close(mode: .output, promise: nil)
-            channel.eventLoop.scheduleTask(in: Self.lingering) { channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: Self.longestLingering) { channel.close(promise: nil) }
         }
     }
 }
