@@ -5,6 +5,7 @@ against what the fixtures are known to be and against the command line's thumbna
 
 usage: upload_request.py PORT REPOSITORY MEDIATOOL"""
 import base64
+import http.client
 import io
 import json
 import socket
@@ -25,9 +26,10 @@ if not listens(port, 60):
     sys.exit(f"example: the upload service did not listen on port {port} within 60 s")
 
 
-def upload(fixture, size, form=False):
+def upload(fixture, size, form=False, source="127.0.0.1"):
     """The fixture as the request's body, or (form) as a browser sends a form's file: a text field,
-    then the file, in multipart/form-data (the boundary as curl -F makes one)."""
+    then the file, in multipart/form-data (the boundary as curl -F makes one), from the client
+    `source` (any address in 127/8)."""
     with open(f"{root}/Fixtures/{fixture}", "rb") as file:
         body = file.read()
     headers = {}
@@ -38,12 +40,14 @@ def upload(fixture, size, form=False):
                 f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
                 f"Content-Type: application/octet-stream\r\n\r\n").encode() + body + f"\r\n--{boundary}--\r\n".encode()
         headers["Content-Type"] = f"multipart/form-data; boundary={boundary}"
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/uploads?size={size}", data=body, method="POST", headers=headers)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0))
     try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
+        connection.request("POST", f"/uploads?size={size}", body=body, headers=headers)
+        response = connection.getresponse()
+        answer = response.read()
+        return response.status, json.loads(answer) if response.status == 200 else answer.decode()
+    finally:
+        connection.close()
 
 
 def command_line_thumbnail(fixture, size):
@@ -139,13 +143,15 @@ except urllib.error.HTTPError as error:
     check(error.code == 400, f"a form without a file: {error.code}")
 print("example: a form without a file: 400", file=sys.stderr)
 
-# Sixteen requests at once, photos, videos and noise: each gets its own right answer.
+# Sixteen requests at once, photos, videos and noise, from four clients (each has four uploads
+# under way at most): each gets its own right answer.
 from concurrent.futures import ThreadPoolExecutor
 
 jobs = [("pictures/orientation6.jpg", 32, 200), ("probe/phone-hlg-portrait.mov", 320, 200), ("video/not-media.mp4", 320, 415),
         ("video/counter.mp4", 64, 200)] * 4
 with ThreadPoolExecutor(max_workers=16) as pool:
-    answers = list(pool.map(lambda job: upload(job[0], job[1]), jobs))
+    answers = list(pool.map(lambda numbered: upload(numbered[1][0], numbered[1][1], source=f"127.0.0.{1 + numbered[0] % 4}"),
+                            enumerate(jobs)))
 for (fixture, size, expected), (status, answer) in zip(jobs, answers):
     check(status == expected, f"{fixture} among 16 at once: status {status}: {answer}")
     if status == 200:

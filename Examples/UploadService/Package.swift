@@ -11,6 +11,9 @@ let package = Package(
     dependencies: [
         .package(path: repository.path),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        // Hummingbird's own, named for the connection counting (its channels, its logger).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.0.0"),
     ],
     targets: [
         .executableTarget(
@@ -18,6 +21,9 @@ let package = Package(
             dependencies: [
                 .product(name: "MediaToolKit", package: repository.lastPathComponent),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]

@@ -11,9 +11,16 @@ final class BodyStream: AsyncSequence, @unchecked Sendable {
     private var chunks: RequestBody.AsyncIterator
     private var finished = false
     private(set) var bytesRead = 0
+    /// The most bytes read, however the body is framed (a `Content-Length`, chunks): past it, the
+    /// reading throws `BodyTooLarge`.
+    let limit: Int
+    private(set) var passedLimit = false
 
-    init(_ body: RequestBody) {
+    struct BodyTooLarge: Error {}
+
+    init(_ body: RequestBody, limit: Int) {
         chunks = body.makeAsyncIterator()
+        self.limit = limit
     }
 
     func nextChunk() async throws -> [UInt8]? {
@@ -23,15 +30,20 @@ final class BodyStream: AsyncSequence, @unchecked Sendable {
             return nil
         }
         bytesRead += buffer.readableBytes
+        if bytesRead > limit {
+            passedLimit = true
+            throw BodyTooLarge()
+        }
         return Array(buffer.readableBytesView)
     }
 
     /// `refusal` as an answer (`{"error":{"message":...}}`, as Hummingbird writes one), sent at
     /// once for clients that read as they send; then what the client still sends is read past
-    /// (`ReadingPast` says how much and how fast) up to `limit` bytes in all and until `deadline`,
-    /// before the answer ends, so that it also reaches a client that sends all before it reads.
-    /// A body not read to its end then costs its connection (`closing`): nothing else reads it.
-    func refusing(with refusal: HTTPError, client: String, readingPastUpTo limit: Int, until deadline: ContinuousClock.Instant,
+    /// (`ReadingPast` says how much, how fast and how many at once: a body waits for its place)
+    /// up to `limit` bytes in all and until `deadline`, before the answer ends, so that it also
+    /// reaches a client that sends all before it reads. A body not read to its end then costs its
+    /// connection (`closing`): nothing else reads it, and its client gets a reset.
+    func refusing(with refusal: HTTPError, client: String, until deadline: ContinuousClock.Instant,
                   closing: @escaping @Sendable () -> Void) -> Response {
         struct Message: Encodable { let error: [String: String] }
         let json = (try? JSONEncoder().encode(Message(error: ["message": refusal.body ?? refusal.status.reasonPhrase]))) ?? Data("{}".utf8)
@@ -41,9 +53,9 @@ final class BodyStream: AsyncSequence, @unchecked Sendable {
         return Response(status: refusal.status, headers: headers, body: ResponseBody(contentLength: text.readableBytes) { writer in
             try await writer.write(text)
             // A body read to its end (most refusals come after it) has nothing to read past.
-            if !self.finished && ReadingPast.enter(client: client) {
+            if !self.finished, await ReadingPast.enter(client: client, until: deadline) {
                 await withTaskGroup(of: Void.self) { group in
-                    group.addTask { await self.readPast(upTo: limit, client: client) }
+                    group.addTask { await self.readPast(client: client) }
                     group.addTask { try? await Task.sleep(until: deadline) }
                     await group.next()
                     group.cancelAll()
@@ -59,7 +71,7 @@ final class BodyStream: AsyncSequence, @unchecked Sendable {
     /// come, at `ReadingPast`'s pace: on a fast link, clients sending noise without pause would
     /// otherwise take a core from the uploads that are wanted (on loopback, two of them were read
     /// past at 800 MB a second).
-    private func readPast(upTo limit: Int, client: String) async {
+    private func readPast(client: String) async {
         while !finished && bytesRead <= limit {
             guard let buffer = try? await chunks.next() else {
                 // The end, or the reading stopped (the deadline): only the end counts as finished.

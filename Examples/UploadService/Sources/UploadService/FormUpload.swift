@@ -7,8 +7,13 @@ import Foundation
 /// stream of JPEG frames (its `mpjpeg` demuxer): "the duration is unknown".
 enum FormUpload {
     /// What a form may hold besides its file (boundaries, part headers, small fields): a body that
-    /// says it is longer than the largest upload by more than this is refused unread.
+    /// says it is longer than the largest upload by more than this is refused unread, and one
+    /// that sends more than this besides its file is refused once it has (chunked or not).
     static let largestOverhead = 1 << 20
+    /// The parts a form may have, its file's included: a browser's form has a few.
+    static let mostParts = 64
+    /// A part's header lines: a browser's are a name, a file name and a type.
+    static let largestPartHeaders = 16 << 10
 
     /// The boundary a `Content-Type: multipart/form-data; boundary=...` names; nil for any other type.
     static func boundary(contentType: String?) -> String? {
@@ -32,17 +37,31 @@ enum FormError: Error, CustomStringConvertible {
     case headersTooLong
     /// The body ended inside the file.
     case cutShort
+    /// More parts than any browser's form has.
+    case tooManyParts
+    /// More besides the file than any browser's form has.
+    case tooLarge
 
     var description: String {
         switch self {
         case .noFile: return "the form holds no file: send it as a field with a filename (curl -F file=@NAME)"
-        case .headersTooLong: return "a part of the form has headers of more than 16 KiB"
+        case .headersTooLong: return "a part of the form has headers of more than \(FormUpload.largestPartHeaders) bytes"
         case .cutShort: return "the form ends inside its file"
+        case .tooManyParts: return "the form has more than \(FormUpload.mostParts) parts"
+        case .tooLarge: return "the form holds more than \(FormUpload.largestOverhead) bytes besides its file"
+        }
+    }
+
+    /// Too much is the form's size (413); the rest, the client's mistake (400).
+    var isTooLarge: Bool {
+        switch self {
+        case .tooManyParts, .tooLarge: return true
+        case .noFile, .headersTooLong, .cutShort: return false
         }
     }
 }
 
-/// What went wrong with a form, once its reading has stopped: the client's fault (400), not the file's.
+/// What went wrong with a form, once its reading has stopped: the client's (400 or 413), not the file's.
 final class FormOutcome: @unchecked Sendable {
     private let lock = NSLock()
     private var failure: FormError?
@@ -52,104 +71,35 @@ final class FormOutcome: @unchecked Sendable {
     func fail(_ error: FormError) { lock.withLock { failure = failure ?? error } }
 }
 
-/// The bytes of a form's first file part, as the body's chunks arrive: the rest of the form is
-/// read past and dropped, and nothing but the bytes that may still be a boundary's is held.
-struct FormFileChunks<Body: AsyncSequence>: AsyncSequence where Body.Element: Sequence, Body.Element.Element == UInt8 {
+/// The bytes of a form's first file part, as the body's chunks arrive (`FormParser`): the rest of
+/// the form is read past and dropped, to the body's end.
+struct FormFileChunks<Body: AsyncSequence>: AsyncSequence where Body.Element == [UInt8] {
     typealias Element = [UInt8]
     let body: Body
     let boundary: String
     let outcome: FormOutcome
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(body: body.makeAsyncIterator(), delimiter: Array("\r\n--\(boundary)".utf8), outcome: outcome)
+        Iterator(body: body.makeAsyncIterator(), parser: FormParser(boundary: boundary), outcome: outcome)
     }
 
     struct Iterator: AsyncIteratorProtocol {
-        enum Phase { case outside, headers, file, done }
-
         var body: Body.AsyncIterator
-        let delimiter: [UInt8]
-        // A form's first delimiter has no line break before it: one is put there.
-        var held: [UInt8] = Array("\r\n".utf8)
-        var phase = Phase.outside
-        var foundFile = false
+        var parser: FormParser
         let outcome: FormOutcome
-
-        init(body: Body.AsyncIterator, delimiter: [UInt8], outcome: FormOutcome) {
-            self.body = body
-            self.delimiter = delimiter
-            self.outcome = outcome
-        }
 
         mutating func next() async throws -> [UInt8]? {
             do {
-                return try await nextPiece()
+                while let chunk = try await body.next() {
+                    let file = try parser.read(chunk)
+                    if !file.isEmpty { return file }
+                }
+                try parser.finish()
+                return nil
             } catch let error as FormError {
                 outcome.fail(error)
                 throw error
             }
-        }
-
-        private mutating func nextPiece() async throws -> [UInt8]? {
-            while true {
-                switch phase {
-                case .done:
-                    return nil
-                case .outside:
-                    if let found = Self.find(delimiter, in: held) {
-                        held.removeFirst(found + delimiter.count)
-                        phase = .headers
-                        continue
-                    }
-                    held.removeFirst(Swift.max(0, held.count - (delimiter.count - 1)))
-                case .headers:
-                    // The closing delimiter (`--` after it) ends the form.
-                    if held.count >= 2 && held[0] == UInt8(ascii: "-") && held[1] == UInt8(ascii: "-") {
-                        throw FormError.noFile
-                    }
-                    if let end = Self.find(Array("\r\n\r\n".utf8), in: held) {
-                        let headers = String(decoding: held[..<end], as: UTF8.self).lowercased()
-                        held.removeFirst(end + 4)
-                        foundFile = headers.contains("content-disposition:") && headers.contains("filename=")
-                        phase = foundFile ? .file : .outside
-                        continue
-                    }
-                    if held.count > 16 << 10 { throw FormError.headersTooLong }
-                case .file:
-                    if let end = Self.find(delimiter, in: held) {
-                        let last = Array(held[..<end])
-                        held = []
-                        phase = .done
-                        if !last.isEmpty { return last }
-                        continue
-                    }
-                    // All but what may be the start of the delimiter.
-                    let safe = held.count - (delimiter.count - 1)
-                    if safe > 0 {
-                        let piece = Array(held[..<safe])
-                        held.removeFirst(safe)
-                        return piece
-                    }
-                }
-                guard let chunk = try await body.next() else {
-                    if phase == .file { throw FormError.cutShort }
-                    if !foundFile { throw FormError.noFile }
-                    phase = .done
-                    return nil
-                }
-                held.append(contentsOf: chunk)
-            }
-        }
-
-        /// Where `needle` first begins in `haystack`.
-        static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-            guard haystack.count >= needle.count, let first = needle.first else { return nil }
-            var index = 0
-            while index <= haystack.count - needle.count {
-                if haystack[index] == first && haystack[index..<index + needle.count].elementsEqual(needle) { return index }
-                index += 1
-            }
-            return nil
         }
     }
 }

@@ -2,8 +2,10 @@ import Synchronization
 
 /// What the service spends reading past refused bodies (see `BodyStream.refusing`): a few at once
 /// for each client and in all, at a pace each client has for itself within one the service has
-/// for all. Past the counts a refused connection is closed at once: a flood of refused uploads
-/// holds no more connections than these, and one client's flood does not take another's pace.
+/// for all, so one client's flood does not take another's pace. Past the counts a refused body
+/// waits for its place, unread, until its request's deadline: a crowd of refused uploads is
+/// answered in turn (each one's 503 reaches its client) instead of cut off with resets, and
+/// holds no more than its connections, which `OpenConnections` bounds.
 enum ReadingPast {
     static let mostAtOnce = 64
     static let mostForOneClient = 4
@@ -20,8 +22,18 @@ enum ReadingPast {
 
     private static let state = Mutex(State())
 
-    /// Whether `client` may have one more body read past; if so, `leave` it when done.
-    static func enter(client: String) -> Bool {
+    /// How often a body waiting for its place looks again: a few hundred waiting cost little.
+    static let waitingStep: Duration = .milliseconds(50)
+
+    /// Whether `client` had a place to read one more body past by `deadline`; if so, `leave` it when done.
+    static func enter(client: String, until deadline: ContinuousClock.Instant) async -> Bool {
+        while !tryEnter(client: client) {
+            guard ContinuousClock.now < deadline, (try? await Task.sleep(for: waitingStep)) != nil else { return false }
+        }
+        return true
+    }
+
+    private static func tryEnter(client: String) -> Bool {
         state.withLock { state in
             guard state.readers < mostAtOnce, state.readersOf[client, default: 0] < mostForOneClient else { return false }
             state.readers += 1

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import Synchronization
+import HummingbirdCore
 import MediaToolKit
 
 /// An upload service in one route: `POST /uploads` takes a photo or a video as the request's body,
@@ -22,9 +22,19 @@ struct UploadService {
             }
             port = given
         }
-        let app = Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: port)))
+        DescriptorLimit.raiseToHard()
+        let app = Application(router: router(), server: .countedHTTP1(configuration: http1),
+                              configuration: .init(address: .hostname("127.0.0.1", port: port)))
         try await app.runService()
     }
+
+    /// Hummingbird's own limits: a request's head (its line and header fields) whole within 15 s
+    /// of its connection's start or of the answer before, and a body silent no longer than that,
+    /// else the connection is closed: a client that sends a byte now and then holds no connection
+    /// for long. Header fields as a browser's, with room to spare, and no more.
+    static let http1 = HTTP1Channel.Configuration(
+        idleTimeout: .seconds(15),
+        httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100))
 
     /// The largest upload taken, and what one request may use: a thread, a quarter of a GiB, and
     /// 30 s of a worker's decoding. The calls share the library's pool and its memory budget, so
@@ -38,47 +48,43 @@ struct UploadService {
     /// A request's whole time, its upload's included: a client that sends slowly, or a file that
     /// keeps every worker busy, is cut off, and its workers with it.
     static let requestDeadline: Duration = .seconds(60)
-    /// Uploads being received at once: each may write up to the largest upload to disk, so these
-    /// together bound the disk a crowd of stalled clients can hold (16 x 256 MiB). Past them, 503.
-    static let mostUploads = 16
-    static let uploadsUnderWay = Atomic<Int>(0)
     /// Requests decoding at once, one a core, their turns shared between clients (by address).
     static let turns = FairTurns(capacity: ProcessInfo.processInfo.activeProcessorCount)
 
     static func router() -> Router<UploadContext> {
         let router = Router(context: UploadContext.self)
         router.post("uploads") { request, context -> Response in
-            let body = BodyStream(request.body)
             let deadline = ContinuousClock.now + requestDeadline
             let boundary = FormUpload.boundary(contentType: request.headers[.contentType])
-            // A form's own lines around its file are allowed for.
-            let largestBody = largestUpload + (boundary == nil ? 0 : FormUpload.largestOverhead)
+            // A form's own lines around its file are allowed for; every byte of the body counts,
+            // however it is framed.
+            let body = BodyStream(request.body, limit: largestUpload + (boundary == nil ? 0 : FormUpload.largestOverhead))
             do {
-                return try await upload(request, body: body, boundary: boundary, largestBody: largestBody, context: context)
+                return try await upload(request, body: body, boundary: boundary, context: context)
             } catch {
                 // The refusal is sent at once; what the client still sends is read past after it.
                 return body.refusing(with: error as? HTTPError ?? HTTPError(.internalServerError), client: context.client,
-                                     readingPastUpTo: largestBody, until: deadline, closing: context.closeConnection)
+                                     until: deadline, closing: context.closeConnection)
             }
         }
         return router
     }
 
     /// The answer to an upload, or the error that refuses it (an `HTTPError`).
-    static func upload(_ request: Request, body: BodyStream, boundary: String?, largestBody: Int, context: UploadContext) async throws -> Response {
+    static func upload(_ request: Request, body: BodyStream, boundary: String?, context: UploadContext) async throws -> Response {
         let asked = request.uri.queryParameters.get("size")
         guard let size = asked.map({ Int($0) }) ?? 320, (16...4096).contains(size) else {
             throw HTTPError(.badRequest, message: "size is a number of pixels from 16 to 4096")
         }
         // A body that says it is over the largest upload is refused before a byte of it is read.
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > largestBody {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > body.limit {
             throw HTTPError(.contentTooLarge, message: "the upload is \(length) bytes, over the largest taken, \(largestUpload)")
         }
-        guard uploadsUnderWay.add(1, ordering: .relaxed).newValue <= mostUploads else {
-            uploadsUnderWay.subtract(1, ordering: .relaxed)
-            throw HTTPError(.serviceUnavailable, message: "\(mostUploads) uploads are under way: try again shortly")
+        // Past the uploads under way in all (their disk) or of this client (its share of them), 503.
+        if let full = UploadSlots.enter(client: context.client) {
+            throw HTTPError(.serviceUnavailable, message: full)
         }
-        defer { uploadsUnderWay.subtract(1, ordering: .relaxed) }
+        defer { UploadSlots.leave(client: context.client) }
         return try await withDeadline(requestDeadline) {
             try await answer(body, boundary: boundary, size: size, context: context)
         }.response(from: request, context: context)
@@ -106,18 +112,22 @@ struct UploadService {
     }
 
     /// The upload, written to a file as it comes, never held whole: refused from its first MiB when
-    /// it is no media, and once it passes the largest upload. A form's file is taken from the form
-    /// as it streams; a form without one is the client's mistake (400).
-    static func receive<Body: AsyncSequence & Sendable>(_ body: Body, boundary: String?) async throws -> MediaSource where Body.Element == [UInt8] {
-        guard let boundary else {
-            return try await MediaSource.upload(body, name: "upload", maxBytes: largestUpload, configuration: configuration)
-        }
+    /// it is no media, and once it or the body passes its largest. A form's file is taken from the
+    /// form as it streams; a form without one is the client's mistake (400), one with too much
+    /// besides its file too large (413).
+    static func receive(_ body: BodyStream, boundary: String?) async throws -> MediaSource {
         let form = FormOutcome()
         do {
+            guard let boundary else {
+                return try await MediaSource.upload(body, name: "upload", maxBytes: largestUpload, configuration: configuration)
+            }
             return try await MediaSource.upload(FormFileChunks(body: body, boundary: boundary, outcome: form), name: "upload",
                                                 maxBytes: largestUpload, configuration: configuration)
         } catch {
-            if let failure = form.error { throw HTTPError(.badRequest, message: "\(failure)") }
+            if body.passedLimit {
+                throw HTTPError(.contentTooLarge, message: "the body went on past \(body.limit) bytes, over the largest taken")
+            }
+            if let failure = form.error { throw HTTPError(failure.isTooLarge ? .contentTooLarge : .badRequest, message: "\(failure)") }
             throw error
         }
     }
@@ -158,7 +168,7 @@ struct UploadContext: RequestContext {
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        client = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        client = OpenConnections.client(of: source.channel)
         let channel = source.channel
         closeConnection = { channel.close(promise: nil) }
     }
