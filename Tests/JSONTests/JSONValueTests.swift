@@ -19,8 +19,8 @@ import TestSupport
 
     static let samples: [Double] = {
         var values: [Double] = [0, 1, -1, 0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, 100, 1e15, 1e16, 1e17, 1e21, 1e22, 1e-5, 1e-7,
-                                123456789012345680, 5e-324, 2.2250738585072014e-308, .greatestFiniteMagnitude,
-                                .leastNormalMagnitude, 9007199254740993, 0.1 + 0.2, 1.5, 29.97002997002997, -0.0]
+                                123456789012345680, .leastNonzeroMagnitude, 2.2250738585072014e-308, .greatestFiniteMagnitude,
+                                .leastNormalMagnitude, 9007199254740992, 0.1 + 0.2, 1.5, 29.97002997002997, -0.0]
         var random = SplitMix64(seed: 25)
         for _ in 0..<2000 { values.append(Double(bitPattern: random.next())) }
         return values.filter(\.isFinite)
@@ -41,7 +41,7 @@ import TestSupport
         #expect(JSONNumber.text(0.1) == "0.1")
         #expect(JSONNumber.text(1.0 / 3) == "0.3333333333333333")
         #expect(JSONNumber.text(0.1 + 0.2) == "0.30000000000000004")
-        #expect(JSONNumber.text(5e-324) == "5e-324")
+        #expect(JSONNumber.text(.leastNonzeroMagnitude) == "5e-324")
     }
 
     /// The JSONNumber writer gives non-finite values as the protobuf JSON mapping's strings; a

@@ -86,7 +86,7 @@ import TestSupport
     }
 
     @Test func shortestTextIsTheCommandLineSText() throws {
-        let values: [Double] = [0.1, 1.5, -2, 1e300, 5e-324, 100_000_000, 1.0 / 3, .infinity, -0.0]
+        let values: [Double] = [0.1, 1.5, -2, 1e300, .leastNonzeroMagnitude, 100_000_000, 1.0 / 3, .infinity, -0.0]
         let folder = try RepositoryFixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("v.bin")

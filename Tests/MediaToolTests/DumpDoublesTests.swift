@@ -66,7 +66,7 @@ import TestSupport
     func everyOffsetInBothByteOrders(offset: Int, endian: String) throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let values: [Double] = [1.5, -2.25, .pi, 1e300, -5e-324]
+        let values: [Double] = [1.5, -2.25, .pi, 1e300, -.leastNonzeroMagnitude]
         var bytes = [UInt8](repeating: 0xEE, count: offset)
         for value in values {
             let bits = endian == "little" ? value.bitPattern.littleEndian : value.bitPattern.bigEndian

@@ -15,7 +15,7 @@ import TestSupport
         defer { unlink(path) }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         try #require(fd >= 0)
-        try pixels.withUnsafeBytes { try encoder.write(width: width, height: height, layout: layout, pixels: $0, exif: exif, to: fd) }
+        _ = try pixels.withUnsafeBytes { try encoder.write(width: width, height: height, layout: layout, pixels: $0, exif: exif, to: fd) }
         close(fd)
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
 
@@ -109,7 +109,7 @@ import TestSupport
         defer { unlink(path) }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         try #require(fd >= 0)
-        try pixels.withUnsafeBytes {
+        _ = try pixels.withUnsafeBytes {
             try PNGEncoder(compressionLevel: 1, filters: PNGEncoder.filterUp).write(
                 width: width, height: height, layout: PNGPixelLayout(channels: .rgba, bitDepth: 16), pixels: $0, to: fd)
         }
