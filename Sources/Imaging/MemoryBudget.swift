@@ -90,7 +90,49 @@ public final class MemoryBudget: @unchecked Sendable {
     private func give(_ bytes: Int) {
         pthread_mutex_lock(lock)
         reserved -= bytes
+        lastRelease = Self.now()
         pthread_cond_broadcast(released)
         pthread_mutex_unlock(lock)
+    }
+
+    // Waiters that poll (`reserve(_:waitingAtMost:)` again and again: a worker's request, answered
+    // while its other messages are read) say when they began, so that a budget that is stuck can
+    // be told from one that is busy. Guarded by `lock`.
+    private var lastRelease = MemoryBudget.now()
+    private var waiters: [Int: Double] = [:]
+    private var nextWaiter = 0
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Notes a waiter that begins now; its number, for `endWaiting` and `givesUp`.
+    public func beginWaiting() -> Int {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        nextWaiter += 1
+        waiters[nextWaiter] = Self.now()
+        return nextWaiter
+    }
+
+    public func endWaiting(_ waiter: Int) {
+        pthread_mutex_lock(lock)
+        waiters[waiter] = nil
+        pthread_mutex_unlock(lock)
+    }
+
+    /// Whether `waiter` must give up: nothing was given back for `seconds` since it began to wait
+    /// (every holder is itself waiting, or keeps what it holds), and it is the waiter that began
+    /// last. Ending the last only breaks a cycle of jobs that each hold what another waits for,
+    /// while the one that waited first, whom the others were keeping waiting, is served when it
+    /// ends; a waiter behind a job that holds the memory and works on is never given up, for that
+    /// job's own deadline bounds how long it holds it.
+    public func givesUp(_ waiter: Int, after seconds: Double) -> Bool {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        guard let began = waiters[waiter], Self.now() - max(began, lastRelease) > seconds else { return false }
+        return waiters.values.allSatisfy { $0 <= began }
     }
 }

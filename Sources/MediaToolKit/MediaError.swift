@@ -79,7 +79,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
             self = .cancelled(file: file)
         case let failure as WorkerFailure:
             switch failure {
-            case .overMemory, .timedOut, .overCPUTime, .outputTooLarge: self = .overLimit(file: file, reason: reason)
+            case .overMemory, .timedOut, .overCPUTime, .outputTooLarge, .starvedOfMemory: self = .overLimit(file: file, reason: reason)
             case .didNotStart:
                 // The likeliest cause where the command line's own workers start: another version's.
                 self = .unreadable(file: file, reason: reason + " (is it the mediatool of MediaToolKit's version?)")

@@ -299,6 +299,9 @@ public final class SandboxedJobs: Sendable {
         pipes.first?.closeWriteEnd()
         var deadline = Clock.seconds() + settings.timeout
         var memoryWait = 0.0
+        /// This job as a waiter for the budget's memory, while it waits.
+        var waiter: Int?
+        defer { if let waiter { budget?.endWaiting(waiter) } }
         while true {
             if cancellation?.isCancelled == true {
                 _ = box.worker.end()
@@ -307,20 +310,26 @@ public final class SandboxedJobs: Sendable {
             if let bytes = awaitedMemory, let budget {
                 // Waits a moment for the other workers and jobs, then looks at this worker's messages.
                 // The wait is not this input's time: its deadline moves on by what the wait took
-                // (the others' own deadlines bound how long they hold the memory), up to the
-                // timeout once more: a worker that waits longer is ended, so that none holds the
-                // budget's other calls hostage by asking for what is never given back.
+                // (the others' own deadlines bound how long they hold the memory). A waiter is
+                // ended only where the budget is stuck (nothing given back for the timeout) and it
+                // is the last to wait, so that none holds the others hostage by asking for what
+                // is never given back, and an input queued behind a hostile one is never the one
+                // that pays (it failed with the hostile one's timeout).
                 let asked = Clock.seconds()
+                let waiting = waiter ?? budget.beginWaiting()
+                waiter = waiting
                 defer {
                     let waited = Clock.seconds() - asked
                     deadline += waited
                     memoryWait += waited
                 }
-                if memoryWait > settings.timeout {
+                if budget.givesUp(waiting, after: settings.timeout) {
                     _ = box.worker.end()
-                    throw WorkerFailure.timedOut(seconds: settings.timeout)
+                    throw WorkerFailure.starvedOfMemory(seconds: memoryWait, limit: budget.total)
                 }
                 if let reservation = budget.reserve(bytes, waitingAtMost: Self.memoryPoll) {
+                    budget.endWaiting(waiting)
+                    waiter = nil
                     awaitedMemory = nil
                     let token = Self.nextToken.add(1, ordering: .relaxed).newValue
                     held[token] = reservation

@@ -4,7 +4,8 @@ import Glibc
 /// Debug builds only: `MEDIATOOL_TEST_WORKER_TRIGGER=ACTION:SUFFIX` makes a worker misbehave on each
 /// input whose name ends in SUFFIX, as a hostile file would make a decoder: `crash` (SIGSEGV),
 /// `abort`, `sanitizer-oom` (AddressSanitizer's report of an allocation over the limit, then
-/// SIGABRT), `hang`, `allocate` (without bound), `open:PATH`, `socket`, `exec`, `fork` (each tried,
+/// SIGABRT), `hold-memory:BYTES` (holds that much of the budget, then asks for as much again; the
+/// other inputs begin half a second later), `hang`, `allocate` (without bound), `open:PATH`, `socket`, `exec`, `fork` (each tried,
 /// and the job fails saying whether the kernel refused it), `lineage` (the job fails saying how the
 /// worker was started, whose child it is and what it holds open). Release builds leave this out.
 enum TestTrigger {
@@ -37,10 +38,12 @@ enum TestTrigger {
         let action = String(value[..<colon])
         var suffix = String(value[value.index(after: colon)...])
         var path = "/"
-        if ["open", "chmod"].contains(action), let second = suffix.firstIndex(of: ":") {
+        if ["open", "chmod", "hold-memory"].contains(action), let second = suffix.firstIndex(of: ":") {
             path = String(suffix[..<second])
             suffix = String(suffix[suffix.index(after: second)...])
         }
+        // The other inputs begin half a second later: the memory is held before they ask for theirs.
+        if action == "hold-memory" && !input.hasSuffix(suffix) { usleep(500_000) }
         guard input.hasSuffix(suffix) else { return }
         switch action {
         case "flood":
@@ -49,6 +52,14 @@ enum TestTrigger {
             while write(output, zeros, zeros.count) > 0 {}
         case "tamper":
             kept = dup(output)
+        case "hold-memory":
+            // As a hostile input may make a decoder: holds BYTES of the run's budget, then a second
+            // later asks for as much again, more than the budget leaves, and waits for it.
+            guard let bytes = Int(path), let lender = SandboxWorker.current?.memoryLender else { return }
+            _ = lender.borrow(bytes)
+            sleep(1)
+            _ = lender.borrow(bytes)
+            while true { pause() }
         case "crash":
             // As a decoder's bad pointer ends: by SIGSEGV, whatever handler a sanitizer put in place.
             signal(SIGSEGV, SIG_DFL)

@@ -23,6 +23,9 @@ public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
     case malformedReply
     /// Wrote more to an output than any output of the limits takes.
     case outputTooLarge(limit: Int)
+    /// Waited for memory of the run's budget while nothing was given back, the last of the
+    /// waiters: ended, so that those that waited before it go on.
+    case starvedOfMemory(seconds: Double, limit: Int)
     /// Said it was done with an output it never wrote a byte of: no output is ever empty.
     case emptyOutput(name: String)
     /// Its caller cancelled the job: the worker was ended at once.
@@ -48,6 +51,9 @@ public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
             return "the worker decoding it gave a malformed answer and was ended; the file was refused"
         case .outputTooLarge(let limit):
             return "the worker decoding it wrote more than \(Self.size(limit)) to an output, more than the limits allow, and was ended; the file was refused"
+        case .starvedOfMemory(let seconds, let limit):
+            return "waited \(Self.number(seconds.rounded())) s for memory the run's other inputs held (\(Setting.maxMemory) \(Self.size(limit))) "
+                + "while none was given back, and was ended so that they go on; the file was refused"
         case .emptyOutput(let name):
             return "the worker decoding it wrote nothing to \(name) and said it was done; the file was refused"
         case .cancelled:

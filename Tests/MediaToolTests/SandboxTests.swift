@@ -56,6 +56,28 @@ import TestSupport
         #expect(failed["error"] as? String == message)
     }
 
+    /// An input queued behind a hostile one for the run's memory does not pay for it: v1 holds
+    /// nearly the whole budget, then asks for as much again and waits; v2, asking for its frame
+    /// after v1 took the memory, waited past --timeout and failed with v1's timeout. Now the
+    /// budget, stuck, ends the waiter that came last (v1), and v2 is made.
+    @Test func anInputQueuedForMemoryBehindAHostileOneIsMade() throws {
+        let folder = try Self.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("in/v3.mkv"))
+        let budget = 64 << 20
+        let run = try ToolRun.run(["thumbnail", "--json", "--jobs", "2", "--timeout", "3", "--max-memory", "64M", "--at", "0.5",
+                                   "--out-dir", folder.appendingPathComponent("out").path, folder.appendingPathComponent("in").path],
+                                  environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "hold-memory:\(budget - 4096):v1.mkv"], deadline: 60)
+        let lines = try BatchRunTests.jsonLines(run)
+        let hostile = try #require(lines.first { ($0["input"] as? String)?.hasSuffix("v1.mkv") == true })
+        let queued = try #require(lines.first { ($0["input"] as? String)?.hasSuffix("v2.mkv") == true })
+        #expect(queued["status"] as? String == "ok", "\(queued)")
+        #expect(hostile["status"] as? String == "failed")
+        #expect((hostile["error"] as? String)?.contains("for memory the run's other inputs held (--max-memory 64 MiB) while none was given back") == true,
+                "\(hostile)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path) == ["v2.thumb.png"])
+    }
+
     /// A worker whose hello is cut short (a first packet saying more follows, then nothing) held
     /// the call forever: the rest is waited for as long as a start, and the input fails.
     @Test func aWorkerWhoseHelloIsCutShortFailsItsInputInTime() throws {
