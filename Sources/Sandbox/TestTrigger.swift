@@ -5,7 +5,7 @@ import Glibc
 /// input whose name ends in SUFFIX, as a hostile file would make a decoder: `crash` (SIGSEGV),
 /// `abort`, `sanitizer-oom` (AddressSanitizer's report of an allocation over the limit, then
 /// SIGABRT), `hold-memory:BYTES` (holds that much of the budget, then asks for as much again; the
-/// other inputs begin half a second later), `hang`, `allocate` (without bound), `open:PATH`, `socket`, `exec`, `fork` (each tried,
+/// other inputs begin half a second later), `hang`, `allocate` (up to 4 GiB), `open:PATH`, `socket`, `exec`, `fork` (each tried,
 /// and the job fails saying whether the kernel refused it), `lineage` (the job fails saying how the
 /// worker was started, whose child it is and what it holds open). Release builds leave this out.
 enum TestTrigger {
@@ -80,13 +80,15 @@ enum TestTrigger {
         case "hang":
             while true { pause() }
         case "allocate":
+            // Touched, so that the pages are really used; 4 GiB at most, and said, so that with the
+            // worker's address-space limit removed (scripts/mutations) the test fails, not the machine.
             var blocks: [UnsafeMutableRawPointer] = []
-            while true {
-                // Touched, so that the pages are really used.
+            while blocks.count < 64 {
                 let block = UnsafeMutableRawPointer.allocate(byteCount: 64 << 20, alignment: 4096)
                 memset(block, 1, 64 << 20)
                 blocks.append(block)
             }
+            throw ProbeOutcome(description: "allocated 4 GiB: no limit refused it")
         case "lineage":
             // Whose child the worker is (the batch waits for its workers itself), and what it holds
             // open beyond standard error: its socket and the job's input and output, nothing else.
