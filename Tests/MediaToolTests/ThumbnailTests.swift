@@ -127,8 +127,9 @@ import TestSupport
 
     @Test(arguments: [
         ("audio-only.m4a", "no video stream"),
-        // FFmpeg's own cause (its log's words), and one wording for an empty file.
-        ("not-media.mp4", "not a media file FFmpeg can open: moov atom not found"),
+        // Text named .mp4 is said to be no video (FFmpeg tried MP4 by the name: "moov atom not
+        // found"); a file that is MP4 gets FFmpeg's own cause; one wording for an empty file.
+        ("not-media.mp4", "not a media file FFmpeg can open: its bytes are of no format FFmpeg knows: it is no video, sound or picture"),
         ("empty.mp4", "an empty file"),
         ("truncated-no-index.mp4", "not a media file FFmpeg can open: moov atom not found"),
         ("missing.mp4", "cannot open: No such file or directory"),
