@@ -16,29 +16,15 @@ enum OpenConnections {
     /// uploads from one client is answered, each of them.
     static let mostForOneClient = 256
 
-    private struct State {
-        var inAll = 0
-        var ofClient: [String: Int] = [:]
-    }
-
-    private static let state = Mutex(State())
+    private static let counts = ClientCounts(mostInAll: mostInAll, mostForOneClient: mostForOneClient)
 
     /// Whether `client` may open one more; if so, `close` it when the connection closes.
     static func open(client: String) -> Bool {
-        state.withLock { state in
-            guard state.inAll < mostInAll, state.ofClient[client, default: 0] < mostForOneClient else { return false }
-            state.inAll += 1
-            state.ofClient[client, default: 0] += 1
-            return true
-        }
+        counts.enter(client) == nil
     }
 
     static func close(client: String) {
-        state.withLock { state in
-            state.inAll -= 1
-            state.ofClient[client, default: 1] -= 1
-            if state.ofClient[client] == 0 { state.ofClient[client] = nil }
-        }
+        counts.leave(client)
     }
 
     /// The client a connection comes from: its address, its port left out.

@@ -13,9 +13,10 @@ enum ReadingPast {
     static let paceForOneClient = 32 << 20
     static let paceInAll = 128 << 20
 
+    private static let readers = ClientCounts(mostInAll: mostAtOnce, mostForOneClient: mostForOneClient)
+
+    /// When the next bytes may be read, in all and of each client reading.
     private struct State {
-        var readers = 0
-        var readersOf: [String: Int] = [:]
         var nextSlot = ContinuousClock.now
         var nextSlotOf: [String: ContinuousClock.Instant] = [:]
     }
@@ -34,23 +35,12 @@ enum ReadingPast {
     }
 
     private static func tryEnter(client: String) -> Bool {
-        state.withLock { state in
-            guard state.readers < mostAtOnce, state.readersOf[client, default: 0] < mostForOneClient else { return false }
-            state.readers += 1
-            state.readersOf[client, default: 0] += 1
-            return true
-        }
+        readers.enter(client) == nil
     }
 
     static func leave(client: String) {
-        state.withLock { state in
-            state.readers -= 1
-            state.readersOf[client, default: 1] -= 1
-            if state.readersOf[client] == 0 {
-                state.readersOf[client] = nil
-                state.nextSlotOf[client] = nil
-            }
-        }
+        // A client's pace is forgotten with its last body.
+        if readers.leave(client) { state.withLock { $0.nextSlotOf[client] = nil } }
     }
 
     /// When `bytes` more of `client`'s may be read, at both paces.

@@ -8,33 +8,18 @@ enum UploadSlots {
     static let mostInAll = 16
     static let mostForOneClient = 4
 
-    private struct State {
-        var inAll = 0
-        var ofClient: [String: Int] = [:]
-    }
-
-    private static let state = Mutex(State())
+    private static let counts = ClientCounts(mostInAll: mostInAll, mostForOneClient: mostForOneClient)
 
     /// Why `client` has no slot now, or nil when it has one, which it must `leave` when done.
     static func enter(client: String) -> String? {
-        state.withLock { state in
-            if state.ofClient[client, default: 0] >= mostForOneClient {
-                return "\(mostForOneClient) uploads of yours are under way: try again when one is done"
-            }
-            if state.inAll >= mostInAll {
-                return "\(mostInAll) uploads are under way: try again shortly"
-            }
-            state.inAll += 1
-            state.ofClient[client, default: 0] += 1
-            return nil
+        switch counts.enter(client) {
+        case .client?: "\(mostForOneClient) uploads of yours are under way: try again when one is done"
+        case .all?: "\(mostInAll) uploads are under way: try again shortly"
+        case nil: nil
         }
     }
 
     static func leave(client: String) {
-        state.withLock { state in
-            state.inAll -= 1
-            state.ofClient[client, default: 1] -= 1
-            if state.ofClient[client] == 0 { state.ofClient[client] = nil }
-        }
+        counts.leave(client)
     }
 }
