@@ -5,18 +5,27 @@ import FileIO
 /// the boxes claim, before it reads any sample and however few bytes the file has: a 3.5 KB file
 /// whose `stsz` claimed 40 million samples, a 4.5 KB fragmented file whose one `trun` claimed 30
 /// million, and a 19 KB MOV whose `stsc` gave its sound 2^31-1 samples a chunk each cost a gigabyte
-/// a worker. Every box that makes entries is read here: the sample sizes (`stsz`, `stz2`), the
-/// chunks of uncompressed sound (`stsc` over `stco`/`co64`, which FFmpeg cuts into entries of at
-/// most 1024 samples), and each fragment's track runs (`trun`).
+/// a worker. The boxes that make entries are the sample sizes (`stsz`, `stz2`), the chunks of
+/// uncompressed or simply coded sound (`stsc` over `stco`/`co64`, which FFmpeg cuts into entries
+/// of at most 1024 samples), and each fragment's track runs (`trun`).
+///
+/// FFmpeg takes those boxes wherever its parser meets them (in a second `stbl`, in `udta`, in a
+/// sample description's extensions, in a `moov` whose size runs past the file), the last copy
+/// winning: a walk down the path they belong on was led past them. So the header's bytes are
+/// searched for them instead: every occurrence of their type counts, each with what it claims
+/// (a copy counted twice only claims more), grouped by the `trak` before it. A `cmov` (a
+/// compressed header, which no search can see into) is refused.
 ///
 /// Each sample and each piece of a chunk holds a byte or more of the file: claims of more entries
 /// than the file has bytes are a lie, refused. What is left is the index's memory, which
-/// `FormatContext` counts against the run's budget. Every box is read where it is, bounded by its
-/// parent and the file; a walk of more boxes than any real file has is refused too.
+/// `FormatContext` counts against the run's budget.
 enum MP4SampleTables {
-    /// Boxes read at most, whatever the file claims: a phone's clip has about 60, a fragmented
-    /// hour of video cut every second about 25,000.
-    static let mostBoxes = 1_000_000
+    /// Top-level boxes read at most: a fragmented hour cut at every frame of 60 has about 1.5 million.
+    static let mostBoxes = 8_000_000
+    /// The header's bytes searched at most, all boxes but the media data's together.
+    static let mostHeaderBytes = 256 << 20
+    /// `stsc` runs read at most: a real one has a run a chunk at most.
+    static let mostRuns = 4_000_000
     /// What FFmpeg holds for each entry: the index entry (24 bytes) and the composition offset
     /// kept beside it (8).
     static let bytesPerIndexEntry = 32
@@ -24,40 +33,34 @@ enum MP4SampleTables {
     /// (fewer, a whole number of frames, where a frame holds several): never fewer than 160 samples
     /// an entry but for the chunk's last.
     static let fewestSamplesPerSoundEntry = 160
+    /// Sample descriptions of sound FFmpeg reads a chunk at a time: PCM, and QuickTime's old codecs.
+    static let chunkedSoundFormats: Set<String> = ["lpcm", "sowt", "twos", "raw ", "in24", "in32", "fl32", "fl64", "NONE",
+                                                    "ulaw", "alaw", "ima4", "MAC3", "MAC6", "agsm", "QDMC", "QDM2", "dvca"]
 
     /// The index FFmpeg will build for `file`: its entries, at most as many as the file has bytes.
     struct Index: Equatable {
         var entries = 0
-        var bytes: Int { entries * MP4SampleTables.bytesPerIndexEntry }
+        var bytes: Int { entries.multipliedClamped(by: MP4SampleTables.bytesPerIndexEntry) }
     }
 
-    /// What `file`'s boxes make FFmpeg index; an empty index when the file is no MP4 or MOV or its
-    /// tables cannot be found (FFmpeg then says why). Throws when they claim more than the file holds.
+    /// What `file`'s boxes make FFmpeg index; an empty index when the file is no MP4 or MOV. Throws
+    /// when they claim more than the file holds, or hide their claims.
     static func index(of file: InputFile) throws(MP4Error) -> Index {
         guard let size = file.size, size >= 16 else { return Index() }
-        var walker = Walker(file: file, size: size)
-        let top = try walker.children(of: 0..<size)
+        var reader = Reader(file: file, size: size)
+        let top = try reader.topLevelBoxes()
         guard top.contains(where: { isTopLevelOfISOFile($0.type) }) else { return Index() }
-        var index = Index()
-        for moov in top where moov.type == "moov" {
-            for trak in try walker.children(of: moov.content) where trak.type == "trak" {
-                let track = try walker.track(in: trak.content)
-                index.entries = index.entries.addingClamped(track.soundPieces ?? track.samples)
-            }
+        var search = ClaimSearch(size: size)
+        var searched = 0
+        // The media data is samples, never read as boxes; the rest is searched, in file order.
+        for box in top where !["mdat", "free", "skip", "wide"].contains(box.type) {
+            searched += box.content.count + 8
+            if searched > mostHeaderBytes { throw .headerTooLarge(limit: mostHeaderBytes) }
+            try search.search(box.content, with: &reader)
         }
-        // A fragmented file's samples are in its fragments, each run's count read when FFmpeg
-        // reaches its fragment: the whole file's are counted, as they will all be held.
-        for moof in top where moof.type == "moof" {
-            for traf in try walker.children(of: moof.content) where traf.type == "traf" {
-                for trun in try walker.children(of: traf.content) where trun.type == "trun" {
-                    // version and flags (4), then the sample count (4).
-                    guard let count = walker.integer(at: trun.content.lowerBound + 4, bytes: 4) else { continue }
-                    index.entries = index.entries.addingClamped(count)
-                }
-            }
-        }
-        if index.entries > size { throw .moreSamplesThanBytes(claimed: index.entries, fileSize: size) }
-        return index
+        let entries = search.entries()
+        if entries > size { throw .moreSamplesThanBytes(claimed: entries, fileSize: size) }
+        return Index(entries: entries)
     }
 
     /// The boxes an ISO media file (QuickTime's older ones included) may start with.
@@ -70,16 +73,109 @@ enum MP4SampleTables {
         let content: Range<Int>
     }
 
-    /// What one track's sample table claims.
+    /// What one track claims, from every copy of its tables.
     struct Track {
-        /// The sample count of `stsz` or `stz2`.
         var samples = 0
-        /// For sound that FFmpeg reads a chunk at a time (one `stts` entry of duration 1: samples
-        /// are PCM frames), the entries its chunks are cut into; nil for every other track.
-        var soundPieces: Int?
+        var chunks = 0
+        var mostSamplesPerChunk = 0
+        /// Whether every `hdlr`, `stsd` and `stts` of it says what FFmpeg reads a chunk at a time:
+        /// sound, of a chunked format, one duration of 1 for all samples (PCM frames).
+        var handlers: [String] = []
+        var formats: [String] = []
+        var timings: [(count: Int, delta: Int)] = []
+
+        var readsByChunks: Bool {
+            !handlers.isEmpty && handlers.allSatisfy { $0 == "soun" }
+                && !formats.isEmpty && formats.allSatisfy(MP4SampleTables.chunkedSoundFormats.contains)
+                && !timings.isEmpty && timings.allSatisfy { $0 == (1, 1) }
+        }
+
+        var pieces: Int {
+            let perChunk = (mostSamplesPerChunk + MP4SampleTables.fewestSamplesPerSoundEntry - 1) / MP4SampleTables.fewestSamplesPerSoundEntry
+            return chunks.multipliedClamped(by: max(1, perChunk))
+        }
+
+        /// The entries FFmpeg makes of it: by chunks for such sound, else one a sample (and no
+        /// fewer than its chunks, as any claim of either is believed).
+        var entries: Int { readsByChunks ? pieces : max(samples, pieces) }
     }
 
-    struct Walker {
+    /// Every claim in the header's bytes, by the track it follows.
+    struct ClaimSearch {
+        let size: Int
+        /// Claims before any `trak`, and then each track's.
+        var tracks = [Track()]
+        var runs = 0
+
+        /// The types whose claims count, and `trak`, which begins a track.
+        static let types: [String] = ["trak", "stsz", "stz2", "stsc", "stco", "co64", "trun", "hdlr", "stsd", "stts", "cmov"]
+        static let codes: [UInt32] = types.map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
+
+        func entries() -> Int {
+            tracks.reduce(runs) { $0.addingClamped($1.entries) }
+        }
+
+        /// Searches `range` (the content of a top-level box) for every box that makes
+        /// entries; each occurrence is read as FFmpeg would read its box there.
+        mutating func search(_ range: Range<Int>, with reader: inout Reader) throws(MP4Error) {
+            var offset = range.lowerBound
+            while offset + 4 <= range.upperBound {
+                guard let found = reader.nextCode(in: offset..<range.upperBound, among: Self.codes) else { return }
+                let at = found.offset
+                offset = at + 1
+                // The box's size comes before its type: a type found where no box can start is none.
+                guard at - 4 >= range.lowerBound,
+                      let declared = reader.integer(at: at - 4, bytes: 4), declared == 1 || declared == 0 || declared >= 8 else { continue }
+                try take(Self.types[found.index], at: at, with: &reader)
+            }
+        }
+
+        private mutating func take(_ type: String, at typeOffset: Int, with reader: inout Reader) throws(MP4Error) {
+            // After the type: version and flags (4), then each box's fields.
+            let fields = typeOffset + 8
+            switch type {
+            case "cmov":
+                throw .compressedHeader
+            case "trak":
+                tracks.append(Track())
+            case "stsz", "stz2":
+                // stsz: sample size (4), count (4); stz2: reserved and field size (4), count (4).
+                if let count = reader.integer(at: fields + 4, bytes: 4) { tracks[tracks.count - 1].samples = tracks[tracks.count - 1].samples.addingClamped(count) }
+            case "stco", "co64":
+                // FFmpeg reads the offsets to the end of the file, whatever the box's size says.
+                if let count = reader.integer(at: fields, bytes: 4) {
+                    let room = max(0, size - fields - 4) / (type == "co64" ? 8 : 4)
+                    tracks[tracks.count - 1].chunks = max(tracks[tracks.count - 1].chunks, min(count, room))
+                }
+            case "stsc":
+                // Runs of 12 bytes (first chunk, samples a chunk, description), read as FFmpeg reads them.
+                guard let count = reader.integer(at: fields, bytes: 4) else { return }
+                let runs = min(count, max(0, size - fields - 4) / 12)
+                if runs > MP4SampleTables.mostRuns { throw .tooManyRuns(claimed: runs, limit: MP4SampleTables.mostRuns) }
+                for run in 0..<runs {
+                    guard let samples = reader.integer(at: fields + 4 + run * 12 + 4, bytes: 4) else { break }
+                    tracks[tracks.count - 1].mostSamplesPerChunk = max(tracks[tracks.count - 1].mostSamplesPerChunk, samples)
+                }
+            case "trun":
+                if let count = reader.integer(at: fields, bytes: 4) { runs = runs.addingClamped(count) }
+            case "hdlr":
+                // Pre-defined (4), then the handler's type.
+                if let handler = reader.integer(at: fields + 4, bytes: 4) { tracks[tracks.count - 1].handlers.append(Reader.name(handler)) }
+            case "stsd":
+                // Entry count (4), then the first entry: its size (4) and its format.
+                if let format = reader.integer(at: fields + 8, bytes: 4) { tracks[tracks.count - 1].formats.append(Reader.name(format)) }
+            case "stts":
+                // Entry count (4), then the first entry: sample count (4) and duration (4).
+                if let count = reader.integer(at: fields, bytes: 4), let delta = reader.integer(at: fields + 8, bytes: 4) {
+                    tracks[tracks.count - 1].timings.append((count, delta))
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    struct Reader {
         let file: InputFile
         let size: Int
         var read = 0
@@ -87,29 +183,59 @@ enum MP4SampleTables {
         /// bytes, and one read each took a system call per field (90 for a phone's clip).
         var window: [UInt8] = []
         var windowStart = 0
-        static let windowSize = 16 << 10
+        static let windowSize = 64 << 10
 
-        mutating func integer(at offset: Int, bytes count: Int) -> Int? {
-            guard offset >= 0, count <= Self.windowSize, offset + count <= size else { return nil }
+        /// Makes sure the window holds `offset..<offset + count` where the file has it.
+        private mutating func load(_ offset: Int, _ count: Int) -> Bool {
+            guard offset >= 0, count <= Self.windowSize, offset + count <= size else { return false }
             if offset < windowStart || offset + count > windowStart + window.count {
                 window = [UInt8](repeating: 0, count: min(Self.windowSize, size - offset))
                 guard let got = try? window.withUnsafeMutableBytes({ try file.read(at: offset, into: $0) }) else {
                     window = []
-                    return nil
+                    return false
                 }
                 window.removeLast(window.count - got)
                 windowStart = offset
-                guard got >= count else { return nil }
+                return got >= count
             }
+            return true
+        }
+
+        mutating func integer(at offset: Int, bytes count: Int) -> Int? {
+            guard load(offset, count) else { return nil }
             let start = offset - windowStart
             return window[start..<start + count].reduce(0) { $0 << 8 | Int($1) }
         }
 
-        /// The boxes inside `range`, in order; fewer where one's size runs past it.
-        mutating func children(of range: Range<Int>) throws(MP4Error) -> [Box] {
-            var boxes: [Box] = []
+        /// The first of `codes` (four bytes, big-endian) at or after `range`'s start, and which.
+        mutating func nextCode(in range: Range<Int>, among codes: [UInt32]) -> (offset: Int, index: Int)? {
             var offset = range.lowerBound
-            while offset + 8 <= range.upperBound {
+            while offset + 4 <= range.upperBound {
+                let span = min(Self.windowSize, range.upperBound - offset)
+                guard span >= 4, load(offset, span) else { return nil }
+                let start = offset - windowStart
+                // A code's last byte is looked up first: most bytes end none of them.
+                var ends = [Bool](repeating: false, count: 256)
+                for code in codes { ends[Int(code & 0xFF)] = true }
+                let found: (Int, Int)? = window.withUnsafeBufferPointer { bytes in
+                    for index in (start + 3)..<(start + span) where ends[Int(bytes[index])] {
+                        let code = UInt32(bytes[index - 3]) << 24 | UInt32(bytes[index - 2]) << 16 | UInt32(bytes[index - 1]) << 8 | UInt32(bytes[index])
+                        if let which = codes.firstIndex(of: code) { return (index - 3, which) }
+                    }
+                    return nil
+                }
+                if let (at, which) = found { return (windowStart + at, which) }
+                // The next window overlaps this one by 3 bytes: a code across their edge is found.
+                offset += span - 3
+            }
+            return nil
+        }
+
+        /// The file's boxes, each cut to the file's end where it claims more (as FFmpeg reads one).
+        mutating func topLevelBoxes() throws(MP4Error) -> [Box] {
+            var boxes: [Box] = []
+            var offset = 0
+            while offset + 8 <= size {
                 read += 1
                 if read > MP4SampleTables.mostBoxes { throw .tooManyBoxes(limit: MP4SampleTables.mostBoxes) }
                 guard let declared = integer(at: offset, bytes: 4), let type = integer(at: offset + 4, bytes: 4) else { break }
@@ -119,11 +245,12 @@ enum MP4SampleTables {
                     guard let large = integer(at: offset + 8, bytes: 8) else { break }
                     (header, length) = (16, large)
                 } else if declared == 0 {
-                    length = range.upperBound - offset
+                    length = size - offset
                 }
-                guard length >= header, length <= range.upperBound - offset else { break }
-                boxes.append(Box(type: Self.name(type), content: (offset + header)..<(offset + length)))
-                offset += length
+                guard length >= header else { break }
+                let end = offset + min(length, size - offset)
+                boxes.append(Box(type: Self.name(type), content: min(offset + header, end)..<end))
+                offset = end
             }
             return boxes
         }
@@ -131,74 +258,10 @@ enum MP4SampleTables {
         static func name(_ type: Int) -> String {
             String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: type >> (24 - 8 * $0)) }, as: UTF8.self)
         }
-
-        mutating func path(_ types: [String], in range: Range<Int>) throws(MP4Error) -> Box? {
-            var current: Box?
-            var within = range
-            for type in types {
-                guard let found = try children(of: within).first(where: { $0.type == type }) else { return nil }
-                current = found
-                within = found.content
-            }
-            return current
-        }
-
-        /// What the sample table of the track whose `trak` holds `range` claims.
-        mutating func track(in range: Range<Int>) throws(MP4Error) -> Track {
-            var track = Track()
-            guard let mdia = try path(["mdia"], in: range) else { return track }
-            let mdiaChildren = try children(of: mdia.content)
-            // hdlr: version and flags (4), pre-defined (4), then the handler's type.
-            let isSound = mdiaChildren.first { $0.type == "hdlr" }.flatMap { integer(at: $0.content.lowerBound + 8, bytes: 4) }
-                .map { Self.name($0) == "soun" } ?? false
-            guard let minf = mdiaChildren.first(where: { $0.type == "minf" }),
-                  let stbl = try path(["stbl"], in: minf.content) else { return track }
-            let tables = try children(of: stbl.content)
-            for box in tables where box.type == "stsz" || box.type == "stz2" {
-                // version and flags (4), then stsz: sample size (4) and count (4); stz2: reserved
-                // and field size (4) and count (4).
-                if let count = integer(at: box.content.lowerBound + 8, bytes: 4) { track.samples = track.samples.addingClamped(count) }
-            }
-            // FFmpeg reads sound a chunk at a time where its one stts entry gives each sample a
-            // duration of 1 (PCM frames).
-            if isSound, let stts = tables.first(where: { $0.type == "stts" }),
-               integer(at: stts.content.lowerBound + 4, bytes: 4) == 1, integer(at: stts.content.lowerBound + 12, bytes: 4) == 1 {
-                track.soundPieces = try soundPieces(tables)
-            }
-            return track
-        }
-
-        /// At most the entries FFmpeg cuts a track's sound chunks into: every chunk of `stco` or
-        /// `co64` at the most samples any run of `stsc` gives a chunk. (FFmpeg mends runs out of
-        /// order by moving counts between them: the most of them bounds what it makes of any.)
-        /// Entry counts past their box are refused: FFmpeg would read the next boxes as entries.
-        mutating func soundPieces(_ tables: [Box]) throws(MP4Error) -> Int {
-            guard let offsets = tables.first(where: { $0.type == "stco" || $0.type == "co64" }),
-                  let stsc = tables.first(where: { $0.type == "stsc" }),
-                  let chunks = try entryCount(of: offsets, entryBytes: offsets.type == "co64" ? 8 : 4),
-                  let runs = try entryCount(of: stsc, entryBytes: 12) else { return 0 }
-            var mostSamplesPerChunk = 0
-            for run in 0..<runs {
-                // Each run: its first chunk (from 1), its samples a chunk, its description.
-                guard let samples = integer(at: stsc.content.lowerBound + 8 + run * 12 + 4, bytes: 4) else { break }
-                mostSamplesPerChunk = Swift.max(mostSamplesPerChunk, samples)
-            }
-            let perChunk = (mostSamplesPerChunk + MP4SampleTables.fewestSamplesPerSoundEntry - 1) / MP4SampleTables.fewestSamplesPerSoundEntry
-            return chunks.multipliedClamped(by: perChunk)
-        }
-
-        /// A full box's entry count (after its version and flags), refused when its entries of
-        /// `entryBytes` each run past the box.
-        mutating func entryCount(of box: Box, entryBytes: Int) throws(MP4Error) -> Int? {
-            guard let count = integer(at: box.content.lowerBound + 4, bytes: 4) else { return nil }
-            let room = max(0, box.content.count - 8) / entryBytes
-            if count > room { throw .moreEntriesThanTheBoxHolds(box: box.type, claimed: count, room: room) }
-            return count
-        }
     }
 }
 
-private extension Int {
+extension Int {
     func addingClamped(_ other: Int) -> Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? .max : sum
@@ -210,20 +273,26 @@ private extension Int {
     }
 }
 
-/// An MP4 or MOV whose boxes say what the file cannot be.
+/// An MP4 or MOV whose boxes say what the file cannot be, or hide what they say.
 public enum MP4Error: Error, Equatable, CustomStringConvertible {
     case moreSamplesThanBytes(claimed: Int, fileSize: Int)
-    case moreEntriesThanTheBoxHolds(box: String, claimed: Int, room: Int)
+    case tooManyRuns(claimed: Int, limit: Int)
     case tooManyBoxes(limit: Int)
+    case headerTooLarge(limit: Int)
+    case compressedHeader
 
     public var description: String {
         switch self {
         case .moreSamplesThanBytes(let claimed, let fileSize):
             return "its tracks claim \(claimed) samples, more than the file's \(fileSize) bytes can hold: refused"
-        case .moreEntriesThanTheBoxHolds(let box, let claimed, let room):
-            return "its '\(box)' box claims \(claimed) entries where it has room for \(room): refused"
+        case .tooManyRuns(let claimed, let limit):
+            return "its 'stsc' box claims \(claimed) runs of chunks, more than \(limit), more than any real file has: refused"
         case .tooManyBoxes(let limit):
             return "more than \(limit) boxes, more than any real file has: refused"
+        case .headerTooLarge(let limit):
+            return "its boxes besides the media data hold more than \(limit >> 20) MiB, more than any real file's: refused"
+        case .compressedHeader:
+            return "its header is compressed (cmov), as QuickTime wrote it in the 1990s, which is not read: refused"
         }
     }
 }

@@ -87,6 +87,38 @@ import TestSupport
                           saying: "the index of its 3000000 samples needs 92 MiB of memory, over the limit of 64 MiB (--max-memory)")
     }
 
+    /// Claims FFmpeg reads wherever its parser meets them, which a walk down the path they belong
+    /// on missed (the red team's second round): the counter's 40 million samples in a `moov` whose
+    /// size runs past the file (as a cut-short upload's does), the sound decoy with its track's
+    /// handler saying other than sound, and a box named `cmov` (a compressed header).
+    @Test(arguments: ["oversize-moov", "sound-called-otherwise", "cmov"])
+    func claimsWhereverTheyStandAreFound(trick: String) throws {
+        let made: (URL) throws -> String = { folder in
+            switch trick {
+            case "oversize-moov":
+                let path = try Self.decoy(claiming: 40_000_000, in: folder)
+                var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+                let moov = try #require((4..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array("moov".utf8) })
+                let size = Int(bytes[moov - 4]) << 24 | Int(bytes[moov - 3]) << 16 | Int(bytes[moov - 2]) << 8 | Int(bytes[moov - 1]) + 100_000
+                for index in 0..<4 { bytes[moov - 4 + index] = UInt8(truncatingIfNeeded: size >> (24 - 8 * index)) }
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                return path
+            case "sound-called-otherwise":
+                let path = try Self.soundChunkDecoy(in: folder)
+                var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+                // The sound track's handler (the last 'soun'), as 'xxxx': FFmpeg knows sound by its sample description too.
+                let sound = try #require((0..<(bytes.count - 4)).last { Array(bytes[$0..<($0 + 4)]) == Array("soun".utf8) })
+                bytes[sound..<(sound + 4)] = ArraySlice("xxxx".utf8)
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                return path
+            default:
+                return try Self.decoy(of: "video/counter.mp4", box: "udta", setting: [(0, 0x636D_6F76)], as: "cmov.mp4", in: folder)
+            }
+        }
+        let said = trick == "cmov" ? "its header is compressed (cmov)" : "samples, more than the file's"
+        try expectRefused(command: ["probe"], decoy: made, saying: said)
+    }
+
     /// The fixtures the decoys are made of are read as they are.
     @Test(arguments: ["video/counter-fragmented.mp4", "video/counter-pcm.mov"])
     func fragmentsAndSoundChunksAreRead(fixture: String) throws {
