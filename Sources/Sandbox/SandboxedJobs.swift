@@ -389,6 +389,8 @@ public final class SandboxedJobs: Sendable {
                 // A worker that says it is done with an output it never wrote is wrong: an empty
                 // file put in place would be reported "ok".
                 if let empty = pipes.first(where: { $0.written == 0 }) { throw WorkerFailure.emptyOutput(name: empty.name) }
+                // A job that writes nothing is its report: an empty one is no answer either.
+                if pipes.isEmpty && fields.isEmpty { throw WorkerFailure.emptyOutput(name: "its report") }
                 // The batch's own fields are the batch's: a worker gone wrong does not write them.
                 let own: Set<String> = ["input", "output", "status", "error", "ms"]
                 return JobReport(fields: fields.filter { !own.contains($0.name) }.map { (name: $0.name, value: $0.value) },

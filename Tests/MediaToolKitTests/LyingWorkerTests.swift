@@ -29,7 +29,7 @@ import TestSupport
                 .thumbnails(of: Self.photo, fitting: [.original])
         } throws: { error in
             guard case MediaError.overLimit(_, let reason)? = error as? MediaError else { return false }
-            return reason.contains("for memory the run's other inputs held")
+            return reason.contains("for memory of the run's budget")
         }
         var trusted = MediaConfiguration(maxMemory: maxMemory)
         trusted.sandbox = .inProcess

@@ -73,7 +73,7 @@ import TestSupport
         let queued = try #require(lines.first { ($0["input"] as? String)?.hasSuffix("v2.mkv") == true })
         #expect(queued["status"] as? String == "ok", "\(queued)")
         #expect(hostile["status"] as? String == "failed")
-        #expect((hostile["error"] as? String)?.contains("for memory the run's other inputs held (--max-memory 64 MiB) while none was given back") == true,
+        #expect((hostile["error"] as? String)?.contains("for memory of the run's budget (--max-memory 64 MiB) while none was given back, the last to wait") == true,
                 "\(hostile)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path) == ["v2.thumb.png"])
     }
@@ -103,6 +103,13 @@ import TestSupport
         #expect(line.hasSuffix("v2.thumb.png and said it was done; the file was refused"), "\(line)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path).sorted()
                 == ["v1.thumb.png", "v3.thumb.png"])
+        // A probe, whose report is all it writes: an empty one was printed "ok", with no facts.
+        let probe = try ToolRun.run(["probe", "--json", folder.appendingPathComponent("in").path],
+                                    environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "silent:v2.mkv"], deadline: 60)
+        #expect(probe.status == 1)
+        let answer = try #require(try BatchRunTests.jsonLines(probe).first { $0["input"] as? String == bad })
+        #expect(answer["status"] as? String == "failed" && answer["error"] as? String
+                == "the worker decoding it wrote nothing to its report and said it was done; the file was refused", "\(answer)")
     }
 
     /// Opening a file by name, or changing its mode, is refused inside the worker, even for a file the user may change.
