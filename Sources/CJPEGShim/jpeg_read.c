@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CJPEGShim.h"
 #include "jpeg_split_scan.h"
+#include "jpeg_scan_limits.h"
 
 #include <fcntl.h>
 #include <setjmp.h>
@@ -42,31 +43,18 @@ static void record_error(j_common_ptr common) {
     longjmp(reader->jump, 1);
 }
 
-/// More scans than any encoder writes: libjpeg-turbo's TurboJPEG stops at the same number
-/// (TJFLAG_LIMITSCANS), djpeg at -maxscans. A 187 KB progressive file of 3000 repeated scans took
-/// 51 s of CPU to fail, one of 20000 ran until the worker's timeout.
-enum { MAX_SCANS = 500 };
-
-/// Each scan passes over every block of its components, however little data it holds: 496 scans
-/// of a 9900x9900 grey picture (644 KB) held a decode for 30 s. libjpeg's progressive script
-/// passes over a block about 5 times, textbook spectral selection (a scan per coefficient) 64: a
-/// file whose scans pass over its blocks more than this many times each, on average, is refused
-/// before the scan that would pass it is decoded.
-enum { MAX_PASSES_PER_BLOCK = 80 };
-
 static uint64_t component_blocks(const jpeg_component_info *component) {
     return (uint64_t)component->width_in_blocks * component->height_in_blocks;
 }
 
-/// Called as libjpeg reads on: past MAX_SCANS scans, or MAX_PASSES_PER_BLOCK passes a block, the
-/// picture is refused.
+/// Called as libjpeg reads on: past MT_JPEG_MAX_SCANS scans, or MT_JPEG_MAX_PASSES_PER_BLOCK passes
+/// a block, the picture is refused (jpeg_scan_limits.h).
 static void count_scans(j_common_ptr common) {
     if (!common->is_decompressor) return;
     j_decompress_ptr decompress = (j_decompress_ptr)common;
     mt_jpeg_reader *reader = (mt_jpeg_reader *)common->client_data;
-    if (decompress->input_scan_number > MAX_SCANS) {
-        snprintf(reader->error_message, MT_ERROR_MESSAGE_CAPACITY,
-                 "more than %d scans, more than any encoder writes: refused", MAX_SCANS);
+    if (decompress->input_scan_number > MT_JPEG_MAX_SCANS) {
+        snprintf(reader->error_message, MT_ERROR_MESSAGE_CAPACITY, MT_JPEG_TOO_MANY_SCANS, MT_JPEG_MAX_SCANS);
         longjmp(reader->jump, 1);
     }
     if (decompress->input_scan_number <= reader->counted_scan || decompress->comps_in_scan < 1) return;
@@ -76,10 +64,9 @@ static void count_scans(j_common_ptr common) {
     for (int c = 0; c < decompress->comps_in_scan && c < MAX_COMPS_IN_SCAN; c++) {
         reader->block_passes += component_blocks(decompress->cur_comp_info[c]);
     }
-    if (picture > 0 && reader->block_passes > picture * MAX_PASSES_PER_BLOCK) {
-        snprintf(reader->error_message, MT_ERROR_MESSAGE_CAPACITY,
-                 "its %d scans pass over each block more than %d times, more than any encoder writes: refused",
-                 decompress->input_scan_number, MAX_PASSES_PER_BLOCK);
+    if (picture > 0 && reader->block_passes > picture * MT_JPEG_MAX_PASSES_PER_BLOCK) {
+        snprintf(reader->error_message, MT_ERROR_MESSAGE_CAPACITY, MT_JPEG_TOO_MANY_PASSES,
+                 decompress->input_scan_number, MT_JPEG_MAX_PASSES_PER_BLOCK);
         longjmp(reader->jump, 1);
     }
 }
@@ -90,8 +77,7 @@ static void record_warning(j_common_ptr common, int level) {
     // is refused as it starts: decoded on, such scans cost the whole picture each, and the
     // warning would be this picture's error once every one of them was decoded.
     if (level == -1 && common->err->msg_code == JWRN_BOGUS_PROGRESSION) {
-        snprintf(reader->error_message, MT_ERROR_MESSAGE_CAPACITY,
-                 "its scans refine the same coefficients again (a bogus progression): refused");
+        snprintf(reader->error_message, MT_ERROR_MESSAGE_CAPACITY, MT_JPEG_BOGUS_PROGRESSION);
         longjmp(reader->jump, 1);
     }
     // Level -1 is a warning about the data; extraneous bytes between segments harm no pixel.

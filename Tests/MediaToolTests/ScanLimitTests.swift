@@ -28,7 +28,9 @@ import TestSupport
     @Test(arguments: [
         (["thumbnail", "--size", "16"], bogus),
         (["crop", "--rect", "0,0,8,8"], bogus),
-        (["crop", "--lossless", "--rect", "5,0,8,8"], "Progressive JPEG image has more than 500 scans"),
+        // The lossless crop (TurboJPEG, no monitor of ours) checks the scans from the markers first:
+        // it decoded every repeated scan (46 s for 400 of a 16000x16000 picture).
+        (["crop", "--lossless", "--rect", "5,0,8,8"], bogus),
         (["probe", "--deep"], bogus),
     ])
     func thousandsOfScansAreRefused(command: [String], message: String) throws {
@@ -46,7 +48,7 @@ import TestSupport
 
     /// A valid progression (each coefficient's bits once) that passes over each block 98 times:
     /// refused at its 81st scan, whatever reads it.
-    @Test(arguments: [["thumbnail", "--size", "16"], ["crop", "--rect", "0,0,8,8"], ["probe", "--deep"]])
+    @Test(arguments: [["thumbnail", "--size", "16"], ["crop", "--rect", "0,0,8,8"], ["crop", "--lossless", "--rect", "0,0,8,8"], ["probe", "--deep"]])
     func scansPassingOverEachBlockTooOftenAreRefused(command: [String]) throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -69,5 +71,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try ToolRun.run(["thumbnail", Fixture.path(fixture), "-o", folder.appendingPathComponent("t.png").path])
         #expect(run.status == 0, "\(run.standardError)")
+        // On the block grid of each as shown (the first is stored turned, orientation 6).
+        let rect = fixture.hasSuffix("progressive6.jpg") ? "5,0,8,8" : "0,0,16,16"
+        let crop = try ToolRun.run(["crop", "--lossless", "--rect", rect, Fixture.path(fixture), "-o", folder.appendingPathComponent("c.jpg").path])
+        #expect(crop.status == 0, "\(crop.standardError)")
     }
 }

@@ -95,4 +95,9 @@ int mt_jpeg_write(int fd, uint32_t width, uint32_t height, int components,
                   const uint8_t *segments, size_t segments_length,
                   char error_message[MT_ERROR_MESSAGE_CAPACITY]);
 
+/// Checks the scans of a whole JPEG in memory against the decoder's limits (more than 500 scans, a
+/// bogus progression, more than 80 passes over each block) from its markers alone; -1 with the
+/// refusal's words in `error_message`, 0 otherwise (a JPEG it cannot walk is left to the decoder).
+int mt_jpeg_check_scans(const uint8_t *bytes, size_t length, char error_message[MT_ERROR_MESSAGE_CAPACITY]);
+
 #endif
