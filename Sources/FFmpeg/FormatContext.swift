@@ -191,10 +191,17 @@ final class FormatContext {
 
     /// The main video stream: FFmpeg's choice, passing over cover art and other attached pictures.
     func bestVideoStreamIndex() -> Int? {
-        // An icon's entries are its streams, smallest first in most files: the picture is the largest.
+        // An icon's entries are its streams, smallest first in most files: the picture is the
+        // largest that its bytes can hold (a BMP entry claiming 4000x4000 in a few bytes was taken
+        // for the picture, and the icon refused), at a bit a pixel at least.
         if String(cString: pointer.pointee.iformat.pointee.name) == "ico" {
-            return videoStreamIndices().max { frameSize(ofStream: $0).width * frameSize(ofStream: $0).height
-                < frameSize(ofStream: $1).width * frameSize(ofStream: $1).height }
+            let area = { (index: Int) in self.frameSize(ofStream: index).width * self.frameSize(ofStream: index).height }
+            let held = videoStreamIndices().filter { index in
+                guard self.stream(index).pointee.codecpar.pointee.codec_id == AV_CODEC_ID_BMP else { return true }
+                let entry = avformat_index_get_entry(self.stream(index), 0)
+                return entry.map { Int($0.pointee.size) * 8 >= area(index) } ?? false
+            }
+            return (held.isEmpty ? videoStreamIndices() : held).max { area($0) < area($1) }
         }
         let isPicture = { (index: Int) in self.stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }
         let best = av_find_best_stream(pointer, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
