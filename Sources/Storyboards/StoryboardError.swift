@@ -8,6 +8,8 @@ public enum StoryboardError: Error, Equatable, CustomStringConvertible {
     case sheetTooLarge(width: Int, height: Int, limit: Int)
     /// The page would take the name of the WebVTT file or of a picture of the same storyboard.
     case pageNamedAsAnOutput(page: String, output: String)
+    /// Most cells showed the frame of the cell before: the video has far fewer frames than cells.
+    case mostlyRepeats(repeated: Int, cells: Int)
 
     public var description: String {
         switch self {
@@ -17,6 +19,8 @@ public enum StoryboardError: Error, Equatable, CustomStringConvertible {
             return "a picture, not a video: a storyboard is made of a video's frames (thumbnail makes pictures of pictures)"
         case .pageNamedAsAnOutput(let page, let output):
             return "--html \(page) is \(output), which this storyboard writes too: give the page another name"
+        case .mostlyRepeats(let repeated, let cells):
+            return "\(repeated) of the first \(cells) cells show the frame of the cell before: the video has far fewer frames than cells (two frames 27 hours apart make 100000 cells of two pictures): ask for fewer with --count or a longer --every"
         case .sheetTooLarge(let width, let height, let limit):
             return "a sheet would be \(width)x\(height) pixels, past the \(limit) a side (or 100 million pixels) the format and memory allow: give a smaller --tile or --width"
         }

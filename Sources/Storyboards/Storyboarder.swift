@@ -74,6 +74,11 @@ public struct Storyboarder: Sendable {
             let frame = found.located.frame
             if found.located.isPastEnd { lastFrameCell = found.index }
             if found.repeatsPrevious && !found.located.isPastEnd { repeated += 1 }
+            // Sheets of one picture again and again: two real frames 99990 s apart wrote 1001 files
+            // (429 MB) with --every 1. Past a thousand repeats, nine cells in ten, it stops.
+            if repeated > Self.mostRepeats && repeated * 10 > (found.index + 1) * 9 {
+                throw StoryboardError.mostlyRepeats(repeated: repeated, cells: found.index + 1)
+            }
             if cellSize == nil {
                 let width = options.maxWidth ?? (options.maxHeight == nil ? StoryboardOptions.defaultCellWidth : nil)
                 let shown = video.display(of: frame, upright: options.appliesOrientation, maxWidth: width, maxHeight: options.maxHeight)
@@ -166,6 +171,9 @@ public struct Storyboarder: Sendable {
         report.tookAlongside = tookAlongside
         return report
     }
+
+    /// Repeated cells past which a storyboard of nine repeats in ten cells is refused.
+    static let mostRepeats = 1000
 
     /// Whether two of `times` (ascending) fall after the same keyframe of `keyframes` (ascending,
     /// from the index; none when the file has no index, which tells nothing).
