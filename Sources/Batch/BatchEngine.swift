@@ -124,10 +124,12 @@ public final class BatchEngine: Sendable {
             return progress.summary
         }
         if summary.ok + summary.failed + summary.skipped < inputs.count { summary.interruptStatus = interrupts.exitStatus }
-        if settings.reportsJSON || settings.table != nil, let failure = StandardOutput.failure {
+        // Whatever went to standard output (a report, a probe's lines): a closed one (`>&-`) lost
+        // it all and the run said ok.
+        if let failure = StandardOutput.failure {
             summary.reportFailed = true
             // A reader that stopped reading (`| head`) chose to: no news to it.
-            if failure.code != EPIPE { Diagnostics.line("the JSON report is incomplete: \(failure)") }
+            if failure.code != EPIPE { Diagnostics.line("the report on standard output is incomplete: \(failure)") }
         }
         if settings.showsSummary {
             Self.printSummary(summary, total: inputs.count, ownOutputs: settings.ownOutputsPassedOver, seconds: Clock.seconds() - started)

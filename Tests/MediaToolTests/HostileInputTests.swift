@@ -336,7 +336,12 @@ import TestSupport
                                        standardOutput: FileHandle(forWritingAtPath: "/dev/full"), directory: folder)
         let text = String(decoding: run.standardError, as: UTF8.self)
         #expect(run.status == 1)
-        #expect(text.contains("mediatool: the JSON report is incomplete: cannot write to standard output: No space left on device"))
+        #expect(text.contains("mediatool: the report on standard output is incomplete: cannot write to standard output: No space left on device"))
+        // probe's lines are its report whether or not --json is given: they were lost to a full disk with exit 0.
+        let probe = try ChildProcess.run(ToolRun.executable.path, ["probe", Fixture.path("video/counter.mp4")],
+                                         standardOutput: FileHandle(forWritingAtPath: "/dev/full"), directory: folder)
+        #expect(probe.status == 1)
+        #expect(String(decoding: probe.standardError, as: UTF8.self).contains("mediatool: the report on standard output is incomplete"))
     }
 
     @Test func failedInputsAreListedInTheirOrder() throws {
