@@ -20,7 +20,7 @@ public enum StoryboardError: Error, Equatable, CustomStringConvertible {
         case .pageNamedAsAnOutput(let page, let output):
             return "--html \(page) is \(output), which this storyboard writes too: give the page another name"
         case .mostlyRepeats(let repeated, let cells):
-            return "\(repeated) of the first \(cells) cells show the frame of the cell before: the video has far fewer frames than cells (two frames 27 hours apart make 100000 cells of two pictures): ask for fewer with --count or a longer --every"
+            return "\(repeated) of the first \(cells) cells show the frame of the cell before: the video has far fewer frames than cells (two frames 27 hours apart make 100000 cells of two pictures): give a longer --every, or --count"
         case .sheetTooLarge(let width, let height, let limit):
             return "a sheet would be \(width)x\(height) pixels, past the \(limit) a side (or 100 million pixels) the format and memory allow: give a smaller --tile or --width"
         }

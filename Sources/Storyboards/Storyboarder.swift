@@ -75,8 +75,9 @@ public struct Storyboarder: Sendable {
             if found.located.isPastEnd { lastFrameCell = found.index }
             if found.repeatsPrevious && !found.located.isPastEnd { repeated += 1 }
             // Sheets of one picture again and again: two real frames 99990 s apart wrote 1001 files
-            // (429 MB) with --every 1. Past a thousand repeats, nine cells in ten, it stops.
-            if repeated > Self.mostRepeats && repeated * 10 > (found.index + 1) * 9 {
+            // (429 MB) with --every 1, cells the file's timeline made. Past a thousand repeats, nine
+            // cells in ten, it stops. A --count is the user's own number, made as asked.
+            if case .every = options.selection, repeated > Self.mostRepeats && repeated * 10 > (found.index + 1) * 9 {
                 throw StoryboardError.mostlyRepeats(repeated: repeated, cells: found.index + 1)
             }
             if cellSize == nil {

@@ -74,7 +74,8 @@ import TestSupport
 
     /// Two real frames 3000 s apart (the duration is true): --every 1 wrote a sheet after sheet of
     /// one picture (1001 files, 429 MB, for frames 99990 s apart). Past a thousand repeated cells,
-    /// nine in ten, the storyboard is refused, and nothing is left.
+    /// nine in ten, a storyboard of cells the timeline makes (--every) is refused, and nothing is
+    /// left; a --count, the user's own number, is made as asked.
     @Test func aStoryboardOfMostlyRepeatedCellsIsRefused() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -82,7 +83,7 @@ import TestSupport
         let run = try ToolRun.run(["storyboard", "--every", "1", "--vtt", folder.appendingPathComponent("s.vtt").path, input], deadline: 120)
         #expect(run.status == 1)
         #expect(run.errorLines.first == "mediatool: \(input): 1001 of the first 1002 cells show the frame of the cell before: the video has far fewer "
-                + "frames than cells (two frames 27 hours apart make 100000 cells of two pictures): ask for fewer with --count or a longer --every")
+                + "frames than cells (two frames 27 hours apart make 100000 cells of two pictures): give a longer --every, or --count")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         // Asked for fewer, it is made.
         let fewer = try ToolRun.run(["storyboard", "--count", "10", "--vtt", folder.appendingPathComponent("s.vtt").path, input], deadline: 120)
