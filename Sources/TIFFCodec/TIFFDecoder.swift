@@ -166,6 +166,17 @@ public final class TIFFDecoder {
     public func reducedPages() -> [(directory: Int, width: Int, height: Int)] {
         let count = min(64, Int(TIFFNumberOfDirectories(tiff)))
         guard count > 1 else { return [] }
+        // A level is of the first page's kind of samples: one of other bits, channels or colour
+        // model (a CMYK level under an RGB page) is no reduction of it, and its renditions failed.
+        let layout = { (tiff: OpaquePointer) -> [UInt16] in
+            [UInt32(TIFFTAG_BITSPERSAMPLE), UInt32(TIFFTAG_SAMPLESPERPIXEL), UInt32(TIFFTAG_PHOTOMETRIC)].map { tag in
+                var value: UInt16 = 0
+                _ = mt_tiff_u16(tiff, tag, &value)
+                return value
+            }
+        }
+        _ = TIFFSetDirectory(tiff, 0)
+        let first = layout(tiff)
         var pages: [(Int, Int, Int)] = []
         for directory in 1..<count {
             guard TIFFSetDirectory(tiff, UInt32(directory)) == 1 else { break }
@@ -173,7 +184,7 @@ public final class TIFFDecoder {
             _ = mt_tiff_u32(tiff, UInt32(TIFFTAG_SUBFILETYPE), &kind)
             _ = mt_tiff_u32(tiff, UInt32(TIFFTAG_IMAGEWIDTH), &pageWidth)
             _ = mt_tiff_u32(tiff, UInt32(TIFFTAG_IMAGELENGTH), &pageHeight)
-            if kind & UInt32(FILETYPE_REDUCEDIMAGE) != 0 && pageWidth > 0 && pageHeight > 0 {
+            if kind & UInt32(FILETYPE_REDUCEDIMAGE) != 0 && pageWidth > 0 && pageHeight > 0 && layout(tiff) == first {
                 pages.append((directory, Int(pageWidth), Int(pageHeight)))
             }
         }

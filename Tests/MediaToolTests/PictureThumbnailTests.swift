@@ -355,6 +355,15 @@ import TestSupport
         #expect(picture.width == size && Set(samples.map { $0 }).count > 4, "a plain picture: the preview page was read")
     }
 
+    /// A reduced page of another colour model than the page (a CMYK level under RGB) is no level of
+    /// it: a rendition the level's size failed ("TIFF in CMYK is not supported") where the page reads.
+    @Test func aLevelOfAnotherColourModelIsNoPyramidLevel() throws {
+        let (run, folder) = try Self.run([Fixture.path("thumbnails/cmyk-level.tif"), "--size", "100", "-o", "out.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        #expect(try Self.decoded(folder, "out.png").width == 100)
+    }
+
     /// A pyramid TIFF gives each size from its smallest reduced page at least that large (the
     /// fixture's reduced pages are plain red and blue), the largest from the picture itself.
     @Test(arguments: [(50, [40, 40, 200]), (100, [200, 40, 40])])
