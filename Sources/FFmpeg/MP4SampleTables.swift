@@ -110,6 +110,8 @@ enum MP4SampleTables {
         /// The types whose claims count, and `trak`, which begins a track.
         static let types: [String] = ["trak", "stsz", "stz2", "stsc", "stco", "co64", "trun", "hdlr", "stsd", "stts", "cmov"]
         static let codes: [UInt32] = types.map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
+        /// Which bytes end one of `codes`: a code's last byte is looked up first, and most bytes end none.
+        static let lastBytes: [Bool] = (0..<256).map { byte in codes.contains { Int($0 & 0xFF) == byte } }
 
         func entries() -> Int {
             tracks.reduce(runs) { $0.addingClamped($1.entries) }
@@ -120,7 +122,7 @@ enum MP4SampleTables {
         mutating func search(_ range: Range<Int>, with reader: inout Reader) throws(MP4Error) {
             var offset = range.lowerBound
             while offset + 4 <= range.upperBound {
-                guard let found = reader.nextCode(in: offset..<range.upperBound, among: Self.codes) else { return }
+                guard let found = reader.nextCode(in: offset..<range.upperBound) else { return }
                 let at = found.offset
                 offset = at + 1
                 // The box's size comes before its type: a type found where no box can start is none.
@@ -207,16 +209,15 @@ enum MP4SampleTables {
             return window[start..<start + count].reduce(0) { $0 << 8 | Int($1) }
         }
 
-        /// The first of `codes` (four bytes, big-endian) at or after `range`'s start, and which.
-        mutating func nextCode(in range: Range<Int>, among codes: [UInt32]) -> (offset: Int, index: Int)? {
+        /// The first of the search's codes (four bytes, big-endian) at or after `range`'s start, and which.
+        mutating func nextCode(in range: Range<Int>) -> (offset: Int, index: Int)? {
+            let codes = ClaimSearch.codes
             var offset = range.lowerBound
             while offset + 4 <= range.upperBound {
                 let span = min(Self.windowSize, range.upperBound - offset)
                 guard span >= 4, load(offset, span) else { return nil }
                 let start = offset - windowStart
-                // A code's last byte is looked up first: most bytes end none of them.
-                var ends = [Bool](repeating: false, count: 256)
-                for code in codes { ends[Int(code & 0xFF)] = true }
+                let ends = ClaimSearch.lastBytes
                 let found: (Int, Int)? = window.withUnsafeBufferPointer { bytes in
                     for index in (start + 3)..<(start + span) where ends[Int(bytes[index])] {
                         let code = UInt32(bytes[index - 3]) << 24 | UInt32(bytes[index - 2]) << 16 | UInt32(bytes[index - 1]) << 8 | UInt32(bytes[index])
