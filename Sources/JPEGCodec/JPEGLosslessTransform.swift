@@ -45,7 +45,7 @@ public enum JPEGLosslessTransform {
         // checked first, from the markers (a bogus progression of 400 scans took 46 s here).
         var refusal = [CChar](repeating: 0, count: Int(MT_ERROR_MESSAGE_CAPACITY))
         if mt_jpeg_check_scans(jpeg.baseAddress!.assumingMemoryBound(to: UInt8.self), jpeg.count, &refusal) != 0 {
-            throw .library(message: String(cString: refusal))
+            throw .library(message: String(decoding: refusal.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         guard let handle = tjInitTransform() else { throw .library(message: "TurboJPEG could not start") }
         defer { tjDestroy(handle) }
