@@ -213,8 +213,8 @@ static struct heif_error hevc_new(void **decoder) {
     struct hevc_decoder *hevc = calloc(1, sizeof *hevc);
     if (hevc == NULL) return failed("libde265", "out of memory");
     hevc->context = de265_new_decoder();
-    // As libheif's own plugin: one worker thread.
-    de265_start_worker_threads(hevc->context, 1);
+    // No worker thread (libheif's own plugin starts one): libde265 then decodes on the calling
+    // thread, the same pixels, without handing each slice to a thread and waiting for it.
     *decoder = hevc;
     return ok();
 }
@@ -441,8 +441,9 @@ int mt_hevc_decode_reduced(const unsigned char *units, unsigned long size, int c
         snprintf(message, capacity, "out of memory");
         return MT_HEVC_FAILED;
     }
-    // As the plugin: one worker thread (tiles are decoded on every core, one a thread).
-    de265_start_worker_threads(context, 1);
+    // As the plugin, no worker thread: tiles are decoded on every core, one on each thread, and
+    // handing each slice to a thread of libde265's own and waiting for it cost a fifth of the
+    // decode (a 12 MP grid of 3.3 MB: 1.14 s of CPU against 0.89 s, the same pixels).
     struct reduction reduction = { width, height, factor, matrix_coefficients, full_range, target, MT_HEVC_FAILED };
     int result = MT_HEVC_FAILED;
     char reason[MESSAGE_CAPACITY] = "";

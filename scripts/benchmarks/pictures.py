@@ -86,6 +86,9 @@ def main():
         grid = os.path.join(FOLDER, "grid-8x6.heic")
         heic.make(grid, 8, 6, FOLDER)
         one_size("12 MP HEIC grid, no thumbnail item", grid, 256, out, options, speed=2)
+        phone_grid = os.path.join(FOLDER, "grid-phone.heic")
+        heic.make(phone_grid, 8, 6, FOLDER, phone=True)
+        one_size("12 MP HEIC as an iPhone's: Display P3 profile, depth map", phone_grid, 256, out, options, speed=2)
         phone = os.path.join(FOLDER, "photo-12mp-thumbnail.heic")
         if not os.path.exists(phone):
             wide = os.path.join(out, "12mp.png")
