@@ -237,6 +237,33 @@ import TestSupport
         #expect(try FileManager.default.attributesOfItem(atPath: medium.path)[.modificationDate] as? Date == keptBefore)
     }
 
+    /// A video's ingest cut short while its outputs were being placed (as by `kill -9`: some
+    /// placed, its manifest not): the rerun docs/ingest.md gives completes it. `--skip-existing`
+    /// keeps the renditions found but refuses a sheet in the way (no sign the input was done);
+    /// `--overwrite` then makes the whole set again, the manifest last.
+    @Test func theDocumentedRerunCompletesAnIngestCutShortWhilePlacing() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = Fixture.path("video/counter.mp4")
+        let first = try ToolRun.run(["ingest", "--out-dir", folder.path, video])
+        #expect(first.status == 0, "\(first.standardError)")
+        let complete = try Self.files(in: folder)
+        // Left as a cut-short placement leaves it: the manifest and the storyboard's index missing.
+        for name in ["counter.mp4.json", "counter.mp4.storyboard.vtt"] {
+            try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+        let sheet = try #require(complete.first { $0.hasPrefix("counter.mp4.storyboard.") && $0.hasSuffix(".jpg") })
+        let skipping = try ToolRun.run(["ingest", "--skip-existing", "--out-dir", folder.path, video])
+        #expect(skipping.status == 1)
+        #expect(skipping.errorLines.contains { $0.contains("output exists: \(folder.appendingPathComponent(sheet).path)") })
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("counter.mp4.json").path))
+        let overwriting = try ToolRun.run(["ingest", "--overwrite", "--json", "--out-dir", folder.path, video])
+        #expect(overwriting.status == 0, "\(overwriting.standardError)")
+        #expect(try Self.files(in: folder) == complete)
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("counter.mp4.json"))) as? [String: Any])
+        #expect((manifest["renditions"] as? [Any])?.isEmpty == false)
+    }
+
     /// Every mistake in a recipe is a usage error naming its place, before any input is read (the
     /// input here does not exist).
     @Test(arguments: [
