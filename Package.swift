@@ -21,7 +21,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "FileIO", "Ingest", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "Previews", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe", "Jobs",
+                "BinaryArrays", "Failures", "FileIO", "Ingest", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "Previews", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe", "Jobs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -30,7 +30,7 @@ let package = Package(
         // below do the work, for it and the command line alike.
         .target(
             name: "MediaToolKit",
-            dependencies: ["Batch", "BinaryArrays", "FileIO", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "Jobs", "JSON", "MediaFormats", "MediaProbe", "NumberText", "Reporting", "Sandbox", "TIFFCodec", "VideoThumbnails", "WorkerPool"]
+            dependencies: ["Batch", "BinaryArrays", "Failures", "FileIO", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "Jobs", "JSON", "MediaFormats", "MediaProbe", "NumberText", "Reporting", "Sandbox", "TIFFCodec", "VideoThumbnails", "WorkerPool"]
         ),
 
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.
@@ -43,12 +43,14 @@ let package = Package(
         .executableTarget(name: "MediaToolSoak", dependencies: ["ImageCodecs", "ImageCropping", "Imaging", "FileIO", "Jobs", "Reporting", "VideoThumbnails"]),
 
         // Pure Swift: decoding, formatting, statistics and encoding of binary arrays of doubles.
-        .target(name: "BinaryArrays", dependencies: ["FileIO", "JSON", "NumberText", "WorkerPool"]),
+        .target(name: "BinaryArrays", dependencies: ["Failures", "FileIO", "JSON", "NumberText", "WorkerPool"]),
 
         // Files in and out, safely: inputs opened once, atomic outputs, paths as bytes, system calls.
-        .target(name: "FileIO"),
+        .target(name: "FileIO", dependencies: ["Failures"]),
+        // What kind of failure an error is: the closed set every error type of the package answers.
+        .target(name: "Failures"),
         // One JSON writer: strings (file names as bytes included), numbers, values.
-        .target(name: "JSON", dependencies: ["FileIO", "NumberText"]),
+        .target(name: "JSON", dependencies: ["Failures", "FileIO", "NumberText"]),
         // Numbers as text and back: the shortest digits that round-trip a double or float, and the
         // nearest double to a decimal, both from one table of 128-bit powers of ten.
         .target(name: "NumberText"),
@@ -59,11 +61,11 @@ let package = Package(
         .target(name: "CMediaToolSystem"),
 
         // The batch engine: inputs listed and sharded, outputs planned, jobs run in parallel and reported.
-        .target(name: "Batch", dependencies: ["FileIO", "JSON", "Reporting", "WorkerPool"]),
+        .target(name: "Batch", dependencies: ["Failures", "FileIO", "JSON", "Reporting", "WorkerPool"]),
         // Untrusted inputs decoded in confined worker processes (seccomp, Landlock, resource limits).
-        .target(name: "Sandbox", dependencies: ["Batch", "CMediaToolSystem", "CSandbox", "FileIO", "Imaging", "JSON", "Reporting", "WorkerPool"]),
+        .target(name: "Sandbox", dependencies: ["Failures", "Batch", "CMediaToolSystem", "CSandbox", "FileIO", "Imaging", "JSON", "Reporting", "WorkerPool"]),
         // Each job as a typed value (`JobSpec`): built by the command line, run by the batch, sent to a worker.
-        .target(name: "Jobs", dependencies: ["Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "JSON", "MediaFormats", "MediaProbe", "Previews", "Storyboards", "TIFFCodec", "VideoThumbnails"]),
+        .target(name: "Jobs", dependencies: ["Failures", "Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "JSON", "MediaFormats", "MediaProbe", "Previews", "Storyboards", "TIFFCodec", "VideoThumbnails"]),
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
         // C libraries, each behind one system-library target and one Swift wrapper.
@@ -102,48 +104,48 @@ let package = Package(
                 cSettings: buildsWithISAL ? [.define("MEDIATOOL_WITH_ISAL")] : [],
                 linkerSettings: buildsWithISAL ? [.linkedLibrary("isal")] : []),
         .target(name: "CJPEGShim", dependencies: ["CJPEG", "CShimSupport"]),
-        .target(name: "FFmpeg", dependencies: ["CFFmpeg", "CFFmpegLoader", "Imaging", "FileIO", "Reporting", "WorkerPool"]),
+        .target(name: "FFmpeg", dependencies: ["Failures", "CFFmpeg", "CFFmpegLoader", "Imaging", "FileIO", "Reporting", "WorkerPool"]),
 
         // The crop job: rects mapped through orientation, the regions decoded through ImageCodecs, lossless JPEG crops.
-        .target(name: "ImageCropping", dependencies: ["ImageCodecs", "Imaging", "JPEGCodec", "FileIO"]),
+        .target(name: "ImageCropping", dependencies: ["Failures", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "MediaFormats", dependencies: ["FFmpeg", "FileIO", "ImageCodecs"]),
-        .target(name: "VideoThumbnails", dependencies: ["FFmpeg", "ImageCodecs", "MediaFormats", "Imaging", "FileIO", "JSON", "Reporting", "WorkerPool", "ColourManagement"]),
+        .target(name: "VideoThumbnails", dependencies: ["Failures", "FFmpeg", "ImageCodecs", "MediaFormats", "Imaging", "FileIO", "JSON", "Reporting", "WorkerPool", "ColourManagement"]),
         // lcms2 (Little CMS) for conversions from a picture's ICC profile to sRGB.
         .systemLibrary(
             name: "CLCMS2",
             pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]
         ),
-        .target(name: "ColourManagement", dependencies: ["CLCMS2", "Imaging", "Reporting"]),
+        .target(name: "ColourManagement", dependencies: ["Failures", "CLCMS2", "Imaging", "Reporting"]),
         // The probe job: what a picture or video is, from its header and index (its readers' and FFmpeg's).
-        .target(name: "MediaProbe", dependencies: ["FFmpeg", "ImageCodecs", "MediaFormats", "Imaging", "FileIO", "JSON", "ColourManagement"]),
+        .target(name: "MediaProbe", dependencies: ["Failures", "FFmpeg", "ImageCodecs", "MediaFormats", "Imaging", "FileIO", "JSON", "ColourManagement"]),
         // Moving previews: a few seconds of a video as an animated WebP hover loop (issue 30, in progress).
-        .target(name: "Previews", dependencies: ["FFmpeg", "FileIO", "ImageCodecs", "MediaFormats", "Imaging", "JSON", "VideoThumbnails", "WebPCodec", "WorkerPool"]),
-        .target(name: "Storyboards", dependencies: ["FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
-        .target(name: "PNGCodec", dependencies: ["CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
-        .target(name: "JPEGCodec", dependencies: ["CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
+        .target(name: "Previews", dependencies: ["Failures", "FFmpeg", "FileIO", "ImageCodecs", "MediaFormats", "Imaging", "JSON", "VideoThumbnails", "WebPCodec", "WorkerPool"]),
+        .target(name: "Storyboards", dependencies: ["Failures", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
+        .target(name: "PNGCodec", dependencies: ["Failures", "CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
+        .target(name: "JPEGCodec", dependencies: ["Failures", "CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
 
         // `ingest`: from one open of an upload, its probe, renditions, storyboard, preview, placeholders and hashes.
-        .target(name: "Ingest", dependencies: ["FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "MediaFormats", "MediaProbe", "PictureDigests", "Previews", "Storyboards", "VideoThumbnails", "WorkerPool", "CMediaToolSystem"]),
+        .target(name: "Ingest", dependencies: ["Failures", "FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "MediaFormats", "MediaProbe", "PictureDigests", "Previews", "Storyboards", "VideoThumbnails", "WorkerPool", "CMediaToolSystem"]),
         // A picture's placeholders (BlurHash, ThumbHash) and perceptual hashes (ImageHash's dHash, pHash).
         .target(name: "PictureDigests", dependencies: ["Imaging"]),
         // Pixel buffers and orientation, shared by thumbnail and crop: no codec here.
-        .target(name: "Imaging", dependencies: ["FileIO", "CToneMap", "CResample", "WorkerPool"]),
+        .target(name: "Imaging", dependencies: ["Failures", "FileIO", "CToneMap", "CResample", "WorkerPool"]),
         // Lanczos-3 reduction of rows as they are decoded, in the picture's own bit depth.
         .target(name: "CResample"),
         // HDRToneMapper's per-pixel loop, four pixels at a time in SSE2 registers.
         .target(name: "CToneMap"),
 
         // The one codec layer: the list of picture formats (names, extensions, signatures, limits), a reader and an encoder each.
-        .target(name: "ImageCodecs", dependencies: ["Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "HEIFCodec", "TIFFCodec", "FileIO", "Reporting", "WorkerPool"]),
+        .target(name: "ImageCodecs", dependencies: ["Failures", "Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "HEIFCodec", "TIFFCodec", "FileIO", "Reporting", "WorkerPool"]),
         .systemLibrary(
             name: "CWebP",
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]
         ),
-        .target(name: "WebPCodec", dependencies: ["CWebP", "FileIO", "Reporting"]),
+        .target(name: "WebPCodec", dependencies: ["Failures", "CWebP", "FileIO", "Reporting"]),
         // libheif for HEIC and AVIF inputs; the container read here, for grids decoded tile by tile.
         .systemLibrary(
             name: "CHeif",
@@ -153,7 +155,7 @@ let package = Package(
         // libheif's HEVC and AV1 decoders again, as plugins of mediatool's own that log nowhere
         // (libde265 and dav1d print to standard error from inside libheif's).
         .target(name: "CHeifShim", dependencies: ["CHeif"], linkerSettings: [.linkedLibrary("de265"), .linkedLibrary("dav1d")]),
-        .target(name: "HEIFCodec", dependencies: ["CHeif", "CHeifShim", "FileIO", "Reporting", "WorkerPool"]),
+        .target(name: "HEIFCodec", dependencies: ["Failures", "CHeif", "CHeifShim", "FileIO", "Reporting", "WorkerPool"]),
         // libtiff for TIFF inputs: strips and tiles read where the rect is; its variadic tag calls behind a shim.
         .systemLibrary(
             name: "CTIFF",
@@ -161,10 +163,11 @@ let package = Package(
             providers: [.apt(["libtiff-dev"])]
         ),
         .target(name: "CTIFFShim", dependencies: ["CTIFF"]),
-        .target(name: "TIFFCodec", dependencies: ["CTIFF", "CTIFFShim", "FileIO", "Reporting"]),
+        .target(name: "TIFFCodec", dependencies: ["Failures", "CTIFF", "CTIFFShim", "FileIO", "Reporting"]),
 
         .target(name: "TestSupport", dependencies: ["FileIO", "CPNG"], path: "Tests/TestSupport"),
         .testTarget(name: "BinaryArraysTests", dependencies: ["BinaryArrays", "JSON", "TestSupport"]),
+        .testTarget(name: "FailuresTests", dependencies: ["Failures"]),
         .testTarget(name: "NumberTextTests", dependencies: ["NumberText", "TestSupport"]),
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "JSON", "Reporting"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "FileIO"]),
@@ -179,7 +182,7 @@ let package = Package(
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "FileIO", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "FileIO", "TestSupport"]),
         .testTarget(name: "WorkerPoolTests", dependencies: ["WorkerPool"]),
-        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Sandbox", "JSON", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "MediaProbe", "Previews", "Storyboards", "VideoThumbnails"]),
+        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Failures", "Sandbox", "JSON", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "MediaProbe", "Previews", "Storyboards", "VideoThumbnails"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "FileIO", "TestSupport"]),
         .testTarget(name: "WebPCodecTests", dependencies: ["WebPCodec", "FileIO", "TestSupport"]),
         .testTarget(name: "TIFFCodecTests", dependencies: ["TIFFCodec", "FileIO", "TestSupport"]),

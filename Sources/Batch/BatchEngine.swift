@@ -4,6 +4,7 @@ import Synchronization
 import WorkerPool
 import Reporting
 import JSON
+import Failures
 
 public struct BatchSettings: Sendable {
     /// Inputs worked on at once.
@@ -366,4 +367,8 @@ struct Progress: ~Copyable {
         bar?.draw(done: summary.ok + summary.failed + summary.skipped, failed: summary.failed, force: true)
         if bar?.isShown == true { Diagnostics.raw("\n") }
     }
+}
+
+extension ListingProblem: ClassifiedError {
+    var failureKind: FailureKind { .unreadable }
 }

@@ -1,4 +1,5 @@
 import FileIO
+import Failures
 
 /// A job that reads one input and writes its outputs, in the two halves a sandbox separates: the
 /// opening, by the trusted process (the input opened once, each output's temporary made where it
@@ -163,5 +164,12 @@ public enum JobOutputError: Error, Equatable, CustomStringConvertible {
         case .notAllowed(let path): return "the job asked to write \(path), which is none of its outputs: refused"
         case .tooManyOpen(let limit): return "the job asked for more than \(limit) outputs open at once: refused"
         }
+    }
+}
+
+extension JobOutputError: ClassifiedError {
+    public var failureKind: FailureKind {
+        // A worker that asks for outputs not its own was taken over by its file.
+        .damaged
     }
 }

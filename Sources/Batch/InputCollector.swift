@@ -1,6 +1,7 @@
 import Glibc
 import FileIO
 import Reporting
+import Failures
 
 /// Why the inputs of a batch could not be listed.
 public enum InputListError: Error, Equatable, CustomStringConvertible {
@@ -131,4 +132,8 @@ public enum InputCollector {
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         return trimmed.lastIndex(of: "/").map { String(trimmed[trimmed.index(after: $0)...]) } ?? String(trimmed)
     }
+}
+
+extension InputListError: ClassifiedError {
+    public var failureKind: FailureKind { .unreadable }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import FileIO
+import Failures
 
 /// Why a plan of outputs is refused before anything is written.
 public enum OutputPlanError: Error, Equatable, CustomStringConvertible {
@@ -210,3 +211,6 @@ public struct OutputPlan: Sendable, Equatable {
     }
 }
 
+extension OutputPlanError: ClassifiedError {
+    public var failureKind: FailureKind { .invalidRequest }
+}

@@ -1,6 +1,7 @@
 import FileIO
 import JSON
 import NumberText
+import Failures
 
 /// Reads values as text and writes them as binary records of a layout: `pack-array`. Reads back
 /// whatever `dump-array` writes in the same layout (labels, indexes, hex, headers; JSON).
@@ -92,4 +93,8 @@ public struct ArrayPacking {
         let ordered = field.byteOrder == .big ? (bits << UInt64(64 - 8 * size)).bigEndian : bits.littleEndian
         withUnsafeBytes(of: ordered) { bytes in destination.copyMemory(from: bytes.baseAddress!, byteCount: size) }
     }
+}
+
+extension ArrayPacking.Problem: ClassifiedError {
+    public var failureKind: FailureKind { .damaged }
 }

@@ -1,4 +1,5 @@
 import FileIO
+import Failures
 /// Why the bytes of an input are not an array of doubles as asked.
 public enum DoubleDecodingError: Error, Equatable, CustomStringConvertible {
     /// `--offset` lies beyond the input's `length` bytes.
@@ -28,4 +29,8 @@ public enum DoubleDecodingError: Error, Equatable, CustomStringConvertible {
 
     private static func bytes(_ count: Int) -> String { count == 1 ? "1 trailing byte" : "\(count) trailing bytes" }
     private static func values(_ count: Int) -> String { count == 1 ? "1 whole value" : "\(count) whole values" }
+}
+
+extension DoubleDecodingError: ClassifiedError {
+    public var failureKind: FailureKind { .damaged }
 }

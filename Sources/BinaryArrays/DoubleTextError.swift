@@ -1,4 +1,5 @@
 import FileIO
+import Failures
 /// Why a text of numbers could not be read as doubles. Every case names where, lines and columns
 /// counted from 1 (the column in bytes).
 public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
@@ -79,4 +80,8 @@ public enum DoubleTextError: Error, Equatable, CustomStringConvertible {
         if token == "==>" { return " (a file label must start its line)" }
         return ""
     }
+}
+
+extension DoubleTextError: ClassifiedError {
+    public var failureKind: FailureKind { .damaged }
 }

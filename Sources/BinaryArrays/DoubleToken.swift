@@ -1,5 +1,6 @@
 import Glibc
 import NumberText
+import Failures
 
 /// One number written as text: decimal, or one of the words for NaN and the infinities.
 enum DoubleToken {
@@ -163,4 +164,8 @@ enum DoubleToken {
             return false
         }
     }
+}
+
+extension DoubleToken.Problem: ClassifiedError {
+    var failureKind: FailureKind { .damaged }
 }

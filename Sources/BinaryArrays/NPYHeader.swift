@@ -1,4 +1,5 @@
 import FileIO
+import Failures
 
 /// Why a `.npy` file cannot be read.
 public enum NPYError: Error, Equatable, CustomStringConvertible {
@@ -286,4 +287,8 @@ struct PythonLiteral {
         defer { position += 1 }
         return String(decoding: bytes[start..<position], as: UTF8.self)
     }
+}
+
+extension NPYError: ClassifiedError {
+    public var failureKind: FailureKind { .damaged }
 }

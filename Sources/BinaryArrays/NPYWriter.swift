@@ -1,5 +1,6 @@
 import Glibc
 import FileIO
+import Failures
 
 /// The header of a `.npy` file for records of a layout: written first with room for any shape,
 /// then written again in place once the number of records is known.
@@ -88,4 +89,8 @@ public struct NPYWriter: Sendable {
         if record.stride > offset { items.append("('', '|V\(record.stride - offset)')") }
         return "[" + items.joined(separator: ", ") + "]"
     }
+}
+
+extension NPYWriter.Problem: ClassifiedError {
+    public var failureKind: FailureKind { .invalidRequest }
 }

@@ -1,4 +1,5 @@
 import FileIO
+import Failures
 /// Where the fields of one record lie: a lone value (`--type f32`) or consecutive structs
 /// (`--type 'f64,i32,u16'`), packed or at their natural alignment, `stride` bytes apart.
 public struct RecordLayout: Sendable, Equatable {
@@ -99,4 +100,8 @@ private extension Substring {
     func trimmingCharacters(in set: Character) -> String {
         String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
     }
+}
+
+extension RecordLayout.Problem: ClassifiedError {
+    public var failureKind: FailureKind { .invalidRequest }
 }

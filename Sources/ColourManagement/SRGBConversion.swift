@@ -1,6 +1,7 @@
 import CLCMS2
 import Imaging
 import Reporting
+import Failures
 
 /// The lcms2 the tool runs with.
 public enum LCMS2Library {
@@ -89,4 +90,8 @@ public final class SRGBConversion {
         if bytesPerSample == 2 { word |= 1 << 11 }  // ENDIAN16_SH(1)
         return word
     }
+}
+
+extension ColourConversionError: ClassifiedError {
+    public var failureKind: FailureKind { .damaged }
 }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Failures
 
 /// A negative return code from FFmpeg, with what was being done and `av_strerror`'s words for it.
 public struct FFmpegError: Error, Equatable, CustomStringConvertible {
@@ -35,4 +36,10 @@ public struct FFmpegError: Error, Equatable, CustomStringConvertible {
 
     static let endOfFile = cffmpeg_averror_eof()
     static let tryAgain = cffmpeg_averror_eagain()
+}
+
+extension FFmpegError: ClassifiedError {
+    public var failureKind: FailureKind {
+        isUnrecognisedFormat ? .unsupportedFormat : .damaged
+    }
 }

@@ -4,6 +4,7 @@ import Glibc
 import FileIO
 import Reporting
 import Synchronization
+import Failures
 
 /// The FFmpeg libraries this process is linked with.
 public enum FFmpegLibraries {
@@ -65,4 +66,8 @@ public enum FFmpegLibraries {
 /// FFmpeg's libraries could not be loaded.
 public struct LibraryLoadError: Error, CustomStringConvertible {
     public let description: String
+}
+
+extension LibraryLoadError: ClassifiedError {
+    public var failureKind: FailureKind { .deployment }
 }

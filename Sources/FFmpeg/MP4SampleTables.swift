@@ -1,4 +1,5 @@
 import FileIO
+import Failures
 
 /// What an MP4 (or MOV) says of its samples, read before FFmpeg builds its index from it. FFmpeg
 /// gives every sample an index entry (24 bytes, and 8 more for its composition offset) from what
@@ -50,17 +51,21 @@ enum MP4SampleTables {
         var reader = Reader(file: file, size: size)
         let top = try reader.topLevelBoxes()
         guard top.contains(where: { isTopLevelOfISOFile($0.type) }) else { return Index() }
-        var search = ClaimSearch(size: size)
+        var search = ClaimSearch(size: size, boxStarts: Set(top.map(\.start) + [size]))
         var searched = 0
-        // The media data is samples, never read as boxes; the rest is searched, in file order.
-        for box in top where !["mdat", "free", "skip", "wide"].contains(box.type) {
+        // The media data is samples, never read as boxes; the rest is searched, in file order:
+        // padding too, for FFmpeg reads a `free` box that starts as a movie header as the movie.
+        for box in top where box.type != "mdat" {
             searched += box.content.count + 8
             if searched > mostHeaderBytes { throw .headerTooLarge(limit: mostHeaderBytes) }
+            // A top-level box of the search's types (a fragment, a segment index) is taken as
+            // the search takes one it finds inside; then its content is searched.
+            if let kind = ClaimSearch.types.firstIndex(of: box.type) { try search.take(ClaimSearch.types[kind], at: box.start + 4, with: &reader) }
             try search.search(box.content, with: &reader)
         }
-        let entries = search.entries()
-        if entries > size { throw .moreSamplesThanBytes(claimed: entries, fileSize: size) }
-        return Index(entries: entries)
+        let claimed = search.claimedEntries()
+        if claimed > size { throw .moreSamplesThanBytes(claimed: claimed, fileSize: size) }
+        return Index(entries: search.heldEntries())
     }
 
     /// The boxes an ISO media file (QuickTime's older ones included) may start with.
@@ -70,6 +75,8 @@ enum MP4SampleTables {
 
     struct Box {
         let type: String
+        /// Where its header starts.
+        let start: Int
         let content: Range<Int>
     }
 
@@ -78,6 +85,8 @@ enum MP4SampleTables {
         var samples = 0
         var chunks = 0
         var mostSamplesPerChunk = 0
+        /// The most entries of its edit lists (`elst`).
+        var edits = 0
         /// Whether every `hdlr`, `stsd` and `stts` of it says what FFmpeg reads a chunk at a time:
         /// sound, of a chunked format, one duration of 1 for all samples (PCM frames).
         var handlers: [String] = []
@@ -95,26 +104,49 @@ enum MP4SampleTables {
             return chunks.multipliedClamped(by: max(1, perChunk))
         }
 
-        /// The entries FFmpeg makes of it: by chunks for such sound, else one a sample (and no
-        /// fewer than its chunks, as any claim of either is believed).
+        /// The entries FFmpeg reads of it: by chunks for such sound, else one a sample (and no
+        /// fewer than its chunks, as any claim of either is believed). Each holds a byte of the
+        /// file at least.
         var entries: Int { readsByChunks ? pieces : max(samples, pieces) }
+
+        /// The entries FFmpeg holds at once: with an edit list, the index again for each edit
+        /// beside the first (`mov_fix_index` copies the entries each edit covers, all of them at
+        /// worst, before it frees the old). Memory, not a claim of bytes: edits may repeat samples.
+        var heldEntries: Int { entries.multipliedClamped(by: 1 + edits) }
     }
 
     /// Every claim in the header's bytes, by the track it follows.
     struct ClaimSearch {
         let size: Int
+        /// Where the file's top-level boxes start (and its end): where a `sidx` may point.
+        let boxStarts: Set<Int>
         /// Claims before any `trak`, and then each track's.
         var tracks = [Track()]
         var runs = 0
+        /// Fragments FFmpeg keeps a record of, each with one for every track: a `moof` (top-level
+        /// ones are counted by the caller), a `sidx` reference, a `tfra` entry.
+        var fragments = 0
 
         /// The types whose claims count, and `trak`, which begins a track.
-        static let types: [String] = ["trak", "stsz", "stz2", "stsc", "stco", "co64", "trun", "hdlr", "stsd", "stts", "cmov"]
+        static let types: [String] = ["trak", "stsz", "stz2", "stsc", "stco", "co64", "trun", "hdlr", "stsd", "stts", "cmov",
+                                      "elst", "moof", "sidx", "tfra"]
         static let codes: [UInt32] = types.map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
         /// Which bytes end one of `codes`: a code's last byte is looked up first, and most bytes end none.
         static let lastBytes: [Bool] = (0..<256).map { byte in codes.contains { Int($0 & 0xFF) == byte } }
 
-        func entries() -> Int {
+        /// A fragment's record for one track (`MOVFragmentStreamInfo`, 56 bytes), in entries.
+        static let entriesPerFragmentTrack = 2
+
+        /// The samples the file claims to hold, a byte each at least.
+        func claimedEntries() -> Int {
             tracks.reduce(runs) { $0.addingClamped($1.entries) }
+        }
+
+        /// The index's memory, in entries: the samples' (their edits' copies too) and a record
+        /// for each fragment and track.
+        func heldEntries() -> Int {
+            let fragmentRecords = fragments.multipliedClamped(by: max(1, tracks.count - 1)).multipliedClamped(by: Self.entriesPerFragmentTrack)
+            return tracks.reduce(runs.addingClamped(fragmentRecords)) { $0.addingClamped($1.heldEntries) }
         }
 
         /// Searches `range` (the content of a top-level box) for every box that makes
@@ -132,7 +164,7 @@ enum MP4SampleTables {
             }
         }
 
-        private mutating func take(_ type: String, at typeOffset: Int, with reader: inout Reader) throws(MP4Error) {
+        mutating func take(_ type: String, at typeOffset: Int, with reader: inout Reader) throws(MP4Error) {
             // After the type: version and flags (4), then each box's fields.
             let fields = typeOffset + 8
             switch type {
@@ -160,6 +192,21 @@ enum MP4SampleTables {
                 }
             case "trun":
                 if let count = reader.integer(at: fields, bytes: 4) { runs = runs.addingClamped(count) }
+            case "elst":
+                // Entries of 12 bytes at least (version 0), read no further than the file goes.
+                if let count = reader.integer(at: fields, bytes: 4) {
+                    let room = max(0, size - fields - 4) / 12
+                    tracks[tracks.count - 1].edits = max(tracks[tracks.count - 1].edits, min(count, room))
+                }
+            case "moof":
+                fragments = fragments.addingClamped(1)
+            case "tfra":
+                // Track (4), field sizes (4), entry count (4); entries of 11 bytes at least.
+                if let count = reader.integer(at: fields + 8, bytes: 4) {
+                    fragments = fragments.addingClamped(min(count, max(0, size - fields - 12) / 11))
+                }
+            case "sidx":
+                try takeSegmentIndex(at: typeOffset, with: &reader)
             case "hdlr":
                 // Pre-defined (4), then the handler's type.
                 if let handler = reader.integer(at: fields + 4, bytes: 4) { tracks[tracks.count - 1].handlers.append(Reader.name(handler)) }
@@ -173,6 +220,29 @@ enum MP4SampleTables {
                 }
             default:
                 break
+            }
+        }
+
+        /// A `sidx` at `typeOffset`: each of its references makes a fragment's record, and must
+        /// point where a top-level box starts, for FFmpeg reads a fragment there when it seeks
+        /// (one inside the media data would be read as boxes, its claims unsearched).
+        private mutating func takeSegmentIndex(at typeOffset: Int, with reader: inout Reader) throws(MP4Error) {
+            guard let declared = reader.integer(at: typeOffset - 4, bytes: 4), declared >= 8,
+                  let version = reader.integer(at: typeOffset + 4, bytes: 1) else { return }
+            // Reference ID (4), timescale (4), earliest time and first offset (4 each, 8 in version 1).
+            let wide = version != 0
+            let firstOffsetAt = typeOffset + 16 + (wide ? 8 : 4)
+            let countAt = firstOffsetAt + (wide ? 8 : 4) + 2
+            guard let firstOffset = reader.integer(at: firstOffsetAt, bytes: wide ? 8 : 4),
+                  let count = reader.integer(at: countAt, bytes: 2) else { return }
+            fragments = fragments.addingClamped(count)
+            var target = (typeOffset - 4).addingClamped(declared).addingClamped(firstOffset)
+            for reference in 0..<count {
+                guard let sizeField = reader.integer(at: countAt + 2 + reference * 12, bytes: 4) else { return }
+                // Checked for a top-level index only, which FFmpeg follows when it seeks; four bytes
+                // that only look like a nested one count their records and no more.
+                if boxStarts.contains(typeOffset - 4), !boxStarts.contains(target) { throw .segmentIndexPointsInside(offset: target) }
+                target = target.addingClamped(sizeField & 0x7FFF_FFFF)
             }
         }
     }
@@ -232,10 +302,12 @@ enum MP4SampleTables {
             return nil
         }
 
-        /// The file's boxes, each cut to the file's end where it claims more (as FFmpeg reads one).
+        /// The file's boxes, each cut to the file's end where it claims more (as FFmpeg reads one),
+        /// after the ID3v2 tags it may start with, which FFmpeg skips before any format's reader.
         mutating func topLevelBoxes() throws(MP4Error) -> [Box] {
             var boxes: [Box] = []
             var offset = 0
+            while let tag = id3v2TagLength(at: offset) { offset += tag }
             while offset + 8 <= size {
                 read += 1
                 if read > MP4SampleTables.mostBoxes { throw .tooManyBoxes(limit: MP4SampleTables.mostBoxes) }
@@ -250,10 +322,21 @@ enum MP4SampleTables {
                 }
                 guard length >= header else { break }
                 let end = offset + min(length, size - offset)
-                boxes.append(Box(type: Self.name(type), content: min(offset + header, end)..<end))
+                boxes.append(Box(type: Self.name(type), start: offset, content: min(offset + header, end)..<end))
                 offset = end
             }
             return boxes
+        }
+
+        /// The length of the ID3v2 tag at `offset`, header and footer included, if one starts there
+        /// (as FFmpeg's `ff_id3v2_match` tells one: "ID3", versions not 0xFF, a size of 7-bit bytes).
+        mutating func id3v2TagLength(at offset: Int) -> Int? {
+            guard load(offset, 10), let magic = integer(at: offset, bytes: 3), magic == 0x49_44_33,
+                  let versions = integer(at: offset + 3, bytes: 2), versions >> 8 != 0xFF, versions & 0xFF != 0xFF,
+                  let flags = integer(at: offset + 5, bytes: 1), let sizeBytes = integer(at: offset + 6, bytes: 4),
+                  sizeBytes & 0x8080_8080 == 0 else { return nil }
+            let size = (sizeBytes >> 24 & 0x7F) << 21 | (sizeBytes >> 16 & 0x7F) << 14 | (sizeBytes >> 8 & 0x7F) << 7 | sizeBytes & 0x7F
+            return 10 + size + (flags & 0x10 != 0 ? 10 : 0)
         }
 
         static func name(_ type: Int) -> String {
@@ -281,6 +364,7 @@ public enum MP4Error: Error, Equatable, CustomStringConvertible {
     case tooManyBoxes(limit: Int)
     case headerTooLarge(limit: Int)
     case compressedHeader
+    case segmentIndexPointsInside(offset: Int)
 
     public var description: String {
         switch self {
@@ -294,6 +378,19 @@ public enum MP4Error: Error, Equatable, CustomStringConvertible {
             return "its boxes besides the media data hold more than \(limit >> 20) MiB, more than any real file's: refused"
         case .compressedHeader:
             return "its header is compressed (cmov), as QuickTime wrote it in the 1990s, which is not read: refused"
+        case .segmentIndexPointsInside(let offset):
+            return "its segment index (sidx) points at byte \(offset), inside a box rather than at a fragment: refused"
+        }
+    }
+}
+
+extension MP4Error: ClassifiedError {
+    public var failureKind: FailureKind {
+        switch self {
+        case .moreSamplesThanBytes, .tooManyRuns: return .damaged
+        case .tooManyBoxes, .headerTooLarge: return .overLimit
+        case .compressedHeader: return .unsupportedFormat
+        case .segmentIndexPointsInside: return .damaged
         }
     }
 }

@@ -1,3 +1,4 @@
+import Failures
 /// Why a video gave no picture, beyond FFmpeg's own return codes.
 public enum VideoError: Error, Equatable, CustomStringConvertible {
     case noVideoStream
@@ -24,6 +25,16 @@ public enum VideoError: Error, Equatable, CustomStringConvertible {
             return "no decodable video frame"
         case .unknownDuration:
             return "the duration is unknown, so a percentage cannot be placed: give a time in seconds"
+        }
+    }
+}
+
+extension VideoError: ClassifiedError {
+    public var failureKind: FailureKind {
+        switch self {
+        case .noVideoStream, .noCoverArt: return .noVideo
+        case .noSuchVideoStream, .unknownDuration: return .invalidRequest
+        case .noDecodableFrame: return .damaged
         }
     }
 }

@@ -35,6 +35,36 @@ public enum FileSystem {
         }
     }
 
+    /// Notes what this process was given open when it started (`<(...)` in a shell, `3< file`):
+    /// an input's path to one of them (`/dev/fd/63`) is the user's own, read as given. Call at
+    /// start, before any descriptor of this process's own is made.
+    public static func noteInheritedDescriptors() {
+        var identities: Set<FileIdentity> = []
+        for descriptor in Self.openDescriptors() {
+            var status = stat()
+            if fstat(descriptor, &status) == 0 { identities.insert(FileIdentity(status)) }
+        }
+        inherited.withLock { $0 = identities }
+    }
+
+    /// What `noteInheritedDescriptors` found; nil where it was not called (the library, whose
+    /// caller chooses its inputs' paths).
+    public static var inheritedIdentities: Set<FileIdentity>? { inherited.withLock { $0 } }
+    private static let inherited = Mutex<Set<FileIdentity>?>(nil)
+
+    /// The descriptors this process has open, from /proc/self/fd (that listing's own left out).
+    public static func openDescriptors() -> [Int32] {
+        guard let folder = opendir("/proc/self/fd") else { return [] }
+        defer { closedir(folder) }
+        let listing = dirfd(folder)
+        var descriptors: [Int32] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let descriptor = Int32(name), descriptor != listing { descriptors.append(descriptor) }
+        }
+        return descriptors
+    }
+
     /// Standard input was closed when the process started (see `holdStandardDescriptors`).
     public static var standardInputIsClosed: Bool { standardInputWasClosed.load(ordering: .relaxed) }
     private static let standardInputWasClosed = Atomic<Bool>(false)

@@ -1,4 +1,5 @@
 import Glibc
+import Failures
 
 /// An input opened once for reading: a path, or standard input for `-`. Owns its descriptor, which
 /// every reader of the input shares: no input is opened twice, so none can change between opens.
@@ -42,6 +43,26 @@ public final class InputFile: ByteSource, @unchecked Sendable {
             close(descriptor)
             throw SystemError("cannot read", code: EINVAL, reason: "it is this run's own \(standard): refused")
         }
+        if path != "-", !isRegular, !isDevice, let held = Self.ownReader(sharing: identity, except: descriptor) {
+            close(descriptor)
+            throw SystemError("cannot read", code: EINVAL, reason: "it is a pipe this run reads itself (descriptor \(held)): refused")
+        }
+    }
+
+    /// Another descriptor of this process that reads the same pipe as an input
+    /// (`/proc/self/fd/5`: a worker's error pipe): read again, a stranger's path would take what a
+    /// worker says, or wait on a pipe only this process writes. A pipe the process was given when
+    /// it started (`mediatool probe <(cat clip)`) is the user's input, and read; so is one it only
+    /// writes. Looked for only in the command line (see `FileSystem.noteInheritedDescriptors`), and
+    /// only for what is neither a file nor a device.
+    static func ownReader(sharing identity: FileIdentity, except opened: Int32) -> Int32? {
+        guard let inherited = FileSystem.inheritedIdentities, !inherited.contains(identity) else { return nil }
+        for descriptor in FileSystem.openDescriptors() where descriptor != opened {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, FileIdentity(status) == identity else { continue }
+            if fcntl(descriptor, F_GETFL) & O_ACCMODE != O_WRONLY { return descriptor }
+        }
+        return nil
     }
 
     /// The standard stream this process writes that is the same file as an input
@@ -321,6 +342,17 @@ public enum InputError: Error, Equatable, CustomStringConvertible {
             return "the stream sent nothing for \(StreamLimits.secondsText(seconds)) s: stalled (\(Setting.timeout))"
         case .tooSlow(let seconds):
             return "the stream had not ended after \(StreamLimits.secondsText(seconds)) s (\(Setting.timeout))"
+        }
+    }
+}
+
+extension InputError: ClassifiedError {
+    public var failureKind: FailureKind {
+        switch self {
+        case .tooSlow, .streamTooLarge: return .overLimit
+        // As an empty file is to probe: no format at all.
+        case .empty: return .unsupportedFormat
+        default: return .unreadable
         }
     }
 }

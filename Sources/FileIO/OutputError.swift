@@ -1,3 +1,4 @@
+import Failures
 /// Why an output could not be written where it was asked for.
 public enum OutputError: Error, Equatable, CustomStringConvertible {
     /// The output exists and `--overwrite` was not given.
@@ -35,4 +36,8 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
             return "output \(path) would be written outside \(folder) (a name may not lead out of its folder)"
         }
     }
+}
+
+extension OutputError: ClassifiedError {
+    public var failureKind: FailureKind { .writeFailed }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Failures
 
 /// A failed system call, with the C library's own words for `errno`.
 public struct SystemError: Error, Equatable, CustomStringConvertible {
@@ -15,4 +16,8 @@ public struct SystemError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(operation): \(reason ?? String(cString: strerror(code)))" }
+}
+
+extension SystemError: ClassifiedError {
+    public var failureKind: FailureKind { .unreadable }
 }

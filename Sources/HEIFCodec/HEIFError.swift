@@ -1,3 +1,4 @@
+import Failures
 /// Why a HEIF (HEIC, AVIF) file could not be read, each case saying what was expected and found.
 public enum HEIFError: Error, Equatable, CustomStringConvertible {
     /// A box whose size runs past its parent or the file.
@@ -54,4 +55,8 @@ public enum HEIFError: Error, Equatable, CustomStringConvertible {
             return "HEIF image could not be decoded: \(reason)"
         }
     }
+}
+
+extension HEIFError: ClassifiedError {
+    public var failureKind: FailureKind { .damaged }
 }

@@ -1,5 +1,6 @@
 import Imaging
 import JPEGCodec
+import Failures
 
 /// A picture file opened for reading: its stored size, orientation and colour known from the
 /// header, its pixels decoded only for the region asked for. `PictureFormat.open` chooses the
@@ -122,4 +123,8 @@ public enum PictureError: Error, Equatable, CustomStringConvertible {
         case .notAPicture: return "not a PNG, JPEG, WebP, HEIF, AVIF or TIFF file"
         }
     }
+}
+
+extension PictureError: ClassifiedError {
+    public var failureKind: FailureKind { .unsupportedFormat }
 }

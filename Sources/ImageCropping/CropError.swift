@@ -1,5 +1,6 @@
 import FileIO
 import Imaging
+import Failures
 
 /// Why a crop could not be made.
 public enum CropError: Error, Equatable, CustomStringConvertible {
@@ -48,5 +49,12 @@ public enum CropError: Error, Equatable, CustomStringConvertible {
     /// A number as typed: `5`, not `5.0`.
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+extension CropError: ClassifiedError {
+    public var failureKind: FailureKind {
+        if case .tooMuchMemory = self { return .overLimit }
+        return .invalidRequest
     }
 }

@@ -1,4 +1,5 @@
 import FileIO
+import Failures
 /// How large a picture or video frame a run decodes: known from headers and stream parameters,
 /// refused before any decoder allocates for it.
 public struct DecodeLimits: Sendable, Codable {
@@ -87,7 +88,7 @@ public enum DecodeLimitError: Error, Equatable, CustomStringConvertible {
         case .tooMuchMemory(let needed, let limit, let width, let height):
             return "decoding this \(width)x\(height) picture needs \(Self.mebibytes(needed)) of memory, over the limit of \(Self.mebibytes(limit, roundingUp: false)) (\(Setting.maxMemory))"
         case .indexTooLarge(let entries, let needed, let limit):
-            return "the index of its \(entries) samples needs \(Self.mebibytes(needed)) of memory, over the limit of \(Self.mebibytes(limit, roundingUp: false)) (\(Setting.maxMemory))"
+            return "its sample index of \(entries) entries needs \(Self.mebibytes(needed)) of memory, over the limit of \(Self.mebibytes(limit, roundingUp: false)) (\(Setting.maxMemory))"
         }
     }
 
@@ -98,4 +99,8 @@ public enum DecodeLimitError: Error, Equatable, CustomStringConvertible {
         let (unit, shift) = bytes < 1 << 20 ? ("KiB", 10) : ("MiB", 20)
         return "\(roundingUp ? (bytes + (1 << shift) - 1) >> shift : bytes >> shift) \(unit)"
     }
+}
+
+extension DecodeLimitError: ClassifiedError {
+    public var failureKind: FailureKind { .overLimit }
 }

@@ -1,3 +1,4 @@
+import Failures
 /// Why an EXIF block could not be read. The picture is still usable: its orientation is taken as 1.
 public enum ExifError: Error, Equatable, CustomStringConvertible {
     case tooShort(length: Int)
@@ -23,4 +24,8 @@ public enum ExifError: Error, Equatable, CustomStringConvertible {
             return "malformed EXIF: orientation \(found) is not 1 to 8"
         }
     }
+}
+
+extension ExifError: ClassifiedError {
+    public var failureKind: FailureKind { .damaged }
 }

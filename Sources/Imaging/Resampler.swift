@@ -1,4 +1,5 @@
 import CResample
+import Failures
 
 /// Why a picture could not be resized.
 public enum ResampleError: Error, Equatable, CustomStringConvertible {
@@ -90,5 +91,14 @@ extension PixelBuffer {
                                       channels: channels, bytesPerSample: bytesPerSample)
         resampler.push(self)
         return resampler.finish()
+    }
+}
+
+extension ResampleError: ClassifiedError {
+    public var failureKind: FailureKind {
+        switch self {
+        case .outOfMemory: return .overLimit
+        case .noRows, .unexpectedRows: return .damaged
+        }
     }
 }

@@ -3,6 +3,7 @@ import FileIO
 import Glibc
 import Synchronization
 import WorkerPool
+import Failures
 
 /// How many bytes an encoder wrote to an output, for the manifest. A file says so itself; a pipe
 /// (a sandboxed worker's outputs are pipes to mediatool) does not, so the encoder is given a pipe
@@ -52,4 +53,8 @@ enum CountedOutput {
         if failed.load(ordering: .relaxed) { throw Failure(description: "an output could not be written whole") }
         return counted.load(ordering: .relaxed)
     }
+}
+
+extension CountedOutput.Failure: ClassifiedError {
+    var failureKind: FailureKind { .writeFailed }
 }

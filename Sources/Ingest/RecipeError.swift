@@ -1,4 +1,5 @@
 import JSON
+import Failures
 
 /// A recipe that cannot be followed: where in it, what was expected there and what was found.
 public enum RecipeError: Error, Equatable, CustomStringConvertible {
@@ -20,4 +21,8 @@ public enum RecipeError: Error, Equatable, CustomStringConvertible {
         case .unusable(let why): return "the recipe \(why)"
         }
     }
+}
+
+extension RecipeError: ClassifiedError {
+    public var failureKind: FailureKind { .invalidRequest }
 }

@@ -1,3 +1,4 @@
+import Failures
 /// Why a JPEG could not be read.
 public enum JPEGError: Error, Equatable, CustomStringConvertible {
     /// libjpeg refused, or warned that the data is corrupt, with its own message.
@@ -16,5 +17,14 @@ public enum JPEGError: Error, Equatable, CustomStringConvertible {
 
     static func text(of message: [CChar]) -> String {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension JPEGError: ClassifiedError {
+    public var failureKind: FailureKind {
+        switch self {
+        case .library: return .damaged
+        case .cmykUnsupported: return .unsupportedFormat
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Failures
 /// JSON text (RFC 8259) read into a `JSONValue`: a recipe or settings file a user wrote. Objects
 /// keep their members in order; a name given twice is an error, since which one counts is
 /// otherwise a guess. Depth and size are bounded, so no text can exhaust the stack.
@@ -213,4 +214,8 @@ public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
     public let found: String
 
     public var description: String { "line \(line), column \(column): expected \(expected), found \(found)" }
+}
+
+extension JSONSyntaxError: ClassifiedError {
+    public var failureKind: FailureKind { .invalidRequest }
 }

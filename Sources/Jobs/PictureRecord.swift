@@ -1,5 +1,6 @@
 import ImageCodecs
 import Imaging
+import Failures
 
 /// One picture a library's call asked for (a size of a thumbnail, a video's frame, a crop) with
 /// what goes with it, as a worker writes it to its output pipe and the caller reads it back: raw
@@ -172,5 +173,12 @@ public enum PictureRecordError: Error, CustomStringConvertible {
         case .malformed(let what): return "the worker sent a malformed picture (\(what)) and was ended"
         case .tooLarge(let limit): return "the worker sent a picture over \(limit) bytes and was ended"
         }
+    }
+}
+
+extension PictureRecordError: ClassifiedError {
+    public var failureKind: FailureKind {
+        // A worker that sends a malformed picture was taken over by its file.
+        .damaged
     }
 }

@@ -1,6 +1,7 @@
 import FFmpeg
 import FileIO
 import Imaging
+import Failures
 
 /// A video's or sound's probe, from FFmpeg's reading of the container's header and index.
 enum MediaProbe {
@@ -123,5 +124,12 @@ public enum ProbeError: Error, Equatable, CustomStringConvertible {
         case .empty: return "an empty file"
         case .noVideoOrAudio(let streams): return "no video or audio stream (\(streams) other streams)"
         }
+    }
+}
+
+extension ProbeError: ClassifiedError {
+    public var failureKind: FailureKind {
+        if case .empty = self { return .unsupportedFormat }
+        return .noVideo
     }
 }

@@ -1,3 +1,4 @@
+internal import Failures
 internal import FFmpeg
 internal import Jobs
 internal import Sandbox
@@ -18,9 +19,7 @@ internal import TIFFCodec
 /// Each case carries the name of the input (the file's path, or the name given to bytes or a
 /// descriptor) and the reason, one line.
 public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file could not be opened or read: missing, a folder, no permission, shrank while read; or
-    /// no sandboxed worker could be started to read it (no `mediatool` found, or one that could not
-    /// confine itself): the reason says how to mend it.
+    /// The file could not be opened or read: missing, a folder, no permission, shrank while read.
     case unreadable(file: String, reason: String)
     /// Not a picture or video this library reads.
     case unsupportedFormat(file: String, reason: String)
@@ -37,12 +36,19 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     case writeFailed(file: String, reason: String)
     /// The task was cancelled before the work finished; nothing was written.
     case cancelled(file: String)
+    /// The installation, not the input: no `mediatool` worker found, one of another version, one
+    /// that could not confine itself on this kernel, an FFmpeg library missing. The reason says
+    /// how to mend it; every call will fail alike until it is mended.
+    case deployment(file: String, reason: String)
+    /// A fault of mediatool's own, never the input's: worth a bug report with the reason.
+    case internalFailure(file: String, reason: String)
 
     /// The input (or output) the error is about.
     public var file: String {
         switch self {
         case .unreadable(let file, _), .unsupportedFormat(let file, _), .damaged(let file, _), .overLimit(let file, _),
-             .invalidRequest(let file, _), .noVideo(let file, _), .writeFailed(let file, _), .cancelled(let file):
+             .invalidRequest(let file, _), .noVideo(let file, _), .writeFailed(let file, _), .cancelled(let file),
+             .deployment(let file, _), .internalFailure(let file, _):
             return file
         }
     }
@@ -51,7 +57,8 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String {
         switch self {
         case .unreadable(_, let reason), .unsupportedFormat(_, let reason), .damaged(_, let reason), .overLimit(_, let reason),
-             .invalidRequest(_, let reason), .noVideo(_, let reason), .writeFailed(_, let reason):
+             .invalidRequest(_, let reason), .noVideo(_, let reason), .writeFailed(_, let reason), .deployment(_, let reason),
+             .internalFailure(_, let reason):
             return reason
         case .cancelled:
             return "cancelled"
@@ -71,27 +78,15 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
             self = .cancelled(file: file)
             return
         }
-        let reason = "\(error)"
-        switch error {
-        case let failure as JobFailure:
-            self = MediaError(JobErrorKind(rawValue: failure.kind) ?? .damaged, file: file, reason: reason)
-        case WorkerFailure.cancelled:
-            self = .cancelled(file: file)
-        case let failure as WorkerFailure:
-            switch failure {
-            case .overMemory, .timedOut, .overCPUTime, .outputTooLarge, .starvedOfMemory: self = .overLimit(file: file, reason: reason)
-            case .didNotStart:
-                // The likeliest cause where the command line's own workers start: another version's.
-                self = .unreadable(file: file, reason: reason + " (is it the mediatool of MediaToolKit's version?)")
-            case .unconfined: self = .unreadable(file: file, reason: reason)
-            default: self = .damaged(file: file, reason: reason)
-            }
-        default:
-            self = MediaError(JobErrorKind(classifying: error), file: file, reason: reason)
+        var reason = "\(error)"
+        if case WorkerFailure.didNotStart = error {
+            // The likeliest cause where the command line's own workers start: another version's.
+            reason += " (is it the mediatool of MediaToolKit's version?)"
         }
+        self = MediaError(FailureKind(classifying: error), file: file, reason: reason)
     }
 
-    init(_ kind: JobErrorKind, file: String, reason: String) {
+    init(_ kind: FailureKind, file: String, reason: String) {
         switch kind {
         case .unreadable: self = .unreadable(file: file, reason: reason)
         case .unsupportedFormat: self = .unsupportedFormat(file: file, reason: reason)
@@ -101,6 +96,8 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noVideo: self = .noVideo(file: file, reason: reason)
         case .writeFailed: self = .writeFailed(file: file, reason: reason)
         case .cancelled: self = .cancelled(file: file)
+        case .deployment: self = .deployment(file: file, reason: reason)
+        case .internalFailure: self = .internalFailure(file: file, reason: reason)
         }
     }
 }

@@ -13,13 +13,13 @@ enum WorkerRegistry {
         case .inProcess: return nil
         case .worker(let path):
             guard isExecutable(path) else {
-                throw .unreadable(file: "mediatool", reason: "no mediatool at \(path) to decode in a sandbox: install mediatool "
+                throw .deployment(file: "mediatool", reason: "no mediatool at \(path) to decode in a sandbox: install mediatool "
                     + "(the same version as MediaToolKit) there or on PATH, or, for files you trust only, decode in this process with .inProcess")
             }
             executable = path
         case .automatic:
             guard let found = automaticWorker else {
-                throw .unreadable(file: "mediatool", reason: Self.notFound)
+                throw .deployment(file: "mediatool", reason: Self.notFound)
             }
             executable = found
         }

@@ -1,3 +1,4 @@
+import Failures
 /// Why a PNG could not be written or read.
 public enum PNGError: Error, Equatable, CustomStringConvertible {
     /// libpng refused, with its own message.
@@ -24,6 +25,15 @@ public enum PNGError: Error, Equatable, CustomStringConvertible {
             return "expected \(expected) bytes of pixels, found \(found)"
         case .invalidSize(let width, let height):
             return "a PNG cannot be \(width)x\(height)"
+        }
+    }
+}
+
+extension PNGError: ClassifiedError {
+    public var failureKind: FailureKind {
+        switch self {
+        case .notPNG: return .unsupportedFormat
+        default: return .damaged
         }
     }
 }

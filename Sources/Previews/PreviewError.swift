@@ -1,5 +1,6 @@
 import FFmpeg
 import Imaging
+import Failures
 
 /// Why a video gave no moving preview.
 public enum PreviewError: Error, Equatable, CustomStringConvertible {
@@ -32,6 +33,17 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible {
             return "the preview needs \(DecodeLimitError.mebibytes(needed)) (\(what)), over --max-memory's \(DecodeLimitError.mebibytes(limit, roundingUp: false)): give a larger --max-memory, or fewer or smaller frames"
         case .tooLarge(let bytes, let limit, let quality):
             return "the preview takes \(bytes) bytes even at quality \(quality), over the limit of \(limit) (--max-bytes): ask for fewer or smaller frames"
+        }
+    }
+}
+
+extension PreviewError: ClassifiedError {
+    public var failureKind: FailureKind {
+        switch self {
+        case .schedule(let problem): return problem.failureKind
+        case .unknownDuration: return .invalidRequest
+        case .picture: return .noVideo
+        case .framesTooLarge, .overMemory, .tooLarge: return .overLimit
         }
     }
 }

@@ -3,6 +3,7 @@ import FileIO
 import Imaging
 import VideoThumbnails
 import WorkerPool
+import Failures
 
 /// The later pieces of a preview decoded on a thread of their own while the first pass decodes the
 /// earlier ones: H.264's frame threads gain a fifth on two cores, two passes side by side nearly
@@ -23,7 +24,7 @@ final class SecondPass: @unchecked Sendable {
     private let maxBytes: Int
 
     /// Thrown inside the pass to stop it when its frames would hold more than `maxBytes`.
-    private struct TooFarAhead: Error {}
+    fileprivate struct TooFarAhead: Error {}
 
     /// Starts decoding `times` of `file` (ascending) at `size`, on one thread.
     init(file: InputFile, options: ThumbnailOptions, times: [Double], size: ThumbnailSize, maxBytes: Int) {
@@ -114,4 +115,8 @@ final class SecondPass: @unchecked Sendable {
     private func join() {
         if let started = thread.take(), started.count > 0 { started.join() }
     }
+}
+
+extension SecondPass.TooFarAhead: ClassifiedError {
+    var failureKind: FailureKind { .internalFailure }
 }

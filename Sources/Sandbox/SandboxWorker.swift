@@ -1,4 +1,5 @@
 import Batch
+import Failures
 import CSandbox
 import FileIO
 import Glibc
@@ -61,10 +62,9 @@ public struct SandboxWorker: Sendable {
     /// socket; never returns. `job` makes each job from its spec (the tree the parent sent) for a
     /// number of threads (0: every core), which the parent counts per batch. Nothing of the user's
     /// command line reaches a worker but through its socket.
-    /// `kind` names an error's kind for the parent (`JobErrorKind`), which the library turns back
-    /// into its typed error.
-    public func serve(prepare: (JobDecoders) throws -> Void, job: (_ spec: JSONValue, _ threads: Int) throws -> FileJob,
-                      kind: (any Error) -> String) -> Never {
+    /// A job's error reaches the parent with its kind (`FailureKind`), which the library turns
+    /// back into its typed error.
+    public func serve(prepare: (JobDecoders) throws -> Void, job: (_ spec: JSONValue, _ threads: Int) throws -> FileJob) -> Never {
         // A zygote's copy has its libraries loaded (the zygote's), and the cores counted.
         if Self.isZygote {
             startWorkers(prepare: prepare)
@@ -87,26 +87,24 @@ public struct SandboxWorker: Sendable {
         // refuses those locks). The rest runs on a new thread, which learns its own; it is
         // started once the confinement holds, so that it holds for it too.
         withoutActuallyEscaping(job) { job in
-            withoutActuallyEscaping(kind) { kind in
-                let serving = UnsafeSendableBox { self.serveJobs(confinement: confinement, timeout: timeout, job: job, kind: kind) }
-                let thread = WorkerThreads.start(count: 1) { _ in serving.value() }
-                guard thread.count == 1 else { exit(70) }
-                thread.join()
-            }
+            let serving = UnsafeSendableBox { self.serveJobs(confinement: confinement, timeout: timeout, job: job) }
+            let thread = WorkerThreads.start(count: 1) { _ in serving.value() }
+            guard thread.count == 1 else { exit(70) }
+            thread.join()
         }
         exit(0)
     }
 
     /// Says how the confinement went, then does the jobs it is sent until the socket closes.
     private func serveJobs(confinement: Result<Int32, WorkerFailure>, timeout: Double,
-                           job: (_ spec: JSONValue, _ threads: Int) throws -> FileJob, kind: (any Error) -> String) -> Never {
+                           job: (_ spec: JSONValue, _ threads: Int) throws -> FileJob) -> Never {
         switch confinement {
         case .failure(let failure):
             let reason = if case .unconfined(let text) = failure { text } else { "\(failure)" }
             try? channel.send(WireMessage.unconfined(reason: reason).bytes)
             exit(70)
         case .success(let flags):
-            let hello = WireMessage.ready(confinement: flags, pid: getpid()).bytes
+            let hello = WireMessage.ready(protocol: WireMessage.protocolVersion, confinement: flags, pid: getpid()).bytes
             if TestTrigger.cutsItsHelloShort {
                 // The first packet of the hello, saying more follows, and nothing after it.
                 channel.sendFirstPacket(hello)
@@ -138,7 +136,7 @@ public struct SandboxWorker: Sendable {
             } catch OutputError.exists(let path) {
                 reply = .outputExists(path: path)
             } catch {
-                reply = .failed(message: "\(error)", kind: kind(error))
+                reply = .failed(message: "\(error)", kind: FailureKind(classifying: error).rawValue)
             }
             // The outputs are whole and closed here before the parent is told: it moves them into place.
             outputs.closeAll()
@@ -214,7 +212,7 @@ final class WorkerOutputs: JobOutputs {
             return answer.descriptors[0]
         case .outputRefused(let message)?:
             answer.descriptors.forEach { close($0) }
-            throw JobFailure(description: message, kind: "writeFailed")
+            throw JobFailure(description: message, kind: .writeFailed)
         default:
             exit(71)
         }

@@ -1,4 +1,5 @@
 import Batch
+import Failures
 import CMediaToolSystem
 import CSandbox
 import Dispatch
@@ -323,7 +324,10 @@ public final class SandboxedJobs: Sendable {
                     deadline += waited
                     memoryWait += waited
                 }
-                if budget.givesUp(waiting, after: settings.timeout) {
+                // Past the timeout and half as much again (2 s at least): a holder that works on
+                // is ended at its own deadline, which began before this wait, and what it gives
+                // back then must reach this waiter first (at the timeout itself, the two raced).
+                if budget.givesUp(waiting, after: settings.timeout + max(2, settings.timeout / 2)) {
                     _ = box.worker.end()
                     throw WorkerFailure.starvedOfMemory(seconds: memoryWait, limit: budget.total)
                 }
@@ -400,12 +404,12 @@ public final class SandboxedJobs: Sendable {
                 // batch knows (an output another run made meanwhile is skipped, not failed).
                 if let refusal { throw refusal }
                 // A worker's words, as long as a line may be.
-                throw JobFailure(description: String(message.prefix(Self.longestMessage)), kind: kind)
+                throw JobFailure(description: String(message.prefix(Self.longestMessage)), kindNamed: kind)
             case .outputExists(let path)? where FileIdentity(path: path) != nil:
                 // The worker's word, taken only for a file that is there.
                 throw OutputError.exists(path: path)
             case .outputExists(let path)?:
-                throw JobFailure(description: "\(OutputError.exists(path: path))", kind: "writeFailed")
+                throw JobFailure(description: "\(OutputError.exists(path: path))", kind: .writeFailed)
             case .reserveMemory? where awaitedMemory != nil || held.count >= Self.mostReservations:
                 // One question at a time: a second before the first's answer is not this protocol;
                 // nor are reservations without number, which would grow this process's memory.
@@ -502,10 +506,23 @@ extension SandboxedJobs {
     static let longestMessage = 4096
 }
 
-/// A job's own error, said by the worker in its words, with its kind (`JobErrorKind`'s name).
-public struct JobFailure: Error, CustomStringConvertible {
+/// A job's own error, said by the worker in its words, with its kind.
+public struct JobFailure: ClassifiedError, CustomStringConvertible {
     public let description: String
-    public let kind: String
+    public let failureKind: FailureKind
+
+    init(description: String, kind: FailureKind) {
+        self.description = description
+        self.failureKind = kind
+    }
+
+    /// The kind a worker names, trusted only as far as a worker can know it: the installation is
+    /// the parent's to judge (a worker that says "deployment" is no worker of this version), and a
+    /// name this version does not know is no kind at all.
+    init(description: String, kindNamed name: String) {
+        let kind = FailureKind(rawValue: name)
+        self.init(description: description, kind: kind == nil || kind == .deployment ? .internalFailure : kind!)
+    }
 }
 
 /// A worker, owned by one batch thread at a time.

@@ -1,11 +1,13 @@
 import CSandbox
 import Glibc
+import Failures
 
 /// Debug builds only: `MEDIATOOL_TEST_WORKER_TRIGGER=ACTION:SUFFIX` makes a worker misbehave on each
 /// input whose name ends in SUFFIX, as a hostile file would make a decoder: `crash` (SIGSEGV),
 /// `abort`, `sanitizer-oom` (AddressSanitizer's report of an allocation over the limit, then
 /// SIGABRT), `hold-memory:BYTES` (holds that much of the budget, then asks for as much again; the
-/// other inputs begin half a second later), `hang`, `allocate` (up to 4 GiB), `open:PATH`, `socket`, `exec`, `fork` (each tried,
+/// other inputs begin half a second later), `hold-memory-working:BYTES` (holds it and works on until
+/// its deadline), `hang`, `allocate` (up to 4 GiB), `open:PATH`, `socket`, `exec`, `fork` (each tried,
 /// and the job fails saying whether the kernel refused it), `lineage` (the job fails saying how the
 /// worker was started, whose child it is and what it holds open). Release builds leave this out.
 enum TestTrigger {
@@ -38,12 +40,12 @@ enum TestTrigger {
         let action = String(value[..<colon])
         var suffix = String(value[value.index(after: colon)...])
         var path = "/"
-        if ["open", "chmod", "hold-memory"].contains(action), let second = suffix.firstIndex(of: ":") {
+        if ["open", "chmod", "hold-memory", "hold-memory-working"].contains(action), let second = suffix.firstIndex(of: ":") {
             path = String(suffix[..<second])
             suffix = String(suffix[suffix.index(after: second)...])
         }
         // The other inputs begin half a second later: the memory is held before they ask for theirs.
-        if action == "hold-memory" && !input.hasSuffix(suffix) { usleep(500_000) }
+        if action.hasPrefix("hold-memory") && !input.hasSuffix(suffix) { usleep(500_000) }
         guard input.hasSuffix(suffix) else { return }
         switch action {
         case "flood":
@@ -58,6 +60,12 @@ enum TestTrigger {
             guard let bytes = Int(path), let lender = SandboxWorker.current?.memoryLender else { return }
             _ = lender.borrow(bytes)
             sleep(1)
+            _ = lender.borrow(bytes)
+            while true { pause() }
+        case "hold-memory-working":
+            // As a slow hostile decode: holds BYTES of the run's budget and works on, asking for
+            // nothing more, until its deadline ends it.
+            guard let bytes = Int(path), let lender = SandboxWorker.current?.memoryLender else { return }
             _ = lender.borrow(bytes)
             while true { pause() }
         case "crash":
@@ -136,4 +144,8 @@ nonisolated(unsafe) private var kept: Int32 = -1
 /// What a probe found: the job fails with it.
 struct ProbeOutcome: Error, CustomStringConvertible {
     let description: String
+}
+
+extension ProbeOutcome: ClassifiedError {
+    var failureKind: FailureKind { .internalFailure }
 }

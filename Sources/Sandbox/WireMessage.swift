@@ -6,6 +6,10 @@ import JSON
 /// how a job ended. The parent reads what a worker wrote as it reads any untrusted input: every
 /// length is checked, and a message that does not parse is the worker's failure, not the parent's.
 public enum WireMessage: Equatable, Sendable {
+    /// The protocol this version speaks, in its hello (`ready`): raised whenever any message's
+    /// bytes change meaning. 1 is the protocol before hellos said one (a `ready` of tag 2).
+    public static let protocolVersion = 2
+
     /// Parent to worker, once, first: the limits it confines itself to, the run's (`--max-memory`
     /// for its address space, `--timeout` for each job's CPU time); `namesFlags`: its messages name
     /// the command line's flags (a run of the tool's) or the library's settings (a library's call).
@@ -14,14 +18,15 @@ public enum WireMessage: Equatable, Sendable {
     /// on the input (the first descriptor), writing the output (the second), on `threads` threads
     /// (0: every core). `outputs`: every output planned for the input, the one sent first.
     case job(input: String, outputs: [PlannedOutput], threads: Int, spec: JSONValue)
-    /// Worker to parent, once: set up and confined (`MT_CONFINED_` flags), as process `pid` (which
-    /// the parent takes only for a zygote's copy whose zygote did not say it, and only where it is
-    /// the parent's child).
-    case ready(confinement: Int32, pid: Int32)
+    /// Worker to parent, once, first: the worker protocol it speaks (`protocolVersion`), set up and
+    /// confined (`MT_CONFINED_` flags), as process `pid` (which the parent takes only for a
+    /// zygote's copy whose zygote did not say it, and only where it is the parent's child). A
+    /// worker of another protocol is no worker of this version: ended, as the deployment's fault.
+    case ready(protocol: Int, confinement: Int32, pid: Int32)
     /// Worker to parent, once: the sandbox could not be set up.
     case unconfined(reason: String)
     case done(fields: [JSONMember], warnings: [String])
-    /// Worker to parent: the job's own error, its kind (`JobErrorKind`) and its line.
+    /// Worker to parent: the job's own error, its kind (`FailureKind`'s name) and its line.
     case failed(message: String, kind: String)
     /// Worker to parent, during a job: open another output (the parent checks it is the job's).
     case openOutput(path: String, namedByUser: Bool)
@@ -63,8 +68,10 @@ public enum WireMessage: Equatable, Sendable {
             writer.integer(maxMemory)
             writer.integer(Int(Int64(bitPattern: timeout.bitPattern)))
             writer.byte(namesFlags ? 1 : 0)
-        case .ready(let confinement, let pid):
-            writer.byte(2)
+        case .ready(let version, let confinement, let pid):
+            // The version first, so that a parent of any version reads it before what may differ.
+            writer.byte(17)
+            writer.integer(version)
             writer.integer(Int(confinement))
             writer.integer(Int(pid))
         case .unconfined(let reason):
@@ -115,7 +122,13 @@ public enum WireMessage: Equatable, Sendable {
     /// Nil for bytes that are no message.
     public init?(bytes: [UInt8]) {
         var reader = WireReader(bytes: bytes)
-        guard let message = Self.read(&reader), reader.isAtEnd else { return nil }
+        guard let message = Self.read(&reader) else { return nil }
+        // A hello of another protocol is read as far as its version, whatever follows.
+        if case .ready(let version, _, _) = message, version != Self.protocolVersion, bytes.first == 17 {
+            self = message
+            return
+        }
+        guard reader.isAtEnd else { return nil }
         self = message
     }
 
@@ -131,9 +144,17 @@ public enum WireMessage: Equatable, Sendable {
             guard let threads = reader.integer(), (0...4096).contains(threads), let spec = reader.value(depth: 0) else { return nil }
             return .job(input: input, outputs: outputs, threads: threads, spec: spec)
         case 2:
+            // The hello of a worker of protocol 1, which said no version.
             guard let flags = reader.integer(), let confinement = Int32(exactly: flags),
                   let pid = reader.integer().flatMap(Int32.init(exactly:)) else { return nil }
-            return .ready(confinement: confinement, pid: pid)
+            return .ready(protocol: 1, confinement: confinement, pid: pid)
+        case 17:
+            guard let version = reader.integer() else { return nil }
+            // Of another protocol, only its version is read: the rest may mean anything.
+            guard version == protocolVersion else { return .ready(protocol: version, confinement: 0, pid: 0) }
+            guard let flags = reader.integer(), let confinement = Int32(exactly: flags),
+                  let pid = reader.integer().flatMap(Int32.init(exactly:)) else { return nil }
+            return .ready(protocol: version, confinement: confinement, pid: pid)
         case 3:
             return reader.string().map { .unconfined(reason: $0) }
         case 4:

@@ -1,6 +1,7 @@
 import FileIO
 import Glibc
 import Reporting
+import Failures
 
 /// How a job in a worker ended other than with the job's own answer.
 public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
@@ -17,6 +18,9 @@ public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
     case exited(status: Int32)
     /// Did not say it was ready (its wait status, when it ended).
     case didNotStart(ending: Int32)
+    /// Started, and said it speaks another worker protocol than this process: a `mediatool` of
+    /// another version (the library's worker is installed apart from the library).
+    case otherProtocol(worker: Int, own: Int)
     /// Could not confine itself: nothing is decoded unconfined unless `--sandbox off` asks.
     case unconfined(String)
     /// Answered with bytes that are no answer: treated as a compromised worker, and ended.
@@ -45,6 +49,9 @@ public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
             return "the worker decoding it ended unexpectedly (exit status \(status)); the file was refused"
         case .didNotStart(let ending):
             return "a sandboxed worker did not start (\(Self.ending(ending)))"
+        case .otherProtocol(let worker, let own):
+            return "the sandboxed worker speaks worker protocol \(worker), this process protocol \(own): "
+                + "it is a mediatool of another version; install the one of this version"
         case .unconfined(let reason):
             return "the sandbox could not be set up: \(reason) (\(Setting.sandboxOff) decodes without it)"
         case .malformedReply:
@@ -84,5 +91,17 @@ public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
 
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+extension WorkerFailure: ClassifiedError {
+    public var failureKind: FailureKind {
+        switch self {
+        case .overMemory, .timedOut, .overCPUTime, .outputTooLarge, .starvedOfMemory: return .overLimit
+        case .didNotStart, .otherProtocol, .unconfined: return .deployment
+        case .cancelled: return .cancelled
+        // What a file did to the decoder that read it.
+        case .crashed, .exited, .malformedReply, .emptyOutput: return .damaged
+        }
     }
 }

@@ -223,7 +223,10 @@ final class WorkerProcess {
             throw WorkerFailure.didNotStart(ending: end())
         }
         switch WireMessage(bytes: message.bytes) {
-        case .ready(let flags, let reported)?:
+        case .ready(let version, _, _)? where version != WireMessage.protocolVersion:
+            _ = end()
+            throw WorkerFailure.otherProtocol(worker: version, own: WireMessage.protocolVersion)
+        case .ready(_, let flags, let reported)?:
             // A zygote's answer comes as its copy starts: read now, no wait is left for it. A copy
             // whose zygote ended before it answered says its own process, taken only where it is
             // this process's child; a worker whose process is not known gets no job, for it could
@@ -280,7 +283,8 @@ final class WorkerProcess {
         guard Readiness.wait(for: [channel.descriptor], seconds: 2) != nil,
               let message = try? channel.receive(seconds: 2) else { return }
         message.descriptors.forEach { close($0) }
-        if case .ready(_, let reported)? = WireMessage(bytes: message.bytes), Self.isChild(reported) {
+        if case .ready(let version, _, let reported)? = WireMessage(bytes: message.bytes), version == WireMessage.protocolVersion,
+           Self.isChild(reported) {
             knownPID = reported
             LiveChildren.add(reported)
         }

@@ -1,3 +1,4 @@
+import Failures
 /// Why a storyboard could not be made, beyond what the video and the outputs say.
 public enum StoryboardError: Error, Equatable, CustomStringConvertible {
     /// The container states no duration, and the range needs one.
@@ -23,6 +24,18 @@ public enum StoryboardError: Error, Equatable, CustomStringConvertible {
             return "\(repeated) of the first \(cells) cells show the frame of the cell before: the video has far fewer frames than cells (two frames 27 hours apart make 100000 cells of two pictures): give a longer --every, or --count"
         case .sheetTooLarge(let width, let height, let limit):
             return "a sheet would be \(width)x\(height) pixels, past the \(limit) a side (or 100 million pixels) the format and memory allow: give a smaller --tile or --width"
+        }
+    }
+}
+
+extension StoryboardError: ClassifiedError {
+    public var failureKind: FailureKind {
+        switch self {
+        case .unknownDuration, .pageNamedAsAnOutput: return .invalidRequest
+        case .picture: return .noVideo
+        case .sheetTooLarge: return .overLimit
+        // The file claims a duration its frames do not fill.
+        case .mostlyRepeats: return .damaged
         }
     }
 }

@@ -3,6 +3,7 @@ import FFmpeg
 import FileIO
 import ImageCodecs
 import Imaging
+import Failures
 
 /// Makes the storyboard of a video: its frames at many times from one pass over it, in sprite
 /// sheets (or one picture a frame) and a WebVTT file that says which picture previews which time.
@@ -272,3 +273,7 @@ public struct Storyboarder: Sendable {
 
 /// Thrown from the pass over the cells once one showed the last frame: no cell comes after it.
 private struct ReachedTheLastFrame: Error {}
+
+extension ReachedTheLastFrame: ClassifiedError {
+    var failureKind: FailureKind { .internalFailure }
+}

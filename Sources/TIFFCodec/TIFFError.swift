@@ -1,3 +1,4 @@
+import Failures
 /// Why a TIFF could not be read, each case saying what was found.
 public enum TIFFError: Error, Equatable, CustomStringConvertible {
     /// What libtiff said.
@@ -38,5 +39,11 @@ public enum TIFFError: Error, Equatable, CustomStringConvertible {
         case .tileTooShort(let index, let bytes, let width, let height, let needed):
             return "TIFF tile \(index) holds \(bytes) bytes, but a \(width)x\(height) tile needs \(needed)"
         }
+    }
+}
+
+extension TIFFError: ClassifiedError {
+    public var failureKind: FailureKind {
+        isUnsupportedLayout ? .unsupportedFormat : .damaged
     }
 }

@@ -1,4 +1,5 @@
 import FileIO
+import Failures
 /// Sizes asked that the memory allowed cannot make.
 public enum ThumbnailSizeError: Error, Equatable, CustomStringConvertible {
     /// The outputs and their reductions alone need more than `--max-memory`.
@@ -11,4 +12,8 @@ public enum ThumbnailSizeError: Error, Equatable, CustomStringConvertible {
             return "the sizes asked (the largest \(width)x\(height)) need \(mebibytes) MiB of memory, over the limit of \(limit >> 20) MiB (\(Setting.maxMemory))"
         }
     }
+}
+
+extension ThumbnailSizeError: ClassifiedError {
+    public var failureKind: FailureKind { .overLimit }
 }

@@ -1,3 +1,4 @@
+import Failures
 /// Why a picture could not be written or read as WebP.
 public enum WebPError: Error, Equatable, CustomStringConvertible {
     case tooLarge(width: Int, height: Int)
@@ -13,6 +14,16 @@ public enum WebPError: Error, Equatable, CustomStringConvertible {
         case .encodingFailed: return "libwebp could not encode the picture"
         case .muxFailed(let chunk, let code): return "libwebpmux could not add the \(chunk) chunk (error \(code))"
         case .decodingFailed(let why): return "WebP: \(why)"
+        }
+    }
+}
+
+extension WebPError: ClassifiedError {
+    public var failureKind: FailureKind {
+        switch self {
+        case .tooLarge: return .overLimit
+        case .encodingFailed, .muxFailed: return .internalFailure
+        case .decodingFailed: return .damaged
         }
     }
 }

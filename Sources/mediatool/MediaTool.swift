@@ -38,6 +38,7 @@ struct MediaTool: ParsableCommand {
     /// CommandLine.arguments would have replaced what is not.
     static func main() {
         FileSystem.holdStandardDescriptors()
+        FileSystem.noteInheritedDescriptors()
         let arguments = (1..<Int(CommandLine.argc)).map { index in
             let argument = CommandLine.unsafeArgv[index]!
             return PathBytes.string(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
@@ -50,7 +51,7 @@ struct MediaTool: ParsableCommand {
             FileSystem.raiseOpenFileLimit()
             worker.serve(prepare: { try JobSpec.prepare($0) }, job: { sent, threads in
                 try JSONValueDecoder.decode(JobSpec.self, from: sent).borrowingMemory(from: worker.memoryLender).job(threads: threads)
-            }, kind: { JobErrorKind(classifying: $0).rawValue })
+            })
         }
         // Before any thread starts, so that no signal can be lost (see Interrupts).
         Interrupts.install()
@@ -164,7 +165,7 @@ struct MediaTool: ParsableCommand {
 }
 
 enum ToolVersion {
-    static let number = "0.4.0"
+    static let number = "0.5.0"
 
     /// The tool's version, then each linked C library's, read from the libraries at run time.
     static var report: String {

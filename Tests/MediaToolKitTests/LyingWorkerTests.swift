@@ -59,6 +59,29 @@ import TestSupport
         }
     }
 
+    /// A worker of another version (its hello says another protocol, or none) is the
+    /// installation's fault, naming both protocols, not the upload's.
+    @Test(arguments: [("protocol-1", 1), ("protocol-3", 3)])
+    func aWorkerOfAnotherVersionIsADeploymentFailure(mode: String, version: Int) async throws {
+        await #expect {
+            _ = try await MediaProber(configuration: Self.configuration(mode)).probe(Self.photo)
+        } throws: { error in
+            guard case MediaError.deployment(_, let reason)? = error as? MediaError else { return false }
+            return reason.contains("speaks worker protocol \(version), this process protocol 2")
+        }
+    }
+
+    /// Only the caller's side judges the installation: a worker that blames it is believed no more
+    /// than any worker's word, and its failure is mediatool's own.
+    @Test func aWorkerThatBlamesTheDeploymentIsNotBelieved() async throws {
+        await #expect {
+            _ = try await MediaProber(configuration: Self.configuration("deployment")).probe(Self.photo)
+        } throws: { error in
+            guard case MediaError.internalFailure(_, let reason)? = error as? MediaError else { return false }
+            return reason.contains("your installation is broken")
+        }
+    }
+
     @Test func aReportThatSwellsIsRefused() async throws {
         await #expect(throws: MediaError.self) {
             _ = try await MediaProber(configuration: Self.configuration("swollen")).probe(Self.photo)

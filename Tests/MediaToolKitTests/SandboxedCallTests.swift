@@ -138,7 +138,7 @@ import TestSupport
         await #expect {
             _ = try await MediaProber(configuration: configuration).probe(KitFixtures.source("pictures/orientation6.jpg"))
         } throws: { error in
-            let reason = (error as? MediaError)?.reason ?? ""
+            guard case MediaError.deployment(_, let reason)? = error as? MediaError else { return false }
             return reason.contains("/nonexistent/mediatool") && reason.contains(".inProcess") && reason.contains("PATH")
         }
     }

@@ -8,7 +8,10 @@ writes them) and lies as LYING_WORKER says:
   big          answers every picture asked with one of 4096x4096
   swollen      answers with a report of 60 million nulls
   gps          answers a probe with a position
-  environment  fails, its message the names of its environment's variables"""
+  environment  fails, its message the names of its environment's variables
+  protocol-1   says hello as a worker of protocol 1 did (no version)
+  protocol-3   says hello as a worker of a protocol to come
+  deployment   fails every job, saying it is the deployment's fault"""
 import array
 import os
 import socket
@@ -70,7 +73,12 @@ setup, _ = receive()
 if MODE == "silent":
     time.sleep(600)
     sys.exit(0)
-send(b"\x02" + integer(0) + integer(os.getpid()))
+if MODE == "protocol-1":
+    send(b"\x02" + integer(0) + integer(os.getpid()))
+elif MODE == "protocol-3":
+    send(b"\x11" + integer(3) + b"whatever protocol 3 says next")
+else:
+    send(b"\x11" + integer(2) + integer(0) + integer(os.getpid()))
 while True:
     job, descriptors = receive()
     if job is None:
@@ -97,6 +105,8 @@ while True:
                   + string("gps") + b"\x07" + integer(2) + string("latitude") + b"\x03" + struct.pack("<d", 51.5)
                   + string("longitude") + b"\x03" + struct.pack("<d", -0.1))
         done(fields, 4)
+    elif MODE == "deployment":
+        send(b"\x05" + string("your installation is broken") + string("deployment"))
     elif MODE == "environment":
         send(b"\x05" + string(" ".join(sorted(os.environ))) + string("damaged"))
     else:

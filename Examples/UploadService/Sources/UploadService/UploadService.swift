@@ -154,7 +154,9 @@ struct UploadService {
         case .unsupportedFormat, .noVideo: return .unsupportedMediaType
         case .overLimit: return .contentTooLarge
         case .damaged, .invalidRequest: return .unprocessableContent
-        case .unreadable, .writeFailed, .cancelled: return .internalServerError
+        case .unreadable, .writeFailed, .cancelled, .internalFailure: return .internalServerError
+        // The installation, not the upload: the service cannot serve until it is mended.
+        case .deployment: return .serviceUnavailable
         }
     }
 }
