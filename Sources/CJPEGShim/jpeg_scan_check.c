@@ -21,7 +21,14 @@ int mt_jpeg_check_scans(const uint8_t *bytes, size_t length, char error_message[
     size_t at = 2;
     if (length < 4 || bytes[0] != 0xFF || bytes[1] != 0xD8) return 0;
     while (at + 4 <= length) {
-        if (bytes[at] != 0xFF) return 0;
+        if (bytes[at] != 0xFF) {
+            // Bytes between segments are skipped to the next 0xFF, as libjpeg's next_marker skips
+            // them (with a warning TurboJPEG keeps alone, hiding the scans' warnings after it).
+            const uint8_t *next = memchr(bytes + at, 0xFF, length - at);
+            if (next == NULL) return 0;
+            at = (size_t)(next - bytes);
+            continue;
+        }
         uint8_t marker = bytes[at + 1];
         if (marker == 0xFF) { at++; continue; }
         if (marker == 0xD9) return 0;

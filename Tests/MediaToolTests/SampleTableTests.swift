@@ -84,17 +84,33 @@ import TestSupport
                            as: "index.mp4", in: folder)
         }
         try expectRefused(command: command + ["--max-memory", "64M"], decoy: made,
-                          saying: "the index of its 3000000 samples needs 92 MiB of memory, over the limit of 64 MiB (--max-memory)")
+                          saying: "its sample index of 6000000 entries needs 184 MiB of memory, over the limit of 64 MiB (--max-memory)")
     }
 
     /// Claims FFmpeg reads wherever its parser meets them, which a walk down the path they belong
     /// on missed (the red team's second round): the counter's 40 million samples in a `moov` whose
     /// size runs past the file (as a cut-short upload's does), the sound decoy with its track's
     /// handler saying other than sound, and a box named `cmov` (a compressed header).
-    @Test(arguments: ["oversize-moov", "sound-called-otherwise", "cmov"])
+    /// And the third round's: the 40 million samples behind an ID3v2 tag (which FFmpeg skips
+    /// before it reads any format), and in a `moov` named `free` (which FFmpeg reads as the movie
+    /// when it starts as a movie's header).
+    @Test(arguments: ["oversize-moov", "sound-called-otherwise", "cmov", "id3-tag-first", "movie-named-free"])
     func claimsWhereverTheyStandAreFound(trick: String) throws {
         let made: (URL) throws -> String = { folder in
             switch trick {
+            case "id3-tag-first":
+                let path = try Self.decoy(claiming: 40_000_000, in: folder)
+                // "ID3", version 4.0, no flags, a size of 10 (7-bit bytes), then 10 bytes of tag.
+                let tag: [UInt8] = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 10] + [UInt8](repeating: 0, count: 10)
+                try Data(tag + [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))).write(to: URL(fileURLWithPath: path))
+                return path
+            case "movie-named-free":
+                let path = try Self.decoy(claiming: 40_000_000, in: folder)
+                var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+                let moov = try #require((4..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array("moov".utf8) })
+                bytes[moov..<(moov + 4)] = ArraySlice("free".utf8)
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                return path
             case "oversize-moov":
                 let path = try Self.decoy(claiming: 40_000_000, in: folder)
                 var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -117,6 +133,23 @@ import TestSupport
         }
         let said = trick == "cmov" ? "its header is compressed (cmov)" : "samples, more than the file's"
         try expectRefused(command: ["probe"], decoy: made, saying: said)
+    }
+
+    /// An edit list of many entries, each of which FFmpeg may build the whole index again for
+    /// (2000 edits of 20,000 real samples took 935 MiB, "ok"): counted in the index's memory.
+    @Test func anEditListsCopiesOfTheIndexAreCounted() throws {
+        let made: (URL) throws -> String = { folder in
+            // 200,000 samples the file can hold (a free box of 300 KB beside them), 1000 edits.
+            let path = try Self.decoy(of: "video/counter.mp4", box: "stsz", setting: [(8, 1), (12, 200_000)], padding: 300_000,
+                                      as: "edits.mp4", in: folder)
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            // After the type: version and flags (4), the entry count (4).
+            let elst = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array("elst".utf8) })
+            bytes[(elst + 8)..<(elst + 12)] = [0, 0, 0x03, 0xE8]
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        try expectRefused(command: ["probe"], decoy: made, saying: "its sample index of 200200000 entries needs")
     }
 
     /// The fixtures the decoys are made of are read as they are.

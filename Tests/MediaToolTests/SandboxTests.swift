@@ -78,6 +78,26 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path) == ["v2.thumb.png"])
     }
 
+    /// An input queued for memory behind a hostile one that holds it and works on (a slow decode)
+    /// is made once the hostile one's deadline ends it: it waited as long as that deadline, and
+    /// gave up at the same moment, before the memory came back.
+    @Test func anInputQueuedBehindASlowHostileOneIsMadeAfterItsDeadline() throws {
+        let folder = try Self.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("in/v3.mkv"))
+        let budget = 64 << 20
+        let run = try ToolRun.run(["thumbnail", "--json", "--jobs", "2", "--timeout", "3", "--max-memory", "64M", "--at", "0.5",
+                                   "--out-dir", folder.appendingPathComponent("out").path, folder.appendingPathComponent("in").path],
+                                  environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "hold-memory-working:\(budget - 4096):v1.mkv"], deadline: 60)
+        let lines = try BatchRunTests.jsonLines(run)
+        let hostile = try #require(lines.first { ($0["input"] as? String)?.hasSuffix("v1.mkv") == true })
+        let queued = try #require(lines.first { ($0["input"] as? String)?.hasSuffix("v2.mkv") == true })
+        #expect(hostile["status"] as? String == "failed")
+        #expect((hostile["error"] as? String)?.contains("took longer than --timeout") == true, "\(hostile)")
+        #expect(queued["status"] as? String == "ok", "\(queued)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path) == ["v2.thumb.png"])
+    }
+
     /// A worker whose hello is cut short (a first packet saying more follows, then nothing) held
     /// the call forever: the rest is waited for as long as a start, and the input fails.
     @Test func aWorkerWhoseHelloIsCutShortFailsItsInputInTime() throws {

@@ -10,8 +10,13 @@ import TestSupport
 /// soon as libjpeg reads the scan that goes past.
 @Suite struct ScanLimitTests {
     /// The progressive fixture with its last scan repeated `extra` times more.
-    static func repeatedScans(_ extra: Int, in folder: URL) throws -> String {
-        let bytes = [UInt8](try Fixture.data("pictures/progressive6.jpg"))
+    static func repeatedScans(_ extra: Int, in folder: URL, junkAfterFirstSegment: Bool = false) throws -> String {
+        var bytes = [UInt8](try Fixture.data("pictures/progressive6.jpg"))
+        if junkAfterFirstSegment {
+            // A byte that is no marker between two segments, which libjpeg skips with a warning.
+            let firstEnd = 4 + (Int(bytes[4]) << 8 | Int(bytes[5]))
+            bytes.insert(0x00, at: firstEnd)
+        }
         // The last SOS marker (FF DA) starts the last scan, which runs to EOI (FF D9).
         let lastScan = try #require((0..<(bytes.count - 1)).last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
         let scan = bytes[lastScan..<(bytes.count - 2)]
@@ -43,6 +48,19 @@ import TestSupport
         #expect(run.status == 1)
         #expect(run.standardError.contains("\(decoy): \(message)") || run.output.contains("\"error\":\"\(message)\""),
                 "\(run.standardError)\(run.output)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["scans.jpg"])
+    }
+
+    /// A byte of junk between segments (skipped by libjpeg, with a warning TurboJPEG keeps alone)
+    /// does not end the lossless crop's walk of the markers early: its scans are checked still.
+    @Test func junkBetweenSegmentsHidesNoScanFromTheLosslessCrop() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let decoy = try Self.repeatedScans(3000, in: folder, junkAfterFirstSegment: true)
+        let run = try ToolRun.run(["crop", "--lossless", "--rect", "5,0,8,8", decoy, "-o", folder.appendingPathComponent("out.jpg").path],
+                                  deadline: 60)
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("\(decoy): \(Self.bogus)"), "\(run.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["scans.jpg"])
     }
 

@@ -89,6 +89,37 @@ import TestSupport
         #expect(try served.finish() == 1)
     }
 
+    /// A path to another of the server's own pipes (`/proc/self/fd/5`: a worker's error pipe,
+    /// whose crash text it would take, waiting until `--timeout`) is refused at once, whatever
+    /// its number; the photo after them is answered.
+    @Test func theServersOwnPipesAreNoInputs() throws {
+        let served = try Served(["probe", "--serve", "--no-gps", "--timeout", "600"])
+        let photo = Fixture.path("pictures/orientation6.jpg")
+        // A first photo starts the workers, whose pipes the paths below then name.
+        try served.send(photo)
+        #expect(try served.answer()["status"] as? String == "ok")
+        let sent = (3...16).map { "/proc/self/fd/\($0)" } + [photo]
+        for path in sent { try served.send(path) }
+        var refused = 0
+        for path in sent {
+            // A path read as a pipe would wait for the 600 s timeout: far past the deadline.
+            let answer = try served.answer(deadline: 60)
+            #expect(answer["input"] as? String == path, "\(answer)")
+            #expect(answer["status"] as? String == (path == photo ? "ok" : "failed"), "\(answer)")
+            if (answer["error"] as? String)?.contains("a pipe this run reads itself") == true { refused += 1 }
+        }
+        #expect(refused >= 1)
+        _ = try served.finish()
+    }
+
+    /// A pipe given when the tool started is the user's input: a shell's `<(cat clip)` is read.
+    @Test func aPipeTheShellGaveIsRead() throws {
+        let photo = Fixture.path("pictures/orientation6.jpg")
+        let run = try ChildProcess.run("/bin/bash", ["-c", "exec \"$0\" probe --no-gps <(cat \"$1\")", ToolRun.executable.path, photo])
+        #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
+        #expect(String(decoding: run.standardOutput, as: UTF8.self).contains("\"width\":"))
+    }
+
     @Test func probeAnswersEachPathAsItComes() throws {
         let served = try Served(["probe", "--serve", "--no-gps"])
         // The phone's portrait HLG clip: coded 96x64, shown 64x96 (made by scripts/make-fixtures).
