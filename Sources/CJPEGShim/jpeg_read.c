@@ -3,8 +3,10 @@
 #include "jpeg_split_scan.h"
 #include "jpeg_scan_limits.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +219,38 @@ static int64_t scan_data_offset(mt_jpeg_reader *reader) {
     return (int64_t)given - (int64_t)reader->decompress.src->bytes_in_buffer;
 }
 
+// The split scan (jpeg_split_scan.c) replaces libjpeg's entropy decoder through jpegint.h, whose
+// structures are libjpeg-turbo's internals: it was written against libjpeg-turbo 2.1 and is built
+// only against a 2.1 (Debian 12 ships 2.1.5); any other decodes with libjpeg's own decoder.
+#if defined(LIBJPEG_TURBO_VERSION_NUMBER) && LIBJPEG_TURBO_VERSION_NUMBER >= 2001000 && LIBJPEG_TURBO_VERSION_NUMBER < 2002000
+#define MT_SPLIT_SCAN_BUILT 1
+#else
+#define MT_SPLIT_SCAN_BUILT 0
+#endif
+
+static atomic_int split_scan_forbidden;
+
+void mt_jpeg_forbid_split_scan(int forbidden) { atomic_store(&split_scan_forbidden, forbidden); }
+
+/// Whether the libjpeg this process loaded is of the internals the split scan was built for: a
+/// libjpeg-turbo of the 2.x ABI, which has `jpeg_crop_scanline` (1.5.1 on) and not
+/// `jpeg12_read_scanlines` (3.0 on, whose internals took 12-bit and lossless decoding). Looked up in
+/// the symbols already mapped: no file is opened, so it holds in a confined worker too.
+static int loaded_library_matches(void) {
+    static atomic_int known; // 0: not looked yet, 1: matches, 2: does not
+    int seen = atomic_load(&known);
+    if (seen == 0) {
+        int matches = dlsym(RTLD_DEFAULT, "jpeg_crop_scanline") != NULL && dlsym(RTLD_DEFAULT, "jpeg12_read_scanlines") == NULL;
+        seen = matches ? 1 : 2;
+        atomic_store(&known, seen);
+    }
+    return seen == 1;
+}
+
+int mt_jpeg_split_scan_available(void) {
+    return MT_SPLIT_SCAN_BUILT && !atomic_load(&split_scan_forbidden) && loaded_library_matches();
+}
+
 int mt_jpeg_start(mt_jpeg_reader *reader, unsigned denominator, uint32_t *x, uint32_t *width, uint32_t *height,
                   const mt_jpeg_split_settings *split, char error_message[MT_ERROR_MESSAGE_CAPACITY]) {
     error_message[0] = '\0';
@@ -229,7 +263,8 @@ int mt_jpeg_start(mt_jpeg_reader *reader, unsigned denominator, uint32_t *x, uin
     jpeg_start_decompress(d);
     reader->started = 1;
     int64_t scan_offset;
-    if (split != NULL && *x == 0 && *width == 0 && reader->fd >= 0 && (scan_offset = scan_data_offset(reader)) > 0) {
+    if (split != NULL && mt_jpeg_split_scan_available() && *x == 0 && *width == 0 && reader->fd >= 0
+        && (scan_offset = scan_data_offset(reader)) > 0) {
         reader->split = mt_scan_split_start(d, reader->fd, (uint64_t)scan_offset, split);
     }
     JDIMENSION offset = *x, columns = *width == 0 ? d->output_width : *width;

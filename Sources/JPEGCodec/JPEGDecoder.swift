@@ -68,6 +68,14 @@ public final class JPEGDecoder {
     /// Whether the last `readScaled` decoded the scan from two places that met (for tests).
     public var splitScanMet: Bool { mt_jpeg_split_met(reader) != 0 }
 
+    /// Whether `readScaled` may split a scan: built against the libjpeg-turbo the split was written
+    /// for (2.1), and that library loaded; else every scan is libjpeg's own decoder's.
+    public static var splitScanAvailable: Bool { mt_jpeg_split_scan_available() != 0 }
+
+    /// Makes every later `readScaled` decode with libjpeg's own decoder, as with another
+    /// libjpeg-turbo (for tests, which compare the two).
+    public static func forbidSplitScan(_ forbidden: Bool) { mt_jpeg_forbid_split_scan(forbidden ? 1 : 0) }
+
     /// The whole picture at 1/`denominator` of its size, top to bottom, in bands of up to `bandRows`
     /// rows given to `band` (the band's bytes, its rows). Call once, instead of `readRegion`.
     /// With `splitScan`, a baseline scan is decoded from two places at once, on this thread and a

@@ -7,7 +7,7 @@ import TestSupport
 /// A baseline scan decoded from two places at once gives the pixels libjpeg-turbo's own decoder
 /// gives, at every scale, for every sampling, with and without restart markers; where the data is
 /// damaged, it fails as libjpeg's does.
-@Suite struct SplitScanDecodesAsLibjpegTests {
+@Suite(.serialized) struct SplitScanDecodesAsLibjpegTests {
     static let fixtures = ["s420", "s422", "s444", "s440", "gray", "s420-optimized", "s420-restart-rows",
                            "s420-restart-7", "s444-restart-1", "gray-restart-rows", "s420-flat"]
 
@@ -24,6 +24,22 @@ import TestSupport
         }
         decoding.met = decoder.splitScanMet
         return decoding
+    }
+
+    /// The fence: with the split forbidden (as where the libjpeg-turbo built or loaded is not the
+    /// one it was written for, whose internals it replaces), libjpeg's own decoder gives the
+    /// picture, the same pixels.
+    @Test func withTheSplitFencedOffLibjpegsOwnDecoderGivesTheSamePixels() throws {
+        #expect(JPEGDecoder.splitScanAvailable, "the split scan is built for Debian 12's libjpeg-turbo 2.1")
+        let path = RepositoryFixtures.path("split-scan/s420.jpg")
+        let split = try Self.decode(path, denominator: 1, split: SplitScan(tailShare: 0.47, minimumBytes: 0))
+        #expect(split.met)
+        JPEGDecoder.forbidSplitScan(true)
+        defer { JPEGDecoder.forbidSplitScan(false) }
+        #expect(!JPEGDecoder.splitScanAvailable)
+        let fenced = try Self.decode(path, denominator: 1, split: SplitScan(tailShare: 0.47, minimumBytes: 0))
+        #expect(!fenced.met)
+        #expect(fenced.pixels == split.pixels)
     }
 
     @Test(arguments: fixtures)

@@ -69,6 +69,10 @@ int mt_jpeg_start(mt_jpeg_reader *reader, unsigned denominator, uint32_t *x, uin
 
 /// Whether the scan was decoded from two places and they met (for tests).
 int mt_jpeg_split_met(const mt_jpeg_reader *reader);
+/// Whether a scan may be decoded from two places at once: built against the libjpeg-turbo it was
+/// written for, that library loaded, and not forbidden (tests force libjpeg's own decoder so).
+int mt_jpeg_split_scan_available(void);
+void mt_jpeg_forbid_split_scan(int forbidden);
 
 /// Skips `count` rows without decoding what it need not.
 int mt_jpeg_skip_rows(mt_jpeg_reader *reader, uint32_t count,
