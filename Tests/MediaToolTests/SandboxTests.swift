@@ -56,46 +56,44 @@ import TestSupport
         #expect(failed["error"] as? String == message)
     }
 
-    /// An input queued behind a hostile one for the run's memory does not pay for it: v1 holds
-    /// nearly the whole budget, then asks for as much again and waits; v2, asking for its frame
-    /// after v1 took the memory, waited past --timeout and failed with v1's timeout. Now the
-    /// budget, stuck, ends the waiter that came last (v1), and v2 is made.
-    @Test func anInputQueuedForMemoryBehindAHostileOneIsMade() throws {
+    /// Two inputs at once under a 64 MiB budget and a 3 s timeout, v1 holding nearly all of the
+    /// budget as `action` says (a test trigger): v1's and v2's report lines, and what was written.
+    static func queuedBehindAHostileInput(holding action: String) throws -> (hostile: [String: Any], queued: [String: Any], written: [String]) {
         let folder = try Self.batch()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.removeItem(at: folder.appendingPathComponent("in/v3.mkv"))
         let budget = 64 << 20
         let run = try ToolRun.run(["thumbnail", "--json", "--jobs", "2", "--timeout", "3", "--max-memory", "64M", "--at", "0.5",
                                    "--out-dir", folder.appendingPathComponent("out").path, folder.appendingPathComponent("in").path],
-                                  environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "hold-memory:\(budget - 4096):v1.mkv"], deadline: 60)
+                                  environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "\(action):\(budget - 4096):v1.mkv"], deadline: 60)
         let lines = try BatchRunTests.jsonLines(run)
         let hostile = try #require(lines.first { ($0["input"] as? String)?.hasSuffix("v1.mkv") == true })
         let queued = try #require(lines.first { ($0["input"] as? String)?.hasSuffix("v2.mkv") == true })
+        return (hostile, queued, try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path))
+    }
+
+    /// An input queued behind a hostile one for the run's memory does not pay for it: v1 holds
+    /// nearly the whole budget, then asks for as much again and waits; v2, asking for its frame
+    /// after v1 took the memory, waited past --timeout and failed with v1's timeout. Now the
+    /// budget, stuck, ends the waiter that came last (v1), and v2 is made.
+    @Test func anInputQueuedForMemoryBehindAHostileOneIsMade() throws {
+        let (hostile, queued, written) = try Self.queuedBehindAHostileInput(holding: "hold-memory")
         #expect(queued["status"] as? String == "ok", "\(queued)")
         #expect(hostile["status"] as? String == "failed")
         #expect((hostile["error"] as? String)?.contains("for memory of the run's budget (--max-memory 64 MiB) while none was given back, the last to wait") == true,
                 "\(hostile)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path) == ["v2.thumb.png"])
+        #expect(written == ["v2.thumb.png"])
     }
 
     /// An input queued for memory behind a hostile one that holds it and works on (a slow decode)
     /// is made once the hostile one's deadline ends it: it waited as long as that deadline, and
     /// gave up at the same moment, before the memory came back.
     @Test func anInputQueuedBehindASlowHostileOneIsMadeAfterItsDeadline() throws {
-        let folder = try Self.batch()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.removeItem(at: folder.appendingPathComponent("in/v3.mkv"))
-        let budget = 64 << 20
-        let run = try ToolRun.run(["thumbnail", "--json", "--jobs", "2", "--timeout", "3", "--max-memory", "64M", "--at", "0.5",
-                                   "--out-dir", folder.appendingPathComponent("out").path, folder.appendingPathComponent("in").path],
-                                  environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "hold-memory-working:\(budget - 4096):v1.mkv"], deadline: 60)
-        let lines = try BatchRunTests.jsonLines(run)
-        let hostile = try #require(lines.first { ($0["input"] as? String)?.hasSuffix("v1.mkv") == true })
-        let queued = try #require(lines.first { ($0["input"] as? String)?.hasSuffix("v2.mkv") == true })
+        let (hostile, queued, written) = try Self.queuedBehindAHostileInput(holding: "hold-memory-working")
         #expect(hostile["status"] as? String == "failed")
         #expect((hostile["error"] as? String)?.contains("took longer than --timeout") == true, "\(hostile)")
         #expect(queued["status"] as? String == "ok", "\(queued)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path) == ["v2.thumb.png"])
+        #expect(written == ["v2.thumb.png"])
     }
 
     /// A worker whose hello is cut short (a first packet saying more follows, then nothing) held
