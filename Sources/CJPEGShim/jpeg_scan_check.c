@@ -32,6 +32,9 @@ int mt_jpeg_check_scans(const uint8_t *bytes, size_t length, char error_message[
         uint8_t marker = bytes[at + 1];
         if (marker == 0xFF) { at++; continue; }
         if (marker == 0xD9) return 0;
+        // As libjpeg's next_marker and read_markers: FF 00 outside a scan is discarded, and RSTn
+        // and TEM have no length; reading one there would end the walk where libjpeg goes on.
+        if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) { at += 2; continue; }
         size_t segment = (size_t)bytes[at + 2] << 8 | bytes[at + 3];
         if (segment < 2 || at + 2 + segment > length) return 0;
         const uint8_t *data = bytes + at + 4;

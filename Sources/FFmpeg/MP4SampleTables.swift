@@ -49,7 +49,20 @@ enum MP4SampleTables {
     static func index(of file: InputFile) throws(MP4Error) -> Index {
         guard let size = file.size, size >= 16 else { return Index() }
         var reader = Reader(file: file, size: size)
-        let top = try reader.topLevelBoxes()
+        // Where the boxes start after ID3v2 tags depends on whether FFmpeg skips a tag's footer
+        // (only a v2.4 tag's, and not where its extended header is bad): each start is searched,
+        // the worst kept.
+        var worst = Index()
+        for footers in Set(ID3Footers.allCases.map { reader.boxesStart(skipping: $0) }).sorted() {
+            let found = try index(from: footers, of: &reader, size: size)
+            if found.entries > worst.entries { worst = found }
+        }
+        return worst
+    }
+
+    /// The index of the boxes from `start` on.
+    private static func index(from start: Int, of reader: inout Reader, size: Int) throws(MP4Error) -> Index {
+        let top = try reader.topLevelBoxes(from: start)
         guard top.contains(where: { isTopLevelOfISOFile($0.type) }) else { return Index() }
         var search = ClaimSearch(size: size, boxStarts: Set(top.map(\.start) + [size]))
         var searched = 0
@@ -66,6 +79,12 @@ enum MP4SampleTables {
         let claimed = search.claimedEntries()
         if claimed > size { throw .moreSamplesThanBytes(claimed: claimed, fileSize: size) }
         return Index(entries: search.heldEntries())
+    }
+
+    /// Which ID3v2 footers the boxes start after: FFmpeg skips a v2.4 tag's, but not where it
+    /// found the tag's extended header bad; a search of each start leaves the tags no place to hide.
+    enum ID3Footers: CaseIterable {
+        case never, ofVersion4, always
     }
 
     /// The boxes an ISO media file (QuickTime's older ones included) may start with.
@@ -109,10 +128,6 @@ enum MP4SampleTables {
         /// file at least.
         var entries: Int { readsByChunks ? pieces : max(samples, pieces) }
 
-        /// The entries FFmpeg holds at once: with an edit list, the index again for each edit
-        /// beside the first (`mov_fix_index` copies the entries each edit covers, all of them at
-        /// worst, before it frees the old). Memory, not a claim of bytes: edits may repeat samples.
-        var heldEntries: Int { entries.multipliedClamped(by: 1 + edits) }
     }
 
     /// Every claim in the header's bytes, by the track it follows.
@@ -126,27 +141,40 @@ enum MP4SampleTables {
         /// Fragments FFmpeg keeps a record of, each with one for every track: a `moof` (top-level
         /// ones are counted by the caller), a `sidx` reference, a `tfra` entry.
         var fragments = 0
+        /// Samples `senc` boxes claim encryption records for.
+        var encryptedSamples = 0
 
         /// The types whose claims count, and `trak`, which begins a track.
         static let types: [String] = ["trak", "stsz", "stz2", "stsc", "stco", "co64", "trun", "hdlr", "stsd", "stts", "cmov",
-                                      "elst", "moof", "sidx", "tfra"]
+                                      "elst", "moof", "sidx", "tfra", "senc"]
         static let codes: [UInt32] = types.map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
         /// Which bytes end one of `codes`: a code's last byte is looked up first, and most bytes end none.
         static let lastBytes: [Bool] = (0..<256).map { byte in codes.contains { Int($0 & 0xFF) == byte } }
 
         /// A fragment's record for one track (`MOVFragmentStreamInfo`, 56 bytes), in entries.
         static let entriesPerFragmentTrack = 2
+        /// A sample's encryption record (`AVEncryptionInfo` and its allocations, about 470 bytes),
+        /// in entries: FFmpeg makes one for each sample a `senc` claims, reading no byte for it
+        /// where the initialisation vector is the track's.
+        static let entriesPerEncryptedSample = 15
 
         /// The samples the file claims to hold, a byte each at least.
         func claimedEntries() -> Int {
             tracks.reduce(runs) { $0.addingClamped($1.entries) }
         }
 
-        /// The index's memory, in entries: the samples' (their edits' copies too) and a record
-        /// for each fragment and track.
+        /// The index's memory, in entries: the samples', and the index again for each edit beside
+        /// the first (`mov_fix_index` copies the entries each edit covers, all of them at worst,
+        /// before it frees the old: memory, not a claim of bytes, as edits may repeat samples), a
+        /// record for each fragment and track, and each encrypted sample's.
         func heldEntries() -> Int {
             let fragmentRecords = fragments.multipliedClamped(by: max(1, tracks.count - 1)).multipliedClamped(by: Self.entriesPerFragmentTrack)
-            return tracks.reduce(runs.addingClamped(fragmentRecords)) { $0.addingClamped($1.heldEntries) }
+            // The most edits of any track, for every track's entries: four bytes that read as a
+            // `trak` (in a box FFmpeg skips) must not part a track's edits from its samples.
+            let edits = tracks.map(\.edits).max() ?? 0
+            let samples = tracks.reduce(runs) { $0.addingClamped($1.entries) }
+            let encryption = encryptedSamples.multipliedClamped(by: Self.entriesPerEncryptedSample)
+            return samples.multipliedClamped(by: 1 + edits).addingClamped(fragmentRecords).addingClamped(encryption)
         }
 
         /// Searches `range` (the content of a top-level box) for every box that makes
@@ -207,6 +235,9 @@ enum MP4SampleTables {
                 }
             case "sidx":
                 try takeSegmentIndex(at: typeOffset, with: &reader)
+            case "senc":
+                // Version and flags (4), then the sample count (4).
+                if let count = reader.integer(at: fields, bytes: 4) { encryptedSamples = encryptedSamples.addingClamped(count) }
             case "hdlr":
                 // Pre-defined (4), then the handler's type.
                 if let handler = reader.integer(at: fields + 4, bytes: 4) { tracks[tracks.count - 1].handlers.append(Reader.name(handler)) }
@@ -239,9 +270,13 @@ enum MP4SampleTables {
             var target = (typeOffset - 4).addingClamped(declared).addingClamped(firstOffset)
             for reference in 0..<count {
                 guard let sizeField = reader.integer(at: countAt + 2 + reference * 12, bytes: 4) else { return }
-                // Checked for a top-level index only, which FFmpeg follows when it seeks; four bytes
-                // that only look like a nested one count their records and no more.
-                if boxStarts.contains(typeOffset - 4), !boxStarts.contains(target) { throw .segmentIndexPointsInside(offset: target) }
+                // A top-level index must point at top-level boxes; a nested one (which FFmpeg
+                // follows too) may be four bytes that only look like one, and is refused where it
+                // points at a fragment that is not at the top level.
+                if !boxStarts.contains(target), boxStarts.contains(typeOffset - 4)
+                    || reader.integer(at: target + 4, bytes: 4) == 0x6D6F_6F66 {
+                    throw .segmentIndexPointsInside(offset: target)
+                }
                 target = target.addingClamped(sizeField & 0x7FFF_FFFF)
             }
         }
@@ -302,12 +337,19 @@ enum MP4SampleTables {
             return nil
         }
 
-        /// The file's boxes, each cut to the file's end where it claims more (as FFmpeg reads one),
-        /// after the ID3v2 tags it may start with, which FFmpeg skips before any format's reader.
-        mutating func topLevelBoxes() throws(MP4Error) -> [Box] {
-            var boxes: [Box] = []
+        /// Where the boxes start: after the ID3v2 tags the file may start with, which FFmpeg
+        /// skips before any format's reader, their footers as `footers` says.
+        mutating func boxesStart(skipping footers: ID3Footers) -> Int {
             var offset = 0
-            while let tag = id3v2TagLength(at: offset) { offset += tag }
+            while let tag = id3v2TagLength(at: offset, footers: footers) { offset += tag }
+            return offset
+        }
+
+        /// The file's boxes from `start`, each cut to the file's end where it claims more (as
+        /// FFmpeg reads one).
+        mutating func topLevelBoxes(from start: Int) throws(MP4Error) -> [Box] {
+            var boxes: [Box] = []
+            var offset = start
             while offset + 8 <= size {
                 read += 1
                 if read > MP4SampleTables.mostBoxes { throw .tooManyBoxes(limit: MP4SampleTables.mostBoxes) }
@@ -330,13 +372,14 @@ enum MP4SampleTables {
 
         /// The length of the ID3v2 tag at `offset`, header and footer included, if one starts there
         /// (as FFmpeg's `ff_id3v2_match` tells one: "ID3", versions not 0xFF, a size of 7-bit bytes).
-        mutating func id3v2TagLength(at offset: Int) -> Int? {
+        mutating func id3v2TagLength(at offset: Int, footers: ID3Footers) -> Int? {
             guard load(offset, 10), let magic = integer(at: offset, bytes: 3), magic == 0x49_44_33,
                   let versions = integer(at: offset + 3, bytes: 2), versions >> 8 != 0xFF, versions & 0xFF != 0xFF,
                   let flags = integer(at: offset + 5, bytes: 1), let sizeBytes = integer(at: offset + 6, bytes: 4),
                   sizeBytes & 0x8080_8080 == 0 else { return nil }
             let size = (sizeBytes >> 24 & 0x7F) << 21 | (sizeBytes >> 16 & 0x7F) << 14 | (sizeBytes >> 8 & 0x7F) << 7 | sizeBytes & 0x7F
-            return 10 + size + (flags & 0x10 != 0 ? 10 : 0)
+            let hasFooter = flags & 0x10 != 0 && (footers == .always || footers == .ofVersion4 && versions >> 8 == 4)
+            return 10 + size + (hasFooter ? 10 : 0)
         }
 
         static func name(_ type: Int) -> String {

@@ -266,26 +266,22 @@ public final class SandboxedJobs: Sendable {
     /// requests for more outputs, and waits for its answer, all within the timeout; says what happened.
     /// `outputs`: nil for a job that writes nothing (its report is all), which sends the input alone;
     /// `primary`: the planned output's pipe when it goes elsewhere than `outputs` (to memory).
+    /// Each step, and each message of the worker's, is a function of `JobExchange.swift`.
     private func perform(on box: inout WorkerBox, spec: JSONValue, input: InputFile, outputs: OutputSet?, planned: [PlannedOutput],
                          primary: OutputPipe?, threads: Int, cancellation: JobCancellation?, budget: MemoryBudget?) throws -> JobReport {
         let request = WireMessage.job(input: input.displayName, outputs: planned, threads: threads, spec: spec).bytes
         let limit = Confinement.largestOutput(maxMemory: settings.maxMemory)
-        var pipes: [OutputPipe] = []
-        /// The first output refused to the worker: the job's failure, when it fails.
-        var refusal: (any Error)?
-        /// What the worker holds of the run's budget, by token: all of it given back when the job
-        /// ends, however it ends (a worker that crashed gives back nothing itself).
-        var held: [Int: MemoryBudget.Reservation] = [:]
-        defer { held.removeAll() }
-        /// Memory the worker asked for and waits for: its answer is sent once the bytes are had.
-        /// Meanwhile its other messages are read, for what it gives back may be what it waits for.
-        var awaitedMemory: Int?
+        var exchange = JobExchange(outputs: outputs, budget: budget, outputLimit: limit == 0 ? Int.max : limit,
+                                   deadline: Clock.seconds() + settings.timeout)
+        // What the worker holds of the budget is given back when the job ends, however it ends (a
+        // worker that crashed gives back nothing itself), and a wait for more is given up.
+        defer { exchange.endWaiting() }
         if let primary {
-            pipes.append(primary)
+            exchange.pipes.append(primary)
         } else if let outputs {
-            pipes.append(try OutputPipe(target: outputs.primary, name: planned[0].path, limit: limit == 0 ? Int.max : limit))
+            exchange.pipes.append(try OutputPipe(target: outputs.primary, name: planned[0].path, limit: exchange.outputLimit))
         }
-        let descriptors = [input.descriptor] + pipes.map(\.writeEnd)
+        let descriptors = [input.descriptor] + exchange.pipes.map(\.writeEnd)
         box.worker.clearErrors()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: OutputPipe.bufferSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -297,176 +293,34 @@ public final class SandboxedJobs: Sendable {
             box = try start(box.worker.decoders, cancellation: cancellation)
             try box.worker.channel.send(request, descriptors: descriptors)
         }
-        pipes.first?.closeWriteEnd()
-        var deadline = Clock.seconds() + settings.timeout
-        var memoryWait = 0.0
-        /// This job as a waiter for the budget's memory, while it waits.
-        var waiter: Int?
-        defer { if let waiter { budget?.endWaiting(waiter) } }
+        exchange.pipes.first?.closeWriteEnd()
+        exchange.deadline = Clock.seconds() + settings.timeout
         while true {
             if cancellation?.isCancelled == true {
                 _ = box.worker.end()
                 throw WorkerFailure.cancelled
             }
-            if let bytes = awaitedMemory, let budget {
-                // Waits a moment for the other workers and jobs, then looks at this worker's messages.
-                // The wait is not this input's time: its deadline moves on by what the wait took
-                // (the others' own deadlines bound how long they hold the memory). A waiter is
-                // ended only where the budget is stuck (nothing given back for the timeout) and it
-                // is the last to wait, so that none holds the others hostage by asking for what
-                // is never given back, and an input queued behind a hostile one is never the one
-                // that pays (it failed with the hostile one's timeout).
-                let asked = Clock.seconds()
-                let waiting = waiter ?? budget.beginWaiting()
-                waiter = waiting
-                defer {
-                    let waited = Clock.seconds() - asked
-                    deadline += waited
-                    memoryWait += waited
-                }
-                // Past the timeout and half as much again (2 s at least): a holder that works on
-                // is ended at its own deadline, which began before this wait, and what it gives
-                // back then must reach this waiter first (at the timeout itself, the two raced).
-                if budget.givesUp(waiting, after: settings.timeout + max(2, settings.timeout / 2)) {
-                    _ = box.worker.end()
-                    throw WorkerFailure.starvedOfMemory(seconds: memoryWait, limit: budget.total)
-                }
-                if let reservation = budget.reserve(bytes, waitingAtMost: Self.memoryPoll) {
-                    budget.endWaiting(waiting)
-                    waiter = nil
-                    awaitedMemory = nil
-                    let token = Self.nextToken.add(1, ordering: .relaxed).newValue
-                    held[token] = reservation
-                    do {
-                        try box.worker.channel.send(WireMessage.memoryReserved(token: token).bytes)
-                    } catch {
-                        throw failure(ending: box.worker.end(), of: box.worker)
-                    }
-                }
-            }
-            let open = pipes.filter(\.isOpen)
-            let left = deadline - Clock.seconds()
+            if let bytes = exchange.awaitedMemory, let budget { try waitForMemory(bytes, of: budget, in: &exchange, worker: box.worker) }
+            let open = exchange.pipes.filter(\.isOpen)
+            let left = exchange.deadline - Clock.seconds()
             // The cancellation's pipe last: a cancel wakes the wait at once.
             let ready = Readiness.wait(for: [box.worker.channel.descriptor] + open.map(\.readEnd) + (cancellation.map { [$0.readEnd] } ?? []),
-                                       seconds: awaitedMemory == nil ? left : 0)
+                                       seconds: exchange.awaitedMemory == nil ? left : 0)
             guard let ready else {
-                if awaitedMemory != nil { continue }
+                if exchange.awaitedMemory != nil { continue }
                 _ = box.worker.end()
                 throw WorkerFailure.timedOut(seconds: settings.timeout)
             }
             if cancellation?.isCancelled == true { continue }
-            for (pipe, isReady) in zip(open, ready.dropFirst()) where isReady {
-                // A caller that takes the bytes in memory may take its time (a loop over frames):
-                // that time is not the worker's.
-                let pumped = Clock.seconds()
-                try pipe.pump(through: buffer)
-                if pipe.target < 0 { deadline += Clock.seconds() - pumped }
-            }
-            // An output whose pipe the worker closed is whole: closed here too, and its pipe let go,
-            // so that a job of thousands holds a few (the planned output's stays to the end).
-            for pipe in pipes.dropFirst() where !pipe.isOpen {
-                if pipe.written == 0 { throw WorkerFailure.emptyOutput(name: pipe.name) }
-                try outputs?.finish(pipe.target)
-            }
-            if pipes.count > 1 { pipes = [pipes[0]] + pipes.dropFirst().filter(\.isOpen) }
+            try exchange.pump(open, ready: Array(ready.dropFirst()), through: buffer)
             guard ready[0] else { continue }
-            let answer: (bytes: [UInt8], descriptors: [Int32])
-            do {
-                guard let received = try box.worker.channel.receive(seconds: deadline - Clock.seconds()) else {
-                    // Only an ending worker closes its socket; one that closed it and lives on is ended.
-                    throw failure(ending: box.worker.end(), of: box.worker)
-                }
-                answer = received
-            } catch let error as SystemError where error.code == ETIMEDOUT {
-                _ = box.worker.end()
-                throw WorkerFailure.timedOut(seconds: settings.timeout)
-            } catch is SystemError {
-                // An answer too long or cut short: no answer.
-                _ = box.worker.end()
-                throw WorkerFailure.malformedReply
-            }
-            answer.descriptors.forEach { close($0) }
-            switch WireMessage(bytes: answer.bytes) {
-            case .done(let fields, let warnings)?:
-                // The worker closed its ends before it answered: what they held is all there is.
-                for pipe in pipes { try pipe.pump(through: buffer, draining: true) }
-                // A worker that says it is done with an output it never wrote is wrong: an empty
-                // file put in place would be reported "ok".
-                if let empty = pipes.first(where: { $0.written == 0 }) { throw WorkerFailure.emptyOutput(name: empty.name) }
-                // A job that writes nothing is its report: an empty one is no answer either.
-                if pipes.isEmpty && fields.isEmpty { throw WorkerFailure.emptyOutput(name: "its report") }
-                // The batch's own fields are the batch's: a worker gone wrong does not write them.
-                let own: Set<String> = ["input", "output", "status", "error", "ms"]
-                return JobReport(fields: fields.filter { !own.contains($0.name) }.map { (name: $0.name, value: $0.value) },
-                                 warnings: warnings)
-            case .failed(let message, let kind)?:
-                // An output this process would not open is said as its own error, which the
-                // batch knows (an output another run made meanwhile is skipped, not failed).
-                if let refusal { throw refusal }
-                // A worker's words, as long as a line may be.
-                throw JobFailure(description: String(message.prefix(Self.longestMessage)), kindNamed: kind)
-            case .outputExists(let path)? where FileIdentity(path: path) != nil:
-                // The worker's word, taken only for a file that is there.
-                throw OutputError.exists(path: path)
-            case .outputExists(let path)?:
-                throw JobFailure(description: "\(OutputError.exists(path: path))", kind: .writeFailed)
-            case .reserveMemory? where awaitedMemory != nil || held.count >= Self.mostReservations:
-                // One question at a time: a second before the first's answer is not this protocol;
-                // nor are reservations without number, which would grow this process's memory.
-                _ = box.worker.end()
-                throw WorkerFailure.malformedReply
-            case .reserveMemory(let bytes)?:
-                var reply = WireMessage.memoryRefused
-                // Asking for more than it holds could ever leave is no error: a job's two passes
-                // take turns at the worker's memory. The wait is bounded by the timeout (above).
-                if let budget, bytes >= 0, bytes <= budget.total {
-                    // Had now, or answered once the other workers (or this one) give back enough.
-                    guard let reservation = budget.reserve(bytes, waitingAtMost: 0) else {
-                        awaitedMemory = bytes
-                        continue
-                    }
-                    let token = Self.nextToken.add(1, ordering: .relaxed).newValue
-                    held[token] = reservation
-                    reply = .memoryReserved(token: token)
-                } else if budget == nil {
-                    // No shared budget: the worker's own limits hold alone.
-                    reply = .memoryReserved(token: 0)
-                }
-                do {
-                    try box.worker.channel.send(reply.bytes)
-                } catch {
-                    throw failure(ending: box.worker.end(), of: box.worker)
-                }
-            case .releaseMemory(let token)?:
-                held[token] = nil
-            case .openOutput(let path, let namedByUser)?:
-                var reply = WireMessage.outputOpened
-                var pipe: OutputPipe?
-                do {
-                    guard let outputs else { throw JobOutputError.notAllowed(path: path) }
-                    // Jobs finish each output before the next: a worker that holds many open is wrong.
-                    guard pipes.count <= OutputPipe.mostOpen else { throw JobOutputError.tooManyOpen(limit: OutputPipe.mostOpen) }
-                    pipe = try OutputPipe(target: try outputs.open(path, namedByUser: namedByUser), name: path, limit: limit == 0 ? Int.max : limit)
-                } catch {
-                    reply = .outputRefused(message: "\(error)")
-                    refusal = refusal ?? error
-                }
-                do {
-                    try box.worker.channel.send(reply.bytes, descriptors: pipe.map { [$0.writeEnd] } ?? [])
-                } catch {
-                    throw failure(ending: box.worker.end(), of: box.worker)
-                }
-                pipe?.closeWriteEnd()
-                if let pipe { pipes.append(pipe) }
-            default:
-                _ = box.worker.end()
-                throw WorkerFailure.malformedReply
-            }
+            let message = try receive(from: box.worker, before: exchange.deadline)
+            if let report = try answer(message, in: &exchange, worker: box.worker, buffer: buffer) { return report }
         }
     }
 
     /// Why the worker ended, from its wait status and its last words on standard error.
-    private func failure(ending status: Int32, of worker: WorkerProcess) -> WorkerFailure {
+    func failure(ending status: Int32, of worker: WorkerProcess) -> WorkerFailure {
         let signal = status & 0x7F
         let words = worker.drainErrors()
         // The Swift runtime, C++ and AddressSanitizer say so when an allocation fails under the limit.

@@ -98,21 +98,7 @@ public struct Storyboarder: Sendable {
             let (fileIndex, cellIndex) = names.place(ofFrame: found.index)
             if sheet?.index != fileIndex {
                 try finishSheet()
-                let columns: Int, rows: Int
-                switch options.tiling {
-                case .sheets(let c, let r): (columns, rows) = (c, r)
-                case .none: (columns, rows) = (1, 1)
-                }
-                let channels = options.format.descriptor.holdsAlpha ? max(3, cell.channels) : 3
-                // The largest side the format holds (WebP 16383, JPEG 65500), and memory.
-                let side = min(options.format.largestSide, 65500)
-                let used = min(columns * rows, names.frameCount(inFile: fileIndex))
-                let sheetWidth = cell.width * min(columns, used), sheetHeight = cell.height * ((used + columns - 1) / columns)
-                guard sheetWidth <= side, sheetHeight <= side, sheetWidth * sheetHeight <= 100_000_000 else {
-                    throw StoryboardError.sheetTooLarge(width: sheetWidth, height: sheetHeight, limit: side)
-                }
-                sheet = (fileIndex, SpriteSheet(cellWidth: cell.width, cellHeight: cell.height, columns: columns, rows: rows,
-                                                cells: names.frameCount(inFile: fileIndex), channels: channels))
+                sheet = (fileIndex, try newSheet(of: cell, cells: names.frameCount(inFile: fileIndex)))
             }
             sheet!.pixels.place(cell, at: cellIndex)
             let rect = sheet!.pixels.rect(ofCell: cellIndex)
@@ -138,29 +124,9 @@ public struct Storyboarder: Sendable {
             } catch is ReachedTheLastFrame {}
         }
         try finishSheet()
-        if let lastFrameCell, lastFrameCell + 1 < schedule.entries.count {
-            warnings.append("the video's frames end at \(WebVTT.timestamp(WebVTT.milliseconds(frames[lastFrameCell].shown))) though it claims "
-                            + "\(WebVTT.timestamp(WebVTT.milliseconds(to))): \(lastFrameCell + 1) of the \(schedule.entries.count) cells were made, "
-                            + "the last showing the last frame to the end")
-        } else if lastFrameCell != nil {
-            warnings.append("1 of the times lies past the last frame, which it shows")
-        }
-        // Asked for with --keyframe, repeats are no news.
-        if repeated > 0 && !(mode == .keyframe && options.keyframesMayRepeat) {
-            warnings.append(mode == .exact
-                ? "\(repeated) of the \(schedule.entries.count) cells show the frame of the cell before: the video has fewer frames than cells there"
-                : "\(repeated) of the \(schedule.entries.count) cells show the keyframe of the cell before: --exact gives each its own frame")
-        }
-
-        var track = WebVTT()
-        for (index, (entry, frame)) in zip(schedule.entries, frames).enumerated() {
-            let name = WebVTT.urlPath(String(frame.file.split(separator: "/").last ?? Substring(frame.file)))
-            let isSheet = options.tiling != .none
-            // The cell of the last frame shows until the end the file claims.
-            let end = index == lastFrameCell ? schedule.entries.last!.end : entry.end
-            track.cues.append(WebVTT.Cue(start: entry.start, end: end, url: Self.url(name, base: options.urlBase),
-                                         rect: isSheet ? (frame.x, frame.y, frame.width, frame.height) : nil))
-        }
+        warnings += endWarnings(cells: schedule.entries.count, frames: frames, lastFrameCell: lastFrameCell, claimedEnd: to,
+                                repeated: repeated, mode: mode)
+        let track = track(of: schedule, frames: frames, lastFrameCell: lastFrameCell)
         // The index is moved into place last: a player that finds it finds every file it names.
         try FileSystem.writeAll(Array(track.text.utf8), to: outputs.primary, target: vtt)
         if let html {
@@ -172,6 +138,59 @@ public struct Storyboarder: Sendable {
         var report = StoryboardReport(vtt: vtt, files: sheets, frames: frames, warnings: warnings)
         report.tookAlongside = tookAlongside
         return report
+    }
+
+    /// An empty sheet of `cells` cells the size of `cell`, as the tiling lays them out; refused
+    /// past the largest side the format holds (WebP 16383, JPEG 65500) or 100 MP.
+    private func newSheet(of cell: PixelBuffer, cells: Int) throws -> SpriteSheet {
+        let columns: Int, rows: Int
+        switch options.tiling {
+        case .sheets(let c, let r): (columns, rows) = (c, r)
+        case .none: (columns, rows) = (1, 1)
+        }
+        let channels = options.format.descriptor.holdsAlpha ? max(3, cell.channels) : 3
+        let side = min(options.format.largestSide, 65500)
+        let used = min(columns * rows, cells)
+        let sheetWidth = cell.width * min(columns, used), sheetHeight = cell.height * ((used + columns - 1) / columns)
+        guard sheetWidth <= side, sheetHeight <= side, sheetWidth * sheetHeight <= 100_000_000 else {
+            throw StoryboardError.sheetTooLarge(width: sheetWidth, height: sheetHeight, limit: side)
+        }
+        return SpriteSheet(cellWidth: cell.width, cellHeight: cell.height, columns: columns, rows: rows, cells: cells, channels: channels)
+    }
+
+    /// What the storyboard says of its end and its repeats: the frames that ended before the
+    /// duration the file claims (`claimedEnd`), and cells that show the one before.
+    private func endWarnings(cells: Int, frames: [StoryboardReport.Frame], lastFrameCell: Int?, claimedEnd: Double,
+                             repeated: Int, mode: VideoSource.SeekMode) -> [String] {
+        var warnings: [String] = []
+        if let lastFrameCell, lastFrameCell + 1 < cells {
+            warnings.append("the video's frames end at \(WebVTT.timestamp(WebVTT.milliseconds(frames[lastFrameCell].shown))) though it claims "
+                            + "\(WebVTT.timestamp(WebVTT.milliseconds(claimedEnd))): \(lastFrameCell + 1) of the \(cells) cells were made, "
+                            + "the last showing the last frame to the end")
+        } else if lastFrameCell != nil {
+            warnings.append("1 of the times lies past the last frame, which it shows")
+        }
+        // Asked for with --keyframe, repeats are no news.
+        if repeated > 0 && !(mode == .keyframe && options.keyframesMayRepeat) {
+            warnings.append(mode == .exact
+                ? "\(repeated) of the \(cells) cells show the frame of the cell before: the video has fewer frames than cells there"
+                : "\(repeated) of the \(cells) cells show the keyframe of the cell before: --exact gives each its own frame")
+        }
+        return warnings
+    }
+
+    /// The WebVTT index of the cells: each cue its cell's place (a sheet's rect, or a file).
+    private func track(of schedule: FrameSchedule, frames: [StoryboardReport.Frame], lastFrameCell: Int?) -> WebVTT {
+        var track = WebVTT()
+        for (index, (entry, frame)) in zip(schedule.entries, frames).enumerated() {
+            let name = WebVTT.urlPath(String(frame.file.split(separator: "/").last ?? Substring(frame.file)))
+            let isSheet = options.tiling != .none
+            // The cell of the last frame shows until the end the file claims.
+            let end = index == lastFrameCell ? schedule.entries.last!.end : entry.end
+            track.cues.append(WebVTT.Cue(start: entry.start, end: end, url: Self.url(name, base: options.urlBase),
+                                         rect: isSheet ? (frame.x, frame.y, frame.width, frame.height) : nil))
+        }
+        return track
     }
 
     /// Repeated cells past which a storyboard of nine repeats in ten cells is refused.

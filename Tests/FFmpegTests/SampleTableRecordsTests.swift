@@ -30,6 +30,44 @@ import Testing
         #expect(index.entries >= 20_000 * 999 * 2)
     }
 
+    /// A `senc` claiming encryption records for 2 million samples (FFmpeg reads no byte for each
+    /// where the initialisation vector is the track's: a 3.5 KB file took 949 MiB).
+    @Test func encryptedSamplesAreCounted() throws {
+        let senc = Self.box("senc", Self.be32(0) + Self.be32(2_000_000))
+        let index = try Self.index(of: Self.ftyp + Self.box("moov", Self.box("trak", senc)))
+        #expect(index.entries >= 2_000_000 * 15)
+    }
+
+    /// Four bytes that read as a `trak` between a track's edit list and its samples (in a box
+    /// FFmpeg skips) part them no more: the samples are counted again for each edit.
+    @Test func aFalseTrackPartsNoEditsFromTheirSamples() throws {
+        let stsz = Self.box("stsz", Self.be32(0) + Self.be32(1) + Self.be32(20_000))
+        let elst = Self.box("elst", Self.be32(0) + Self.be32(2000) + [UInt8](repeating: 0, count: 2000 * 12))
+        let decoy = Self.box("xxxx", Self.box("trak"))
+        let index = try Self.index(of: Self.ftyp + Self.box("moov", Self.box("trak", Self.box("edts", elst) + decoy + stsz))
+                                       + Self.box("mdat", [UInt8](repeating: 0, count: 20_000)))
+        #expect(index.entries >= 20_000 * 2000)
+    }
+
+    /// A `sidx` inside the movie (FFmpeg follows one wherever it meets it) that points at a
+    /// fragment hidden in the media data is refused.
+    @Test func aNestedSegmentIndexPointingAtAHiddenFragmentIsRefused() throws {
+        let hidden = Self.box("moof", Self.box("traf", Self.box("trun", Self.be32(0) + Self.be32(20_000_000))))
+        let media = Self.box("mdat", [UInt8](repeating: 0, count: 16) + hidden)
+        // The reference starts at the sidx's end plus its first offset: the hidden moof, 8 + 16
+        // bytes into the media data, which follows the movie.
+        let reference = Self.be32(hidden.count) + Self.be32(1000) + Self.be32(0x9000_0000)
+        let sidxLength = 8 + 24 + 12
+        let movieLength = 8 + 8 + sidxLength
+        let firstOffset = 8 + 16
+        let sidx = Self.box("sidx", Self.be32(0) + Self.be32(1) + Self.be32(1000) + Self.be32(0) + Self.be32(firstOffset)
+                                    + [0, 0, 0, 1] + reference)
+        #expect(sidx.count == sidxLength)
+        let movie = Self.box("moov", Self.box("trak") + sidx)
+        #expect(movie.count == movieLength)
+        #expect(throws: MP4Error.self) { _ = try Self.index(of: Self.ftyp + movie + media) }
+    }
+
     /// A top-level `sidx` whose reference points inside the media data, where FFmpeg would read a
     /// fragment when it seeks (a 4.2 KB file's hidden `trun` took 644 MiB), is refused; one that
     /// points at the fragment after it is read.

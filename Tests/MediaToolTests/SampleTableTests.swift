@@ -94,14 +94,17 @@ import TestSupport
     /// And the third round's: the 40 million samples behind an ID3v2 tag (which FFmpeg skips
     /// before it reads any format), and in a `moov` named `free` (which FFmpeg reads as the movie
     /// when it starts as a movie's header).
-    @Test(arguments: ["oversize-moov", "sound-called-otherwise", "cmov", "id3-tag-first", "movie-named-free"])
+    @Test(arguments: ["oversize-moov", "sound-called-otherwise", "cmov", "id3-tag-first", "id3-v3-tag-with-footer-flag",
+                      "movie-named-free"])
     func claimsWhereverTheyStandAreFound(trick: String) throws {
         let made: (URL) throws -> String = { folder in
             switch trick {
-            case "id3-tag-first":
+            case "id3-tag-first", "id3-v3-tag-with-footer-flag":
                 let path = try Self.decoy(claiming: 40_000_000, in: folder)
-                // "ID3", version 4.0, no flags, a size of 10 (7-bit bytes), then 10 bytes of tag.
-                let tag: [UInt8] = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 10] + [UInt8](repeating: 0, count: 10)
+                // "ID3", version 4.0, no flags, a size of 10 (7-bit bytes), then 10 bytes of tag;
+                // or version 3.0 with the footer flag, whose footer FFmpeg does not skip.
+                let tag: [UInt8] = trick == "id3-tag-first" ? Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 10] + [UInt8](repeating: 0, count: 10)
+                    : Array("ID3".utf8) + [3, 0, 0x10, 0, 0, 0, 10] + [UInt8](repeating: 0, count: 10)
                 try Data(tag + [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))).write(to: URL(fileURLWithPath: path))
                 return path
             case "movie-named-free":
@@ -131,7 +134,10 @@ import TestSupport
                 return try Self.decoy(of: "video/counter.mp4", box: "udta", setting: [(0, 0x636D_6F76)], as: "cmov.mp4", in: folder)
             }
         }
-        let said = trick == "cmov" ? "its header is compressed (cmov)" : "samples, more than the file's"
+        // The v3 tag's footer flag makes FFmpeg's probe (which skips every footer) start 10 bytes
+        // into the movie here: refused whichever reads it first.
+        let said = trick == "cmov" ? "its header is compressed (cmov)"
+            : trick == "id3-v3-tag-with-footer-flag" ? "claims.mp4: " : "samples, more than the file's"
         try expectRefused(command: ["probe"], decoy: made, saying: said)
     }
 

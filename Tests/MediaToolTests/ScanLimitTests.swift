@@ -10,13 +10,10 @@ import TestSupport
 /// soon as libjpeg reads the scan that goes past.
 @Suite struct ScanLimitTests {
     /// The progressive fixture with its last scan repeated `extra` times more.
-    static func repeatedScans(_ extra: Int, in folder: URL, junkAfterFirstSegment: Bool = false) throws -> String {
+    static func repeatedScans(_ extra: Int, in folder: URL, afterFirstSegment inserted: [UInt8] = []) throws -> String {
         var bytes = [UInt8](try Fixture.data("pictures/progressive6.jpg"))
-        if junkAfterFirstSegment {
-            // A byte that is no marker between two segments, which libjpeg skips with a warning.
-            let firstEnd = 4 + (Int(bytes[4]) << 8 | Int(bytes[5]))
-            bytes.insert(0x00, at: firstEnd)
-        }
+        let firstEnd = 4 + (Int(bytes[4]) << 8 | Int(bytes[5]))
+        bytes.insert(contentsOf: inserted, at: firstEnd)
         // The last SOS marker (FF DA) starts the last scan, which runs to EOI (FF D9).
         let lastScan = try #require((0..<(bytes.count - 1)).last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
         let scan = bytes[lastScan..<(bytes.count - 2)]
@@ -51,12 +48,14 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["scans.jpg"])
     }
 
-    /// A byte of junk between segments (skipped by libjpeg, with a warning TurboJPEG keeps alone)
-    /// does not end the lossless crop's walk of the markers early: its scans are checked still.
-    @Test func junkBetweenSegmentsHidesNoScanFromTheLosslessCrop() throws {
+    /// What libjpeg reads between segments without a length (a byte of junk, skipped with a
+    /// warning TurboJPEG keeps alone; FF 00, discarded; a restart marker or TEM) does not end the
+    /// lossless crop's walk of the markers early: its scans are checked still.
+    @Test(arguments: [[0x00], [0xFF, 0x00], [0xFF, 0xD0], [0xFF, 0x01]] as [[UInt8]])
+    func whatLibjpegSkipsBetweenSegmentsHidesNoScanFromTheLosslessCrop(inserted: [UInt8]) throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let decoy = try Self.repeatedScans(3000, in: folder, junkAfterFirstSegment: true)
+        let decoy = try Self.repeatedScans(3000, in: folder, afterFirstSegment: inserted)
         let run = try ToolRun.run(["crop", "--lossless", "--rect", "5,0,8,8", decoy, "-o", folder.appendingPathComponent("out.jpg").path],
                                   deadline: 60)
         #expect(run.status == 1)
