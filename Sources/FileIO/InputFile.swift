@@ -43,25 +43,26 @@ public final class InputFile: ByteSource, @unchecked Sendable {
             close(descriptor)
             throw SystemError("cannot read", code: EINVAL, reason: "it is this run's own \(standard): refused")
         }
-        if path != "-", !isRegular, !isDevice, let held = Self.ownReader(sharing: identity, except: descriptor) {
+        if path != "-", !isRegular, !isDevice, let pipe = Self.anonymousPipeNotGiven(descriptor, identity: identity) {
             close(descriptor)
-            throw SystemError("cannot read", code: EINVAL, reason: "it is a pipe this run reads itself (descriptor \(held)): refused")
+            throw SystemError("cannot read", code: EINVAL, reason: "it is \(pipe) this run was not given (a process's own, by its /proc path): refused")
         }
     }
 
-    /// Another descriptor of this process that reads the same pipe as an input
-    /// (`/proc/self/fd/5`: a worker's error pipe): read again, a stranger's path would take what a
-    /// worker says, or wait on a pipe only this process writes. A pipe the process was given when
-    /// it started (`mediatool probe <(cat clip)`) is the user's input, and read; so is one it only
-    /// writes. Looked for only in the command line (see `FileSystem.noteInheritedDescriptors`), and
-    /// only for what is neither a file nor a device.
-    static func ownReader(sharing identity: FileIdentity, except opened: Int32) -> Int32? {
+    /// An anonymous pipe or socket ("a pipe", "a socket") opened by a path into `/proc` or
+    /// `/dev/fd` that this process was not given when it started: one of its own (a worker's error
+    /// pipe, `/proc/self/fd/5`, whose crash text it would take) or another process's
+    /// (`/proc/PID/fd/0`, whose input it would swallow). Pipes given at start (`mediatool probe
+    /// <(cat clip)`) and FIFOs made in a folder are read. Looked for only in the command line (see
+    /// `FileSystem.noteInheritedDescriptors`); the library's caller chooses its paths.
+    static func anonymousPipeNotGiven(_ descriptor: Int32, identity: FileIdentity) -> String? {
         guard let inherited = FileSystem.inheritedIdentities, !inherited.contains(identity) else { return nil }
-        for descriptor in FileSystem.openDescriptors() where descriptor != opened {
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, FileIdentity(status) == identity else { continue }
-            if fcntl(descriptor, F_GETFL) & O_ACCMODE != O_WRONLY { return descriptor }
-        }
+        var target = [CChar](repeating: 0, count: 64)
+        let length = readlink("/proc/self/fd/\(descriptor)", &target, target.count - 1)
+        guard length > 0 else { return nil }
+        let link = String(decoding: target.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if link.hasPrefix("pipe:[") { return "a pipe" }
+        if link.hasPrefix("socket:[") { return "a socket" }
         return nil
     }
 

@@ -106,10 +106,25 @@ import TestSupport
             let answer = try served.answer(deadline: 60)
             #expect(answer["input"] as? String == path, "\(answer)")
             #expect(answer["status"] as? String == (path == photo ? "ok" : "failed"), "\(answer)")
-            if (answer["error"] as? String)?.contains("a pipe this run reads itself") == true { refused += 1 }
+            if (answer["error"] as? String)?.contains("this run was not given") == true { refused += 1 }
         }
         #expect(refused >= 1)
         _ = try served.finish()
+    }
+
+    /// Another process's pipe by its /proc path (`/proc/PID/fd/0` of a process fed paths, as
+    /// another server's standard input) is refused: read, its input would be swallowed.
+    @Test func anotherProcesssPipeIsNoInput() throws {
+        let feeder = Process()
+        feeder.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        feeder.arguments = ["60"]
+        let pipe = Pipe()
+        feeder.standardInput = pipe
+        try feeder.run()
+        defer { feeder.terminate() }
+        let run = try ToolRun.run(["probe", "--timeout", "600", "/proc/\(feeder.processIdentifier)/fd/0"], deadline: 60)
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("it is a pipe this run was not given"), "\(run.standardError)")
     }
 
     /// A pipe given when the tool started is the user's input: a shell's `<(cat clip)` is read.
