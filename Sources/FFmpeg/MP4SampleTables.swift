@@ -274,7 +274,7 @@ enum MP4SampleTables {
                 // follows too) may be four bytes that only look like one, and is refused where it
                 // points at a fragment that is not at the top level.
                 if !boxStarts.contains(target), boxStarts.contains(typeOffset - 4)
-                    || reader.integer(at: target + 4, bytes: 4) == 0x6D6F_6F66 {
+                    || reader.integer(at: target.addingClamped(4), bytes: 4) == 0x6D6F_6F66 {
                     throw .segmentIndexPointsInside(offset: target)
                 }
                 target = target.addingClamped(sizeField & 0x7FFF_FFFF)
@@ -294,7 +294,8 @@ enum MP4SampleTables {
 
         /// Makes sure the window holds `offset..<offset + count` where the file has it.
         private mutating func load(_ offset: Int, _ count: Int) -> Bool {
-            guard offset >= 0, count <= Self.windowSize, offset + count <= size else { return false }
+            // Compared without adding: an offset a file gives may be the largest there is.
+            guard offset >= 0, count <= Self.windowSize, offset <= size - count else { return false }
             if offset < windowStart || offset + count > windowStart + window.count {
                 window = [UInt8](repeating: 0, count: min(Self.windowSize, size - offset))
                 guard let got = try? window.withUnsafeMutableBytes({ try file.read(at: offset, into: $0) }) else {

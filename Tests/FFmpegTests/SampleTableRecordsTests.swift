@@ -68,6 +68,16 @@ import Testing
         #expect(throws: MP4Error.self) { _ = try Self.index(of: Self.ftyp + movie + media) }
     }
 
+    /// A nested `sidx` (version 1) whose first offset is the largest a file can say: its target
+    /// is past the file, looked at without overflowing.
+    @Test func aSegmentIndexPointingPastAnyFileIsNoCrash() throws {
+        let reference = Self.be32(64) + Self.be32(1000) + Self.be32(0x9000_0000)
+        let sidx = Self.box("sidx", [1, 0, 0, 0] + Self.be32(1) + Self.be32(1000) + [UInt8](repeating: 0, count: 8)
+                                    + [0x7F] + [UInt8](repeating: 0xFF, count: 7) + [0, 0, 0, 1] + reference)
+        let index = try Self.index(of: Self.ftyp + Self.box("moov", Self.box("trak") + sidx))
+        #expect(index.entries >= 1)
+    }
+
     /// A top-level `sidx` whose reference points inside the media data, where FFmpeg would read a
     /// fragment when it seeks (a 4.2 KB file's hidden `trun` took 644 MiB), is refused; one that
     /// points at the fragment after it is read.
