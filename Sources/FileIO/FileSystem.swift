@@ -53,7 +53,7 @@ public enum FileSystem {
     private static let inherited = Mutex<Set<FileIdentity>?>(nil)
 
     /// The descriptors this process has open, from /proc/self/fd (that listing's own left out).
-    public static func openDescriptors() -> [Int32] {
+    private static func openDescriptors() -> [Int32] {
         guard let folder = opendir("/proc/self/fd") else { return [] }
         defer { closedir(folder) }
         let listing = dirfd(folder)
