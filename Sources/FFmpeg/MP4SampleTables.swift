@@ -15,7 +15,9 @@ import Failures
 /// winning: a walk down the path they belong on was led past them. So the header's bytes are
 /// searched for them instead: every occurrence of their type counts, each with what it claims
 /// (a copy counted twice only claims more), grouped by the `trak` before it. A `cmov` (a
-/// compressed header, which no search can see into) is refused.
+/// compressed header, which no search can see into) is refused. Text reads as boxes too (a title's
+/// "trunk" as a `trun`, its "presence" as a `senc`): a claim FFmpeg only believes after another
+/// box (a fragment's header, a track's encryption defaults) counts only where that box is found.
 ///
 /// Each sample and each piece of a chunk holds a byte or more of the file: claims of more entries
 /// than the file has bytes are a lie, refused. What is left is the index's memory, which
@@ -143,10 +145,20 @@ enum MP4SampleTables {
         var fragments = 0
         /// Samples `senc` boxes claim encryption records for.
         var encryptedSamples = 0
+        /// The boxes FFmpeg needs before it believes a `trun` (a fragment's header, `tfhd`, naming
+        /// a track the movie gave defaults to in `trex`) or a `senc` (a track's encryption
+        /// defaults, `tenc` or `schm`), found anywhere: without them four bytes that read as
+        /// either are text ("trunk", "presence"), for FFmpeg refuses or skips the box.
+        var prerequisites: Set<String> = []
 
-        /// The types whose claims count, and `trak`, which begins a track.
+        /// Track runs FFmpeg can believe: a `tfhd` and a `trex` are somewhere in the file.
+        var believedRuns: Int { prerequisites.isSuperset(of: ["tfhd", "trex"]) ? runs : 0 }
+        /// Encrypted samples FFmpeg can believe: a track has encryption defaults somewhere.
+        var believedEncryptedSamples: Int { prerequisites.isDisjoint(with: ["tenc", "schm"]) ? 0 : encryptedSamples }
+
+        /// The types whose claims count, `trak`, which begins a track, and the boxes some claims need.
         static let types: [String] = ["trak", "stsz", "stz2", "stsc", "stco", "co64", "trun", "hdlr", "stsd", "stts", "cmov",
-                                      "elst", "moof", "sidx", "tfra", "senc"]
+                                      "elst", "moof", "sidx", "tfra", "senc", "tfhd", "trex", "tenc", "schm"]
         static let codes: [UInt32] = types.map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
         /// Which bytes end one of `codes`: a code's last byte is looked up first, and most bytes end none.
         static let lastBytes: [Bool] = (0..<256).map { byte in codes.contains { Int($0 & 0xFF) == byte } }
@@ -160,7 +172,7 @@ enum MP4SampleTables {
 
         /// The samples the file claims to hold, a byte each at least.
         func claimedEntries() -> Int {
-            tracks.reduce(runs) { $0.addingClamped($1.entries) }
+            tracks.reduce(believedRuns) { $0.addingClamped($1.entries) }
         }
 
         /// The index's memory, in entries: the samples', and the index again for each edit beside
@@ -172,8 +184,8 @@ enum MP4SampleTables {
             // The most edits of any track, for every track's entries: four bytes that read as a
             // `trak` (in a box FFmpeg skips) must not part a track's edits from its samples.
             let edits = tracks.map(\.edits).max() ?? 0
-            let samples = tracks.reduce(runs) { $0.addingClamped($1.entries) }
-            let encryption = encryptedSamples.multipliedClamped(by: Self.entriesPerEncryptedSample)
+            let samples = tracks.reduce(believedRuns) { $0.addingClamped($1.entries) }
+            let encryption = believedEncryptedSamples.multipliedClamped(by: Self.entriesPerEncryptedSample)
             return samples.multipliedClamped(by: 1 + edits).addingClamped(fragmentRecords).addingClamped(encryption)
         }
 
@@ -238,6 +250,8 @@ enum MP4SampleTables {
             case "senc":
                 // Version and flags (4), then the sample count (4).
                 if let count = reader.integer(at: fields, bytes: 4) { encryptedSamples = encryptedSamples.addingClamped(count) }
+            case "tfhd", "trex", "tenc", "schm":
+                prerequisites.insert(type)
             case "hdlr":
                 // Pre-defined (4), then the handler's type.
                 if let handler = reader.integer(at: fields + 4, bytes: 4) { tracks[tracks.count - 1].handlers.append(Reader.name(handler)) }

@@ -7,8 +7,13 @@ import Testing
 /// each fragment and track, and no fragment read from inside the media data.
 @Suite struct SampleTableRecordsTests {
     static func box(_ type: String, _ payload: [UInt8] = []) -> [UInt8] {
+        box(type: Array(type.utf8), payload)
+    }
+
+    /// A box whose type is any four bytes, as iTunes's `©nam` (0xA9 first).
+    static func box(type: [UInt8], _ payload: [UInt8]) -> [UInt8] {
         let size = UInt32(payload.count + 8)
-        return (0..<4).map { UInt8(truncatingIfNeeded: size >> (24 - 8 * UInt32($0))) } + Array(type.utf8) + payload
+        return (0..<4).map { UInt8(truncatingIfNeeded: size >> (24 - 8 * UInt32($0))) } + type + payload
     }
 
     static func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
@@ -32,10 +37,32 @@ import Testing
 
     /// A `senc` claiming encryption records for 2 million samples (FFmpeg reads no byte for each
     /// where the initialisation vector is the track's: a 3.5 KB file took 949 MiB).
-    @Test func encryptedSamplesAreCounted() throws {
+    /// FFmpeg keeps them only for a track with encryption defaults (`tenc` or `schm`), anywhere.
+    @Test(arguments: ["tenc", "schm"])
+    func encryptedSamplesAreCounted(defaults: String) throws {
         let senc = Self.box("senc", Self.be32(0) + Self.be32(2_000_000))
-        let index = try Self.index(of: Self.ftyp + Self.box("moov", Self.box("trak", senc)))
+        let encryption = Self.box(defaults, [UInt8](repeating: 0, count: 24))
+        let index = try Self.index(of: Self.ftyp + Self.box("moov", Self.box("trak", encryption + senc)))
         #expect(index.entries >= 2_000_000 * 15)
+    }
+
+    /// Text that reads as a `trun` or a `senc` in a file with no fragment header or no encryption
+    /// defaults (a title's "Elephant trunk", "presence") claims nothing: FFmpeg refuses a `trun`
+    /// before a `tfhd` and skips a `senc` of a track without defaults. Where both are found, the
+    /// same bytes count.
+    @Test(arguments: [false, true])
+    func wordsReadAsClaimsCountOnlyWhereTheirBoxesAre(withPrerequisites: Bool) throws {
+        let samples = Self.box("stsz", Self.be32(0) + Self.be32(1) + Self.be32(100))
+        let title = Array("Elephant trunk, in the presence of mind".utf8)
+        let metadata = Self.box("udta", Self.box("meta", Self.be32(0) + Self.box("ilst", Self.box(type: [0xA9] + Array("nam".utf8), Self.box("data", Self.be32(1) + Self.be32(0) + title)))))
+        let prerequisites = withPrerequisites ? Self.box("mvex", Self.box("trex", [UInt8](repeating: 0, count: 24))) + Self.box("tfhd", Self.be32(0) + Self.be32(1))
+            + Self.box("tenc", [UInt8](repeating: 0, count: 24)) : []
+        let bytes = Self.ftyp + Self.box("moov", Self.box("trak", samples) + prerequisites + metadata) + Self.box("mdat", [UInt8](repeating: 0, count: 100))
+        if withPrerequisites {
+            #expect(throws: MP4Error.self) { _ = try Self.index(of: bytes) }
+        } else {
+            #expect(try Self.index(of: bytes).entries == 100)
+        }
     }
 
     /// Four bytes that read as a `trak` between a track's edit list and its samples (in a box

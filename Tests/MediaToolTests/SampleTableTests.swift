@@ -170,6 +170,28 @@ import TestSupport
         #expect(thumbnail.status == 0, "\(thumbnail.standardError)")
     }
 
+    /// Titles and comments whose words read as boxes (the fourth red team's "Elephant trunk" read
+    /// as a `trun`, "presence" as a `senc`), written by ffmpeg into a plain MP4 and MOV and a
+    /// fragmented MP4 with no encryption: read as they are, with FFmpeg's own frame count.
+    @Test(.enabled(if: try Requirement.tool(StoryboardTests.ffmpeg), "ffmpeg is not installed (scripts/bootstrap test installs it)"),
+          arguments: [("video/counter.mp4", "Elephant trunk, truncated", "mp4"), ("video/counter.mov", "Elephant trunk, truncated", "mov"),
+                      ("video/counter-fragmented.mp4", "in the presence of absence", "mp4")])
+    func wordsInMetadataAreNoClaims(fixture: String, words: String, container: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let titled = folder.appendingPathComponent("titled.\(container)").path
+        var flags = ["-hide_banner", "-loglevel", "error", "-nostdin", "-i", Fixture.path(fixture), "-map", "0", "-c", "copy",
+                     "-metadata", "title=\(words)", "-metadata", "comment=\(words) \(words)"]
+        if fixture.contains("fragmented") { flags += ["-movflags", "frag_keyframe+empty_moov"] }
+        let made = try ChildProcess.run(StoryboardTests.ffmpeg, flags + [titled], deadline: 60)
+        #expect(made.status == 0, "\(made.standardError)")
+        let written = try Data(contentsOf: URL(fileURLWithPath: titled))
+        #expect(written.range(of: Data(words.utf8)) != nil)
+        let probe = try ToolRun.run(["probe", titled], deadline: 60)
+        #expect(probe.status == 0, "\(probe.standardError)")
+        #expect(probe.output.contains("\"width\":128"), "\(probe.output)")
+    }
+
     /// Runs `command` on the decoy `made` makes in a scratch folder: status 1, `said` in the error
     /// line or the report, nothing written beside the decoy.
     private func expectRefused(command: [String], decoy made: (URL) throws -> String, saying said: String) throws {
