@@ -50,7 +50,10 @@ public struct DecodeLimits: Sendable, Codable {
         guard bytes > 0 else { return nil }
         if bytes > maxMemory { throw .indexTooLarge(entries: entries, needed: bytes, limit: maxMemory) }
         guard let budget else { return nil }
-        guard let reservation = budget.reserve(bytes) else { throw .indexTooLarge(entries: entries, needed: bytes, limit: budget.total) }
+        guard let reservation = budget.reserve(bytes) else {
+            if let waited = budget.starvedSeconds { throw .starvedOfMemory(seconds: waited, limit: budget.total) }
+            throw .indexTooLarge(entries: entries, needed: bytes, limit: budget.total)
+        }
         return reservation
     }
 
@@ -58,6 +61,7 @@ public struct DecodeLimits: Sendable, Codable {
     public func reserve(_ bytes: Int, width: Int, height: Int) throws(DecodeLimitError) -> MemoryBudget.Reservation? {
         guard let budget else { return nil }
         guard let reservation = budget.reserve(bytes) else {
+            if let waited = budget.starvedSeconds { throw .starvedOfMemory(seconds: waited, limit: budget.total) }
             throw .tooMuchMemory(needed: bytes, limit: budget.total, width: width, height: height)
         }
         return reservation
@@ -79,6 +83,9 @@ public enum DecodeLimitError: Error, Equatable, CustomStringConvertible {
     case tooManyPixels(width: Int, height: Int, limit: Int)
     case tooMuchMemory(needed: Int, limit: Int, width: Int, height: Int)
     case indexTooLarge(entries: Int, needed: Int, limit: Int)
+    /// Waited for memory while nothing was given back, holding the most of those waiting
+    /// (`MemoryBudget.givesUp`): ended, so that the others go on.
+    case starvedOfMemory(seconds: Double, limit: Int)
 
     public var description: String {
         switch self {
@@ -89,6 +96,9 @@ public enum DecodeLimitError: Error, Equatable, CustomStringConvertible {
             return "decoding this \(width)x\(height) picture needs \(Self.mebibytes(needed)) of memory, over the limit of \(Self.mebibytes(limit, roundingUp: false)) (\(Setting.maxMemory))"
         case .indexTooLarge(let entries, let needed, let limit):
             return "its sample index of \(entries) entries needs \(Self.mebibytes(needed)) of memory, over the limit of \(Self.mebibytes(limit, roundingUp: false)) (\(Setting.maxMemory))"
+        case .starvedOfMemory(let seconds, let limit):
+            return "waited \(Int(seconds.rounded())) s for memory of the run's budget (\(Setting.maxMemory) \(Self.mebibytes(limit, roundingUp: false))) "
+                + "while none was given back, holding the most of those waiting, and was ended so that the others go on"
         }
     }
 

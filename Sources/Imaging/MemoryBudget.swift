@@ -4,9 +4,21 @@ import Glibc
 /// eight bombs just under the limit cannot take eight times it. A job reserves what its decoding
 /// needs before it allocates; while others hold the rest it waits for them; what it needs alone
 /// over the whole budget it never gets. (Unchecked Sendable: the count is guarded by the lock.)
+///
+/// A job reserves again and again (a video's index, then its frames), so two jobs can each hold
+/// what the other waits for. Each job is a holder the budget knows; where nothing has been given
+/// back for a while and holders wait, the waiter holding the most gives up (`givesUp`): its
+/// release frees the most, and a file whose index takes nearly the whole budget is the one ended,
+/// never the photo queued beside it.
 public final class MemoryBudget: @unchecked Sendable {
     public let total: Int
     private var reserved = 0
+    /// What each holder holds, where reservations said whose they are. Guarded by `lock`.
+    private var holdings: [Int: Int] = [:]
+    private var nextHolder = 0
+    /// Where this budget is one job's share of another budget of this process (`share`): reserved
+    /// there, as that job's, and given up on as `givesUp` says.
+    private let sharing: (budget: MemoryBudget, holder: Int, stall: Double)?
     // Allocated, so that their addresses never move.
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let released = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -29,8 +41,41 @@ public final class MemoryBudget: @unchecked Sendable {
     public init(total: Int, lender: Lender? = nil) {
         self.total = total
         self.lender = lender
+        sharing = nil
         pthread_mutex_init(lock, nil)
         pthread_cond_init(released, nil)
+    }
+
+    private init(total: Int, sharing: (budget: MemoryBudget, holder: Int, stall: Double)) {
+        self.total = total
+        lender = nil
+        self.sharing = sharing
+        pthread_mutex_init(lock, nil)
+        pthread_cond_init(released, nil)
+    }
+
+    /// One job's share of this budget, in this process: what it reserves is held here as that
+    /// job's, up to `total` (the job's own limit); a wait that is stuck (nothing given back for
+    /// `stall` seconds) ends with no memory where this job holds the most of those waiting.
+    public func share(total: Int, givingUpAfter stall: Double) -> MemoryBudget {
+        MemoryBudget(total: min(total, self.total), sharing: (self, newHolder(), stall))
+    }
+
+    /// How long this share waited before it gave up (`givesUp`), where it did: its job is over.
+    public var starvedSeconds: Double? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return starved
+    }
+
+    private var starved: Double?
+
+    /// A number for a job's reservations, so that the budget knows what each job holds.
+    public func newHolder() -> Int {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        nextHolder += 1
+        return nextHolder
     }
 
     deinit {
@@ -46,15 +91,18 @@ public final class MemoryBudget: @unchecked Sendable {
         public let bytes: Int
         /// The lender's token, when the bytes are another process's.
         private let token: Int?
+        /// Whose the bytes are, where the budget was told.
+        private let holder: Int?
 
-        fileprivate init(budget: MemoryBudget, bytes: Int, token: Int? = nil) {
+        fileprivate init(budget: MemoryBudget, bytes: Int, token: Int? = nil, holder: Int? = nil) {
             self.budget = budget
             self.bytes = bytes
             self.token = token
+            self.holder = holder
         }
 
         deinit {
-            if let token { budget.lender?.giveBack(token) } else { budget.give(bytes) }
+            if let token { budget.lender?.giveBack(token) } else { budget.give(bytes, from: holder) }
         }
     }
 
@@ -65,12 +113,36 @@ public final class MemoryBudget: @unchecked Sendable {
         if let lender {
             return lender.borrow(bytes).map { Reservation(budget: self, bytes: bytes, token: $0) }
         }
+        if let sharing {
+            let asked = Self.now()
+            guard let reservation = sharing.budget.reserve(bytes, for: sharing.holder, givingUpAfter: sharing.stall) else {
+                pthread_mutex_lock(lock)
+                starved = Self.now() - asked
+                pthread_mutex_unlock(lock)
+                return nil
+            }
+            return reservation
+        }
         return reserve(bytes, waitingAtMost: .infinity)
     }
 
+    /// As `reserve`, for `holder`: a wait that `givesUp` ends returns nil.
+    public func reserve(_ bytes: Int, for holder: Int, givingUpAfter stall: Double) -> Reservation? {
+        if let reservation = reserve(bytes, for: holder, waitingAtMost: 0) { return reservation }
+        beginWaiting(holder)
+        defer { endWaiting(holder) }
+        while !givesUp(holder, after: stall) {
+            if let reservation = reserve(bytes, for: holder, waitingAtMost: Self.stallCheck) { return reservation }
+        }
+        return nil
+    }
+
+    /// How often a waiter that may give up looks whether it must.
+    static let stallCheck = 0.05
+
     /// As `reserve`, waiting at most `seconds` for the others to give back what `bytes` need; nil
-    /// then too.
-    public func reserve(_ bytes: Int, waitingAtMost seconds: Double) -> Reservation? {
+    /// then too. `holder`: whose the bytes are, where a job has a number (`newHolder`).
+    public func reserve(_ bytes: Int, for holder: Int? = nil, waitingAtMost seconds: Double) -> Reservation? {
         guard bytes >= 0, bytes <= total else { return nil }
         var deadline = timespec()
         clock_gettime(CLOCK_REALTIME, &deadline)
@@ -84,23 +156,23 @@ public final class MemoryBudget: @unchecked Sendable {
             if pthread_cond_timedwait(released, lock, &deadline) == ETIMEDOUT && reserved + bytes > total { return nil }
         }
         reserved += bytes
-        return Reservation(budget: self, bytes: bytes)
+        if let holder { holdings[holder, default: 0] += bytes }
+        return Reservation(budget: self, bytes: bytes, holder: holder)
     }
 
-    private func give(_ bytes: Int) {
+    private func give(_ bytes: Int, from holder: Int?) {
         pthread_mutex_lock(lock)
         reserved -= bytes
+        if let holder, let held = holdings[holder] { holdings[holder] = held > bytes ? held - bytes : nil }
         lastRelease = Self.now()
         pthread_cond_broadcast(released)
         pthread_mutex_unlock(lock)
     }
 
-    // Waiters that poll (`reserve(_:waitingAtMost:)` again and again: a worker's request, answered
-    // while its other messages are read) say when they began, so that a budget that is stuck can
-    // be told from one that is busy. Guarded by `lock`.
+    // Waiters say when they began, so that a budget that is stuck can be told from one that is
+    // busy. Guarded by `lock`.
     private var lastRelease = MemoryBudget.now()
     private var waiters: [Int: Double] = [:]
-    private var nextWaiter = 0
 
     private static func now() -> Double {
         var time = timespec()
@@ -108,31 +180,30 @@ public final class MemoryBudget: @unchecked Sendable {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// Notes a waiter that begins now; its number, for `endWaiting` and `givesUp`.
-    public func beginWaiting() -> Int {
+    /// Notes that `holder` waits, from now if it did not already.
+    public func beginWaiting(_ holder: Int) {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        nextWaiter += 1
-        waiters[nextWaiter] = Self.now()
-        return nextWaiter
+        if waiters[holder] == nil { waiters[holder] = Self.now() }
     }
 
-    public func endWaiting(_ waiter: Int) {
+    public func endWaiting(_ holder: Int) {
         pthread_mutex_lock(lock)
-        waiters[waiter] = nil
+        waiters[holder] = nil
         pthread_mutex_unlock(lock)
     }
 
-    /// Whether `waiter` must give up: nothing was given back for `seconds` since it began to wait
-    /// (every holder is itself waiting, or keeps what it holds), and it is the waiter that began
-    /// last. Ending the last only breaks a cycle of jobs that each hold what another waits for,
-    /// while the one that waited first, whom the others were keeping waiting, is served when it
-    /// ends; a waiter behind a job that holds the memory and works on is never given up, for that
-    /// job's own deadline bounds how long it holds it.
-    public func givesUp(_ waiter: Int, after seconds: Double) -> Bool {
+    /// Whether waiting `holder` must give up: nothing was given back for `seconds` since it began
+    /// to wait (every holder is itself waiting, or keeps what it holds), and of the waiters it
+    /// holds the most (the latest to wait, of equals). Ending it breaks a cycle of jobs that each
+    /// hold what another waits for, and frees the most; a waiter behind a job that holds the
+    /// memory and works on is never given up, for that job's own deadline bounds how long it
+    /// holds it.
+    public func givesUp(_ holder: Int, after seconds: Double) -> Bool {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        guard let began = waiters[waiter], Self.now() - max(began, lastRelease) > seconds else { return false }
-        return waiters.values.allSatisfy { $0 <= began }
+        guard let began = waiters[holder], Self.now() - max(began, lastRelease) > seconds else { return false }
+        let rank = { (waiter: Int) in (self.holdings[waiter] ?? 0, self.waiters[waiter] ?? 0, waiter) }
+        return waiters.keys.allSatisfy { $0 == holder || rank($0) < rank(holder) }
     }
 }

@@ -56,27 +56,37 @@ public enum JobSpec: Sendable, Codable {
     /// The same job, its memory reserved from `lender`'s budget (a worker's, which is its parent's
     /// and shared by the run's workers) within its own `--max-memory`.
     public func borrowingMemory(from lender: MemoryBudget.Lender?) -> JobSpec {
+        budgeted { maxMemory, _ in MemoryBudget(total: maxMemory, lender: lender) }
+    }
+
+    /// The same job, done in this process, as one holder of the run's budget its options hold
+    /// (`MemoryBudget.share`): a wait stuck for `stall` seconds ends where this job holds the most.
+    public func sharingMemory(givingUpAfter stall: Double) -> JobSpec {
+        budgeted { maxMemory, current in current?.share(total: maxMemory, givingUpAfter: stall) }
+    }
+
+    func budgeted(by make: BudgetMaker) -> JobSpec {
         switch self {
         case .thumbnail(var options):
-            options.limits = options.limits.lent(by: lender)
+            options.limits = options.limits.budgeted(by: make)
             return .thumbnail(options)
         case .crop(var options):
-            options.budget = MemoryBudget(total: options.maxMemory, lender: lender)
+            options.budget = make(options.maxMemory, options.budget)
             return .crop(options)
         case .probe(var options):
-            options.limits = options.limits.lent(by: lender)
+            options.limits = options.limits.budgeted(by: make)
             return .probe(options)
         case .storyboard(var options, let html):
-            options.limits = options.limits.lent(by: lender)
+            options.limits = options.limits.budgeted(by: make)
             return .storyboard(options, html: html)
         case .preview(var options):
-            options.limits = options.limits.lent(by: lender)
+            options.limits = options.limits.budgeted(by: make)
             return .preview(options)
         case .ingest(var options):
-            options.limits = options.limits.lent(by: lender)
+            options.limits = options.limits.budgeted(by: make)
             return .ingest(options)
         case .pixels(let job):
-            return .pixels(job.borrowingMemory(from: lender))
+            return .pixels(job.budgeted(by: make))
         }
     }
 

@@ -102,20 +102,20 @@ public enum PixelJob: Sendable, Codable {
         return job
     }
 
-    /// The same job, its memory reserved from `lender`'s budget.
-    func borrowingMemory(from lender: MemoryBudget.Lender?) -> PixelJob {
+    /// The same job, its memory reserved from the budget `make` gives.
+    func budgeted(by make: BudgetMaker) -> PixelJob {
         switch self {
         case .thumbnails(var options):
-            options.limits = options.limits.lent(by: lender)
+            options.limits = options.limits.budgeted(by: make)
             return .thumbnails(options)
         case .frame(var options, let seconds, let tolerance):
-            options.limits = options.limits.lent(by: lender)
+            options.limits = options.limits.budgeted(by: make)
             return .frame(options, seconds: seconds, tolerance: tolerance)
         case .frames(var options, let times):
-            options.limits = options.limits.lent(by: lender)
+            options.limits = options.limits.budgeted(by: make)
             return .frames(options, times: times)
         case .crop(var options):
-            options.budget = MemoryBudget(total: options.maxMemory, lender: lender)
+            options.budget = make(options.maxMemory, options.budget)
             return .crop(options)
         case .pictureHeader:
             return self

@@ -24,21 +24,21 @@ struct JobExchange {
     var awaitedMemory: Int?
     /// How long the job has waited for memory in all.
     var memoryWait = 0.0
-    /// This job as a waiter for the budget's memory, while it waits.
-    var waiter: Int?
+    /// This job as the budget knows it: what it holds and whether it waits.
+    let holder: Int?
 
     init(outputs: OutputSet?, budget: MemoryBudget?, outputLimit: Int, deadline: Double) {
         self.outputs = outputs
         self.budget = budget
         self.outputLimit = outputLimit
         self.deadline = deadline
+        holder = budget?.newHolder()
     }
 
     /// Gives back all the worker holds, and stops waiting for more.
     mutating func endWaiting() {
         held.removeAll()
-        if let waiter { budget?.endWaiting(waiter) }
-        waiter = nil
+        if let holder { budget?.endWaiting(holder) }
     }
 
     /// Holds `reservation` for the worker: its token.
@@ -73,27 +73,23 @@ extension SandboxedJobs {
     /// wait is not this input's time: its deadline moves on by what the wait took (the others'
     /// own deadlines bound how long they hold the memory). A waiter is ended only where the
     /// budget is stuck (nothing given back for the timeout and half as much again) and it is the
-    /// last to wait, so that none holds the others hostage by asking for what is never given
-    /// back, and an input queued behind a hostile one is never the one that pays.
+    /// waiter holding the most, so that none holds the others hostage by asking for what is never
+    /// given back, and an input queued behind a hostile one is never the one that pays.
     func waitForMemory(_ bytes: Int, of budget: MemoryBudget, in exchange: inout JobExchange, worker: WorkerProcess) throws {
+        guard let waiting = exchange.holder else { return }
         let asked = Clock.seconds()
-        let waiting = exchange.waiter ?? budget.beginWaiting()
-        exchange.waiter = waiting
+        budget.beginWaiting(waiting)
         defer {
             let waited = Clock.seconds() - asked
             exchange.deadline += waited
             exchange.memoryWait += waited
         }
-        // Past the timeout and half as much again (2 s at least): a holder that works on is ended
-        // at its own deadline, which began before this wait, and what it gives back then must
-        // reach this waiter first (at the timeout itself, the two raced).
-        if budget.givesUp(waiting, after: settings.timeout + max(2, settings.timeout / 2)) {
+        if budget.givesUp(waiting, after: SandboxSettings.memoryStall(timeout: settings.timeout)) {
             _ = worker.end()
             throw WorkerFailure.starvedOfMemory(seconds: exchange.memoryWait, limit: budget.total)
         }
-        guard let reservation = budget.reserve(bytes, waitingAtMost: Self.memoryPoll) else { return }
+        guard let reservation = budget.reserve(bytes, for: waiting, waitingAtMost: Self.memoryPoll) else { return }
         budget.endWaiting(waiting)
-        exchange.waiter = nil
         exchange.awaitedMemory = nil
         try send(.memoryReserved(token: exchange.hold(reservation)), to: worker)
     }
@@ -175,7 +171,7 @@ extension SandboxedJobs {
         // turns at the worker's memory. The wait is bounded by the timeout (`waitForMemory`).
         if let budget = exchange.budget, bytes >= 0, bytes <= budget.total {
             // Had now, or answered once the other workers (or this one) give back enough.
-            guard let reservation = budget.reserve(bytes, waitingAtMost: 0) else {
+            guard let reservation = budget.reserve(bytes, for: exchange.holder, waitingAtMost: 0) else {
                 exchange.awaitedMemory = bytes
                 return
             }

@@ -39,6 +39,12 @@ public struct SandboxSettings: Sendable {
     /// each a process started afresh.
     public var startsFromZygote = true
 
+    /// How long nothing may be given back to the budget before a waiter gives up (`MemoryBudget
+    /// .givesUp`): past the timeout and half as much again (2 s at least), for a holder that works
+    /// on is ended at its own deadline, which began before this wait, and what it gives back then
+    /// must reach this waiter first (at the timeout itself, the two raced).
+    public static func memoryStall(timeout: Double) -> Double { timeout + max(2, timeout / 2) }
+
     public init(timeout: Double, maxMemory: Int, mediaWorkers: Int? = nil, budget: MemoryBudget? = nil,
                 executable: String = "/proc/self/exe") {
         self.timeout = timeout

@@ -6,8 +6,9 @@ import Failures
 /// input whose name ends in SUFFIX, as a hostile file would make a decoder: `crash` (SIGSEGV),
 /// `abort`, `sanitizer-oom` (AddressSanitizer's report of an allocation over the limit, then
 /// SIGABRT), `hold-memory:BYTES` (holds that much of the budget, then asks for as much again; the
-/// other inputs begin half a second later), `hold-memory-working:BYTES` (holds it and works on until
-/// its deadline), `hang`, `allocate` (up to 4 GiB), `open:PATH`, `socket`, `exec`, `fork` (each tried,
+/// other inputs begin half a second later), `hold-memory-waiting:BYTES` (holds that much and asks
+/// for as much again at once), `hold-memory-working:BYTES` (holds it and works on until its
+/// deadline), `hang`, `allocate` (up to 4 GiB), `open:PATH`, `socket`, `exec`, `fork` (each tried,
 /// and the job fails saying whether the kernel refused it), `lineage` (the job fails saying how the
 /// worker was started, whose child it is and what it holds open). Release builds leave this out.
 enum TestTrigger {
@@ -40,7 +41,7 @@ enum TestTrigger {
         let action = String(value[..<colon])
         var suffix = String(value[value.index(after: colon)...])
         var path = "/"
-        if ["open", "chmod", "hold-memory", "hold-memory-working"].contains(action), let second = suffix.firstIndex(of: ":") {
+        if ["open", "chmod", "hold-memory", "hold-memory-working", "hold-memory-waiting"].contains(action), let second = suffix.firstIndex(of: ":") {
             path = String(suffix[..<second])
             suffix = String(suffix[suffix.index(after: second)...])
         }
@@ -60,6 +61,13 @@ enum TestTrigger {
             guard let bytes = Int(path), let lender = SandboxWorker.current?.memoryLender else { return }
             _ = lender.borrow(bytes)
             sleep(1)
+            _ = lender.borrow(bytes)
+            while true { pause() }
+        case "hold-memory-waiting":
+            // As a file whose index takes nearly the whole budget, then waits for its frame: holds
+            // BYTES, and at once asks for as much again, so that it waits before the others do.
+            guard let bytes = Int(path), let lender = SandboxWorker.current?.memoryLender else { return }
+            _ = lender.borrow(bytes)
             _ = lender.borrow(bytes)
             while true { pause() }
         case "hold-memory-working":

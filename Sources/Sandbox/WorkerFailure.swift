@@ -1,5 +1,6 @@
 import FileIO
 import Glibc
+import Imaging
 import Reporting
 import Failures
 
@@ -59,8 +60,7 @@ public enum WorkerFailure: Error, Equatable, CustomStringConvertible {
         case .outputTooLarge(let limit):
             return "the worker decoding it wrote more than \(Self.size(limit)) to an output, more than the limits allow, and was ended; the file was refused"
         case .starvedOfMemory(let seconds, let limit):
-            return "waited \(Self.number(seconds.rounded())) s for memory of the run's budget (\(Setting.maxMemory) \(Self.size(limit))) "
-                + "while none was given back, the last to wait, and was ended so that the others go on; the file was refused"
+            return "\(DecodeLimitError.starvedOfMemory(seconds: seconds, limit: limit)); the file was refused"
         case .emptyOutput(let name):
             return "the worker decoding it wrote nothing to \(name) and said it was done; the file was refused"
         case .cancelled:

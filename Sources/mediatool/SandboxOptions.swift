@@ -35,7 +35,8 @@ struct SandboxOptions: ParsableArguments {
         let maxMemory = limits.maxMemory.bytes
         let settings = Self.settings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers)
         return SandboxRun(jobs: sandbox == .on ? SandboxedJobs(settings: settings, starting: starting) : nil,
-                          streams: StreamLimits(maxSize: limits.maxInputSize.bytes, stallSeconds: timeout.value))
+                          streams: StreamLimits(maxSize: limits.maxInputSize.bytes, stallSeconds: timeout.value),
+                          memoryStall: SandboxSettings.memoryStall(timeout: timeout.value))
     }
 
     /// The command line's sandbox, as `begin` and `prestartZygote` make it: its zygote is taken
@@ -63,6 +64,8 @@ struct SandboxRun {
     let jobs: SandboxedJobs?
     /// What each input that is a stream may cost.
     let streams: StreamLimits
+    /// Done here, how long a job may wait for memory nobody gives back (`SandboxSettings.memoryStall`).
+    let memoryStall: Double
 
     /// Runs the job `spec` says on every input, in workers or here, each on its share of the
     /// cores; exits 1 (after the summary) when any input failed.
@@ -89,7 +92,14 @@ struct SandboxRun {
     func runner(threads: Int, spec: JobSpec) throws -> @Sendable (FileJob, String, [PlannedOutput]) throws -> JobReport {
         let streams = streams
         guard let jobs else {
-            return { job, input, outputs in try job.limitingStreams(to: streams).run(input: input, outputs: outputs) }
+            // Each input's job is its own holder of the run's budget, so that two jobs that each
+            // hold what the other waits for end in the one holding the most, not in a hang.
+            let stall = memoryStall
+            return { job, input, outputs in
+                var own = spec.sharingMemory(givingUpAfter: stall).job(threads: threads)
+                own.policy = job.policy
+                return try own.limitingStreams(to: streams).run(input: input, outputs: outputs)
+            }
         }
         let sent = try JSONValueEncoder.encode(spec)
         return { job, input, outputs in

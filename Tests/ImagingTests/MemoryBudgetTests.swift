@@ -34,4 +34,42 @@ import Testing
         // Both released: the whole budget is there again.
         #expect(budget.reserve(1000) != nil)
     }
+
+    /// Two jobs of one process that each hold what the other waits for (a video whose index is
+    /// nearly the whole budget, beside a photo holding its own): the red team's pair hung
+    /// `--sandbox off` for good. Each job is a share of the budget; once nothing has been given
+    /// back for the stall, the waiter holding the most gives up, whichever began to wait first,
+    /// and the other is served.
+    @Test(arguments: [true, false])
+    func ofTwoJobsWaitingOnEachOtherTheOneHoldingMostGivesUp(largerWaitsFirst: Bool) throws {
+        let budget = MemoryBudget(total: 1000)
+        let shares = ["large": (budget.share(total: 1000, givingUpAfter: 0.3), 700), "small": (budget.share(total: 1000, givingUpAfter: 0.3), 250)]
+        let outcomes = Mutex<[String: Bool]>([:])
+        let holding = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        var goes: [String: DispatchSemaphore] = [:]
+        for (name, (share, bytes)) in shares {
+            let go = DispatchSemaphore(value: 0)
+            goes[name] = go
+            Thread {
+                // The job's reservation lives in its thread: a job that gets no more ends, and gives it back.
+                var held = share.reserve(bytes)
+                holding.signal()
+                go.wait()
+                let more = share.reserve(100)
+                outcomes.withLock { $0[name] = held != nil && more != nil }
+                if more == nil { held = nil }
+                done.signal()
+                withExtendedLifetime((held, more)) {}
+            }.start()
+        }
+        for _ in shares { #expect(holding.wait(timeout: .now() + 30) == .success) }
+        for name in largerWaitsFirst ? ["large", "small"] : ["small", "large"] {
+            goes[name]?.signal()
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(done.wait(timeout: .now() + 30) == .success && done.wait(timeout: .now() + 30) == .success, "the two jobs hung")
+        #expect(outcomes.withLock { $0 } == ["large": false, "small": true])
+        #expect(shares["large"]?.0.starvedSeconds != nil && shares["small"]?.0.starvedSeconds == nil)
+    }
 }

@@ -75,13 +75,23 @@ import TestSupport
     /// An input queued behind a hostile one for the run's memory does not pay for it: v1 holds
     /// nearly the whole budget, then asks for as much again and waits; v2, asking for its frame
     /// after v1 took the memory, waited past --timeout and failed with v1's timeout. Now the
-    /// budget, stuck, ends the waiter that came last (v1), and v2 is made.
+    /// budget, stuck, ends the waiter holding the most (v1), and v2 is made.
     @Test func anInputQueuedForMemoryBehindAHostileOneIsMade() throws {
         let (hostile, queued, written) = try Self.queuedBehindAHostileInput(holding: "hold-memory")
         #expect(queued["status"] as? String == "ok", "\(queued)")
         #expect(hostile["status"] as? String == "failed")
-        #expect((hostile["error"] as? String)?.contains("for memory of the run's budget (--max-memory 64 MiB) while none was given back, the last to wait") == true,
+        #expect((hostile["error"] as? String)?.contains("for memory of the run's budget (--max-memory 64 MiB) while none was given back, holding the most of those waiting") == true,
                 "\(hostile)")
+        #expect(written == ["v2.thumb.png"])
+    }
+
+    /// The red team's pair: a file whose index takes nearly the whole budget waits for its frame
+    /// first, the photo beside it waits after (in 2 of 6 runs the photo was ended, as the last
+    /// to wait). The waiter holding the most is ended, whenever it began to wait.
+    @Test func theWaiterHoldingTheMostIsEndedNotTheLastToWait() throws {
+        let (hostile, queued, written) = try Self.queuedBehindAHostileInput(holding: "hold-memory-waiting")
+        #expect(queued["status"] as? String == "ok", "\(queued)")
+        #expect((hostile["error"] as? String)?.contains("holding the most of those waiting") == true, "\(hostile)")
         #expect(written == ["v2.thumb.png"])
     }
 
