@@ -109,7 +109,7 @@ public final class ImageSource: Sendable {
         options.clamps = clamps
         options.maxPixels = configuration.maxPixels
         options.maxMemory = configuration.maxMemory
-        options.budget = configuration.sharedBudget
+        options.budget = configuration.callBudget
         options.threads = configuration.threadCount
         return try await pictures(.crop(options), count: 1)[0]
     }

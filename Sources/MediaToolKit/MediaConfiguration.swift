@@ -1,4 +1,5 @@
 internal import Imaging
+internal import Sandbox
 internal import WorkerPool
 
 /// What a call may use: threads and memory. Passed in, never read from the environment, so that
@@ -33,7 +34,15 @@ public struct MediaConfiguration: Sendable, Equatable {
         self.maxMemory = maxMemory
     }
 
-    var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory, budget: sharedBudget) }
+    /// A call's limits, its memory reserved through its own share of the budget (`callBudget`).
+    var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxMemory: maxMemory, budget: callBudget) }
+
+    /// One call's share of the budget (`MemoryBudget.share`): in this process, two calls that each
+    /// hold what the other waits for end in the one holding the most, not in a hang. (A worker's
+    /// call reserves through the parent's `SandboxedJobs`, which knows each job the same way.)
+    var callBudget: MemoryBudget {
+        sharedBudget.share(total: maxMemory, givingUpAfter: SandboxSettings.memoryStall(timeout: timeout))
+    }
 
     /// The budget the call's decoding reserves from.
     var sharedBudget: MemoryBudget { (budget ?? MediaMemoryBudget.shared(bytes: maxMemory)).budget }
