@@ -174,7 +174,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "PictureDigestsTests", dependencies: ["PictureDigests", "Imaging", "TestSupport"], exclude: ["Scripts"]),
         .testTarget(name: "MediaToolKitTests", dependencies: ["MediaToolKit", "TestSupport", "mediatool"], exclude: ["Scripts"]),
-        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Imaging"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Imaging", "JSON", "TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Imaging", "TestSupport"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging", "FileIO"]),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards"]),

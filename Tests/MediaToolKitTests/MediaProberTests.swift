@@ -36,6 +36,17 @@ import TestSupport
         #expect(try Self.commandLine(RepositoryFixtures.path("probe/phone-hlg-portrait.mov"), ["--no-gps"]) == withheld)
     }
 
+    /// What was noticed on the way reaches the caller from a worker as from this process (a
+    /// worker's warnings were dropped when its line was decoded).
+    @Test func warningsReachTheCallerWhereverTheProbeRan() async throws {
+        var inProcess = MediaConfiguration()
+        inProcess.sandbox = .inProcess
+        for configuration in [MediaConfiguration(), inProcess] {
+            let report = try await MediaProber(configuration: configuration).probe(KitFixtures.source("pictures/exif-malformed.jpg"))
+            #expect(report.warnings == ["malformed EXIF: expected II or MM, found 58 59; orientation 1 assumed"], "\(configuration.sandbox)")
+        }
+    }
+
     @Test func encodingRoundTrips() async throws {
         let report = try await MediaProber().probe(KitFixtures.source("probe/camera-south-west.jpg"))
         let again = try JSONDecoder().decode(ProbeReport.self, from: try JSONEncoder().encode(report))
