@@ -123,37 +123,47 @@ public struct MediaIngester: Sendable {
 }
 
 extension MediaIngestResult {
-    /// The job's report, which is the manifest (the command line's line), read back.
+    /// The job's report, which is the manifest (the command line's line), read back: its probe's
+    /// fields as `ProbeReport` decodes the probe line, the rest by `IngestLine`'s types.
     init(_ report: JobReport, manifest: URL) throws {
         self.manifest = manifest
-        let fields = report.fields.map { JSONMember($0.name, $0.value) } + [JSONMember("warnings", .array([]))]
-        guard let probe = try? JSONValueDecoder.decode(ProbeReport.self, from: .object(fields)) else { throw WorkerFailure.malformedReply }
-        self.probe = probe
-        func member(_ name: String) -> JSONValue? { report.fields.first { $0.name == name }?.value }
-        func text(_ value: JSONValue?) -> String? {
-            switch value {
-            case .string(let text), .text(let text): return text
-            default: return nil
-            }
+        probe = try ProbeReport(line: report.fields, warnings: [])
+        let members = JSONValue.object(report.fields.map { JSONMember($0.name, $0.value) })
+        guard let line = try? JSONValueDecoder.decode(IngestLine.self, from: members) else { throw WorkerFailure.malformedReply }
+        outputs = line.renditions.map { entry in
+            MediaIngestOutput(name: entry.name, url: entry.path.map { URL(fileURLWithPath: $0) }, width: entry.width ?? 0,
+                              height: entry.height ?? 0, format: entry.format ?? "", bytes: entry.bytes)
         }
-        func number(_ value: JSONValue?) -> Int? { if case .int(let number) = value { number } else { nil } }
-        func object(_ value: JSONValue?) -> [String: JSONValue] {
-            guard case .object(let members) = value else { return [:] }
-            return Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        }
-        guard case .array(let entries) = member("renditions") else { throw WorkerFailure.malformedReply }
-        outputs = try entries.map { entry in
-            let fields = object(entry)
-            guard let name = text(fields["name"]) else { throw WorkerFailure.malformedReply }
-            return MediaIngestOutput(name: name, url: text(fields["path"]).map { URL(fileURLWithPath: $0) },
-                                     width: number(fields["width"]) ?? 0, height: number(fields["height"]) ?? 0,
-                                     format: text(fields["format"]) ?? "", bytes: number(fields["bytes"]))
-        }
-        let placeholder = object(member("placeholder")), hash = object(member("hash"))
-        thumbHash = text(placeholder["thumbhash"])
-        blurHash = text(placeholder["blurhash"])
-        differenceHash = text(hash["dhash"])
-        perceptualHash = text(hash["phash"])
+        thumbHash = line.placeholder?.thumbhash
+        blurHash = line.placeholder?.blurhash
+        differenceHash = line.hash?.dhash
+        perceptualHash = line.hash?.phash
         warnings = report.warnings
     }
+}
+
+/// What the ingest line holds beside the probe's fields (docs/ingest.md's manifest).
+private struct IngestLine: Decodable {
+    struct Rendition: Decodable {
+        let name: String
+        let path: String?
+        let width: Int?
+        let height: Int?
+        let format: String?
+        let bytes: Int?
+    }
+
+    struct Placeholders: Decodable {
+        let thumbhash: String?
+        let blurhash: String?
+    }
+
+    struct Hashes: Decodable {
+        let dhash: String?
+        let phash: String?
+    }
+
+    let renditions: [Rendition]
+    let placeholder: Placeholders?
+    let hash: Hashes?
 }
