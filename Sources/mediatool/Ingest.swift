@@ -1,3 +1,4 @@
+import MediaFormats
 import ArgumentParser
 import Batch
 import FileIO
@@ -79,7 +80,7 @@ struct Ingest: ParsableCommand {
             throw ValidationError("\(self.recipe.map { "--recipe \($0): the recipe's" } ?? "the default recipe's") \(least.what) needs \(DecodeLimitError.mebibytes(least.bytes)), over --max-memory \(DecodeLimitError.mebibytes(options.limits.maxMemory, roundingUp: false))")
         }
         // Audio too: its manifest holds its probe, and renditions of its cover art where it has one.
-        let extensions = Thumbnail.videoExtensions.union(Thumbnail.audioExtensions).union(PictureFormat.readableExtensions).union(["gif"])
+        let extensions = SearchedExtensions.media
         let sandboxRun = sandbox.begin(limits: limits, starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)])
         let templates = recipe.outputs.map(\.template)
         let (plan, files, ownOutputs) = try OutputOptions.plan(

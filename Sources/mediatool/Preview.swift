@@ -1,3 +1,4 @@
+import MediaFormats
 import Jobs
 import ArgumentParser
 import Batch
@@ -128,9 +129,9 @@ struct Preview: ParsableCommand {
         options.limits = limits.runLimits()
         let sandboxRun = sandbox.begin(limits: limits)
         let (plan, videos, ownOutputs) = try outputs.plan(
-            for: inputs, extensions: Thumbnail.videoExtensions, batch: batch,
+            for: inputs, extensions: SearchedExtensions.videos, batch: batch,
             defaultTemplate: OutputPlan.defaultTemplate(suffix: "preview", fileExtension: options.format.fileExtension))
         try sandboxRun.runBatch(videos, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .preview(options),
-                                serving: batch.serve ? batch.selection(extensions: Thumbnail.videoExtensions) : nil)
+                                serving: batch.serve ? batch.selection(extensions: SearchedExtensions.videos) : nil)
     }
 }

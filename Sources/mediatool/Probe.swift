@@ -1,3 +1,4 @@
+import MediaFormats
 import Jobs
 import ArgumentParser
 import FFmpeg
@@ -66,9 +67,7 @@ struct Probe: ParsableCommand {
     @OptionGroup var sandbox: SandboxOptions
 
     /// What a folder is searched for: every picture and media extension thumbnail takes.
-    static var extensions: Set<String> {
-        Thumbnail.videoExtensions.union(Thumbnail.audioExtensions).union(PictureFormat.readableExtensions).union(["gif"])
-    }
+    static var extensions: Set<String> { SearchedExtensions.media }
 
     /// The pictures first, then the videos, by their names: the pictures are read while the
     /// zygote loads FFmpeg for the videos (30 to 40 ms), where videos among them would have held

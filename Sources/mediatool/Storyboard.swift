@@ -1,3 +1,4 @@
+import MediaFormats
 import Jobs
 import ArgumentParser
 import Sandbox
@@ -147,7 +148,7 @@ struct Storyboard: ParsableCommand {
         options.urlBase = vttBase
         let html = html
         let sandboxRun = sandbox.begin(limits: limits)
-        let listed = try batch.inputs(inputs, extensions: Thumbnail.videoExtensions)
+        let listed = try batch.inputs(inputs, extensions: SearchedExtensions.videos)
         if vtt != nil && listed.count != 1 {
             throw ValidationError("--vtt names one storyboard: use --out-dir for \(listed.count) inputs.")
         }
@@ -166,6 +167,6 @@ struct Storyboard: ParsableCommand {
         RunInputs.register(paths: videos.map(\.path))
         if let html, RunInputs.contains(path: html) { throw ValidationError("\(OutputError.wouldOverwriteInput(path: html))") }
         try sandboxRun.runBatch(videos, plan: plan, jobs: jobs, spec: .storyboard(options, html: html),
-                                serving: batch.serve ? batch.selection(extensions: Thumbnail.videoExtensions) : nil)
+                                serving: batch.serve ? batch.selection(extensions: SearchedExtensions.videos) : nil)
     }
 }

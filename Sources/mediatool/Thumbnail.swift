@@ -1,3 +1,4 @@
+import MediaFormats
 import Jobs
 import ArgumentParser
 import Batch
@@ -124,13 +125,6 @@ struct Thumbnail: ParsableCommand {
 
     @OptionGroup var sandbox: SandboxOptions
 
-    /// The formats a folder is searched for.
-    /// Raw streams (m2v, h264, hevc...) too: they state no duration, and their first frame is shown.
-    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "ts", "mts", "m2ts", "avi", "3gp", "mpg", "mpeg", "wmv", "flv", "ogv",
-                                               "m2v", "h264", "264", "h265", "265", "hevc"]
-    /// With --cover, audio files with artwork too.
-    static let audioExtensions: Set<String> = ["mp3", "m4a", "flac", "ogg", "opus", "mka"]
-
     /// Every size asked, once each, in the order given.
     func allSizes() throws -> [ThumbnailSize] {
         var listed = size
@@ -171,9 +165,8 @@ struct Thumbnail: ParsableCommand {
     }
 
     func run() throws {
-        let videos = cover || coverPrefer ? Self.videoExtensions.union(Self.audioExtensions) : Self.videoExtensions
-        // GIF goes through FFmpeg (which shows its first frame, a picture), the others through their codecs.
-        let extensions = videos.union(PictureFormat.readableExtensions).union(["gif"])
+        // With --cover, sound files with artwork too.
+        let extensions = cover || coverPrefer ? SearchedExtensions.media : SearchedExtensions.videos.union(SearchedExtensions.pictures)
         let sizes = try allSizes()
         var options = ThumbnailOptions()
         options.time = at
