@@ -61,7 +61,7 @@ import VideoThumbnails
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/fuzz/wire")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        #expect(names.count == 14)
+        #expect(names.count == 19)
         for name in names {
             let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
             let message = try #require(WireMessage(bytes: bytes), "\(name)")
@@ -74,6 +74,13 @@ import VideoThumbnails
             case ("ready-protocol-1", .ready(let version, let flags, let pid)): #expect(version == 1 && flags == 7 && pid == 4242)
             case ("start-worker", .startWorker(let decoders)): #expect(decoders == .media)
             case ("worker-started", .workerStarted(let pid)): #expect(pid == 4242)
+            case ("unconfined", .unconfined(let reason)): #expect(reason.hasPrefix("seccomp"))
+            case ("output-opened", .outputOpened): break
+            case ("output-refused", .outputRefused(let message)): #expect(message.contains("outside"))
+            case ("memory-reserved", .memoryReserved(let token)): #expect(token == 5)
+            case ("memory-refused", .memoryRefused): break
+            case ("unconfined", _), ("output-opened", _), ("output-refused", _), ("memory-reserved", _), ("memory-refused", _):
+                Issue.record("\(name) is read as \(message)")
             case ("job-thumbnail", .job(let input, let outputs, _, _)):
                 #expect(input == "in.mp4" && outputs.map(\.variant) == ["256", "512"])
             default: break
