@@ -52,10 +52,12 @@ enum MP4SampleTables {
         guard let size = file.size, size >= 16 else { return Index() }
         var reader = Reader(file: file, size: size)
         // Where the boxes start after ID3v2 tags depends on whether FFmpeg skips a tag's footer
-        // (only a v2.4 tag's, and not where its extended header is bad): each start is searched,
-        // the worst kept.
+        // (only a v2.4 tag's, and not where its extended header is bad); and where it finds no
+        // movie after them it reads the file again from its first byte, tags and all (its
+        // `moov_retry`: "ID3" 04 then "moov" is a movie from byte 0). Each start is searched, the
+        // worst kept.
         var worst = Index()
-        for footers in Set(ID3Footers.allCases.map { reader.boxesStart(skipping: $0) }).sorted() {
+        for footers in Set(ID3Footers.allCases.map { reader.boxesStart(skipping: $0) } + [0]).sorted() {
             let found = try index(from: footers, of: &reader, size: size)
             if found.entries > worst.entries { worst = found }
         }
@@ -143,7 +145,7 @@ enum MP4SampleTables {
         /// Fragments FFmpeg keeps a record of, each with one for every track: a `moof` (top-level
         /// ones are counted by the caller), a `sidx` reference, a `tfra` entry.
         var fragments = 0
-        /// Samples `senc` boxes claim encryption records for.
+        /// Samples `senc` and `saiz` boxes claim encryption records for.
         var encryptedSamples = 0
         /// The boxes FFmpeg needs before it believes a `trun` (a fragment's header, `tfhd`, naming
         /// a track the movie gave defaults to in `trex`) or a `senc` (a track's encryption
@@ -153,12 +155,19 @@ enum MP4SampleTables {
 
         /// Track runs FFmpeg can believe: a `tfhd` and a `trex` are somewhere in the file.
         var believedRuns: Int { prerequisites.isSuperset(of: ["tfhd", "trex"]) ? runs : 0 }
+        /// A `trun` of this many entries or more FFmpeg refuses before it allocates any
+        /// (`entries + ctts_count >= UINT_MAX / sizeof(MOVCtts)`, 8 bytes at least): four letters
+        /// of text ("trunk at the zoo") always count more.
+        static let runsRefusedFrom = Int(UInt32.max) / 8
+        /// A `senc` or `saiz` of this many samples or more FFmpeg refuses before it allocates
+        /// (`sample_count >= INT_MAX / sizeof(AVEncryptionInfo *)`).
+        static let encryptedSamplesRefusedFrom = Int(Int32.max) / 8
         /// Encrypted samples FFmpeg can believe: a track has encryption defaults somewhere.
         var believedEncryptedSamples: Int { prerequisites.isDisjoint(with: ["tenc", "schm"]) ? 0 : encryptedSamples }
 
         /// The types whose claims count, `trak`, which begins a track, and the boxes some claims need.
         static let types: [String] = ["trak", "stsz", "stz2", "stsc", "stco", "co64", "trun", "hdlr", "stsd", "stts", "cmov",
-                                      "elst", "moof", "sidx", "tfra", "senc", "tfhd", "trex", "tenc", "schm"]
+                                      "elst", "moof", "sidx", "tfra", "senc", "saiz", "tfhd", "trex", "tenc", "schm"]
         static let codes: [UInt32] = types.map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
         /// Which bytes end one of `codes`: a code's last byte is looked up first, and most bytes end none.
         static let lastBytes: [Bool] = (0..<256).map { byte in codes.contains { Int($0 & 0xFF) == byte } }
@@ -231,7 +240,7 @@ enum MP4SampleTables {
                     tracks[tracks.count - 1].mostSamplesPerChunk = max(tracks[tracks.count - 1].mostSamplesPerChunk, samples)
                 }
             case "trun":
-                if let count = reader.integer(at: fields, bytes: 4) { runs = runs.addingClamped(count) }
+                if let count = reader.integer(at: fields, bytes: 4), count < Self.runsRefusedFrom { runs = runs.addingClamped(count) }
             case "elst":
                 // Entries of 12 bytes at least (version 0), read no further than the file goes.
                 if let count = reader.integer(at: fields, bytes: 4) {
@@ -249,7 +258,18 @@ enum MP4SampleTables {
                 try takeSegmentIndex(at: typeOffset, with: &reader)
             case "senc":
                 // Version and flags (4), then the sample count (4).
-                if let count = reader.integer(at: fields, bytes: 4) { encryptedSamples = encryptedSamples.addingClamped(count) }
+                if let count = reader.integer(at: fields, bytes: 4), count < Self.encryptedSamplesRefusedFrom {
+                    encryptedSamples = encryptedSamples.addingClamped(count)
+                }
+            case "saiz":
+                // Version and flags (4); with flag 1 the info's type and parameter (8); the default
+                // size (1); the sample count (4). FFmpeg makes a record for each (a byte of sizes
+                // each, or none where the default is given and the record reads no byte).
+                guard let flags = reader.integer(at: typeOffset + 4, bytes: 4) else { return }
+                let countAt = fields + (flags & 1 != 0 ? 8 : 0) + 1
+                if let count = reader.integer(at: countAt, bytes: 4), count < Self.encryptedSamplesRefusedFrom {
+                    encryptedSamples = encryptedSamples.addingClamped(count)
+                }
             case "tfhd", "trex", "tenc", "schm":
                 prerequisites.insert(type)
             case "hdlr":

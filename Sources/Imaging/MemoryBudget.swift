@@ -164,14 +164,17 @@ public final class MemoryBudget: @unchecked Sendable {
         pthread_mutex_lock(lock)
         reserved -= bytes
         if let holder, let held = holdings[holder] { holdings[holder] = held > bytes ? held - bytes : nil }
-        lastRelease = Self.now()
+        // What a waiting holder gives back may let another waiter on; what a job that works on
+        // gives back says nothing of a cycle of waiters (steady traffic beside them kept one
+        // from ever being broken).
+        if let holder, waiters[holder] != nil { lastWaiterRelease = Self.now() }
         pthread_cond_broadcast(released)
         pthread_mutex_unlock(lock)
     }
 
     // Waiters say when they began, so that a budget that is stuck can be told from one that is
     // busy. Guarded by `lock`.
-    private var lastRelease = MemoryBudget.now()
+    private var lastWaiterRelease = MemoryBudget.now()
     private var waiters: [Int: Double] = [:]
 
     private static func now() -> Double {
@@ -193,16 +196,17 @@ public final class MemoryBudget: @unchecked Sendable {
         pthread_mutex_unlock(lock)
     }
 
-    /// Whether waiting `holder` must give up: nothing was given back for `seconds` since it began
-    /// to wait (every holder is itself waiting, or keeps what it holds), and of the waiters it
-    /// holds the most (the latest to wait, of equals). Ending it breaks a cycle of jobs that each
-    /// hold what another waits for, and frees the most; a waiter behind a job that holds the
-    /// memory and works on is never given up, for that job's own deadline bounds how long it
-    /// holds it.
+    /// Whether waiting `holder` must give up: every job that holds memory waits for more (none
+    /// works on to give it back), none of them gave any back for `seconds` since this one began
+    /// to wait, and of the waiters it holds the most (the latest to wait, of equals). Ending it
+    /// breaks a cycle of jobs that each hold what another waits for, and frees the most. A waiter
+    /// behind a job that holds the memory and works on is never given up, with a deadline or
+    /// without one (`--sandbox off`): that job gives it back when it is done.
     public func givesUp(_ holder: Int, after seconds: Double) -> Bool {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        guard let began = waiters[holder], Self.now() - max(began, lastRelease) > seconds else { return false }
+        guard let began = waiters[holder], Self.now() - max(began, lastWaiterRelease) > seconds,
+              holdings.allSatisfy({ $0.value == 0 || waiters[$0.key] != nil }) else { return false }
         let rank = { (waiter: Int) in (self.holdings[waiter] ?? 0, self.waiters[waiter] ?? 0, waiter) }
         return waiters.keys.allSatisfy { $0 == holder || rank($0) < rank(holder) }
     }

@@ -72,4 +72,24 @@ import Testing
         #expect(outcomes.withLock { $0 } == ["large": false, "small": true])
         #expect(shares["large"]?.0.starvedSeconds != nil && shares["small"]?.0.starvedSeconds == nil)
     }
+
+    /// A job that holds the memory and works on, with no deadline (`--sandbox off`), is waited
+    /// for: the one waiting behind it is never the one given up (the fifth red team had an
+    /// innocent video ended behind a slow one), and gets its memory when the worker is done.
+    @Test func aWaiterBehindAJobThatWorksOnIsNeverGivenUp() throws {
+        let budget = MemoryBudget(total: 1000)
+        let worker = budget.share(total: 1000, givingUpAfter: 0.2)
+        let waiter = budget.share(total: 1000, givingUpAfter: 0.2)
+        let working = DispatchSemaphore(value: 0)
+        Thread {
+            let held = worker.reserve(900)
+            working.signal()
+            // Works on, well past the waiter's stall, then gives it back.
+            Thread.sleep(forTimeInterval: 1)
+            withExtendedLifetime(held) {}
+        }.start()
+        #expect(working.wait(timeout: .now() + 30) == .success)
+        let got = waiter.reserve(200)
+        #expect(got != nil && waiter.starvedSeconds == nil)
+    }
 }

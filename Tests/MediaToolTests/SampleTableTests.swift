@@ -172,10 +172,13 @@ import TestSupport
 
     /// Titles and comments whose words read as boxes (the fourth red team's "Elephant trunk" read
     /// as a `trun`, "presence" as a `senc`), written by ffmpeg into a plain MP4 and MOV and a
-    /// fragmented MP4 with no encryption: read as they are, with FFmpeg's own frame count.
+    /// fragmented MP4 (the fifth's: "trunk" where a fragment's header is, "presence" beside the
+    /// "tenc" of "sentence"): read as they are.
     @Test(.enabled(if: try Requirement.tool(StoryboardTests.ffmpeg), "ffmpeg is not installed (scripts/bootstrap test installs it)"),
           arguments: [("video/counter.mp4", "Elephant trunk, truncated", "mp4"), ("video/counter.mov", "Elephant trunk, truncated", "mov"),
-                      ("video/counter-fragmented.mp4", "in the presence of absence", "mp4")])
+                      ("video/counter-fragmented.mp4", "in the presence of absence", "mp4"),
+                      ("video/counter-fragmented.mp4", "Elephant trunk at the zoo", "mp4"),
+                      ("video/counter.mp4", "Stage presence: a sentence or two", "mp4")])
     func wordsInMetadataAreNoClaims(fixture: String, words: String, container: String) throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
