@@ -222,6 +222,8 @@ final class WorkerProcess {
         guard let message = try? channel.receive(seconds: seconds) else {
             throw WorkerFailure.didNotStart(ending: end())
         }
+        // A worker sends no descriptor: any that came with its hello is closed, not kept.
+        message.descriptors.forEach { close($0) }
         switch WireMessage(bytes: message.bytes) {
         case .ready(let version, _, _)? where version != WireMessage.protocolVersion:
             _ = end()

@@ -51,6 +51,21 @@ import TestSupport
         await #expect(throws: MediaError.self) { _ = try await MediaProber(configuration: Self.configuration("silent")).probe(Self.photo) }
     }
 
+    /// Descriptors a worker sends with its hello are closed, not kept: a worker that sent 4 with
+    /// each hello (as many as a message may carry) grew a server by 4 open files a call.
+    @Test func descriptorsSentWithAHelloAreClosed() async throws {
+        // This process's descriptors of the worker's script, which only such a hello brings here.
+        func kept() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == Self.worker
+            }.count
+        }
+        for _ in 0..<3 {
+            await #expect(throws: MediaError.self) { _ = try await MediaProber(configuration: Self.configuration("descriptors")).probe(Self.photo) }
+        }
+        #expect(try kept() == 0)
+    }
+
     @Test func picturesOfSizesNotAskedForAreRefused() async throws {
         await #expect {
             _ = try await ThumbnailGenerator(configuration: Self.configuration("big")).thumbnails(of: Self.photo, fitting: [ThumbnailBounds(width: 16)])

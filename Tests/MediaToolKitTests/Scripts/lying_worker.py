@@ -11,7 +11,8 @@ writes them) and lies as LYING_WORKER says:
   environment  fails, its message the names of its environment's variables
   protocol-1   says hello as a worker of protocol 1 did (no version)
   protocol-3   says hello as a worker of a protocol to come
-  deployment   fails every job, saying it is the deployment's fault"""
+  deployment   fails every job, saying it is the deployment's fault
+  descriptors  says hello with 4 descriptors of this script attached, fails its job and ends"""
 import array
 import os
 import socket
@@ -77,6 +78,10 @@ if MODE == "protocol-1":
     send(b"\x02" + integer(0) + integer(os.getpid()))
 elif MODE == "protocol-3":
     send(b"\x11" + integer(3) + b"whatever protocol 3 says next")
+elif MODE == "descriptors":
+    # This script itself, which nothing else of the library's process opens: the tests count those.
+    itself = os.open(os.path.abspath(__file__), os.O_RDONLY)
+    socket.send_fds(channel, [b"\x00\x11" + integer(2) + integer(0) + integer(os.getpid())], [itself] * 4)
 else:
     send(b"\x11" + integer(2) + integer(0) + integer(os.getpid()))
 while True:
@@ -105,6 +110,9 @@ while True:
                   + string("gps") + b"\x07" + integer(2) + string("latitude") + b"\x03" + struct.pack("<d", 51.5)
                   + string("longitude") + b"\x03" + struct.pack("<d", -0.1))
         done(fields, 4)
+    elif MODE == "descriptors":
+        send(b"\x05" + string("a hello with descriptors") + string("damaged"))
+        sys.exit(0)
     elif MODE == "deployment":
         send(b"\x05" + string("your installation is broken") + string("deployment"))
     elif MODE == "environment":
