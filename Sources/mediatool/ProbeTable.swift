@@ -6,7 +6,7 @@ import Reporting
 /// long names do not push the others about.
 enum ProbeTable {
     static let columns: [(title: String, width: Int)] = [
-        ("KIND", 7), ("FORMAT", 6), ("SIZE", 11), ("ROT", 3), ("DURATION", 10), ("CODEC", 10), ("HDR", 3), ("CREATED", 29),
+        ("KIND", 7), ("FORMAT", 6), ("SIZE", 11), ("ROT", 3), ("DURATION", 10), ("FRAMES", 6), ("CODEC", 10), ("HDR", 3), ("CREATED", 29),
     ]
 
     static var layout: ReportTable {
@@ -23,8 +23,9 @@ enum ProbeTable {
         if case .int(let width) = value("width"), case .int(let height) = value("height") { size = "\(width)x\(height)" }
         var duration = "-"
         if case .double(let seconds) = value("duration") { duration = SecondsText.of(seconds) + " s" }
+        // A video's frames from its index, or counted with --deep; an animation's; a TIFF's pages.
         return line([text(value("kind")) ?? "-", text(value("format")) ?? "-", size, text(value("rotation")) ?? "-", duration,
-                     text(value("codec")) ?? "-", text(value("hdr")) ?? "-", text(value("created")) ?? "-", input])
+                     text(value("frames")) ?? "-", text(value("codec")) ?? "-", text(value("hdr")) ?? "-", text(value("created")) ?? "-", input])
     }
 
     private static func text(_ value: JSONValue) -> String? {

@@ -207,9 +207,27 @@ import TestSupport
         #expect(run.status == 1)
         let rows = run.output.split(separator: "\n").map(String.init)
         #expect(rows.count == 3)
-        #expect(rows.first == "KIND    FORMAT SIZE        ROT DURATION   CODEC      HDR CREATED                       FILE")
-        #expect(rows[1] == "video   mov    64x96       90  0.2 s      hevc       hlg 2024-05-01T12:34:56+02:00     \(inputs[0])")
+        #expect(rows.first == "KIND    FORMAT SIZE        ROT DURATION   FRAMES CODEC      HDR CREATED                       FILE")
+        // 6 frames: ffprobe's nb_frames of the clip.
+        #expect(rows[1] == "video   mov    64x96       90  0.2 s      6      hevc       hlg 2024-05-01T12:34:56+02:00     \(inputs[0])")
         #expect(rows[2].hasPrefix("failed ") && rows[2].hasSuffix(inputs[1]))
+    }
+
+    /// A Matroska clip's frames are not in its header: the table shows them once --deep counted
+    /// them (60, as ffprobe -count_frames does), as a new user expected.
+    @Test func theTableShowsTheFramesDeepCounted() throws {
+        let input = Fixture.path("video/counter.mkv")
+        let plain = try ToolRun.run(["probe", "--format", "table", input], deadline: 60)
+        let deep = try ToolRun.run(["probe", "--deep", "--format", "table", input], deadline: 60)
+        // The cell under the FRAMES title.
+        func frames(_ output: String) throws -> Substring {
+            let rows = output.split(separator: "\n")
+            let column = try #require(rows.first?.range(of: "FRAMES")).lowerBound.utf16Offset(in: rows[0])
+            let row = try #require(rows.last)
+            return row.dropFirst(column).prefix { $0 != " " }
+        }
+        #expect(try frames(plain.output) == "-")
+        #expect(try frames(deep.output) == "60")
     }
 
     /// A header that says 9e18 seconds (helper-found: the table's seconds trapped): no duration from
