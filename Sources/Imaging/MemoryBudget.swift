@@ -6,8 +6,8 @@ import Glibc
 /// over the whole budget it never gets. (Unchecked Sendable: the count is guarded by the lock.)
 ///
 /// A job reserves again and again (a video's index, then its frames), so two jobs can each hold
-/// what the other waits for. Each job is a holder the budget knows; where nothing has been given
-/// back for a while and holders wait, the waiter holding the most gives up (`givesUp`): its
+/// what the other waits for. Each job is a holder the budget knows; where every holder waits for
+/// more and none gave any back for a while, the waiter holding the most gives up (`givesUp`): its
 /// release frees the most, and a file whose index takes nearly the whole budget is the one ended,
 /// never the photo queued beside it.
 public final class MemoryBudget: @unchecked Sendable {
@@ -55,8 +55,8 @@ public final class MemoryBudget: @unchecked Sendable {
     }
 
     /// One job's share of this budget, in this process: what it reserves is held here as that
-    /// job's, up to `total` (the job's own limit); a wait that is stuck (nothing given back for
-    /// `stall` seconds) ends with no memory where this job holds the most of those waiting.
+    /// job's, up to `total` (the job's own limit); a wait that is stuck (`givesUp` after `stall`
+    /// seconds) ends with no memory where this job holds the most of those waiting.
     public func share(total: Int, givingUpAfter stall: Double) -> MemoryBudget {
         MemoryBudget(total: min(total, self.total), sharing: (self, newHolder(), stall))
     }
