@@ -10,10 +10,8 @@ extension Cropper {
         var job = FileJob(recognise: PictureFormat.recognise, policy: options.output) { file, outputs, name in
             let report = try crop(from: file, into: outputs.primary, output: name)
             let rect = report.storedRect
-            return JobReport(fields: [
-                ("orientation", .int(report.orientation.rawValue)),
-                ("stored_rect", .array([.int(rect.x), .int(rect.y), .int(rect.width), .int(rect.height)])),
-            ], warnings: report.warnings)
+            return try JobReport(CropResult(orientation: report.orientation.rawValue, storedRect: [rect.x, rect.y, rect.width, rect.height]),
+                                 warnings: report.warnings)
         }
         // Crops are of pictures only: a worker without FFmpeg's libraries does them.
         job.decoders = { _ in .pictures }

@@ -66,9 +66,9 @@ public enum PixelJob: Sendable, Codable {
             var opening = PictureOpening(maxPixels: maxPixels, maxMemory: maxMemory, threads: 1)
             opening.readsPixels = false
             let picture = try PictureFormat.open(file, opening)
-            return JobReport(fields: [("format", .string(picture.facts.format)), ("stored_width", .int(picture.storedWidth)),
-                                      ("stored_height", .int(picture.storedHeight)), ("orientation", .int(picture.orientation.rawValue))],
-                             warnings: [])
+            return try JobReport(PictureHeaderResult(format: picture.facts.format, storedWidth: picture.storedWidth,
+                                                     storedHeight: picture.storedHeight, orientation: picture.orientation.rawValue),
+                                 warnings: [])
         }
         return JobReport(fields: [], warnings: [])
     }

@@ -11,18 +11,11 @@ extension Previewer {
         FileJob(recognise: VideoSource.recognise, policy: options.output) { file, outputs, path in
             let preview = try makePreview(from: file)
             try FileSystem.writeAll(preview.bytes, to: outputs.primary, target: path)
-            let fields: [(String, JSONValue)] = [
-                ("format", .string(options.format.rawValue)),
-                ("width", .int(preview.width)), ("height", .int(preview.height)),
-                ("frames", .int(preview.frameCount)),
-                ("milliseconds", .int(preview.milliseconds)),
-                ("segments", .array(preview.segments.map { segment in
-                    .object([JSONMember("start", .double(segment.start)), JSONMember("seconds", .double(segment.length))])
-                })),
-                ("quality", .int(preview.quality)),
-                ("bytes", .int(preview.bytes.count)),
-            ]
-            return JobReport(fields: fields, warnings: preview.warnings)
+            let result = PreviewResult(format: options.format.rawValue, width: preview.width, height: preview.height,
+                                       frames: preview.frameCount, milliseconds: preview.milliseconds,
+                                       segments: preview.segments.map { .init(start: $0.start, seconds: $0.length) },
+                                       quality: preview.quality, bytes: preview.bytes.count)
+            return try JobReport(result, warnings: preview.warnings)
         }
     }
 }

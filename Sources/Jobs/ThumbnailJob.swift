@@ -18,17 +18,10 @@ extension Thumbnailer {
     public var job: FileJob {
         var job = FileJob(recognise: Self.recognise, policy: options.output) { file, outputs, _ in
             let report = try makeThumbnails(from: file, into: outputs)
-            var fields: [(String, JSONValue)] = [
-                ("kind", .string(report.seconds == nil ? "picture" : "video")),
-                ("seconds", report.seconds.map(JSONValue.double) ?? .null),
-                ("width", .int(report.width)), ("height", .int(report.height)),
-                ("orientation", .int(report.orientation.rawValue)),
-            ]
-            fields.append(("outputs", .array(report.outputs.map { output in
-                .object([JSONMember("path", .string(output.path)), JSONMember("size", .string(output.size)),
-                         JSONMember("width", .int(output.width)), JSONMember("height", .int(output.height))])
-            })))
-            return JobReport(fields: fields, warnings: report.warnings)
+            let result = ThumbnailResult(kind: report.seconds == nil ? "picture" : "video", seconds: report.seconds,
+                                         width: report.width, height: report.height, orientation: report.orientation.rawValue,
+                                         outputs: report.outputs.map { .init(path: $0.path, size: $0.size, width: $0.width, height: $0.height) })
+            return try JobReport(result, warnings: report.warnings)
         }
         job.decoders = JobDecoders.forStart
         return job

@@ -69,17 +69,17 @@ public final class ImageSource: Sendable {
 
         /// From the header job's report, which a worker may have written: checked.
         init(file: InputFile, header: JobReport) throws {
-            func field(_ name: String) -> JSONValue? { header.fields.first { $0.name == name }?.value }
-            guard case .string(let format)? = field("format"), (1...16).contains(format.utf8.count),
-                  format.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }),
-                  case .int(let width)? = field("stored_width"), case .int(let height)? = field("stored_height"), width > 0, height > 0,
-                  case .int(let turn)? = field("orientation"), let orientation = ImageOrientation(rawValue: turn) else {
+            let members = JSONValue.object(header.fields.map { JSONMember($0.name, $0.value) })
+            guard let facts = try? JSONValueDecoder.decode(PictureHeaderResult.self, from: members),
+                  (1...16).contains(facts.format.utf8.count),
+                  facts.format.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }),
+                  facts.storedWidth > 0, facts.storedHeight > 0, let orientation = ImageOrientation(rawValue: facts.orientation) else {
                 throw WorkerFailure.malformedReply
             }
             self.file = file
-            self.format = format
-            storedWidth = width
-            storedHeight = height
+            format = facts.format
+            storedWidth = facts.storedWidth
+            storedHeight = facts.storedHeight
             self.orientation = orientation
         }
     }
