@@ -1,5 +1,5 @@
 /// Any `Encodable` as a `JSONValue` tree: how a job's typed options travel to a sandboxed worker
-/// (without Foundation, which a worker would pay to load). Strings stay verbatim (`.text`),
+/// (without Foundation, which a worker would pay to load). Strings stay verbatim (`.text`), a `JSONPath` as the batch writes paths (`.string`),
 /// integers `.int`, floating point `.double` or `.float`; an integer past `Int` is refused.
 public enum JSONValueEncoder {
     public static func encode<Value: Encodable>(_ value: Value) throws -> JSONValue {
@@ -79,6 +79,7 @@ private struct TreeEncoder: Encoder {
 private func leaf<Value: Encodable>(_ value: Value, at path: [any CodingKey]) throws -> JSONValue? {
     switch value {
     case let text as String: return .text(text)
+    case let path as JSONPath: return .string(path.value)
     case let flag as Bool: return .bool(flag)
     case let number as Double: return .double(number)
     case let number as Float: return .float(number)

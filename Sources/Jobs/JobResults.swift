@@ -19,7 +19,7 @@ extension JobReport {
 /// size written.
 struct ThumbnailResult: Encodable {
     struct Output: Encodable {
-        let path: String
+        let path: JSONPath
         let size: String
         let width: Int
         let height: Int

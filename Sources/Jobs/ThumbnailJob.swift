@@ -20,7 +20,7 @@ extension Thumbnailer {
             let report = try makeThumbnails(from: file, into: outputs)
             let result = ThumbnailResult(kind: report.seconds == nil ? "picture" : "video", seconds: report.seconds,
                                          width: report.width, height: report.height, orientation: report.orientation.rawValue,
-                                         outputs: report.outputs.map { .init(path: $0.path, size: $0.size, width: $0.width, height: $0.height) })
+                                         outputs: report.outputs.map { .init(path: JSONPath($0.path), size: $0.size, width: $0.width, height: $0.height) })
             return try JobReport(result, warnings: report.warnings)
         }
         job.decoders = JobDecoders.forStart

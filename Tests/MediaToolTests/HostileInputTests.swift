@@ -318,6 +318,11 @@ import TestSupport
         var status = stat()
         #expect(output.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &status) } } == 0)
         #expect(run.output.contains(#""output":"./caf\uDCE9.crop.png""#))
+        // A thumbnail's own list of its outputs writes the name as the batch does.
+        let thumbnail = try ToolRun.run(["thumbnail", "--json", "--sizes", "2,4", "--out-dir", "thumbs", "."], in: folder)
+        #expect(thumbnail.status == 0, "\(thumbnail.standardError)")
+        #expect(thumbnail.output.contains(#""output":"thumbs/caf\uDCE9.2.png""#), "\(thumbnail.output)")
+        #expect(thumbnail.output.contains(#""path":"thumbs/caf\uDCE9.4.png""#), "\(thumbnail.output)")
     }
 
     @Test func anOutputNameOf250BytesIsWritten() throws {
