@@ -72,54 +72,140 @@ public struct ProbeResult: Sendable, Equatable {
     }
 
     /// The members of the JSON line, in the schema's order; `gps` left out without `includesGPS`.
+    /// Written by `JSONValueEncoder` from `ProbeLine`, the one place the schema is spelled.
     public func fields(includesGPS: Bool) -> [(name: String, value: JSONValue)] {
-        var fields: [(name: String, value: JSONValue)] = [
-            ("kind", .text(kind.rawValue)), ("format", .text(format)), ("mime", .text(mime)),
-            ("width", Self.int(width)), ("height", Self.int(height)),
-            ("coded_width", Self.int(codedWidth)), ("coded_height", Self.int(codedHeight)),
-            ("orientation", Self.int(orientation)), ("rotation", Self.int(rotation)), ("sar", Self.string(sampleAspectRatio)),
-            ("duration", duration.map { .double(Self.rounded($0, places: 6)) } ?? .null),
-            ("fps", fps.map { .double(Self.rounded($0, places: 3)) } ?? .null),
-            ("nominal_fps", nominalFPS.map { .double(Self.rounded($0, places: 3)) } ?? .null),
-            ("frames", Self.int(frames)), ("codec", Self.string(codec)), ("profile", Self.string(profile)),
-            ("bit_depth", Self.int(bitDepth)), ("pixel_format", Self.string(pixelFormat)), ("interlaced", Self.bool(interlaced)),
-            ("keyframe_interval", Self.int(keyframeInterval)), ("bitrate", Self.int(bitRate)),
-            ("hdr", Self.string(hdr)), ("dolby_vision", Self.int(dolbyVision)),
-            ("color_primaries", Self.string(colourPrimaries)), ("color_transfer", Self.string(colourTransfer)),
-            ("color_matrix", Self.string(colourMatrix)), ("color_range", Self.string(colourRange)),
-            ("audio", audio.map { streams in .array(streams.map { stream in
-                .object([JSONMember("codec", .text(stream.codec)), JSONMember("channels", .int(stream.channels)),
-                         JSONMember("sample_rate", .int(stream.sampleRate)), JSONMember("language", Self.string(stream.language))])
-            }) } ?? .null),
-            ("subtitles", subtitles.map { streams in .array(streams.map { stream in
-                .object([JSONMember("codec", .text(stream.codec)), JSONMember("language", Self.string(stream.language))])
-            }) } ?? .null),
-            ("cover_art", Self.bool(coverArt)), ("streams", Self.int(streams)),
-            ("alpha", Self.bool(alpha)), ("icc", Self.string(icc)),
-            ("has_embedded_thumbnail", kind == .picture ? .bool(embeddedThumbnail != nil) : .null),
-            ("embedded_thumbnail", embeddedThumbnail.map { .object([JSONMember("width", .int($0.width)), JSONMember("height", .int($0.height))]) } ?? .null),
-            ("created", Self.string(capture.created)), ("make", Self.string(capture.make)), ("model", Self.string(capture.model)),
-            ("software", Self.string(capture.software)),
-        ]
-        if includesGPS {
-            fields.append(("gps", capture.position.map { position in
-                .object([JSONMember("latitude", .double(Self.rounded(position.latitude, places: 7))),
-                         JSONMember("longitude", .double(Self.rounded(position.longitude, places: 7))),
-                         JSONMember("altitude", position.altitude.map { .double(Self.rounded($0, places: 3)) } ?? .null)])
-            } ?? .null))
+        // A line of numbers, text and flags always encodes.
+        guard case .object(let members)? = try? JSONValueEncoder.encode(ProbeLine(result: self, includesGPS: includesGPS)) else {
+            preconditionFailure("a probe line encodes as an object")
         }
-        fields.append(("decodes", Self.bool(decodes)))
-        return fields
+        return members.map { (name: $0.name, value: $0.value) }
     }
-
-    private static func int(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
-    /// Text the file holds, written as it is (see `JSONValue.text`).
-    private static func string(_ value: String?) -> JSONValue { value.map(JSONValue.text) ?? .null }
-    private static func bool(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
 
     /// To `places` decimals: a duration to the microsecond, a position to about a centimetre.
     public static func rounded(_ value: Double, places: Int) -> Double {
         let scale = [1.0, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7][places]
         return (value * scale).rounded() / scale
+    }
+}
+
+/// probe's line: every field, in this order, `null` where it does not apply or the file does not
+/// say (docs/probe.md; docs/probe-schema.json is made from it). Text the file holds is written as
+/// it is (`String` encodes as `JSONValue.text`); numbers rounded as the schema says.
+struct ProbeLine: Encodable {
+    let result: ProbeResult
+    let includesGPS: Bool
+
+    private enum Key: String, CodingKey {
+        case kind, format, mime, width, height, codedWidth = "coded_width", codedHeight = "coded_height", orientation, rotation
+        case sampleAspectRatio = "sar", duration, fps, nominalFPS = "nominal_fps", frames, codec, profile, bitDepth = "bit_depth"
+        case pixelFormat = "pixel_format", interlaced, keyframeInterval = "keyframe_interval", bitRate = "bitrate", hdr
+        case dolbyVision = "dolby_vision", colourPrimaries = "color_primaries", colourTransfer = "color_transfer"
+        case colourMatrix = "color_matrix", colourRange = "color_range", audio, subtitles, coverArt = "cover_art", streams, alpha, icc
+        case hasEmbeddedThumbnail = "has_embedded_thumbnail", embeddedThumbnail = "embedded_thumbnail", created, make, model
+        case software, gps, decodes
+    }
+
+    private struct Audio: Encodable {
+        let codec: String
+        let channels: Int
+        let sampleRate: Int
+        let language: String?
+
+        private enum CodingKeys: String, CodingKey { case codec, channels, sampleRate = "sample_rate", language }
+
+        func encode(to encoder: any Encoder) throws {
+            var line = encoder.container(keyedBy: CodingKeys.self)
+            try line.encode(codec, forKey: .codec)
+            try line.encode(channels, forKey: .channels)
+            try line.encode(sampleRate, forKey: .sampleRate)
+            try line.encode(language, forKey: .language)
+        }
+    }
+
+    private struct Subtitles: Encodable {
+        let codec: String
+        let language: String?
+
+        private enum CodingKeys: String, CodingKey { case codec, language }
+
+        func encode(to encoder: any Encoder) throws {
+            var line = encoder.container(keyedBy: CodingKeys.self)
+            try line.encode(codec, forKey: .codec)
+            try line.encode(language, forKey: .language)
+        }
+    }
+
+    private struct Size: Encodable {
+        let width: Int
+        let height: Int
+    }
+
+    private struct Position: Encodable {
+        let latitude: Double
+        let longitude: Double
+        let altitude: Double?
+
+        private enum CodingKeys: String, CodingKey { case latitude, longitude, altitude }
+
+        func encode(to encoder: any Encoder) throws {
+            var line = encoder.container(keyedBy: CodingKeys.self)
+            try line.encode(latitude, forKey: .latitude)
+            try line.encode(longitude, forKey: .longitude)
+            try line.encode(altitude, forKey: .altitude)
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        let result = result
+        func rounded(_ value: Double?, _ places: Int) -> Double? { value.map { ProbeResult.rounded($0, places: places) } }
+        var line = encoder.container(keyedBy: Key.self)
+        try line.encode(result.kind.rawValue, forKey: .kind)
+        try line.encode(result.format, forKey: .format)
+        try line.encode(result.mime, forKey: .mime)
+        try line.encode(result.width, forKey: .width)
+        try line.encode(result.height, forKey: .height)
+        try line.encode(result.codedWidth, forKey: .codedWidth)
+        try line.encode(result.codedHeight, forKey: .codedHeight)
+        try line.encode(result.orientation, forKey: .orientation)
+        try line.encode(result.rotation, forKey: .rotation)
+        try line.encode(result.sampleAspectRatio, forKey: .sampleAspectRatio)
+        try line.encode(rounded(result.duration, 6), forKey: .duration)
+        try line.encode(rounded(result.fps, 3), forKey: .fps)
+        try line.encode(rounded(result.nominalFPS, 3), forKey: .nominalFPS)
+        try line.encode(result.frames, forKey: .frames)
+        try line.encode(result.codec, forKey: .codec)
+        try line.encode(result.profile, forKey: .profile)
+        try line.encode(result.bitDepth, forKey: .bitDepth)
+        try line.encode(result.pixelFormat, forKey: .pixelFormat)
+        try line.encode(result.interlaced, forKey: .interlaced)
+        try line.encode(result.keyframeInterval, forKey: .keyframeInterval)
+        try line.encode(result.bitRate, forKey: .bitRate)
+        try line.encode(result.hdr, forKey: .hdr)
+        try line.encode(result.dolbyVision, forKey: .dolbyVision)
+        try line.encode(result.colourPrimaries, forKey: .colourPrimaries)
+        try line.encode(result.colourTransfer, forKey: .colourTransfer)
+        try line.encode(result.colourMatrix, forKey: .colourMatrix)
+        try line.encode(result.colourRange, forKey: .colourRange)
+        try line.encode(result.audio?.map { Audio(codec: $0.codec, channels: $0.channels, sampleRate: $0.sampleRate, language: $0.language) },
+                        forKey: .audio)
+        try line.encode(result.subtitles?.map { Subtitles(codec: $0.codec, language: $0.language) }, forKey: .subtitles)
+        try line.encode(result.coverArt, forKey: .coverArt)
+        try line.encode(result.streams, forKey: .streams)
+        try line.encode(result.alpha, forKey: .alpha)
+        try line.encode(result.icc, forKey: .icc)
+        // Whether a picture carries a smaller copy; nothing to say of a video or a sound.
+        try line.encode(result.kind == .picture ? result.embeddedThumbnail != nil : nil, forKey: .hasEmbeddedThumbnail)
+        try line.encode(result.embeddedThumbnail.map { Size(width: $0.width, height: $0.height) }, forKey: .embeddedThumbnail)
+        try line.encode(result.capture.created, forKey: .created)
+        try line.encode(result.capture.make, forKey: .make)
+        try line.encode(result.capture.model, forKey: .model)
+        try line.encode(result.capture.software, forKey: .software)
+        if includesGPS {
+            try line.encode(result.capture.position.map {
+                Position(latitude: ProbeResult.rounded($0.latitude, places: 7), longitude: ProbeResult.rounded($0.longitude, places: 7),
+                         altitude: rounded($0.altitude, 3))
+            }, forKey: .gps)
+        }
+        try line.encode(result.decodes, forKey: .decodes)
     }
 }
