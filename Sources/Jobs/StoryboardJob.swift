@@ -31,7 +31,7 @@ extension Storyboarder {
                                              fileExtension: fileExtension, tiling: tiling, most: most)
         }) { file, outputs, vtt in
             let report = try makeStoryboard(from: file, input: file.displayName, vtt: vtt, html: html, outputs: outputs)
-            return JobReport(fields: report.fields, warnings: report.warnings)
+            return try JobReport(report, warnings: report.warnings)
         }
     }
 }

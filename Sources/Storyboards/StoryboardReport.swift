@@ -22,19 +22,32 @@ public struct StoryboardReport: Sendable {
     public let warnings: [String]
     /// Whether the frames another job asked for (`FramesAlongside`) were found in the same pass.
     public var tookAlongside = false
+}
 
-    /// The report's members for `--json`.
-    public var fields: [(name: String, value: JSONValue)] {
-        [
-            ("vtt", .string(vtt)),
-            ("files", .array(files.map { .string($0) })),
-            ("frames", .array(frames.map { frame in
-                .object([
-                    JSONMember("time", .double(frame.time)), JSONMember("shown", .double(frame.shown)),
-                    JSONMember("file", .string(frame.file)), JSONMember("x", .int(frame.x)), JSONMember("y", .int(frame.y)),
-                    JSONMember("width", .int(frame.width)), JSONMember("height", .int(frame.height)),
-                ])
-            })),
-        ]
+/// The report's line for `--json` (`JSONValueEncoder`): the WebVTT file, the pictures, and each
+/// frame's time and place; paths written as paths.
+extension StoryboardReport: Encodable {
+    private enum CodingKeys: String, CodingKey { case vtt, files, frames }
+
+    public func encode(to encoder: any Encoder) throws {
+        var line = encoder.container(keyedBy: CodingKeys.self)
+        try line.encode(JSONPath(vtt), forKey: .vtt)
+        try line.encode(files.map(JSONPath.init), forKey: .files)
+        try line.encode(frames, forKey: .frames)
+    }
+}
+
+extension StoryboardReport.Frame: Encodable {
+    private enum CodingKeys: String, CodingKey { case time, shown, file, x, y, width, height }
+
+    public func encode(to encoder: any Encoder) throws {
+        var line = encoder.container(keyedBy: CodingKeys.self)
+        try line.encode(time, forKey: .time)
+        try line.encode(shown, forKey: .shown)
+        try line.encode(JSONPath(file), forKey: .file)
+        try line.encode(x, forKey: .x)
+        try line.encode(y, forKey: .y)
+        try line.encode(width, forKey: .width)
+        try line.encode(height, forKey: .height)
     }
 }

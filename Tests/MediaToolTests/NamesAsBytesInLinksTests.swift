@@ -18,8 +18,10 @@ import TestSupport
         #expect(fd >= 0)
         _ = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, data.count) }
         close(fd)
-        let run = try ToolRun.run(["storyboard", "--count", "2", "--html", "page.html", "."], in: folder)
+        let run = try ToolRun.run(["storyboard", "--json", "--count", "2", "--html", "page.html", "."], in: folder)
         #expect(run.status == 0, "\(run.standardError)")
+        // The line names the files as the batch names paths: the byte as Python's surrogateescape reads it.
+        #expect(run.output.contains(#""vtt":"./caf\uDCE9.vtt""#) && run.output.contains(#""file":"./caf\uDCE9.sheet-1.jpg""#), "\(run.output)")
         // Foundation cannot open a name that is not UTF-8: read it by its bytes.
         let vtt = Array(folder.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".vtt".utf8) + [0]
         let file = vtt.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { fopen($0.baseAddress!, "r") } }
