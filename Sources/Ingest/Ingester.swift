@@ -30,8 +30,6 @@ public struct Ingester: Sendable {
         probeOptions.threads = options.threads
         let (probe, probeWarnings) = try Prober(options: probeOptions).probe(file)
         var warnings = probeWarnings
-        var fields: [(name: String, value: JSONValue)] = [("input", .string(file.displayName))]
-        fields += probe.fields(includesGPS: options.includesGPS)
 
         // The paths this run writes, by what they are; an output planned but found made already
         // (`--skip-existing`) is missing here, and kept.
@@ -40,7 +38,7 @@ public struct Ingester: Sendable {
         for output in outputs.planned {
             if let match = templates.first(where: { $0.template == output.variant }) { planned[match.output] = output.path }
         }
-        var renditions: [JSONValue] = []
+        var renditions: [IngestManifest.Entry] = []
         var digests = PictureDigests()
         // An audio file's picture is its cover art, where it has one.
         let coverArt = probe.kind == .audio && probe.coverArt == true
@@ -51,7 +49,7 @@ public struct Ingester: Sendable {
             // are made here: its decoding reads the file through a reader of its own, and what it
             // writes is written here, after, since outputs are opened from one thread.
             let poster = decodesPicture && probe.kind == .video ? ConcurrentWork { try pictures(of: file) } : nil
-            var videoEntries: [JSONValue] = []
+            var videoEntries: [IngestManifest.Entry] = []
             do {
                 if probe.kind == .video { videoEntries = try videoOutputs(of: file, outputs: outputs, planned: planned, warnings: &warnings) }
             } catch {
@@ -73,30 +71,27 @@ public struct Ingester: Sendable {
         } else {
             warnings.append("an audio file without cover art: its manifest holds its probe only")
         }
-        fields.append(("renditions", .array(renditions)))
-        fields.append(("placeholder", recipe.digests.placeholders && digests.thumbHash != nil ? .object([
-            JSONMember("thumbhash", .string(digests.thumbHash!)), JSONMember("blurhash", .string(digests.blurHash!)),
-        ]) : .null))
-        fields.append(("hash", recipe.digests.hashes && digests.differenceHash != nil ? .object([
-            JSONMember("dhash", .string(digests.differenceHash!)), JSONMember("phash", .string(digests.perceptualHash!)),
-        ]) : .null))
+        let manifest = IngestManifest(
+            input: file.displayName, probe: probe, includesGPS: options.includesGPS, entries: renditions,
+            placeholders: recipe.digests.placeholders ? digests.thumbHash.flatMap { thumb in digests.blurHash.map { (thumb, $0) } } : nil,
+            hashes: recipe.digests.hashes ? digests.differenceHash.flatMap { difference in digests.perceptualHash.map { (difference, $0) } } : nil)
+        let line = try JSONValueEncoder.encode(manifest)
+        guard case .object(let members) = line else { preconditionFailure("a manifest encodes as an object") }
+        let fields = members.map { (name: $0.name, value: $0.value) }
         // The manifest is the planned output: a run that finds it skips the input (see `IngestJob`).
-        let text = JSONValue.object(fields.map { JSONMember($0.name, $0.value) }).text + "\n"
+        let text = line.text + "\n"
         try FileSystem.writeAll(Array(text.utf8), to: outputs.primary, target: planned[.manifest] ?? "")
         return (fields, warnings)
     }
 
     /// Each rendition this run makes, encoded to its output; the manifest's entry of each.
     private func writeRenditions(_ made: MadeThumbnails, outputs: any JobOutputs, planned: [IngestOutput: String],
-                                 warnings: inout [String]) throws -> [JSONValue] {
+                                 warnings: inout [String]) throws -> [IngestManifest.Entry] {
         try options.recipe.renditions.enumerated().map { index, rendition in
             let pixels = made.pictures[index]
-            let path = planned[.rendition(index: index)]
-            var entry = [JSONMember("name", .string(rendition.name)), JSONMember("path", path.map(JSONValue.string) ?? .null),
-                         JSONMember("file", path.map { .string(Self.relative($0, to: planned[.manifest])) } ?? .null),
-                         JSONMember("width", .int(pixels.width)), JSONMember("height", .int(pixels.height)),
-                         JSONMember("format", .string(rendition.format.rawValue))]
-            guard let path else { return .object(entry + [JSONMember("kept", .bool(true))]) }
+            guard let path = planned[.rendition(index: index)] else {
+                return .keptRendition(name: rendition.name, width: pixels.width, height: pixels.height, format: rendition.format.rawValue)
+            }
             var settings = EncodingSettings()
             settings.jpegQuality = rendition.quality
             settings.threads = options.threads
@@ -107,8 +102,8 @@ public struct Ingester: Sendable {
             }
             warnings += left.filter { !warnings.contains($0) }
             try outputs.finish(descriptor)
-            entry.append(JSONMember("bytes", bytes.map(JSONValue.int) ?? .null))
-            return .object(entry)
+            return .rendition(name: rendition.name, path: path, file: Self.relative(path, to: planned[.manifest]),
+                              width: pixels.width, height: pixels.height, format: rendition.format.rawValue, bytes: bytes)
         }
     }
 
@@ -136,8 +131,9 @@ public struct Ingester: Sendable {
     }
 
     /// A video's storyboard and preview, each where the recipe asks for one and this run makes it.
-    private func videoOutputs(of file: InputFile, outputs: any JobOutputs, planned: [IngestOutput: String], warnings: inout [String]) throws -> [JSONValue] {
-        var storyboardEntry: JSONValue?, previewEntry: JSONValue?
+    private func videoOutputs(of file: InputFile, outputs: any JobOutputs, planned: [IngestOutput: String],
+                              warnings: inout [String]) throws -> [IngestManifest.Entry] {
+        var storyboardEntry: IngestManifest.Entry?, previewEntry: IngestManifest.Entry?
         let previewer = options.recipe.preview.map { Previewer(options: previewOptions($0)) }
         let previewPath = options.recipe.preview == nil ? nil : planned[.preview]
         var preview: Preview?
@@ -167,15 +163,11 @@ public struct Ingester: Sendable {
                 warnings += report.warnings
                 try storyboardOutputs.finishPrimary()
                 if report.tookAlongside, let assembly { preview = try assembly.finish() }
-                storyboardEntry = .object([
-                    JSONMember("name", .string("storyboard")), JSONMember("path", .string(vtt)),
-                    JSONMember("file", .string(Self.relative(vtt, to: planned[.manifest]))),
-                    JSONMember("width", .int(report.frames.first?.width ?? 0)), JSONMember("height", .int(report.frames.first?.height ?? 0)),
-                    JSONMember("format", .string("vtt")),
-                    JSONMember("frames", .int(report.frames.count)), JSONMember("sheets", .array(report.files.map(JSONValue.string))),
-                ])
+                storyboardEntry = .storyboard(path: vtt, file: Self.relative(vtt, to: planned[.manifest]),
+                                              width: report.frames.first?.width ?? 0, height: report.frames.first?.height ?? 0,
+                                              frames: report.frames.count, sheets: report.files)
             } else {
-                storyboardEntry = .object([JSONMember("name", .string("storyboard")), JSONMember("path", .null), JSONMember("kept", .bool(true))])
+                storyboardEntry = .kept(name: "storyboard")
             }
         }
         if let settings = options.recipe.preview, let previewer {
@@ -185,15 +177,11 @@ public struct Ingester: Sendable {
                 let descriptor = try outputs.open(path, namedByUser: false)
                 try FileSystem.writeAll(made.bytes, to: descriptor, target: path)
                 try outputs.finish(descriptor)
-                previewEntry = .object([
-                    JSONMember("name", .string("preview")), JSONMember("path", .string(path)),
-                    JSONMember("file", .string(Self.relative(path, to: planned[.manifest]))),
-                    JSONMember("width", .int(made.width)), JSONMember("height", .int(made.height)),
-                    JSONMember("format", .string(settings.format.rawValue)), JSONMember("bytes", .int(made.bytes.count)),
-                    JSONMember("frames", .int(made.frameCount)), JSONMember("milliseconds", .int(made.milliseconds)),
-                ])
+                previewEntry = .preview(path: path, file: Self.relative(path, to: planned[.manifest]), width: made.width,
+                                        height: made.height, format: settings.format.rawValue, bytes: made.bytes.count,
+                                        frames: made.frameCount, milliseconds: made.milliseconds)
             } else {
-                previewEntry = .object([JSONMember("name", .string("preview")), JSONMember("path", .null), JSONMember("kept", .bool(true))])
+                previewEntry = .kept(name: "preview")
             }
         }
         return [storyboardEntry, previewEntry].compactMap { $0 }

@@ -91,9 +91,14 @@ public struct ProbeResult: Sendable, Equatable {
 /// probe's line: every field, in this order, `null` where it does not apply or the file does not
 /// say (docs/probe.md; docs/probe-schema.json is made from it). Text the file holds is written as
 /// it is (`String` encodes as `JSONValue.text`); numbers rounded as the schema says.
-struct ProbeLine: Encodable {
+public struct ProbeLine: Encodable {
     let result: ProbeResult
     let includesGPS: Bool
+
+    public init(result: ProbeResult, includesGPS: Bool) {
+        self.result = result
+        self.includesGPS = includesGPS
+    }
 
     private enum Key: String, CodingKey {
         case kind, format, mime, width, height, codedWidth = "coded_width", codedHeight = "coded_height", orientation, rotation
@@ -155,7 +160,7 @@ struct ProbeLine: Encodable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         let result = result
         func rounded(_ value: Double?, _ places: Int) -> Double? { value.map { ProbeResult.rounded($0, places: places) } }
         var line = encoder.container(keyedBy: Key.self)

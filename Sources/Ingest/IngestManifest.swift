@@ -1,0 +1,98 @@
+import JSON
+import MediaProbe
+
+/// The manifest `ingest` writes beside an upload's outputs, and its JSON line: the input, its
+/// probe's fields, each output made (or kept from an earlier run), and the placeholders and
+/// hashes. Written by `JSONValueEncoder`, paths as paths (docs/ingest.md).
+struct IngestManifest: Encodable {
+    let input: String
+    let probe: ProbeResult
+    let includesGPS: Bool
+    let entries: [Entry]
+    /// ThumbHash and BlurHash, where the recipe asks and a picture gave them.
+    let placeholders: (thumbHash: String, blurHash: String)?
+    /// dHash and pHash likewise.
+    let hashes: (difference: String, perceptual: String)?
+
+    /// One output of the upload: a picture's rendition, a video's storyboard or preview, each as
+    /// made or as kept (made by an earlier run, `--skip-existing`).
+    enum Entry: Encodable {
+        case rendition(name: String, path: String, file: String, width: Int, height: Int, format: String, bytes: Int?)
+        case keptRendition(name: String, width: Int, height: Int, format: String)
+        case storyboard(path: String, file: String, width: Int, height: Int, frames: Int, sheets: [String])
+        case preview(path: String, file: String, width: Int, height: Int, format: String, bytes: Int, frames: Int, milliseconds: Int)
+        case kept(name: String)
+
+        private enum Key: String, CodingKey { case name, path, file, width, height, format, bytes, frames, sheets, milliseconds, kept }
+
+        func encode(to encoder: any Encoder) throws {
+            var entry = encoder.container(keyedBy: Key.self)
+            switch self {
+            case .rendition(let name, let path, let file, let width, let height, let format, let bytes):
+                // A name the recipe gave, written as the batch writes names.
+                try entry.encode(JSONPath(name), forKey: .name)
+                try entry.encode(JSONPath(path), forKey: .path)
+                try entry.encode(JSONPath(file), forKey: .file)
+                try entry.encode(width, forKey: .width)
+                try entry.encode(height, forKey: .height)
+                try entry.encode(format, forKey: .format)
+                try entry.encode(bytes, forKey: .bytes)
+            case .keptRendition(let name, let width, let height, let format):
+                try entry.encode(JSONPath(name), forKey: .name)
+                try entry.encodeNil(forKey: .path)
+                try entry.encodeNil(forKey: .file)
+                try entry.encode(width, forKey: .width)
+                try entry.encode(height, forKey: .height)
+                try entry.encode(format, forKey: .format)
+                try entry.encode(true, forKey: .kept)
+            case .storyboard(let path, let file, let width, let height, let frames, let sheets):
+                try entry.encode("storyboard", forKey: .name)
+                try entry.encode(JSONPath(path), forKey: .path)
+                try entry.encode(JSONPath(file), forKey: .file)
+                try entry.encode(width, forKey: .width)
+                try entry.encode(height, forKey: .height)
+                try entry.encode("vtt", forKey: .format)
+                try entry.encode(frames, forKey: .frames)
+                try entry.encode(sheets.map(JSONPath.init), forKey: .sheets)
+            case .preview(let path, let file, let width, let height, let format, let bytes, let frames, let milliseconds):
+                try entry.encode("preview", forKey: .name)
+                try entry.encode(JSONPath(path), forKey: .path)
+                try entry.encode(JSONPath(file), forKey: .file)
+                try entry.encode(width, forKey: .width)
+                try entry.encode(height, forKey: .height)
+                try entry.encode(format, forKey: .format)
+                try entry.encode(bytes, forKey: .bytes)
+                try entry.encode(frames, forKey: .frames)
+                try entry.encode(milliseconds, forKey: .milliseconds)
+            case .kept(let name):
+                try entry.encode(name, forKey: .name)
+                try entry.encodeNil(forKey: .path)
+                try entry.encode(true, forKey: .kept)
+            }
+        }
+    }
+
+    private enum Key: String, CodingKey { case input, renditions, placeholder, hash, thumbhash, blurhash, dhash, phash }
+
+    func encode(to encoder: any Encoder) throws {
+        var manifest = encoder.container(keyedBy: Key.self)
+        try manifest.encode(JSONPath(input), forKey: .input)
+        // The probe's fields, in the same object.
+        try ProbeLine(result: probe, includesGPS: includesGPS).encode(to: encoder)
+        try manifest.encode(entries, forKey: .renditions)
+        if let placeholders {
+            var placeholder = manifest.nestedContainer(keyedBy: Key.self, forKey: .placeholder)
+            try placeholder.encode(JSONPath(placeholders.thumbHash), forKey: .thumbhash)
+            try placeholder.encode(JSONPath(placeholders.blurHash), forKey: .blurhash)
+        } else {
+            try manifest.encodeNil(forKey: .placeholder)
+        }
+        if let hashes {
+            var hash = manifest.nestedContainer(keyedBy: Key.self, forKey: .hash)
+            try hash.encode(JSONPath(hashes.difference), forKey: .dhash)
+            try hash.encode(JSONPath(hashes.perceptual), forKey: .phash)
+        } else {
+            try manifest.encodeNil(forKey: .hash)
+        }
+    }
+}
