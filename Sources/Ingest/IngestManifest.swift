@@ -29,13 +29,7 @@ struct IngestManifest: Encodable {
             var entry = encoder.container(keyedBy: Key.self)
             switch self {
             case .rendition(let name, let path, let file, let width, let height, let format, let bytes):
-                // A name the recipe gave, written as the batch writes names.
-                try entry.encode(JSONPath(name), forKey: .name)
-                try entry.encode(JSONPath(path), forKey: .path)
-                try entry.encode(JSONPath(file), forKey: .file)
-                try entry.encode(width, forKey: .width)
-                try entry.encode(height, forKey: .height)
-                try entry.encode(format, forKey: .format)
+                try Self.made(name: name, path: path, file: file, width: width, height: height, format: format, into: &entry)
                 try entry.encode(bytes, forKey: .bytes)
             case .keptRendition(let name, let width, let height, let format):
                 try entry.encode(JSONPath(name), forKey: .name)
@@ -46,21 +40,11 @@ struct IngestManifest: Encodable {
                 try entry.encode(format, forKey: .format)
                 try entry.encode(true, forKey: .kept)
             case .storyboard(let path, let file, let width, let height, let frames, let sheets):
-                try entry.encode("storyboard", forKey: .name)
-                try entry.encode(JSONPath(path), forKey: .path)
-                try entry.encode(JSONPath(file), forKey: .file)
-                try entry.encode(width, forKey: .width)
-                try entry.encode(height, forKey: .height)
-                try entry.encode("vtt", forKey: .format)
+                try Self.made(name: "storyboard", path: path, file: file, width: width, height: height, format: "vtt", into: &entry)
                 try entry.encode(frames, forKey: .frames)
                 try entry.encode(sheets.map(JSONPath.init), forKey: .sheets)
             case .preview(let path, let file, let width, let height, let format, let bytes, let frames, let milliseconds):
-                try entry.encode("preview", forKey: .name)
-                try entry.encode(JSONPath(path), forKey: .path)
-                try entry.encode(JSONPath(file), forKey: .file)
-                try entry.encode(width, forKey: .width)
-                try entry.encode(height, forKey: .height)
-                try entry.encode(format, forKey: .format)
+                try Self.made(name: "preview", path: path, file: file, width: width, height: height, format: format, into: &entry)
                 try entry.encode(bytes, forKey: .bytes)
                 try entry.encode(frames, forKey: .frames)
                 try entry.encode(milliseconds, forKey: .milliseconds)
@@ -69,6 +53,18 @@ struct IngestManifest: Encodable {
                 try entry.encodeNil(forKey: .path)
                 try entry.encode(true, forKey: .kept)
             }
+        }
+
+        /// What every output made says first: its name (the recipe's, written as the batch writes
+        /// names), where it is, from the manifest's folder too, its size and format.
+        private static func made(name: String, path: String, file: String, width: Int, height: Int, format: String,
+                                 into entry: inout KeyedEncodingContainer<Key>) throws {
+            try entry.encode(JSONPath(name), forKey: .name)
+            try entry.encode(JSONPath(path), forKey: .path)
+            try entry.encode(JSONPath(file), forKey: .file)
+            try entry.encode(width, forKey: .width)
+            try entry.encode(height, forKey: .height)
+            try entry.encode(format, forKey: .format)
         }
     }
 
