@@ -1,3 +1,4 @@
+import WorkerPool
 import FileIO
 import Imaging
 import JPEGCodec
@@ -12,7 +13,7 @@ public struct PNGPicture: SourcePicture {
     public let warnings: [String]
     private let decoder: PNGDecoder
     /// The CRCs of the whole file, checked on another core while the rows are decoded.
-    private let checksums: BackgroundCheck?
+    private let checksums: JoinableTask<Void>?
     public let facts: PictureFacts
     public var color: ColorDescription? { decoder.color.isEmpty ? nil : decoder.color }
     public var workingBytes: Int { decoder.workingBytes }
@@ -35,7 +36,7 @@ public struct PNGPicture: SourcePicture {
         xmp = chunks.xmp
         orientation = Orientation.stated(exif: exif, xmp: xmp, warnings: &warnings)
         self.warnings = warnings
-        checksums = opening.readsPixels ? BackgroundCheck { try chunks.verifyChecksums(file: file) } : nil
+        checksums = opening.readsPixels ? JoinableTask { try chunks.verifyChecksums(file: file) } : nil
         facts = PictureFacts(format: "png", mime: chunks.animationFrames == nil ? "image/png" : "image/apng", codec: "deflate",
                              bitDepth: chunks.bitDepth, hasAlpha: chunks.colourType & 4 != 0 || chunks.hasTransparencyChunk,
                              frames: max(1, chunks.animationFrames ?? 1),
@@ -62,14 +63,14 @@ public struct PNGPicture: SourcePicture {
                 row += rows
             }
         }
-        try checksums?.wait()
+        try checksums?.value()
         try decoded.get()
     }
 
     public func pixels(of rect: PixelRect) throws -> PixelBuffer {
         let decoded = Result { try decoder.readRegion(x: rect.x, y: rect.y, columns: rect.width, rows: rect.height) }
         // A CRC error explains a decoding error better than the decoding error does.
-        try checksums?.wait()
+        try checksums?.value()
         let bytes = try decoded.get()
         return PixelBuffer(width: rect.width, height: rect.height, channels: decoder.layout.channels.count,
                            bytesPerSample: decoder.layout.bitDepth / 8, bytes: bytes)

@@ -1,3 +1,4 @@
+import WorkerPool
 import FFmpeg
 import FileIO
 import ImageCodecs
@@ -48,16 +49,16 @@ public struct Ingester: Sendable {
             // A video's poster is decoded on a thread of its own while its storyboard and preview
             // are made here: its decoding reads the file through a reader of its own, and what it
             // writes is written here, after, since outputs are opened from one thread.
-            let poster = decodesPicture && probe.kind == .video ? ConcurrentWork { try pictures(of: file) } : nil
+            let poster = decodesPicture && probe.kind == .video ? JoinableTask { try pictures(of: file) } : nil
             var videoEntries: [IngestManifest.Entry] = []
             do {
                 if probe.kind == .video { videoEntries = try videoOutputs(of: file, outputs: outputs, planned: planned, warnings: &warnings) }
             } catch {
-                _ = try? poster?.result()
+                _ = try? poster?.value()
                 throw error
             }
             if decodesPicture {
-                let made = try poster?.result() ?? pictures(of: file, coverArt: coverArt)
+                let made = try poster?.value() ?? pictures(of: file, coverArt: coverArt)
                 // The conversion to sRGB is ingest's own, not a setting a warning could point to.
                 let ownWarnings = made.warnings.map { $0.replacingEvery(" (\(Setting.convertsToSRGB))", with: "") }
                 warnings += ownWarnings.filter { !warnings.contains($0) }
