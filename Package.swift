@@ -65,7 +65,7 @@ let package = Package(
         // Untrusted inputs decoded in confined worker processes (seccomp, Landlock, resource limits).
         .target(name: "Sandbox", dependencies: ["Failures", "Batch", "CMediaToolSystem", "CSandbox", "FileIO", "Imaging", "JSON", "Reporting", "WorkerPool"]),
         // Each job as a typed value (`JobSpec`): built by the command line, run by the batch, sent to a worker.
-        .target(name: "Jobs", dependencies: ["Failures", "Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "JSON", "MediaFormats", "MediaProbe", "Previews", "Storyboards", "TIFFCodec", "VideoThumbnails"]),
+        .target(name: "Jobs", dependencies: ["Failures", "Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "JSON", "MediaFormats", "MediaProbe", "Previews", "Sandbox", "Storyboards", "TIFFCodec", "VideoThumbnails"]),
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
         // C libraries, each behind one system-library target and one Swift wrapper.

@@ -58,7 +58,9 @@ public final class MemoryBudget: @unchecked Sendable {
     /// job's, up to `total` (the job's own limit); a wait that is stuck (`givesUp` after `stall`
     /// seconds) ends with no memory where this job holds the most of those waiting.
     public func share(total: Int, givingUpAfter stall: Double) -> MemoryBudget {
-        MemoryBudget(total: min(total, self.total), sharing: (self, newHolder(), stall))
+        // A share of a share is one of the budget itself: each holder is known where the memory is.
+        if let sharing { return sharing.budget.share(total: min(total, self.total), givingUpAfter: stall) }
+        return MemoryBudget(total: min(total, self.total), sharing: (self, newHolder(), stall))
     }
 
     /// How long this share waited before it gave up (`givesUp`), where it did: its job is over.

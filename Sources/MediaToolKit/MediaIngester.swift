@@ -107,15 +107,10 @@ public struct MediaIngester: Sendable {
             if let problem = input.problem { throw MediaError.invalidRequest(file: source.name, reason: problem) }
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let planned = plan.outputs(for: input)
-            let job = ingester.job
-            let report: JobReport
-            if let workers = try WorkerRegistry.workers(for: configuration) {
-                report = try withExtendedLifetime(file) {
-                    try workers.run(job, spec: try JSONValueEncoder.encode(spec), input: path, outputs: planned,
-                                    threads: configuration.threadCount, cancellation: cancellation, budget: configuration.sharedBudget)
-                }
-            } else {
-                report = try withExtendedLifetime(file) { try job.run(input: path, outputs: planned) }
+            let runner = try WorkerRegistry.runner(for: configuration)
+            let report = try withExtendedLifetime(file) {
+                try runner.run(ingester.job, spec: try JobRunner.Spec(spec), input: path, outputs: planned,
+                               threads: configuration.threadCount, cancellation: cancellation)
             }
             return try MediaIngestResult(report, manifest: URL(fileURLWithPath: planned[0].path))
         }

@@ -32,20 +32,12 @@ public struct MediaProber: Sendable {
         let cancellation = try? JobCancellation()
         return try await BlockingWork.run(file: source.name, on: configuration.pool, cancellation: cancellation) { isCancelled in
             let file = try source.open(recognise: Prober.recognise, stop: SandboxedCalls.stop(configuration, isCancelled: isCancelled))
-            guard let workers = try WorkerRegistry.workers(for: configuration) else {
-                let (result, warnings) = try prober.probe(file)
-                return try ProbeReport(line: result.fields(includesGPS: prober.options.includesGPS), warnings: warnings)
-            }
-            let job = prober.job
-            var decoded: ProbeReport?
-            _ = try workers.stream(spec: try JSONValueEncoder.encode(spec), input: try SandboxedCalls.ownOffset(file),
-                                   decoders: job.decoders, threads: configuration.threadCount,
-                                   limit: 0, budget: configuration.sharedBudget, cancellation: cancellation, into: nil) { report in
-                // The worker's report is the command line's line, which is this type's schema.
-                decoded = try ProbeReport(line: report.fields, warnings: report.warnings)
-            }
-            guard var decoded else { throw WorkerFailure.malformedReply }
-            // The caller's word, whatever the worker's.
+            let report = try WorkerRegistry.runner(for: configuration).report(
+                prober.job, spec: try JobRunner.Spec(spec), on: file, reopened: SandboxedCalls.ownOffset, threads: configuration.threadCount,
+                cancellation: cancellation)
+            // The report is the command line's line, which is this type's schema, wherever it was made.
+            var decoded = try ProbeReport(line: report.fields, warnings: report.warnings)
+            // The caller's word, whatever a worker's.
             if !prober.options.includesGPS { decoded.gps = nil }
             return decoded
         }

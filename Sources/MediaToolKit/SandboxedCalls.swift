@@ -16,33 +16,9 @@ enum SandboxedCalls {
     /// `count`: the pictures the job must give, when it is known (a worker's answer is checked).
     static func run(_ job: PixelJob, on file: InputFile, configuration: MediaConfiguration, cancellation: JobCancellation?,
                     count: Int? = nil, isCancelled: () -> Bool, emit: (PictureRecord) throws -> Void) throws -> JobReport {
-        guard let jobs = try WorkerRegistry.workers(for: configuration) else {
-            return try job.run(file, isCancelled: isCancelled, emit: emit)
-        }
-        let file = try ownOffset(file)
-        // Pictures a call gets at once are all held: together within its memory.
-        let limitsTotal: Bool
-        if case .frames = job { limitsTotal = false } else { limitsTotal = true }
-        var reader = PictureRecordReader(limit: recordLimit(configuration), limitsTotal: limitsTotal)
-        let spec = try JSONValueEncoder.encode(JobSpec.pixels(job))
-        let streams: Bool
-        if case .pictureHeader = job { streams = false } else { streams = true }
-        let report = try withoutActuallyEscaping(emit) { emit in
-            try jobs.stream(spec: spec, input: file, decoders: job.decoders,
-                            threads: configuration.threadCount, limit: Int.max, budget: configuration.sharedBudget, cancellation: cancellation,
-                            into: streams ? { bytes in
-                                try reader.take(bytes) { record in
-                                    guard job.admits(record, maxPixels: configuration.maxPixels) else {
-                                        throw PictureRecordError.malformed("a picture of \(record.pixels.width)x\(record.pixels.height) where none of that size was asked for")
-                                    }
-                                    try emit(record)
-                                }
-                            } : nil, accept: { _ in
-                                guard reader.isAtRecordEnd else { throw PictureRecordError.malformed("a picture cut short") }
-                                if let count, reader.count != count { throw PictureRecordError.malformed("\(reader.count) pictures of \(count)") }
-                            })
-        }
-        return report
+        try WorkerRegistry.runner(for: configuration).pictures(
+            job, on: file, reopened: ownOffset, threads: configuration.threadCount, maxPixels: configuration.maxPixels,
+            recordLimit: recordLimit(configuration), count: count, cancellation: cancellation, isCancelled: isCancelled, emit: emit)
     }
 
     /// The input for a worker: its file opened anew, with a read offset of its own. A descriptor

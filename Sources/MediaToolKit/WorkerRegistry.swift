@@ -1,13 +1,23 @@
 import Foundation
 import Synchronization
+internal import Jobs
 internal import Sandbox
 
 /// Where a call's workers are: the `mediatool` its configuration names or that is found, and the
 /// workers started for each set of limits, kept between calls so that a server's calls find them
 /// started.
 enum WorkerRegistry {
+    /// Where the configuration's calls run their jobs: its workers, reserving from its budget, or
+    /// this process (`.inProcess`), each call through its own share of that budget.
+    static func runner(for configuration: MediaConfiguration) throws(MediaError) -> JobRunner {
+        guard let jobs = try workers(for: configuration) else {
+            return .here(memoryStall: SandboxSettings.memoryStall(timeout: configuration.timeout))
+        }
+        return .workers(jobs, budget: configuration.sharedBudget)
+    }
+
     /// The workers for the configuration's sandbox and limits; nil to decode in this process.
-    static func workers(for configuration: MediaConfiguration) throws(MediaError) -> SandboxedJobs? {
+    private static func workers(for configuration: MediaConfiguration) throws(MediaError) -> SandboxedJobs? {
         let executable: String
         switch configuration.sandbox.choice {
         case .inProcess: return nil

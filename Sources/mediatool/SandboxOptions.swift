@@ -34,9 +34,9 @@ struct SandboxOptions: ParsableArguments {
     func begin(limits: LimitOptions, mediaWorkers: Int? = nil, starting: [JobDecoders] = [.media]) -> SandboxRun {
         let maxMemory = limits.maxMemory.bytes
         let settings = Self.settings(timeout: timeout.value, maxMemory: maxMemory, mediaWorkers: mediaWorkers)
-        return SandboxRun(jobs: sandbox == .on ? SandboxedJobs(settings: settings, starting: starting) : nil,
-                          streams: StreamLimits(maxSize: limits.maxInputSize.bytes, stallSeconds: timeout.value),
-                          memoryStall: SandboxSettings.memoryStall(timeout: timeout.value))
+        let runner: JobRunner = sandbox == .on ? .workers(SandboxedJobs(settings: settings, starting: starting), budget: settings.budget)
+            : .here(memoryStall: SandboxSettings.memoryStall(timeout: timeout.value))
+        return SandboxRun(runner: runner, streams: StreamLimits(maxSize: limits.maxInputSize.bytes, stallSeconds: timeout.value))
     }
 
     /// The command line's sandbox, as `begin` and `prestartZygote` make it: its zygote is taken
@@ -59,13 +59,14 @@ struct SandboxOptions: ParsableArguments {
     }
 }
 
-/// Where a run's jobs are done: in workers, or (`--sandbox off`) here.
+/// A run's sandbox: where its jobs are done (in workers, or with `--sandbox off` here), chosen
+/// once, and what an input that is a stream may cost.
 struct SandboxRun {
-    let jobs: SandboxedJobs?
-    /// What each input that is a stream may cost.
+    let runner: JobRunner
     let streams: StreamLimits
-    /// Done here, how long a job may wait for memory nobody gives back (`SandboxSettings.memoryStall`).
-    let memoryStall: Double
+
+    /// The run's workers, where its jobs run in them.
+    var jobs: SandboxedJobs? { runner.workers }
 
     /// Runs the job `spec` says on every input, in workers or here, each on its share of the
     /// cores; exits 1 (after the summary) when any input failed.
@@ -87,23 +88,12 @@ struct SandboxRun {
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }
 
-    /// How the batch runs a job for one input, each on `threads` threads: the job made from `spec`
-    /// here, or `spec` sent to a worker.
+    /// How the batch runs a job for one input, each on `threads` threads, where the run's runner
+    /// does it: `spec` encoded once for all the inputs.
     func runner(threads: Int, spec: JobSpec) throws -> @Sendable (FileJob, String, [PlannedOutput]) throws -> JobReport {
-        let streams = streams
-        guard let jobs else {
-            // Each input's job is its own holder of the run's budget, so that two jobs that each
-            // hold what the other waits for end in the one holding the most, not in a hang.
-            let stall = memoryStall
-            return { job, input, outputs in
-                var own = spec.sharingMemory(givingUpAfter: stall).job(threads: threads)
-                own.policy = job.policy
-                return try own.limitingStreams(to: streams).run(input: input, outputs: outputs)
-            }
-        }
-        let sent = try JSONValueEncoder.encode(spec)
+        let (runner, streams, prepared) = (runner, streams, try JobRunner.Spec(spec))
         return { job, input, outputs in
-            try jobs.run(job.limitingStreams(to: streams), spec: sent, input: input, outputs: outputs, threads: threads)
+            try runner.run(job.limitingStreams(to: streams), spec: prepared, input: input, outputs: outputs, threads: threads)
         }
     }
 }
