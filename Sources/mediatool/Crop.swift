@@ -10,7 +10,7 @@ import Sandbox
 extension ContentMode: ExpressibleByArgument {}
 extension MetadataStrip: ExpressibleByArgument {}
 
-struct Crop: ParsableCommand {
+struct Crop: ParsableCommand, DecodesInWorkers {
     static let configuration = CommandConfiguration(
         abstract: "Crop PNG, JPEG, WebP, HEIC, AVIF and TIFF pictures to a rect given as a person sees them.",
         discussion: """

@@ -8,7 +8,7 @@ import Ingest
 import Jobs
 import Reporting
 
-struct Ingest: ParsableCommand {
+struct Ingest: ParsableCommand, DecodesInWorkers {
     static let configuration = CommandConfiguration(
         abstract: "Make everything a site needs of each upload in one run, under --out-dir DIR: its probe, renditions, a video's storyboard and preview, placeholders and hashes, and a manifest listing them.",
         discussion: """

@@ -59,7 +59,6 @@ struct MediaTool: ParsableCommand {
         // waited for then, not left to whatever reaps orphans.
         Interrupts.onEnd { LiveChildren.endAll() }
         FileSystem.raiseOpenFileLimit()
-        SandboxOptions.prestartZygote(for: arguments)
         run(spellingOptionalValues(arguments))
     }
 
@@ -70,6 +69,7 @@ struct MediaTool: ParsableCommand {
         do {
             try checkSubcommand(arguments)
             var command = try parseAsRoot(arguments)
+            SandboxOptions.prestartZygote(for: command)
             try command.run()
             Glibc.exit(0)
         } catch {

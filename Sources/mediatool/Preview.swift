@@ -16,7 +16,7 @@ enum PreviewFrameHelp: FrameHelp {
     static let stream = "The video stream, counted from 0 among the file's video streams."
 }
 
-struct Preview: ParsableCommand {
+struct Preview: ParsableCommand, DecodesInWorkers {
     static let configuration = CommandConfiguration(
         abstract: "Write a few seconds of each video as a silent loop, the hover preview of video sites: an animated WebP, or an H.264 MP4.",
         discussion: """

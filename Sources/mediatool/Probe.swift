@@ -14,7 +14,7 @@ enum ProbeFormat: String, ExpressibleByArgument, CaseIterable {
     case json, table
 }
 
-struct Probe: ParsableCommand {
+struct Probe: ParsableCommand, DecodesInWorkers {
     static let configuration = CommandConfiguration(
         abstract: "What each picture, video or sound file is, in one JSON line: size as shown, duration, HDR, date, place.",
         discussion: """

@@ -45,18 +45,19 @@ struct SandboxOptions: ParsableArguments {
         SandboxSettings(timeout: timeout, maxMemory: maxMemory, mediaWorkers: mediaWorkers, budget: MemoryBudget(total: maxMemory))
     }
 
-    /// Starts the zygote before the arguments are parsed where they name a subcommand that
-    /// decodes in workers, not `--sandbox off` nor help: the zygote's start and FFmpeg's loading
-    /// then overlap the parsing and the planning (7 ms sooner in a probe of 200 files). Where the
-    /// guess is wrong (a usage error), the zygote is ended with the tool.
-    static func prestartZygote(for arguments: [String]) {
-        let decoding: [ParsableCommand.Type] = [Thumbnail.self, Storyboard.self, Preview.self, Crop.self, Probe.self, Ingest.self]
-        guard let subcommand = arguments.first, decoding.contains(where: { $0._commandName == subcommand }) else { return }
-        let options = arguments.prefix { $0 != "--" }
-        let off = zip(options, options.dropFirst()).contains { $0 == "--sandbox" && $1 == "off" } || options.contains("--sandbox=off")
-        guard !off, !options.contains(where: { ["-h", "--help", "--version", "--help-hidden"].contains($0) }) else { return }
+    /// Starts the zygote as soon as the arguments are parsed, where they make a subcommand that
+    /// decodes in workers (`DecodesInWorkers`) and its sandbox is on: the zygote's start and
+    /// FFmpeg's loading then overlap the planning. The parsed command decides, not a second reading
+    /// of the arguments: help, a usage error or `--sandbox off` starts none.
+    static func prestartZygote(for command: any ParsableCommand) {
+        guard let decoding = command as? any DecodesInWorkers, decoding.sandbox.sandbox == .on else { return }
         SandboxedJobs.prestartZygote(settings: settings(timeout: 120, maxMemory: 1))
     }
+}
+
+/// A subcommand that decodes its inputs, in the workers its sandbox options start.
+protocol DecodesInWorkers {
+    var sandbox: SandboxOptions { get }
 }
 
 /// A run's sandbox: where its jobs are done (in workers, or with `--sandbox off` here), chosen

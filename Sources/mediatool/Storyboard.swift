@@ -36,7 +36,7 @@ struct TileArgument: ExpressibleByArgument {
     }
 }
 
-struct Storyboard: ParsableCommand {
+struct Storyboard: ParsableCommand, DecodesInWorkers {
     static let configuration = CommandConfiguration(
         abstract: "Write many frames of each video from one pass: sprite sheets and a WebVTT index for scrub previews.",
         discussion: """

@@ -24,7 +24,7 @@ enum ColourSpaceChoice: String, ExpressibleByArgument, CaseIterable {
     case keep, srgb
 }
 
-struct Thumbnail: ParsableCommand {
+struct Thumbnail: ParsableCommand, DecodesInWorkers {
     static let configuration = CommandConfiguration(
         abstract: "Write a still image of each video at a time, as a player shows it, or of each picture, upright; in every size asked.",
         discussion: """
