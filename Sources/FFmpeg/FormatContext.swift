@@ -37,9 +37,7 @@ final class FormatContext {
     /// where that is plain: an ISO BMFF file (QuickTime, MP4: a `ftyp` box first). Named, it
     /// spares running every demuxer's probe over the file's start (about 0.05 ms a file).
     static func evidentDemuxer(of file: InputFile) -> UnsafePointer<AVInputFormat>? {
-        var start = [UInt8](repeating: 0, count: 8)
-        guard (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) == 8,
-              start[4...7].elementsEqual("ftyp".utf8) else { return nil }
+        guard let start = try? file.head(), start.count >= 8, start[4...7].elementsEqual("ftyp".utf8) else { return nil }
         return av_find_input_format("mov")
     }
 

@@ -1,5 +1,6 @@
 import Glibc
 import Failures
+import Synchronization
 
 /// An input opened once for reading: a path, or standard input for `-`. Owns its descriptor, which
 /// every reader of the input shares: no input is opened twice, so none can change between opens.
@@ -21,6 +22,26 @@ public final class InputFile: ByteSource, @unchecked Sendable {
     public let identity: FileIdentity
     private let kind: String
     private var position = 0
+    /// The first `headLength` bytes, once read (`head`).
+    private let readHead = Mutex<[UInt8]?>(nil)
+
+    /// As many first bytes as tell what an input is: a picture's signature (12), a Matroska
+    /// doctype (64), FFmpeg's first probe (4 KiB).
+    public static let headLength = 4096
+
+    /// The input's first bytes (fewer where it has fewer), read once: every reader that tells what
+    /// the input is (which worker decodes it, which reader opens it, what probe calls it) looks at
+    /// the same bytes, where eight places each read them again.
+    public func head() throws -> [UInt8] {
+        try readHead.withLock { (kept: inout [UInt8]?) throws -> [UInt8] in
+            if let kept { return kept }
+            var bytes = [UInt8](repeating: 0, count: Self.headLength)
+            let got = try bytes.withUnsafeMutableBytes { try read(at: 0, into: $0) }
+            bytes.removeLast(bytes.count - got)
+            kept = bytes
+            return bytes
+        }
+    }
 
     /// Opens `path`, or standard input for `-`. A FIFO is opened without waiting for a writer (one
     /// with no writer reads as empty); a folder is refused here, not at the first read.

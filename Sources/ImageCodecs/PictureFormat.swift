@@ -53,9 +53,7 @@ public struct PictureFormat: Sendable {
 
     /// The format `file`'s first bytes say it is; nil for none.
     public static func identify(_ file: InputFile) throws -> PictureFormat? {
-        var start = [UInt8](repeating: 0, count: 12)
-        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
-        return identify(Array(start.prefix(got)))
+        identify(try file.head())
     }
 
     /// Opens `file` as the picture its first bytes say it is (never by its name), its header read

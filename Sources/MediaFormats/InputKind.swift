@@ -32,9 +32,12 @@ public enum InputKind: Sendable, Equatable {
 
     /// The same, from the file's first bytes.
     public static func pictureCodec(of file: InputFile) throws -> PictureFormat.Name? {
-        var start = [UInt8](repeating: 0, count: 12)
-        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
-        return start.prefix(got).withUnsafeBytes { pictureCodec($0) }
+        try file.head().withUnsafeBytes { pictureCodec($0) }
+    }
+
+    /// The kind of `file`, from its first bytes (`InputFile.head`).
+    public static func of(_ file: InputFile) throws -> InputKind {
+        try file.head().withUnsafeBytes { classify($0) }
     }
 
     /// Throws, as opening would, when `start` begins nothing mediatool reads: so that a stream that

@@ -108,9 +108,7 @@ enum MediaProbe {
 
     /// The file's first bytes, where Matroska states whether it is WebM.
     private static func start(of file: InputFile) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        let got = try bytes.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
-        return Array(bytes.prefix(got))
+        Array(try file.head().prefix(64))
     }
 }
 

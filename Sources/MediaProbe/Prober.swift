@@ -28,10 +28,8 @@ public struct Prober: Sendable {
 
     /// A picture by its first bytes (read by the reader `crop` and `thumbnail` use), else media FFmpeg opens.
     public func probe(_ file: InputFile) throws -> (result: ProbeResult, warnings: [String]) {
-        var start = [UInt8](repeating: 0, count: 12)
-        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
-        if got == 0 { throw ProbeError.empty }
-        if start.prefix(got).withUnsafeBytes({ InputKind.pictureCodec($0) }) != nil {
+        if try file.head().isEmpty { throw ProbeError.empty }
+        if try InputKind.pictureCodec(of: file) != nil {
             let (result, warnings) = try PictureProbe.probe(file, options: options)
             return (result, warnings)
         }

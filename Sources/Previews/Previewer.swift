@@ -170,9 +170,7 @@ public struct Previewer: Sendable {
     /// Whether the file is a picture, by one read of its first bytes: one of the picture codecs'
     /// formats, or one FFmpeg reads as a picture (a GIF, an APNG, an image pipe's format).
     static func isPicture(_ file: InputFile) throws -> Bool {
-        var start = [UInt8](repeating: 0, count: 4096)
-        let got = try start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }
-        return start.withUnsafeBytes { InputKind.classify(UnsafeRawBufferPointer(rebasing: $0[..<got])).isPicture }
+        try InputKind.of(file).isPicture
     }
 
     /// A time in seconds; a share of the duration needs the duration.

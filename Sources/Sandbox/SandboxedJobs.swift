@@ -350,9 +350,7 @@ public final class SandboxedJobs: Sendable {
 extension SandboxedJobs {
     /// The first bytes of an input, which say what a worker must load to decode it.
     static func start(of file: InputFile) -> [UInt8] {
-        var start = [UInt8](repeating: 0, count: 16)
-        let got = (try? start.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }) ?? 0
-        return Array(start.prefix(got))
+        Array(((try? file.head()) ?? []).prefix(16))
     }
 
     /// Numbers the reservations workers hold.
