@@ -61,7 +61,7 @@ import VideoThumbnails
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/fuzz/wire")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        #expect(names.count == 19)
+        #expect(names.count == 20)
         for name in names {
             let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
             let message = try #require(WireMessage(bytes: bytes), "\(name)")
@@ -81,6 +81,14 @@ import VideoThumbnails
             case ("memory-refused", .memoryRefused): break
             case ("unconfined", _), ("output-opened", _), ("output-refused", _), ("memory-reserved", _), ("memory-refused", _):
                 Issue.record("\(name) is read as \(message)")
+            case ("job-pixels-header", .job(_, let outputs, _, let spec)):
+                // A library's call as the layout alone writes it: decoded into the job it names.
+                #expect(outputs.isEmpty)
+                guard case .pixels(.pictureHeader(let maxPixels, let maxMemory)) = try JSONValueDecoder.decode(JobSpec.self, from: spec) else {
+                    Issue.record("job-pixels-header is not a picture header's job")
+                    break
+                }
+                #expect(maxPixels == 1000 && maxMemory == 1 << 20)
             case ("job-thumbnail", .job(let input, let outputs, _, _)):
                 #expect(input == "in.mp4" && outputs.map(\.variant) == ["256", "512"])
             default: break
