@@ -9,50 +9,64 @@ public enum JSONValueEncoder {
     }
 }
 
-/// A value being built: unset until a container or a single value is given to it.
+/// A value being built: unset until a container or a single value is given to it. Members and
+/// elements are kept in arrays of the node's own, appended to in place, and members found by
+/// their key through an index: a probe line's 41 members were copied and searched anew at each.
 private final class Node {
     enum Content {
         case unset
         case leaf(JSONValue)
-        case object([(key: String, node: Node)])
-        case array([Node])
+        case object
+        case array
     }
 
     var content = Content.unset
+    private var members: [(key: String, node: Node)] = []
+    private var memberIndex: [String: Int] = [:]
+    private var elements: [Node] = []
 
     var value: JSONValue {
         switch content {
         case .unset: return .object([])
         case .leaf(let value): return value
-        case .object(let members): return .object(members.map { JSONMember($0.key, $0.node.value) })
-        case .array(let nodes): return .array(nodes.map(\.value))
+        case .object: return .object(members.map { JSONMember($0.key, $0.node.value) })
+        case .array: return .array(elements.map(\.value))
         }
+    }
+
+    /// Makes this node an object, keeping the members it has.
+    func beObject() {
+        if case .object = content { return }
+        content = .object
+        members = []
+        memberIndex = [:]
+    }
+
+    /// Makes this node an array, keeping the elements it has.
+    func beArray() {
+        if case .array = content { return }
+        content = .array
+        elements = []
     }
 
     /// A new member (or the one of that key, encoded again).
     func member(_ key: String) -> Node {
-        var members: [(key: String, node: Node)] = []
-        if case .object(let existing) = content { members = existing }
-        if let found = members.first(where: { $0.key == key }) { return found.node }
+        beObject()
+        if let found = memberIndex[key] { return members[found].node }
         let node = Node()
+        memberIndex[key] = members.count
         members.append((key, node))
-        content = .object(members)
         return node
     }
 
     func element() -> Node {
-        var nodes: [Node] = []
-        if case .array(let existing) = content { nodes = existing }
+        beArray()
         let node = Node()
-        nodes.append(node)
-        content = .array(nodes)
+        elements.append(node)
         return node
     }
 
-    var count: Int {
-        if case .array(let nodes) = content { return nodes.count }
-        return 0
-    }
+    var count: Int { elements.count }
 }
 
 private struct TreeEncoder: Encoder {
@@ -61,12 +75,12 @@ private struct TreeEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .object = node.content {} else { node.content = .object([]) }
+        node.beObject()
         return KeyedEncodingContainer(KeyedWriter<Key>(node: node, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .array = node.content {} else { node.content = .array([]) }
+        node.beArray()
         return UnkeyedWriter(node: node, codingPath: codingPath)
     }
 
@@ -75,22 +89,27 @@ private struct TreeEncoder: Encoder {
     }
 }
 
-/// The leaf of a value of a standard type; nil for a type that encodes itself.
+/// The standard integers beside `Int`.
+private let standardIntegers: [any BinaryInteger.Type] = [Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self,
+                                                          UInt16.self, UInt32.self, UInt64.self]
+
+/// The leaf of a value of a standard type; nil for a type that encodes itself. The common types
+/// are told by their type alone, before any dynamic cast (a cast to an existential looks the
+/// type's conformances up: the most of a probe line's time went there).
 private func leaf<Value: Encodable>(_ value: Value, at path: [any CodingKey]) throws -> JSONValue? {
-    switch value {
-    case let text as String: return .text(text)
-    case let path as JSONPath: return .string(path.value)
-    case let flag as Bool: return .bool(flag)
-    case let number as Double: return .double(number)
-    case let number as Float: return .float(number)
-    case let number as Int: return .int(number)
-    case let number as any BinaryInteger:
-        guard let exact = Int(exactly: number) else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: path, debugDescription: "an integer past Int's range"))
-        }
-        return .int(exact)
-    default: return nil
+    if Value.self == String.self { return .text(unsafeBitCast(value, to: String.self)) }
+    if Value.self == Int.self { return .int(unsafeBitCast(value, to: Int.self)) }
+    if Value.self == Double.self { return .double(unsafeBitCast(value, to: Double.self)) }
+    if Value.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+    if Value.self == JSONPath.self { return .string((value as! JSONPath).value) }
+    if Value.self == Float.self { return .float(unsafeBitCast(value, to: Float.self)) }
+    // The other standard integers (each of which encodes itself as itself: it must end here);
+    // composite values (structs, arrays, optionals) encode themselves, with no cast.
+    guard standardIntegers.contains(where: { $0 == Value.self }), let number = value as? any BinaryInteger else { return nil }
+    guard let exact = Int(exactly: number) else {
+        throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: path, debugDescription: "an integer past Int's range"))
     }
+    return .int(exact)
 }
 
 private func encode<Value: Encodable>(_ value: Value, into node: Node, at path: [any CodingKey]) throws {
