@@ -8,7 +8,7 @@ import TestSupport
     /// library's pool (of eight, here): Swift's concurrency, whose pool has as many threads as cores,
     /// still runs other tasks. On Dispatch's global queue, which shares the pool's threads on Linux,
     /// they held it until Dispatch started more threads, a second or more later.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.failsIfItHangs)
     func callsThatBlockLeaveTheConcurrencyPoolFree() async throws {
         let folder = try RepositoryFixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -35,7 +35,7 @@ import TestSupport
         }
         // Each blocked on a thread the library started and named, none of the pool's (other tests'
         // threads may be reading pipes of their own meanwhile).
-        try await ChildProcess.waitUntil("the calls block reading on threads of their own", deadline: 30) {
+        try await ChildProcess.waitUntil("the calls block reading on threads of their own", deadline: KitFixtures.suiteWait) {
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
             return tasks.filter { task in
                 ChildProcess.isWaitingForInput(wchan: (try? String(contentsOfFile: "/proc/self/task/\(task)/wchan", encoding: .utf8)) ?? "")
@@ -72,7 +72,7 @@ import TestSupport
     /// 64 thumbnails of an 8 MP photo at once, as a server under load asks them: they decode on the
     /// pool's fixed threads (64 calls took 132 threads when each had one), their decoding shares
     /// one budget (64 x 1 GiB was allowed), and every result is the one a call alone gives.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.failsIfItHangs)
     func manyCallsAtOnceShareThePoolAndTheBudget() async throws {
         let folder = try RepositoryFixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,5 +1,6 @@
 import Foundation
 import MediaToolKit
+import Testing
 import TestSupport
 
 /// The fixtures and the command line, as the library's tests use them.
@@ -10,6 +11,11 @@ enum KitFixtures {
         [("(maxPixels)", "(--max-pixels)"), ("(maxMemory)", "(--max-memory)"), ("(clamps ", "(--clamp "),
          ("(allowsTrailingBytes ", "(--allow-trailing ")].reduce(line) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
     }
+
+    /// How long a test waits for something its own calls do (a worker to start, a thread to
+    /// block): as `failsIfItHangs` says, each look is a wait for a thread of the parallel suite's,
+    /// so the deadline is the suite's, not the call's.
+    static let suiteWait = 300.0
 
     static func source(_ relative: String) -> MediaSource { .path(RepositoryFixtures.path(relative)) }
 
@@ -34,4 +40,14 @@ enum KitFixtures {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("mediatool")
         return try ChildProcess.run(executable.path, arguments)
     }
+}
+
+extension Trait where Self == TimeLimitTrait {
+    /// Turns a hang into a failure, and nothing slower. In the parallel suite a test's time holds
+    /// each wait for a thread while the other tests run, and for the library's threads and memory
+    /// where other suites' calls hold them: under the sanitizers on CI's busy 2-core machine, three
+    /// tests of a second or two exceeded a limit of 1 minute. Ten minutes is the whole sanitized
+    /// suite's 7.5 there with a third of headroom; what a test proves about time it proves with the
+    /// library's own words ("took longer than timeout 1 s"), not with this limit.
+    static var failsIfItHangs: Self { .timeLimit(.minutes(10)) }
 }

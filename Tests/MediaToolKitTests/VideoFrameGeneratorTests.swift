@@ -7,7 +7,7 @@ import TestSupport
 @Suite(.serialized) struct VideoFrameGeneratorTests {
     /// Waits (up to a deadline) until no loop's producing thread runs.
     static func producersEnd() async throws {
-        try await ChildProcess.waitUntil("the producing threads end", deadline: 30) { VideoFrames.Iterator.runningProducers.load(ordering: .relaxed) == 0 }
+        try await ChildProcess.waitUntil("the producing threads end", deadline: KitFixtures.suiteWait) { VideoFrames.Iterator.runningProducers.load(ordering: .relaxed) == 0 }
     }
 
     @Test func aPhoneVideoStoredOnItsSideComesOutUpright() async throws {
