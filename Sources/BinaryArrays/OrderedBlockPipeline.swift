@@ -1,5 +1,3 @@
-import Dispatch
-import Synchronization
 import WorkerPool
 
 /// Elements (doubles, or records of any size) cut into blocks of a fixed size (whatever sizes they
@@ -9,14 +7,17 @@ import WorkerPool
 ///
 /// The blocks do not depend on the number of workers or on how the input was read: a result that
 /// depends on the blocking (statistics merged block by block) is the same on one core as on many.
+/// (Unchecked Sendable: its workers reach it only through `serve`, which touches a slot the
+/// submitting thread queued and does not touch again until the slot's permit is given back.)
 final class OrderedBlockPipeline<Result>: @unchecked Sendable {
     /// Bytes of elements a block: enough that handing a block over costs little against formatting
     /// it (32,768 doubles).
     static var blockBytes: Int { 1 << 18 }
 
     /// Written by the submitting thread while the slot is free, by one worker while it is queued,
-    /// read by the submitting thread once `finished` is signalled: the semaphores order every access.
-    private final class Slot: @unchecked Sendable {
+    /// read by the submitting thread once `finished` gives its permit: the permits and the queue's
+    /// lock order every access.
+    private final class Slot {
         let bytes: UnsafeMutableRawBufferPointer
         /// Elements in the block.
         var count = 0
@@ -24,7 +25,7 @@ final class OrderedBlockPipeline<Result>: @unchecked Sendable {
         var first = 0
         var result: Result
         var isBusy = false
-        let finished = DispatchSemaphore(value: 0)
+        let finished = Permits()
 
         init(result: Result, byteCount: Int) {
             self.result = result
@@ -39,8 +40,8 @@ final class OrderedBlockPipeline<Result>: @unchecked Sendable {
     let blockCapacity: Int
     private let work: @Sendable (UnsafeRawBufferPointer, Int, Int, inout Result) -> Void
     private let consume: (inout Result) throws -> Void
-    private let queue = Mutex<[Int]>([])
-    private let queued = DispatchSemaphore(value: 0)
+    /// The slots handed to the workers, by index.
+    private let queue: BoundedChannel<Int>
     private var workers: WorkerThreads.Group?
     private var workerCount = 0
     /// The slot filling now, and the number of values before it.
@@ -58,6 +59,8 @@ final class OrderedBlockPipeline<Result>: @unchecked Sendable {
         blockCapacity = max(1, Self.blockBytes / elementSize)
         let byteCount = blockCapacity * elementSize
         slots = (0..<(2 * max(1, workers))).map { _ in Slot(result: makeResult(), byteCount: byteCount) }
+        // Never more queued than there are slots: a send never waits.
+        queue = BoundedChannel(capacity: slots.count)
         self.work = work
         self.consume = consume
         let group = WorkerThreads.start(count: workers) { [unowned self] _ in self.serve() }
@@ -108,7 +111,7 @@ final class OrderedBlockPipeline<Result>: @unchecked Sendable {
     }
 
     private func collect(_ slot: Slot) throws {
-        slot.finished.wait()
+        slot.finished.take()
         slot.isBusy = false
         slot.count = 0
         try consume(&slot.result)
@@ -121,30 +124,25 @@ final class OrderedBlockPipeline<Result>: @unchecked Sendable {
         valuesBefore += slot.count
         if workerCount == 0 {
             work(UnsafeRawBufferPointer(rebasing: slot.bytes[..<(slot.count * elementSize)]), slot.count, slot.first, &slot.result)
-            slot.finished.signal()
+            slot.finished.give()
         } else {
-            let index = current
-            queue.withLock { $0.append(index) }
-            queued.signal()
+            _ = queue.send(current)
         }
         current = (current + 1) % slots.count
     }
 
-    /// A worker's loop: the next queued slot, until told to stop (a negative index).
+    /// A worker's loop: the next queued slot, until the queue is finished and empty.
     private func serve() {
-        while true {
-            queued.wait()
-            guard let index = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }), index >= 0 else { return }
+        while let index = queue.receive() {
             let slot = slots[index]
             work(UnsafeRawBufferPointer(rebasing: slot.bytes[..<(slot.count * elementSize)]), slot.count, slot.first, &slot.result)
-            slot.finished.signal()
+            slot.finished.give()
         }
     }
 
     private func stopWorkers() {
         guard let group = workers.take() else { return }
-        queue.withLock { $0.append(contentsOf: Array(repeating: -1, count: workerCount)) }
-        for _ in 0..<workerCount { queued.signal() }
+        queue.finish()
         group.join()
     }
 }

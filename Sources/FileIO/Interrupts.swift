@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import WorkerPool
 
 /// Ctrl-C (SIGINT), SIGTERM, SIGHUP (a terminal or ssh session closing), SIGQUIT (Ctrl-\\) and
 /// SIGPIPE (standard output's reader gone, `| head`), taken in one place so that none is ever lost,
@@ -46,12 +47,8 @@ public final class Interrupts: Sendable {
         // be discarded, not kept for the thread that waits for it.
         signal(SIGPIPE, SIG_DFL)
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { _ in
-            Interrupts.shared.takeSignals()
-        }, nil)
-        precondition(created == 0, "cannot start the thread that takes signals")
-        pthread_detach(thread)
+        let started = WorkerThreads.detach { Interrupts.shared.takeSignals() }
+        precondition(started, "cannot start the thread that takes signals")
     }
 
     /// Work from here on may finish what is under way for `grace` seconds after a first signal.

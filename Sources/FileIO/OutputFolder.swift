@@ -32,8 +32,8 @@ public final class OutputFolder: Sendable {
     /// one descriptor for it, not one a sheet.
     private static let live = Mutex<[FileIdentity: WeakFolder]>([:])
 
-    private struct WeakFolder: @unchecked Sendable {
-        weak var folder: OutputFolder?
+    private struct WeakFolder: Sendable {
+        weak let folder: OutputFolder?
     }
 
     /// The open folder `fd` is, as one already open when there is one (`fd` is then closed).

@@ -1,66 +1,53 @@
-import Glibc
 import WorkerPool
 
 /// Bands of decoded rows, handed from the thread that decodes them to the threads that reduce them:
 /// every consumer gets every band, in order; the decoder waits when it is `depth` bands ahead of
 /// the slowest, so memory stays a few bands whatever the picture's size.
-final class BandFanOut: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
-    private var bands: [Int: PixelBuffer] = [:]
-    private var produced = 0
-    private var finished = false
-    private var consumed: [Int]
+final class BandFanOut: Sendable {
+    private struct State {
+        var bands: [Int: PixelBuffer] = [:]
+        var produced = 0
+        var finished = false
+        /// How many bands each consumer has taken.
+        var consumed: [Int]
+    }
+
+    private let state: ConditionLock<State>
     private let depth: Int
 
     init(consumers: Int, depth: Int = 4) {
-        consumed = [Int](repeating: 0, count: consumers)
+        state = ConditionLock(State(consumed: [Int](repeating: 0, count: consumers)))
         self.depth = depth
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
     }
 
     func put(_ band: PixelBuffer) {
-        pthread_mutex_lock(&mutex)
-        while produced - (consumed.min() ?? produced) >= depth { pthread_cond_wait(&changed, &mutex) }
-        bands[produced] = band
-        produced += 1
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        let depth = self.depth
+        state.update(when: { $0.produced - ($0.consumed.min() ?? $0.produced) < depth }) { state in
+            state.bands[state.produced] = band
+            state.produced += 1
+        }
     }
 
     /// No more bands: the consumers end when they have taken those there are.
     func finish() {
-        pthread_mutex_lock(&mutex)
-        finished = true
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        state.update { $0.finished = true }
     }
 
     /// The consumer's next band; nil when there are no more.
     func next(for consumer: Int) -> PixelBuffer? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        while consumed[consumer] == produced && !finished { pthread_cond_wait(&changed, &mutex) }
-        guard consumed[consumer] < produced else { return nil }
-        let index = consumed[consumer]
-        let band = bands[index]!
-        consumed[consumer] += 1
-        if consumed.allSatisfy({ $0 > index }) { bands[index] = nil }
-        pthread_cond_broadcast(&changed)
+        let band = state.update(when: { $0.consumed[consumer] < $0.produced || $0.finished }) { state -> PixelBuffer? in
+            guard state.consumed[consumer] < state.produced else { return nil }
+            let index = state.consumed[consumer]
+            let band = state.bands[index]!
+            state.consumed[consumer] += 1
+            if state.consumed.allSatisfy({ $0 > index }) { state.bands[index] = nil }
+            return band
+        }
         return band
     }
 
     /// A consumer that will never take a band (its thread could not start): not waited for.
     func drop(_ consumer: Int) {
-        pthread_mutex_lock(&mutex)
-        consumed[consumer] = Int.max / 2
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        state.update { $0.consumed[consumer] = Int.max / 2 }
     }
 }

@@ -29,7 +29,8 @@ public struct HDRToneMapper: Sendable {
     let peak: Float
     private let tables: Tables
 
-    /// The lookup tables, read by every worker, written only when made.
+    /// The lookup tables, read by every worker. (Unchecked Sendable: written only when made,
+    /// before any worker is given them.)
     final class Tables: @unchecked Sendable {
         /// Signal (16-bit, full range) to linear light: relative to reference white for PQ, scene
         /// light (0...1) for HLG, whose OOTF depends on the pixel's luminance.

@@ -1,27 +1,36 @@
 import Glibc
+import WorkerPool
 
 /// The memory a run's jobs share: `--max-memory` bounds the run, not each input, so that `-j 8` on
 /// eight bombs just under the limit cannot take eight times it. A job reserves what its decoding
 /// needs before it allocates; while others hold the rest it waits for them; what it needs alone
-/// over the whole budget it never gets. (Unchecked Sendable: the count is guarded by the lock.)
+/// over the whole budget it never gets.
 ///
 /// A job reserves again and again (a video's index, then its frames), so two jobs can each hold
 /// what the other waits for. Each job is a holder the budget knows; where every holder waits for
 /// more and none gave any back for a while, the waiter holding the most gives up (`givesUp`): its
 /// release frees the most, and a file whose index takes nearly the whole budget is the one ended,
 /// never the photo queued beside it.
-public final class MemoryBudget: @unchecked Sendable {
+public final class MemoryBudget: Sendable {
     public let total: Int
-    private var reserved = 0
-    /// What each holder holds, where reservations said whose they are. Guarded by `lock`.
-    private var holdings: [Int: Int] = [:]
-    private var nextHolder = 0
+
+    private struct State {
+        var reserved = 0
+        /// What each holder holds, where reservations said whose they are.
+        var holdings: [Int: Int] = [:]
+        var nextHolder = 0
+        /// Where this budget is a share: how long it waited before it gave up, where it did.
+        var starved: Double?
+        /// When a waiting holder last gave memory back, and since when each holder waits: a
+        /// budget that is stuck is told from one that is busy by them.
+        var lastWaiterRelease = MemoryBudget.now()
+        var waiters: [Int: Double] = [:]
+    }
+
+    private let state = ConditionLock(State())
     /// Where this budget is one job's share of another budget of this process (`share`): reserved
     /// there, as that job's, and given up on as `givesUp` says.
     private let sharing: (budget: MemoryBudget, holder: Int, stall: Double)?
-    // Allocated, so that their addresses never move.
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let released = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// Where the budget is another process's (a sandboxed worker's is its parent's, shared by all
     /// the run's workers): what is reserved is asked of it, and given back to it.
     private let lender: Lender?
@@ -42,16 +51,12 @@ public final class MemoryBudget: @unchecked Sendable {
         self.total = total
         self.lender = lender
         sharing = nil
-        pthread_mutex_init(lock, nil)
-        pthread_cond_init(released, nil)
     }
 
     private init(total: Int, sharing: (budget: MemoryBudget, holder: Int, stall: Double)) {
         self.total = total
         lender = nil
         self.sharing = sharing
-        pthread_mutex_init(lock, nil)
-        pthread_cond_init(released, nil)
     }
 
     /// One job's share of this budget, in this process: what it reserves is held here as that
@@ -65,30 +70,19 @@ public final class MemoryBudget: @unchecked Sendable {
 
     /// How long this share waited before it gave up (`givesUp`), where it did: its job is over.
     public var starvedSeconds: Double? {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return starved
+        state.withLock { $0.starved }
     }
-
-    private var starved: Double?
 
     /// A number for a job's reservations, so that the budget knows what each job holds.
     public func newHolder() -> Int {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        nextHolder += 1
-        return nextHolder
-    }
-
-    deinit {
-        pthread_cond_destroy(released)
-        pthread_mutex_destroy(lock)
-        released.deallocate()
-        lock.deallocate()
+        state.withLock { state in
+            state.nextHolder += 1
+            return state.nextHolder
+        }
     }
 
     /// What a job holds until it is released (when this goes away).
-    public final class Reservation: @unchecked Sendable {
+    public final class Reservation: Sendable {
         private let budget: MemoryBudget
         public let bytes: Int
         /// The lender's token, when the bytes are another process's.
@@ -118,9 +112,7 @@ public final class MemoryBudget: @unchecked Sendable {
         if let sharing {
             let asked = Self.now()
             guard let reservation = sharing.budget.reserve(bytes, for: sharing.holder, givingUpAfter: sharing.stall) else {
-                pthread_mutex_lock(lock)
-                starved = Self.now() - asked
-                pthread_mutex_unlock(lock)
+                state.withLock { $0.starved = Self.now() - asked }
                 return nil
             }
             return reservation
@@ -146,40 +138,28 @@ public final class MemoryBudget: @unchecked Sendable {
     /// then too. `holder`: whose the bytes are, where a job has a number (`newHolder`).
     public func reserve(_ bytes: Int, for holder: Int? = nil, waitingAtMost seconds: Double) -> Reservation? {
         guard bytes >= 0, bytes <= total else { return nil }
-        var deadline = timespec()
-        clock_gettime(CLOCK_REALTIME, &deadline)
-        let whole = seconds.isFinite ? min(seconds, 1e9) : 1e9
-        deadline.tv_sec += Int(whole)
-        deadline.tv_nsec += Int((whole - whole.rounded(.down)) * 1e9)
-        if deadline.tv_nsec >= 1_000_000_000 { deadline.tv_sec += 1; deadline.tv_nsec -= 1_000_000_000 }
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        while reserved + bytes > total {
-            if pthread_cond_timedwait(released, lock, &deadline) == ETIMEDOUT && reserved + bytes > total { return nil }
+        let total = self.total
+        let fits = state.update(when: { $0.reserved + bytes <= total }, waitingAtMost: seconds) { state, fits in
+            guard fits else { return false }
+            state.reserved += bytes
+            if let holder { state.holdings[holder, default: 0] += bytes }
+            return true
         }
-        reserved += bytes
-        if let holder { holdings[holder, default: 0] += bytes }
-        return Reservation(budget: self, bytes: bytes, holder: holder)
+        return fits ? Reservation(budget: self, bytes: bytes, holder: holder) : nil
     }
 
     private func give(_ bytes: Int, from holder: Int?) {
-        pthread_mutex_lock(lock)
-        reserved -= bytes
-        if let holder, let held = holdings[holder] { holdings[holder] = held > bytes ? held - bytes : nil }
-        // What a waiting holder gives back may let another waiter on; what a job that works on
-        // gives back says nothing of a cycle of waiters (steady traffic beside them kept one
-        // from ever being broken).
-        if let holder, waiters[holder] != nil { lastWaiterRelease = Self.now() }
-        pthread_cond_broadcast(released)
-        pthread_mutex_unlock(lock)
+        state.update { state in
+            state.reserved -= bytes
+            if let holder, let held = state.holdings[holder] { state.holdings[holder] = held > bytes ? held - bytes : nil }
+            // What a waiting holder gives back may let another waiter on; what a job that works on
+            // gives back says nothing of a cycle of waiters (steady traffic beside them kept one
+            // from ever being broken).
+            if let holder, state.waiters[holder] != nil { state.lastWaiterRelease = Self.now() }
+        }
     }
 
-    // Waiters say when they began, so that a budget that is stuck can be told from one that is
-    // busy. Guarded by `lock`.
-    private var lastWaiterRelease = MemoryBudget.now()
-    private var waiters: [Int: Double] = [:]
-
-    private static func now() -> Double {
+    fileprivate static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
@@ -187,15 +167,13 @@ public final class MemoryBudget: @unchecked Sendable {
 
     /// Notes that `holder` waits, from now if it did not already.
     public func beginWaiting(_ holder: Int) {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if waiters[holder] == nil { waiters[holder] = Self.now() }
+        state.withLock { state in
+            if state.waiters[holder] == nil { state.waiters[holder] = Self.now() }
+        }
     }
 
     public func endWaiting(_ holder: Int) {
-        pthread_mutex_lock(lock)
-        waiters[holder] = nil
-        pthread_mutex_unlock(lock)
+        state.withLock { $0.waiters[holder] = nil }
     }
 
     /// Whether waiting `holder` must give up: every job that holds memory waits for more (none
@@ -205,11 +183,12 @@ public final class MemoryBudget: @unchecked Sendable {
     /// behind a job that holds the memory and works on is never given up, with a deadline or
     /// without one (`--sandbox off`): that job gives it back when it is done.
     public func givesUp(_ holder: Int, after seconds: Double) -> Bool {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        guard let began = waiters[holder], Self.now() - max(began, lastWaiterRelease) > seconds,
-              holdings.allSatisfy({ $0.value == 0 || waiters[$0.key] != nil }) else { return false }
-        let rank = { (waiter: Int) in (self.holdings[waiter] ?? 0, self.waiters[waiter] ?? 0, waiter) }
-        return waiters.keys.allSatisfy { $0 == holder || rank($0) < rank(holder) }
+        state.withLock { state in
+            guard let began = state.waiters[holder], Self.now() - max(began, state.lastWaiterRelease) > seconds,
+                  state.holdings.allSatisfy({ $0.value == 0 || state.waiters[$0.key] != nil }) else { return false }
+            let (holdings, waiters) = (state.holdings, state.waiters)
+            let rank = { (waiter: Int) in (holdings[waiter] ?? 0, waiters[waiter] ?? 0, waiter) }
+            return waiters.keys.allSatisfy { $0 == holder || rank($0) < rank(holder) }
+        }
     }
 }

@@ -114,7 +114,7 @@ public struct ThumbnailLadder: Sendable {
 
 /// The reductions of the decoded rows, one per rung made from them: on threads of their own (each
 /// given every band through a `BandFanOut`), or here when there is one thread.
-private final class Reductions: @unchecked Sendable {
+private final class Reductions {
     private var resamplers: [Int: Resampler] = [:]
     private var whole: [UInt8] = []
     private var keepsWhole = false
@@ -147,7 +147,7 @@ private final class Reductions: @unchecked Sendable {
         let fanOut = BandFanOut(consumers: consumers)
         self.fanOut = fanOut
         for consumer in 0..<consumers {
-            let share = Shared(stride(from: consumer, to: all.count, by: consumers).map { all[$0] })
+            let share = HandedOver(stride(from: consumer, to: all.count, by: consumers).map { all[$0] })
             let started = WorkerThreads.start(count: 1) { _ in
                 while let band = fanOut.next(for: consumer) { share.value.forEach { $0.push(band) } }
             }
@@ -193,12 +193,6 @@ private final class Reductions: @unchecked Sendable {
         keepsWhole ? PixelBuffer(width: layout.width, height: layout.height, channels: layout.channels,
                                  bytesPerSample: layout.bytesPerSample, bytes: whole) : nil
     }
-}
-
-/// A value handed to one other thread, which alone uses it from then on.
-private final class Shared<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 /// A started thread, held until it is joined.

@@ -90,8 +90,8 @@ private struct TreeEncoder: Encoder {
 }
 
 /// The standard integers beside `Int`.
-private let standardIntegers: [any BinaryInteger.Type] = [Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self,
-                                                          UInt16.self, UInt32.self, UInt64.self]
+private let standardIntegers: Set<ObjectIdentifier> = [Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self,
+                                                        UInt16.self, UInt32.self, UInt64.self].map { ObjectIdentifier($0) }.reduce(into: []) { $0.insert($1) }
 
 /// The leaf of a value of a standard type; nil for a type that encodes itself. The common types
 /// are told by their type alone, before any dynamic cast (a cast to an existential looks the
@@ -105,7 +105,7 @@ private func leaf<Value: Encodable>(_ value: Value, at path: [any CodingKey]) th
     if Value.self == Float.self { return .float(unsafeBitCast(value, to: Float.self)) }
     // The other standard integers (each of which encodes itself as itself: it must end here);
     // composite values (structs, arrays, optionals) encode themselves, with no cast.
-    guard standardIntegers.contains(where: { $0 == Value.self }), let number = value as? any BinaryInteger else { return nil }
+    guard standardIntegers.contains(ObjectIdentifier(Value.self)), let number = value as? any BinaryInteger else { return nil }
     guard let exact = Int(exactly: number) else {
         throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: path, debugDescription: "an integer past Int's range"))
     }

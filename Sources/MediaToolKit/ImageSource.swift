@@ -8,6 +8,7 @@ internal import ImageCodecs
 internal import ImageCropping
 internal import Imaging
 internal import VideoThumbnails
+internal import WorkerPool
 
 /// A picture file (JPEG, PNG, HEIC, AVIF, WebP, TIFF), its header read: what it is and how it is
 /// shown, and the pixels of a region or of the whole at any size, decoded on demand. The counterpart
@@ -18,7 +19,8 @@ internal import VideoThumbnails
 public final class ImageSource: Sendable {
     let file: InputFile
     let configuration: MediaConfiguration
-    private let reading = NSLock()
+    /// One permit: taken where a call's job opens the input, given back where the call ends.
+    private let reading = Permits(1)
 
     /// The source's name in errors.
     public let name: String
@@ -129,8 +131,8 @@ public final class ImageSource: Sendable {
     /// The job's pictures, one call of this source at a time (its input's descriptor is shared).
     private func pictures(_ job: PixelJob, count: Int) async throws(MediaError) -> [Bitmap] {
         let (file, reading) = (self.file, self.reading)
-        return try await SandboxedCalls.pictures(job, of: { _ in reading.lock(); return file }, name: name, count: count,
-                                                 configuration: configuration, finally: { reading.unlock() }).map(Bitmap.init)
+        return try await SandboxedCalls.pictures(job, of: { _ in reading.take(); return file }, name: name, count: count,
+                                                 configuration: configuration, finally: { reading.give() }).map(Bitmap.init)
     }
 
     var thumbnailOptions: ThumbnailOptions {

@@ -62,8 +62,8 @@ extension MediaSource {
 }
 
 /// The temporary file an upload is written to: closed (and so gone) unless taken.
+/// (Unchecked Sendable: written by one task at a time, the upload's loop awaiting each write.)
 final class UploadSpool: @unchecked Sendable {
-    // Written by one task at a time (the upload's loop awaits each write).
     private var descriptor: Int32
     private(set) var written = 0
     private let name: String

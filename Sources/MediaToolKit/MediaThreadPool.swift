@@ -1,5 +1,3 @@
-import Foundation
-import Synchronization
 internal import WorkerPool
 
 /// The threads the library's calls decode on, as NIOThreadPool is for a server's blocking work:
@@ -17,15 +15,13 @@ public final class MediaThreadPool: Sendable {
 
     private struct State {
         var jobs: [@Sendable () -> Void] = []
-        /// Started threads, busy or parked.
+        /// Started threads, busy or waiting for a job.
         var started = 0
-        /// Parked threads that no job has claimed yet.
-        var idle = 0
+        /// Threads running a job.
+        var busy = 0
     }
 
-    private let state = Mutex(State())
-    /// One signal a claimed parked thread.
-    private let wake = DispatchSemaphore(value: 0)
+    private let state = ConditionLock(State())
     private static let idleSeconds = 10.0
 
     /// A pool of at most `threads` threads (at least 1).
@@ -34,49 +30,41 @@ public final class MediaThreadPool: Sendable {
     }
 
     func run(_ job: @escaping @Sendable () -> Void) {
-        enum Start { case wakeParked, startThread, leaveQueued }
-        let start: Start = state.withLock { state in
+        // A waiting thread takes the job (the update tells it to look); a new one starts where the
+        // jobs queued outnumber the threads free for them, while there is room.
+        let startsThread = state.update { state in
             state.jobs.append(job)
-            if state.idle > 0 {
-                state.idle -= 1
-                return .wakeParked
-            }
-            guard state.started < threads else { return .leaveQueued }
+            guard state.started - state.busy < state.jobs.count, state.started < threads else { return false }
             state.started += 1
-            return .startThread
+            return true
         }
-        switch start {
-        case .wakeParked: wake.signal()
-        case .startThread: Thread { self.work() }.start()
-        case .leaveQueued: break
+        guard startsThread, !WorkerThreads.detach({ self.work(untilIdleFor: Self.idleSeconds) }) else { return }
+        // No thread to be had: the threads there are take the job in turn; with none, this one does.
+        let runsHere = state.update { state in
+            guard state.started == 1 else {
+                state.started -= 1
+                return false
+            }
+            return true
         }
+        if runsHere { work(untilIdleFor: 0) }
     }
 
-    private func work() {
+    /// A thread's loop: the next job, until none came for `seconds`.
+    private func work(untilIdleFor seconds: Double) {
         nameThisThread()
         while true {
-            let job: (@Sendable () -> Void)? = state.withLock { state in
-                if state.jobs.isEmpty {
-                    state.idle += 1
+            let next = state.update(when: { !$0.jobs.isEmpty }, waitingAtMost: seconds) { state, isReady -> (@Sendable () -> Void)? in
+                guard isReady else {
+                    state.started -= 1
                     return nil
                 }
+                state.busy += 1
                 return state.jobs.removeFirst()
             }
-            if let job {
-                job()
-                continue
-            }
-            if wake.wait(timeout: .now() + Self.idleSeconds) == .success { continue }
-            // Timed out. A slot no job claimed is this thread's to give up; if every slot is
-            // claimed, a signal is on its way for this one.
-            let retires = state.withLock { state in
-                guard state.idle > 0 else { return false }
-                state.idle -= 1
-                state.started -= 1
-                return true
-            }
-            if retires { return }
-            wake.wait()
+            guard let next else { return }
+            next()
+            state.withLock { $0.busy -= 1 }
         }
     }
 }

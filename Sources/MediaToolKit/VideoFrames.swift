@@ -4,6 +4,7 @@ internal import FFmpeg
 internal import Jobs
 internal import Sandbox
 internal import VideoThumbnails
+internal import WorkerPool
 
 /// The frames of `VideoFrameGenerator.images(at:)`, made by one pass over the file on a thread of
 /// their own, one frame ahead of the loop that takes them.
@@ -32,19 +33,19 @@ public struct VideoFrames: AsyncSequence, Sendable {
             let (stream, continuation) = AsyncThrowingStream.makeStream(of: GeneratedFrame.self, throwing: (any Error).self)
             frames = stream.makeAsyncIterator()
             let stopped = CancellationFlag()
-            let demand = DispatchSemaphore(value: 0)
+            let demand = Permits()
             // Ends a worker's decode at once when the loop stops.
             let cancellation = try? JobCancellation()
             continuation.onTermination = { _ in
                 stopped.set()
                 cancellation?.cancel()
-                demand.signal()
+                demand.give()
             }
             producer = Producer(stopped: stopped, demand: demand, cancellation: cancellation) {
                 // A thread of the stream's own, not the pool's: it waits for its reader between
                 // frames, and a reader that awaited another call meanwhile would wait on a pool
                 // whose threads all waited for their readers.
-                Thread {
+                let started = WorkerThreads.detach {
                     nameThisThread()
                     Self.runningProducers.add(1, ordering: .relaxed)
                     defer { Self.runningProducers.subtract(1, ordering: .relaxed) }
@@ -55,7 +56,10 @@ public struct VideoFrames: AsyncSequence, Sendable {
                     } catch {
                         continuation.finish(throwing: error)
                     }
-                }.start()
+                }
+                if !started {
+                    continuation.finish(throwing: MediaError.overLimit(file: generator.source.name, reason: "the system refused a thread for the frames"))
+                }
             }
         }
 
@@ -64,7 +68,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
             // Once, whichever copy of the iterator asks first.
             producer.startOnce()
             // One more frame may be made.
-            producer.demand.signal()
+            producer.demand.give()
             let frame: GeneratedFrame?
             do {
                 frame = try await frames.next(isolation: actor)
@@ -90,12 +94,12 @@ public struct VideoFrames: AsyncSequence, Sendable {
         /// loop ended.
         final class Producer: Sendable {
             let stopped: CancellationFlag
-            let demand: DispatchSemaphore
+            let demand: Permits
             let cancellation: JobCancellation?
             private let start: @Sendable () -> Void
             private let started = Atomic<Bool>(false)
 
-            init(stopped: CancellationFlag, demand: DispatchSemaphore, cancellation: JobCancellation?, start: @escaping @Sendable () -> Void) {
+            init(stopped: CancellationFlag, demand: Permits, cancellation: JobCancellation?, start: @escaping @Sendable () -> Void) {
                 self.stopped = stopped
                 self.demand = demand
                 self.cancellation = cancellation
@@ -109,12 +113,12 @@ public struct VideoFrames: AsyncSequence, Sendable {
             deinit {
                 stopped.set()
                 cancellation?.cancel()
-                demand.signal()
+                demand.give()
             }
         }
 
         /// The frames in ascending order of time, each made once the one before was taken.
-        private static func produce(generator: VideoFrameGenerator, times: [Double], demand: DispatchSemaphore, stopped: CancellationFlag,
+        private static func produce(generator: VideoFrameGenerator, times: [Double], demand: Permits, stopped: CancellationFlag,
                                     cancellation: JobCancellation?, yield: (GeneratedFrame) -> Void) throws {
             try generator.checkTolerances()
             let name = generator.source.name
@@ -123,7 +127,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
             let sorted = times.sorted()
             var options = generator.options(mode: generator.requestedTimeToleranceBefore == .infinity ? .keyframe : .exact, at: 0)
             options.sizes = try generator.sizes
-            demand.wait()
+            demand.take()
             if stopped.isSet { throw CancellationError() }
             let file = try VideoFrameGenerator.openVideo(generator.source,
                                                          stop: SandboxedCalls.stop(generator.configuration, isCancelled: { stopped.isSet }))
@@ -134,7 +138,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
                     throw PictureRecordError.malformed("frame \(record.index) where \(made) of \(sorted.count) was due")
                 }
                 made += 1
-                if record.index > 0 { demand.wait() }
+                if record.index > 0 { demand.take() }
                 if stopped.isSet { throw CancellationError() }
                 yield(GeneratedFrame(requestedTime: sorted[record.index], actualTime: record.seconds ?? 0, image: Bitmap(record),
                                      orientation: ImageOrientation(record.orientation), warnings: record.warnings))

@@ -1,4 +1,4 @@
-import Glibc
+import Synchronization
 import FileIO
 import Imaging
 import VideoThumbnails
@@ -10,17 +10,18 @@ import Failures
 /// twice. Their frames wait here, at the preview's size, until the first pass is done: then they
 /// are handed on in order as they come (`drain`). Past `maxBytes` of them waiting the pass stops,
 /// and the rest is decoded after it.
-final class SecondPass: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    /// Signalled when a frame is kept or the pass ends.
-    private var changed = pthread_cond_t()
-    private var frames: [MadeThumbnails] = []
-    private var heldBytes = 0
-    private var failure: (any Error)?
-    private var ended = false
-    /// Set when the frames are no longer wanted: the pass stops at its next frame.
-    private var abandoned = false
-    private var thread: WorkerThreads.Group?
+final class SecondPass: Sendable {
+    private struct State {
+        var frames: [MadeThumbnails] = []
+        var heldBytes = 0
+        var failure: (any Error)?
+        var ended = false
+        /// Set when the frames are no longer wanted: the pass stops at its next frame.
+        var abandoned = false
+    }
+
+    private let state = ConditionLock(State())
+    private let thread = Mutex<WorkerThreads.Group?>(nil)
     private let maxBytes: Int
 
     /// Thrown inside the pass to stop it when its frames would hold more than `maxBytes`.
@@ -29,34 +30,30 @@ final class SecondPass: @unchecked Sendable {
     /// Starts decoding `times` of `file` (ascending) at `size`, on one thread.
     init(file: InputFile, options: ThumbnailOptions, times: [Double], size: ThumbnailSize, maxBytes: Int) {
         self.maxBytes = maxBytes
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
-        thread = WorkerThreads.start(count: 1) { [self] _ in
-            do {
-                try Thumbnailer(options: options).videoFrames(from: file, atSeconds: times, sizes: [size]) { _, made in
-                    try self.keep(made)
+        thread.withLock { slot in
+            let started = WorkerThreads.start(count: 1) { [self] _ in
+                do {
+                    try Thumbnailer(options: options).videoFrames(from: file, atSeconds: times, sizes: [size]) { _, made in
+                        try self.keep(made)
+                    }
+                    self.stop(nil)
+                } catch {
+                    self.stop(error)
                 }
-                self.stop(nil)
-            } catch {
-                self.stop(error)
             }
+            // Refused a thread: nothing comes.
+            if started.count == 0 { stop(nil) }
+            slot = consume started
         }
-        // Refused a thread: nothing comes.
-        if thread?.count == 0 { stop(nil) }
-    }
-
-    deinit {
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
     }
 
     private func keep(_ made: MadeThumbnails) throws {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        heldBytes += Self.bytes(of: made)
-        guard heldBytes <= maxBytes, !abandoned else { throw TooFarAhead() }
-        frames.append(made)
-        pthread_cond_signal(&changed)
+        let maxBytes = self.maxBytes
+        try state.update { state in
+            state.heldBytes += Self.bytes(of: made)
+            guard state.heldBytes <= maxBytes, !state.abandoned else { throw TooFarAhead() }
+            state.frames.append(made)
+        }
     }
 
     private static func bytes(of made: MadeThumbnails) -> Int {
@@ -64,11 +61,10 @@ final class SecondPass: @unchecked Sendable {
     }
 
     private func stop(_ error: (any Error)?) {
-        pthread_mutex_lock(&mutex)
-        if let error, !(error is TooFarAhead) { failure = error }
-        ended = true
-        pthread_cond_signal(&changed)
-        pthread_mutex_unlock(&mutex)
+        state.update { state in
+            if let error, !(error is TooFarAhead) { state.failure = error }
+            state.ended = true
+        }
     }
 
     /// Hands the pass's frames to `take` in order, those waiting and then each as it comes, until
@@ -79,15 +75,13 @@ final class SecondPass: @unchecked Sendable {
         var count = 0
         defer { join() }
         while true {
-            pthread_mutex_lock(&mutex)
-            while frames.isEmpty && !ended { pthread_cond_wait(&changed, &mutex) }
-            let ready = frames
-            frames = []
-            // Handed on, they are no longer held here: the pass may go on as far again.
-            heldBytes -= ready.reduce(0) { $0 + Self.bytes(of: $1) }
-            let over = ready.isEmpty && ended
-            let failed = failure
-            pthread_mutex_unlock(&mutex)
+            let (ready, over, failed) = state.update(when: { !$0.frames.isEmpty || $0.ended }) { state in
+                let ready = state.frames
+                state.frames = []
+                // Handed on, they are no longer held here: the pass may go on as far again.
+                state.heldBytes -= ready.reduce(0) { $0 + Self.bytes(of: $1) }
+                return (ready, ready.isEmpty && state.ended, state.failure)
+            }
             if over {
                 if let failed { throw failed }
                 return count
@@ -106,14 +100,12 @@ final class SecondPass: @unchecked Sendable {
 
     /// Stops the pass at its next frame and waits for it to end (an error elsewhere).
     func abandon() {
-        pthread_mutex_lock(&mutex)
-        abandoned = true
-        pthread_mutex_unlock(&mutex)
+        state.withLock { $0.abandoned = true }
         join()
     }
 
     private func join() {
-        if let started = thread.take(), started.count > 0 { started.join() }
+        thread.withLock { $0.take() }?.join()
     }
 }
 

@@ -87,7 +87,7 @@ public struct SandboxWorker: Sendable {
         // refuses those locks). The rest runs on a new thread, which learns its own; it is
         // started once the confinement holds, so that it holds for it too.
         withoutActuallyEscaping(job) { job in
-            let serving = UnsafeSendableBox { self.serveJobs(confinement: confinement, timeout: timeout, job: job) }
+            let serving = HandedOver { self.serveJobs(confinement: confinement, timeout: timeout, job: job) }
             let thread = WorkerThreads.start(count: 1) { _ in serving.value() }
             guard thread.count == 1 else { exit(70) }
             thread.join()
@@ -182,12 +182,6 @@ extension SandboxWorker {
             guard (try? channel.send(reply.bytes)) != nil else { exit(0) }
         }
     }
-}
-
-/// A closure handed to a thread the caller joins before the closure's captures end.
-private struct UnsafeSendableBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 /// A worker's outputs: the planned one it was sent, and others asked of the parent, which opens

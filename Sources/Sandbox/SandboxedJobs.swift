@@ -2,7 +2,6 @@ import Batch
 import Failures
 import CMediaToolSystem
 import CSandbox
-import Dispatch
 import FileIO
 import Glibc
 import Imaging
@@ -66,7 +65,7 @@ public final class SandboxedJobs: Sendable {
     /// Set when a worker could not confine itself: every later input fails with the same reason at once.
     private let setupFailure = Mutex<WorkerFailure?>(nil)
     /// One permit per media worker allowed (`SandboxSettings.mediaWorkers`), held while one works.
-    private let mediaPermits: DispatchSemaphore?
+    private let mediaPermits: Permits?
     /// How many permits there are (`allowMediaWorkers`).
     private let mediaAllowance: Mutex<Int>
     /// Where workers are copied from, when the settings say so.
@@ -77,7 +76,7 @@ public final class SandboxedJobs: Sendable {
     /// part of what the sandbox costs one input, overlaps the batch's planning.
     public init(settings: SandboxSettings, starting: [JobDecoders] = [.media]) {
         self.settings = settings
-        mediaPermits = settings.mediaWorkers.map { DispatchSemaphore(value: max(1, $0)) }
+        mediaPermits = settings.mediaWorkers.map { Permits(max(1, $0)) }
         mediaAllowance = Mutex(settings.mediaWorkers.map { max(1, $0) } ?? 0)
         zygote = settings.startsFromZygote ? WorkerZygote.take(for: settings) : nil
         // A zygote starts workers in turn: those without FFmpeg first, which it need not wait to load.
@@ -117,7 +116,7 @@ public final class SandboxedJobs: Sendable {
             allowed += added
             return added
         }
-        for _ in 0..<added { permits.signal() }
+        permits.give(added)
     }
 
     /// The job for `input`, done in a worker on `threads` threads (0: every core); its report, or
@@ -131,7 +130,7 @@ public final class SandboxedJobs: Sendable {
         let (file, outputs) = try job.openAny(input: input, outputs: planned)
         var (box, holdsPermit) = try checkout(for: job.decoders(Self.start(of: file)))
         // After the worker is back among the idle ones, where the next input waiting for it finds it.
-        defer { if holdsPermit { mediaPermits?.signal() } }
+        defer { if holdsPermit { mediaPermits?.give() } }
         do {
             let report = try perform(on: &box, spec: spec, input: file, outputs: outputs, planned: planned,
                                      primary: nil, threads: threads, cancellation: cancellation, budget: budget ?? settings.budget)
@@ -159,7 +158,7 @@ public final class SandboxedJobs: Sendable {
                        accept: (JobReport) throws -> Void = { _ in }) throws -> JobReport {
         if cancellation?.isCancelled == true { throw WorkerFailure.cancelled }
         var (box, holdsPermit) = try checkout(for: decoders(Self.start(of: input)), cancellation: cancellation)
-        defer { if holdsPermit { mediaPermits?.signal() } }
+        defer { if holdsPermit { mediaPermits?.give() } }
         let pipe = try sink.map { try OutputPipe(target: -1, name: input.displayName, limit: limit, sink: $0) }
         do {
             let report = try perform(on: &box, spec: spec, input: input, outputs: nil,
@@ -185,11 +184,11 @@ public final class SandboxedJobs: Sendable {
         if let failure = setupFailure.withLock({ $0 }) { throw failure }
         guard let permits = mediaPermits else { return (try idleOrNew(decoders, cancellation: cancellation), false) }
         if decoders == .media {
-            permits.wait()
+            permits.take()
             do {
                 return (try idleOrNew(.media), true)
             } catch {
-                permits.signal()
+                permits.give()
                 throw error
             }
         }
@@ -198,16 +197,16 @@ public final class SandboxedJobs: Sendable {
         if let box = idle.withLock({ idle in idle.lastIndex { $0.worker.decoders == .pictures }.map { idle.remove(at: $0) } }) {
             return (try readied(box), false)
         }
-        if permits.wait(timeout: .now()) == .success {
+        if permits.take(waitingAtMost: 0) {
             if let box = idle.withLock({ idle in idle.lastIndex { $0.worker.decoders == .media }.map { idle.remove(at: $0) } }) {
                 do {
                     return (try readied(box), true)
                 } catch {
-                    permits.signal()
+                    permits.give()
                     throw error
                 }
             }
-            permits.signal()
+            permits.give()
         }
         return (try start(.pictures), false)
     }
@@ -233,7 +232,7 @@ public final class SandboxedJobs: Sendable {
     }
 
     private func start(_ decoders: JobDecoders, cancellation: JobCancellation? = nil) throws -> WorkerBox {
-        try readied(WorkerBox(worker: try WorkerProcess(decoders: decoders, settings: settings, zygote: zygote)), cancellation: cancellation)
+        try readied(WorkerBox(try WorkerProcess(decoders: decoders, settings: settings, zygote: zygote)), cancellation: cancellation)
     }
 
     /// `box` once its worker has started (at once for one that did). A copy that never started,
@@ -247,7 +246,7 @@ public final class SandboxedJobs: Sendable {
         } catch WorkerFailure.didNotStart where box.worker.isCopy && box.worker.pid == nil {
             let worker = try WorkerProcess(decoders: box.worker.decoders, settings: settings)
             try ready(worker, cancellation: cancellation)
-            return WorkerBox(worker: worker)
+            return WorkerBox(worker)
         }
     }
 
@@ -384,8 +383,10 @@ public struct JobFailure: ClassifiedError, CustomStringConvertible {
 }
 
 /// A worker, owned by one batch thread at a time.
-struct WorkerBox: @unchecked Sendable {
-    let worker: WorkerProcess
+typealias WorkerBox = HandedOver<WorkerProcess>
+
+extension HandedOver where Value == WorkerProcess {
+    var worker: WorkerProcess { value }
 }
 
 /// A caller's means to end a job under way at once (a library call whose task is cancelled): the

@@ -7,6 +7,8 @@ import Synchronization
 /// four descriptors passed along (SCM_RIGHTS). A message goes in packets (SOCK_SEQPACKET) of at most
 /// `packetSize`, each led by a byte that says whether more follow: one packet may not exceed the
 /// socket's buffer (about 200 KiB by default), and a storyboard of a thousand frames reports more.
+/// (Unchecked Sendable: its one buffer is used by `receive` alone, and one thread of each side
+/// receives at a time: the parent's thread that waits on the worker, the worker's that asks.)
 final class WorkerChannel: @unchecked Sendable {
     let descriptor: Int32
     /// The largest message either side sends: a job's names and its report.

@@ -1,3 +1,4 @@
+import Synchronization
 import FFmpeg
 import Imaging
 import WorkerPool
@@ -71,30 +72,20 @@ public enum PosterFrame {
         guard WorkerThreads.count(forSetting: threads) > 1, half > 0, let sibling = try? video.sibling(threads: 1) else {
             return try measures(of: video, at: times, mode: .keyframe)
         }
-        let halves = Halves(readers: [video, sibling], times: [Array(times[..<half]), Array(times[half...])])
+        // Each reader to one thread, which alone uses it until both have joined.
+        let readers = HandedOver([video, sibling])
+        let halves = [Array(times[..<half]), Array(times[half...])]
+        let results = Mutex<[Result<[Measure], any Error>]>([.success([]), .success([])])
         WorkerThreads.run(count: 2) { index in
-            let result = Result { try measures(of: halves.readers[index], at: halves.times[index], mode: .keyframe) }
-            if index == 0 { halves.earlier = result } else { halves.later = result }
+            let result = Result { try measures(of: readers.value[index], at: halves[index], mode: .keyframe) }
+            results.withLock { $0[index] = result }
         }
-        var later = try halves.later.get()
+        let (earlier, later) = results.withLock { ($0[0], $0[1]) }
+        var laterMeasures = try later.get()
         // The later half's first time shows the keyframe the earlier half ended on: one pass
         // would have passed over it as a repeat.
-        if !later.isEmpty && video.repeatsLastKeyframe(atSeconds: halves.times[1][0]) { later.removeFirst() }
-        return try halves.earlier.get() + later
-    }
-
-    /// Each half's reader, times and measures: each thread writes its own result only, and the
-    /// results are read once both have joined.
-    private final class Halves: @unchecked Sendable {
-        let readers: [VideoSource]
-        let times: [[Double]]
-        var earlier: Result<[Measure], any Error> = .success([])
-        var later: Result<[Measure], any Error> = .success([])
-
-        init(readers: [VideoSource], times: [[Double]]) {
-            self.readers = readers
-            self.times = times
-        }
+        if !laterMeasures.isEmpty && video.repeatsLastKeyframe(atSeconds: halves[1][0]) { laterMeasures.removeFirst() }
+        return try earlier.get() + laterMeasures
     }
 
     private static func measures(of video: VideoSource, at times: [Double], mode: VideoSource.SeekMode) throws -> [Measure] {

@@ -1,5 +1,6 @@
 /// A pointer handed to worker threads that each touch their own part of the memory, all of them
-/// done before `WorkerThreads.run` returns and the memory goes: the caller vouches for that.
+/// done before `WorkerThreads.run` returns and the memory goes. (Unchecked Sendable: the caller
+/// vouches for that.)
 public struct UnsafeSendablePointer<Pointee>: @unchecked Sendable {
     public let pointer: UnsafeMutablePointer<Pointee>
 
