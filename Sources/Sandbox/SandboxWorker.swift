@@ -87,16 +87,18 @@ public struct SandboxWorker: Sendable {
         // refuses those locks). The rest runs on a new thread, which learns its own; it is
         // started once the confinement holds, so that it holds for it too.
         withoutActuallyEscaping(job) { job in
-            let serving = HandedOver { self.serveJobs(confinement: confinement, timeout: timeout, job: job) }
-            let thread = WorkerThreads.start(count: 1) { _ in serving.value() }
-            guard thread.count == 1 else { exit(70) }
-            thread.join()
+            let serving = HandedOver { (thread: borrowing WorkerThreads.StartedThread) in
+                self.serveJobs(on: thread, confinement: confinement, timeout: timeout, job: job)
+            }
+            guard WorkerThreads.runOnStartedThread({ serving.value($0) }) else { exit(70) }
         }
         exit(0)
     }
 
-    /// Says how the confinement went, then does the jobs it is sent until the socket closes.
-    private func serveJobs(confinement: Result<Int32, WorkerFailure>, timeout: Double,
+    /// Says how the confinement went, then does the jobs it is sent until the socket closes. On a
+    /// started thread only (`StartedThread`): the jobs take locks, which a copy's first thread
+    /// cannot.
+    private func serveJobs(on _: borrowing WorkerThreads.StartedThread, confinement: Result<Int32, WorkerFailure>, timeout: Double,
                            job: (_ spec: JSONValue, _ threads: Int) throws -> FileJob) -> Never {
         switch confinement {
         case .failure(let failure):

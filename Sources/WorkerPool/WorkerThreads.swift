@@ -38,6 +38,22 @@ public enum WorkerThreads {
         }
     }
 
+    /// Proof that code runs on a thread started here, one the Swift runtime knows as itself. A
+    /// zygote's copy's first thread is not: the thread ID the runtime cached for it is the
+    /// zygote's, and a `Mutex` taken there is refused by the kernel. Code that may take locks in
+    /// such a copy asks for this proof, which only `runOnStartedThread` gives.
+    public struct StartedThread: ~Copyable {
+        fileprivate init() {}
+    }
+
+    /// Runs `body` on a new thread and waits for it; false when the system refuses one (and
+    /// `body` is not run).
+    public static func runOnStartedThread(_ body: @escaping @Sendable (borrowing StartedThread) -> Void) -> Bool {
+        guard let thread = spawn({ body(StartedThread()) }) else { return false }
+        pthread_join(thread, nil)
+        return true
+    }
+
     /// Starts `body` on a thread of its own that nobody joins; false when the system refuses one.
     public static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
         guard let thread = spawn(body) else { return false }
