@@ -42,6 +42,14 @@ public final class VideoSource {
     let packetTimesAreDecodingOrder: Bool
     /// The memory its decoding holds of the run's budget, for as long as this lives.
     var reservation: MemoryBudget.Reservation?
+
+    /// Gives back what the frame holds of the budget, for a reader about to be replaced by another
+    /// of the same file: opened while this one held it, the two held two frames, and a video whose
+    /// two frames passed the memory limit waited for itself until it was refused.
+    public func giveBackFrameMemory() {
+        reservation = nil
+        reservedPixels = 0
+    }
     /// The frame size the reservation was made for, and the limits it was made under.
     var reservedPixels: Int
     let limits: DecodeLimits
@@ -85,9 +93,16 @@ public final class VideoSource {
 
     /// A second reader of this file's stream, with a decoder of its own, so that work at many
     /// times can be split between threads. Its frame is reserved from the same limits, and it is
-    /// refused where they have no room for it.
+    /// refused where they have no room for it beside this one (its frame and index as much again):
+    /// a reader opened where both did not fit waited for this one's memory, and a job holding
+    /// both waited for itself until it was refused.
     public func sibling(threads: Int) throws -> VideoSource {
-        try VideoSource(threads: threads, videoStream: nil, limits: limits, open: reopen, streamIndex: streamIndex)
+        let held = decodingBytes + format.indexBytes
+        if held > limits.maxMemory - held {
+            throw DecodeLimitError.tooMuchMemory(needed: held.addingReportingOverflow(held).overflow ? Int.max : 2 * held, limit: limits.maxMemory,
+                                                 width: format.frameSize(ofStream: streamIndex).width, height: format.frameSize(ofStream: streamIndex).height)
+        }
+        return try VideoSource(threads: threads, videoStream: nil, limits: limits, open: reopen, streamIndex: streamIndex)
     }
 
     /// `streamIndex`: the stream among all the file's, as a sibling has it; else `videoStream`.

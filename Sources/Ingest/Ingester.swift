@@ -48,8 +48,12 @@ public struct Ingester: Sendable {
             let decodesPicture = !recipe.renditions.isEmpty || !recipe.digests.isEmpty
             // A video's poster is decoded on a thread of its own while its storyboard and preview
             // are made here: its decoding reads the file through a reader of its own, and what it
-            // writes is written here, after, since outputs are opened from one thread.
-            let poster = decodesPicture && probe.kind == .video ? JoinableTask { try pictures(of: file) } : nil
+            // writes is written here, after, since outputs are opened from one thread. Only where
+            // the memory holds both: each holds frames of the budget, and side by side they can
+            // each wait for what the other holds (an 8K clip at 1 GiB waited out its stall, alone,
+            // then was refused); else the poster is decoded after them.
+            let alongside = decodesPicture && probe.kind == .video && Self.posterFitsAlongside(probe, limits: options.limits)
+            let poster = alongside ? JoinableTask { try pictures(of: file) } : nil
             var videoEntries: [IngestManifest.Entry] = []
             do {
                 if probe.kind == .video { videoEntries = try videoOutputs(of: file, outputs: outputs, planned: planned, warnings: &warnings) }
@@ -83,6 +87,20 @@ public struct Ingester: Sendable {
         let text = line.text + "\n"
         try FileSystem.writeAll(Array(text.utf8), to: outputs.primary, target: planned[.manifest] ?? "")
         return (fields, warnings)
+    }
+
+    /// Frames held at once where the poster is decoded beside the storyboard and preview: the
+    /// poster's two readers (`PosterFrame` measures keyframes on two), the storyboard's, and the
+    /// preview's pass beside it.
+    static let framesHeldAlongside = 4
+
+    /// Whether the video's frames, as many as are held at once with the poster decoded beside the
+    /// storyboard and preview, fit the memory limit; not where the probe gives no frame size.
+    static func posterFitsAlongside(_ probe: ProbeResult, limits: DecodeLimits) -> Bool {
+        guard let width = probe.codedWidth ?? probe.width, let height = probe.codedHeight ?? probe.height else { return false }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= limits.maxMemory / DecodeLimits.videoBytesPerPixel / framesHeldAlongside else { return false }
+        return true
     }
 
     /// Each rendition this run makes, encoded to its output; the manifest's entry of each.

@@ -41,6 +41,7 @@ public struct Storyboarder: Sendable {
         var mode = options.mode
         if mode == .keyframe, !options.keyframesMayRepeat, Self.keyframesRepeat(video.indexedKeyframeSeconds(), at: schedule.entries.map(\.time)) {
             mode = .exact
+            video.giveBackFrameMemory()
             video = try VideoSource(file: file, threads: options.threads, videoStream: options.videoStream, limits: options.limits)
         }
 

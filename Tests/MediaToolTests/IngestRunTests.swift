@@ -293,4 +293,27 @@ import TestSupport
         #expect(run.errorLines.count == 1 && run.standardError.contains(message), "\(run.standardError)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
     }
+
+    /// A video whose two frames pass the memory limit, where one fits: each part of its ingest
+    /// (the poster, the storyboard, the preview) is made with one frame held at a time. The red
+    /// team's 8K clip at the default 1 GiB, alone in its run, waited for its own memory until it
+    /// was refused (the poster's two readers, the storyboard's keyframe reader kept while its exact
+    /// one opened, the poster decoded beside both); a 720p clip at 24 MiB is the same.
+    @Test(.enabled(if: try Requirement.tool(StoryboardTests.ffmpeg), "ffmpeg is not installed (scripts/bootstrap test installs it)"),
+          arguments: [#"{"renditions": [], "preview": false, "storyboard": false}"#, #"{"renditions": [], "preview": false}"#,
+                      #"{"renditions": [], "storyboard": false}"#])
+    func aVideoOfOneFrameWithinTheLimitIsIngestedAFrameAtATime(recipe: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("clip.mp4").path
+        // 1280x720: a frame holds 14.1 MiB of the budget (16 bytes a pixel), two 28.1, over 24.
+        let made = try ChildProcess.run(StoryboardTests.ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-f", "lavfi",
+                                                                 "-i", "testsrc2=size=1280x720:rate=25:duration=0.5", "-c:v", "libx264",
+                                                                 "-preset", "ultrafast", "-pix_fmt", "yuv420p", video])
+        try #require(made.status == 0, "\(String(decoding: made.standardError, as: UTF8.self))")
+        let run = try ToolRun.run(["ingest", "--recipe", try Self.writeRecipe(recipe, in: folder), "--max-memory", "24M", "--timeout", "4",
+                                   "--out-dir", folder.appendingPathComponent("out").path, "--json", video])
+        let manifest = try #require(try Self.lines(run)[video])
+        #expect(run.status == 0 && manifest["status"] as? String == "ok", "\(manifest["error"] ?? run.standardError)")
+    }
 }
