@@ -109,6 +109,14 @@ public final class InputFile: ByteSource, @unchecked Sendable {
         (identity, kind, isRegular, size, position, isDevice) = try Self.describe(descriptor, owned: true, isStandardInput: false)
     }
 
+    /// As `init(adopting:displayName:)`, its first bytes those another process read (`head`):
+    /// a worker tells the input's kind from the bytes its parent chose the worker by, where a
+    /// second read of a file rewritten meanwhile gave a worker without FFmpeg a video to decode.
+    public convenience init(adopting descriptor: Int32, displayName: String, head: [UInt8]) throws(SystemError) {
+        try self.init(adopting: descriptor, displayName: displayName)
+        readHead.withLock { $0 = Array(head.prefix(Self.headLength)) }
+    }
+
     /// What an open descriptor is: its identity, kind, whether regular, its size and the position
     /// reads start at; a folder is refused (and an owned descriptor closed).
     private static func describe(_ descriptor: Int32, owned: Bool, isStandardInput: Bool) throws(SystemError)

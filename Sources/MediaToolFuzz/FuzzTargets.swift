@@ -56,7 +56,7 @@ enum FuzzTargets {
     static func fuzzWire(_ bytes: [UInt8]) {
         guard let message = WireMessage(bytes: bytes) else { return }
         precondition(WireMessage(bytes: message.bytes) != nil)
-        if case .job(_, _, let threads, let spec) = message, let job = try? JSONValueDecoder.decode(JobSpec.self, from: spec) {
+        if case .job(_, _, _, let threads, let spec) = message, let job = try? JSONValueDecoder.decode(JobSpec.self, from: spec) {
             _ = job.job(threads: threads)
         }
     }

@@ -119,7 +119,7 @@ public struct SandboxWorker: Sendable {
         while true {
             guard let message = try? channel.receive() else { exit(0) }
             // The input, and the first output's pipe when the job writes any.
-            guard case .job(let input, let planned, let threads, let spec)? = WireMessage(bytes: message.bytes),
+            guard case .job(let input, let head, let planned, let threads, let spec)? = WireMessage(bytes: message.bytes),
                   message.descriptors.count == (planned.isEmpty ? 1 : 2) else {
                 // Only the parent writes here: anything else means the socket is not what it was.
                 exit(71)
@@ -128,7 +128,7 @@ public struct SandboxWorker: Sendable {
             let outputs = WorkerOutputs(channel: channel, primary: planned.isEmpty ? -1 : message.descriptors[1], planned: planned)
             let reply: WireMessage
             do {
-                let file = try InputFile(adopting: message.descriptors[0], displayName: input)
+                let file = try InputFile(adopting: message.descriptors[0], displayName: input, head: head)
                 defer { withExtendedLifetime(file) {} }
                 if last?.spec != spec || last?.threads != threads { last = (spec, threads, try job(spec, threads)) }
                 try TestTrigger.fire(for: input, output: outputs.primary)

@@ -274,7 +274,7 @@ public final class SandboxedJobs: Sendable {
     /// Each step, and each message of the worker's, is a function of `JobExchange.swift`.
     private func perform(on box: inout WorkerBox, spec: JSONValue, input: InputFile, outputs: OutputSet?, planned: [PlannedOutput],
                          primary: OutputPipe?, threads: Int, cancellation: JobCancellation?, budget: MemoryBudget?) throws -> JobReport {
-        let request = WireMessage.job(input: input.displayName, outputs: planned, threads: threads, spec: spec).bytes
+        let request = WireMessage.job(input: input.displayName, head: try input.head(), outputs: planned, threads: threads, spec: spec).bytes
         let limit = Confinement.largestOutput(maxMemory: settings.maxMemory)
         var exchange = JobExchange(outputs: outputs, budget: budget, outputLimit: limit == 0 ? Int.max : limit,
                                    deadline: Clock.seconds() + settings.timeout)

@@ -8,7 +8,7 @@ import JSON
 public enum WireMessage: Equatable, Sendable {
     /// The protocol this version speaks, in its hello (`ready`): raised whenever any message's
     /// bytes change meaning. 1 is the protocol before hellos said one (a `ready` of tag 2).
-    public static let protocolVersion = 2
+    public static let protocolVersion = 3
 
     /// Parent to worker, once, first: the limits it confines itself to, the run's (`--max-memory`
     /// for its address space, `--timeout` for each job's CPU time); `namesFlags`: its messages name
@@ -16,8 +16,11 @@ public enum WireMessage: Equatable, Sendable {
     case setup(maxMemory: Int, timeout: Double, namesFlags: Bool)
     /// Parent to worker: do the job `spec` says (the caller's typed job, `JSONValueEncoder`'s tree)
     /// on the input (the first descriptor), writing the output (the second), on `threads` threads
-    /// (0: every core). `outputs`: every output planned for the input, the one sent first.
-    case job(input: String, outputs: [PlannedOutput], threads: Int, spec: JSONValue)
+    /// (0: every core). `outputs`: every output planned for the input, the one sent first. `head`:
+    /// the input's first bytes as the parent read them (`InputFile.head`), which chose the worker:
+    /// the worker tells the input's kind from the same bytes, not from a second read of a file
+    /// that may have changed between the two.
+    case job(input: String, head: [UInt8], outputs: [PlannedOutput], threads: Int, spec: JSONValue)
     /// Worker to parent, once, first: the worker protocol it speaks (`protocolVersion`), set up and
     /// confined (`MT_CONFINED_` flags), as process `pid` (which the parent takes only for a
     /// zygote's copy whose zygote did not say it, and only where it is the parent's child). A
@@ -53,9 +56,10 @@ public enum WireMessage: Equatable, Sendable {
     public var bytes: [UInt8] {
         var writer = WireWriter()
         switch self {
-        case .job(let input, let outputs, let threads, let spec):
+        case .job(let input, let head, let outputs, let threads, let spec):
             writer.byte(1)
             writer.string(input)
+            writer.bytes(head)
             writer.integer(outputs.count)
             for output in outputs {
                 writer.string(output.variant)
@@ -135,14 +139,15 @@ public enum WireMessage: Equatable, Sendable {
     private static func read(_ reader: inout WireReader) -> WireMessage? {
         switch reader.byte() {
         case 1:
-            guard let input = reader.string(), let count = reader.integer(), (0...OutputSet.limit).contains(count) else { return nil }
+            guard let input = reader.string(), let head = reader.bytes(atMost: InputFile.headLength),
+                  let count = reader.integer(), (0...OutputSet.limit).contains(count) else { return nil }
             var outputs: [PlannedOutput] = []
             for _ in 0..<count {
                 guard let variant = reader.string(), let path = reader.string() else { return nil }
                 outputs.append(PlannedOutput(variant: variant, path: path))
             }
             guard let threads = reader.integer(), (0...4096).contains(threads), let spec = reader.value(depth: 0) else { return nil }
-            return .job(input: input, outputs: outputs, threads: threads, spec: spec)
+            return .job(input: input, head: head, outputs: outputs, threads: threads, spec: spec)
         case 2:
             // The hello of a worker of protocol 1, which said no version.
             guard let flags = reader.integer(), let confinement = Int32(exactly: flags),
@@ -217,6 +222,11 @@ struct WireWriter {
         bytes += utf8
     }
 
+    mutating func bytes(_ value: [UInt8]) {
+        integer(value.count)
+        bytes += value
+    }
+
     mutating func value(_ value: JSONValue) {
         switch value {
         case .string(let text): byte(1); string(text)
@@ -274,6 +284,12 @@ struct WireReader {
         guard let count = integer(), count >= 0, count <= remaining else { return nil }
         defer { offset += count }
         return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+    }
+
+    mutating func bytes(atMost limit: Int) -> [UInt8]? {
+        guard let count = integer(), count >= 0, count <= min(limit, remaining) else { return nil }
+        defer { offset += count }
+        return Array(bytes[offset..<offset + count])
     }
 
     /// Nested at most 16 deep: a report is flat, and a hostile worker gets no deep recursion.

@@ -45,8 +45,8 @@ import VideoThumbnails
     func aSpecComesBackTheSame(index: Int) throws {
         let spec = Self.specs[index]
         let tree = try JSONValueEncoder.encode(spec)
-        let message = WireMessage.job(input: "in.mp4", outputs: [], threads: 2, spec: tree)
-        guard case .job(_, _, let threads, let sent)? = WireMessage(bytes: message.bytes) else {
+        let message = WireMessage.job(input: "in.mp4", head: [0x89, 0x50, 0x4E, 0x47], outputs: [], threads: 2, spec: tree)
+        guard case .job(_, let head, _, let threads, let sent)? = WireMessage(bytes: message.bytes), head == [0x89, 0x50, 0x4E, 0x47] else {
             Issue.record("the job message did not read back")
             return
         }
@@ -70,7 +70,7 @@ import VideoThumbnails
             switch (name, message) {
             case ("setup", .setup(let maxMemory, let timeout, let namesFlags)): #expect(maxMemory == 1 << 30 && timeout == 120 && namesFlags)
             case ("reserve-memory", .reserveMemory(let bytes)): #expect(bytes == 132_710_400)
-            case ("ready", .ready(let version, let flags, let pid)): #expect(version == 2 && flags == 7 && pid == 4242)
+            case ("ready", .ready(let version, let flags, let pid)): #expect(version == 3 && flags == 7 && pid == 4242)
             case ("ready-protocol-1", .ready(let version, let flags, let pid)): #expect(version == 1 && flags == 7 && pid == 4242)
             case ("start-worker", .startWorker(let decoders)): #expect(decoders == .media)
             case ("worker-started", .workerStarted(let pid)): #expect(pid == 4242)
@@ -81,7 +81,7 @@ import VideoThumbnails
             case ("memory-refused", .memoryRefused): break
             case ("unconfined", _), ("output-opened", _), ("output-refused", _), ("memory-reserved", _), ("memory-refused", _):
                 Issue.record("\(name) is read as \(message)")
-            case ("job-pixels-header", .job(_, let outputs, _, let spec)):
+            case ("job-pixels-header", .job(_, _, let outputs, _, let spec)):
                 // A library's call as the layout alone writes it: decoded into the job it names.
                 #expect(outputs.isEmpty)
                 guard case .pixels(.pictureHeader(let maxPixels, let maxMemory)) = try JSONValueDecoder.decode(JobSpec.self, from: spec) else {
@@ -89,8 +89,10 @@ import VideoThumbnails
                     break
                 }
                 #expect(maxPixels == 1000 && maxMemory == 1 << 20)
-            case ("job-thumbnail", .job(let input, let outputs, _, _)):
+            case ("job-thumbnail", .job(let input, let head, let outputs, _, _)):
                 #expect(input == "in.mp4" && outputs.map(\.variant) == ["256", "512"])
+                // The first bytes the parent read: an MP4's `ftyp` box.
+                #expect(head.count == 24 && Array(head[4..<8]) == Array("ftyp".utf8))
             default: break
             }
         }
@@ -104,9 +106,9 @@ import VideoThumbnails
     /// parent can say which version the worker is of.
     @Test func aHelloOfAnotherProtocolIsReadAsFarAsItsVersion() {
         var bytes: [UInt8] = [17]
-        withUnsafeBytes(of: Int64(3).littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: Int64(4).littleEndian) { bytes += $0 }
         bytes += Array("anything at all".utf8)
-        #expect(WireMessage(bytes: bytes) == .ready(protocol: 3, confinement: 0, pid: 0))
-        #expect(WireMessage.protocolVersion == 2)
+        #expect(WireMessage(bytes: bytes) == .ready(protocol: 4, confinement: 0, pid: 0))
+        #expect(WireMessage.protocolVersion == 3)
     }
 }

@@ -78,13 +78,13 @@ import TestSupport
 
     /// A worker of another version (its hello says another protocol, or none) is the
     /// installation's fault, naming both protocols, not the upload's.
-    @Test(arguments: [("protocol-1", 1), ("protocol-3", 3)])
+    @Test(arguments: [("protocol-1", 1), ("protocol-4", 4)])
     func aWorkerOfAnotherVersionIsADeploymentFailure(mode: String, version: Int) async throws {
         await #expect {
             _ = try await MediaProber(configuration: Self.configuration(mode)).probe(Self.photo)
         } throws: { error in
             guard case MediaError.deployment(_, let reason)? = error as? MediaError else { return false }
-            return reason.contains("speaks worker protocol \(version), this process protocol 2")
+            return reason.contains("speaks worker protocol \(version), this process protocol 3")
         }
     }
 

@@ -10,7 +10,7 @@ writes them) and lies as LYING_WORKER says:
   gps          answers a probe with a position
   environment  fails, its message the names of its environment's variables
   protocol-1   says hello as a worker of protocol 1 did (no version)
-  protocol-3   says hello as a worker of a protocol to come
+  protocol-4   says hello as a worker of a protocol to come
   deployment   fails every job, saying it is the deployment's fault
   descriptors  says hello with 4 descriptors of this script attached, fails its job and ends"""
 import array
@@ -76,14 +76,14 @@ if MODE == "silent":
     sys.exit(0)
 if MODE == "protocol-1":
     send(b"\x02" + integer(0) + integer(os.getpid()))
-elif MODE == "protocol-3":
-    send(b"\x11" + integer(3) + b"whatever protocol 3 says next")
+elif MODE == "protocol-4":
+    send(b"\x11" + integer(4) + b"whatever protocol 4 says next")
 elif MODE == "descriptors":
     # This script itself, which nothing else of the library's process opens: the tests count those.
     itself = os.open(os.path.abspath(__file__), os.O_RDONLY)
-    socket.send_fds(channel, [b"\x00\x11" + integer(2) + integer(0) + integer(os.getpid())], [itself] * 4)
+    socket.send_fds(channel, [b"\x00\x11" + integer(3) + integer(0) + integer(os.getpid())], [itself] * 4)
 else:
-    send(b"\x11" + integer(2) + integer(0) + integer(os.getpid()))
+    send(b"\x11" + integer(3) + integer(0) + integer(os.getpid()))
 while True:
     job, descriptors = receive()
     if job is None:
