@@ -115,6 +115,7 @@ public final class BatchEngine: Sendable {
                 guard index < inputs.count else { return }
                 let input = inputs[index]
                 let (outcome, output) = Self.work(on: input, job: job, plan: plan, isConfined: confined != nil, settings: settings)
+                if Self.endedByTheInterrupt(outcome, interrupts) { return }
                 state.withLock { $0.record(outcome, index: index, input: input, output: output, settings: settings) }
                 tally.count(outcome)
             }
@@ -175,6 +176,7 @@ public final class BatchEngine: Sendable {
                 let reading = input.problem == nil ? RunInputs.register(paths: [input.path]) : []
                 let (outcome, output) = Self.work(on: input, job: job, plan: plan, isConfined: confined != nil, settings: settings)
                 RunInputs.withdraw(reading)
+                if Self.endedByTheInterrupt(outcome, interrupts) { break }
                 progress.record(outcome, index: index, input: input, output: output, settings: settings)
                 index += 1
             }
@@ -184,6 +186,14 @@ public final class BatchEngine: Sendable {
         var summary = progress.summary
         if interrupts.isRequested { summary.interruptStatus = interrupts.exitStatus }
         return summary
+    }
+
+    /// Whether `outcome` is a failure of an input under way when the run was interrupted: its
+    /// worker was ended with the run, which says nothing of the file. Such an input gets no line
+    /// and counts among those not done, not as failed.
+    private static func endedByTheInterrupt(_ outcome: Outcome, _ interrupts: Interrupts) -> Bool {
+        guard case .failed = outcome else { return false }
+        return interrupts.isRequested
     }
 
     enum Outcome {
