@@ -99,8 +99,9 @@ public final class VideoSource {
     public func sibling(threads: Int) throws -> VideoSource {
         let held = decodingBytes + format.indexBytes
         if held > limits.maxMemory - held {
-            throw DecodeLimitError.tooMuchMemory(needed: held.addingReportingOverflow(held).overflow ? Int.max : 2 * held, limit: limits.maxMemory,
-                                                 width: format.frameSize(ofStream: streamIndex).width, height: format.frameSize(ofStream: streamIndex).height)
+            let size = format.frameSize(ofStream: streamIndex)
+            let (both, overflow) = held.multipliedReportingOverflow(by: 2)
+            throw DecodeLimitError.tooMuchMemory(needed: overflow ? Int.max : both, limit: limits.maxMemory, width: size.width, height: size.height)
         }
         return try VideoSource(threads: threads, videoStream: nil, limits: limits, open: reopen, streamIndex: streamIndex)
     }

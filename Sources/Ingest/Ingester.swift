@@ -99,8 +99,7 @@ public struct Ingester: Sendable {
     static func posterFitsAlongside(_ probe: ProbeResult, limits: DecodeLimits) -> Bool {
         guard let width = probe.codedWidth ?? probe.width, let height = probe.codedHeight ?? probe.height else { return false }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= limits.maxMemory / DecodeLimits.videoBytesPerPixel / framesHeldAlongside else { return false }
-        return true
+        return !overflow && pixels <= limits.maxMemory / DecodeLimits.videoBytesPerPixel / framesHeldAlongside
     }
 
     /// Each rendition this run makes, encoded to its output; the manifest's entry of each.

@@ -38,7 +38,10 @@ public final class MediaThreadPool: Sendable {
             state.started += 1
             return true
         }
-        guard startsThread, !WorkerThreads.detach({ self.work(untilIdleFor: Self.idleSeconds) }) else { return }
+        guard startsThread, !WorkerThreads.detach({
+            nameThisThread()
+            self.work(untilIdleFor: Self.idleSeconds)
+        }) else { return }
         // No thread to be had: the threads there are take the job in turn; with none, this one does.
         let runsHere = state.update { state in
             guard state.started == 1 else {
@@ -51,8 +54,8 @@ public final class MediaThreadPool: Sendable {
     }
 
     /// A thread's loop: the next job, until none came for `seconds`.
+    /// (Named by its starter: run on a caller's thread, it leaves that thread's name alone.)
     private func work(untilIdleFor seconds: Double) {
-        nameThisThread()
         while true {
             let next = state.update(when: { !$0.jobs.isEmpty }, waitingAtMost: seconds) { state, isReady -> (@Sendable () -> Void)? in
                 guard isReady else {
