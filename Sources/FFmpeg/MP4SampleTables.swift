@@ -78,6 +78,7 @@ enum MP4SampleTables {
             // A top-level box of the search's types (a fragment, a segment index) is taken as
             // the search takes one it finds inside; then its content is searched.
             if let kind = ClaimSearch.types.firstIndex(of: box.type) { try search.take(ClaimSearch.types[kind], at: box.start + 4, with: &reader) }
+            if box.type == "moof" { search.fragmentHeaderSinceFragment = false }
             try search.search(box.content, with: &reader)
         }
         let claimed = search.claimedEntries()
@@ -152,6 +153,11 @@ enum MP4SampleTables {
         /// defaults, `tenc` or `schm`), found anywhere: without them four bytes that read as
         /// either are text ("trunk", "presence"), for FFmpeg refuses or skips the box.
         var prerequisites: Set<String> = []
+        /// Whether a fragment's header (`tfhd`) came since the last top-level `moof`: FFmpeg
+        /// forgets its fragment's header at each `moof` and refuses a `trun` before one, so a title's
+        /// "trunk" in the movie header, before the fragments, claims nothing. Only a top-level
+        /// `moof` makes it forget: four bytes reading "moof" elsewhere could hide a real run.
+        var fragmentHeaderSinceFragment = false
 
         /// Track runs FFmpeg can believe: a `tfhd` and a `trex` are somewhere in the file.
         var believedRuns: Int { prerequisites.isSuperset(of: ["tfhd", "trex"]) ? runs : 0 }
@@ -240,6 +246,7 @@ enum MP4SampleTables {
                     tracks[tracks.count - 1].mostSamplesPerChunk = max(tracks[tracks.count - 1].mostSamplesPerChunk, samples)
                 }
             case "trun":
+                guard fragmentHeaderSinceFragment else { return }
                 if let count = reader.integer(at: fields, bytes: 4), count < Self.runsRefusedFrom { runs = runs.addingClamped(count) }
             case "elst":
                 // Entries of 12 bytes at least (version 0), read no further than the file goes.
@@ -272,6 +279,7 @@ enum MP4SampleTables {
                 }
             case "tfhd", "trex", "tenc", "schm":
                 prerequisites.insert(type)
+                if type == "tfhd" { fragmentHeaderSinceFragment = true }
             case "hdlr":
                 // Pre-defined (4), then the handler's type.
                 if let handler = reader.integer(at: fields + 4, bytes: 4) { tracks[tracks.count - 1].handlers.append(Reader.name(handler)) }

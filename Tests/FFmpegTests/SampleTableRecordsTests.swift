@@ -60,7 +60,8 @@ import Testing
     /// nothing: FFmpeg refuses a `trun` before a `tfhd` and skips a `senc` of a track without
     /// defaults; and where those are found (a fragmented file's, or text: "sentence" holds a
     /// `tenc`), four letters read as a count say more than FFmpeg allocates for, so it refuses
-    /// the box first. A count a real box gives still counts beside the text.
+    /// the box first. A count a real box gives (a run after its fragment's header) still counts
+    /// beside the text.
     @Test(arguments: [(false, false), (true, false), (true, true)])
     func wordsReadAsClaimsClaimNothing(withPrerequisites: Bool, withRealRun: Bool) throws {
         let samples = Self.box("stsz", Self.be32(0) + Self.be32(1) + Self.be32(100))
@@ -68,7 +69,8 @@ import Testing
         let metadata = Self.box("udta", Self.box("meta", Self.be32(0) + Self.box("ilst", Self.box(type: [0xA9] + Array("nam".utf8), Self.box("data", Self.be32(1) + Self.be32(0) + title)))))
         let prerequisites = withPrerequisites ? Self.box("mvex", Self.box("trex", [UInt8](repeating: 0, count: 24))) + Self.box("tfhd", Self.be32(0) + Self.be32(1))
             + Self.box("tenc", [UInt8](repeating: 0, count: 24)) : []
-        let fragment = withRealRun ? Self.box("moof", Self.box("traf", Self.box("trun", Self.be32(0) + Self.be32(20_000_000)))) : []
+        let fragment = withRealRun ? Self.box("moof", Self.box("traf", Self.box("tfhd", Self.be32(0) + Self.be32(1))
+                                                                + Self.box("trun", Self.be32(0) + Self.be32(20_000_000)))) : []
         let bytes = Self.ftyp + Self.box("moov", Self.box("trak", samples) + prerequisites + metadata) + fragment
             + Self.box("mdat", [UInt8](repeating: 0, count: 100))
         if withRealRun {
