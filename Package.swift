@@ -21,7 +21,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "Failures", "FileIO", "Ingest", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "Previews", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe", "Jobs",
+                "BinaryArrays", "Failures", "FileIO", "Ingest", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "Previews", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe", "Jobs", "WebVideo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -65,7 +65,7 @@ let package = Package(
         // Untrusted inputs decoded in confined worker processes (seccomp, Landlock, resource limits).
         .target(name: "Sandbox", dependencies: ["Failures", "Batch", "CMediaToolSystem", "CSandbox", "FileIO", "Imaging", "JSON", "Reporting", "WorkerPool"]),
         // Each job as a typed value (`JobSpec`): built by the command line, run by the batch, sent to a worker.
-        .target(name: "Jobs", dependencies: ["Failures", "Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "JSON", "MediaFormats", "MediaProbe", "Previews", "Sandbox", "Storyboards", "TIFFCodec", "VideoThumbnails"]),
+        .target(name: "Jobs", dependencies: ["Failures", "Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "JSON", "MediaFormats", "MediaProbe", "Previews", "Sandbox", "Storyboards", "TIFFCodec", "VideoThumbnails", "WebVideo"]),
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
         // C libraries, each behind one system-library target and one Swift wrapper.
@@ -122,6 +122,7 @@ let package = Package(
         // The probe job: what a picture or video is, from its header and index (its readers' and FFmpeg's).
         .target(name: "MediaProbe", dependencies: ["Failures", "FFmpeg", "ImageCodecs", "MediaFormats", "Imaging", "FileIO", "JSON", "ColourManagement"]),
         // Moving previews: a few seconds of a video as an animated WebP hover loop (issue 30, in progress).
+        .target(name: "WebVideo", dependencies: ["Failures", "FFmpeg", "FileIO", "Imaging", "MediaFormats"]),
         .target(name: "Previews", dependencies: ["Failures", "FFmpeg", "FileIO", "ImageCodecs", "MediaFormats", "Imaging", "JSON", "VideoThumbnails", "WebPCodec", "WorkerPool"]),
         .target(name: "Storyboards", dependencies: ["Failures", "FFmpeg", "ImageCodecs", "Imaging", "FileIO", "JSON"]),
         .target(name: "PNGCodec", dependencies: ["Failures", "CPNG", "CZlib", "CPNGShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),

@@ -24,6 +24,10 @@ public struct FileJob: Sendable {
     /// The decoders an input needs, by its first bytes: a worker made for pictures starts without
     /// loading FFmpeg (about 40 ms and 20 MiB).
     public var decoders: @Sendable (_ start: [UInt8]) -> JobDecoders = { _ in .media }
+    /// Its planned output is sought back in and read (a web video's muxer patches sizes and moves
+    /// its index first): a worker writes that file itself, within its file size limit, where the
+    /// output is a file; through a pipe otherwise (standard output), where the job must stream.
+    public var writesInPlace = false
 
     public init(recognise: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?, policy: OutputPolicy,
                 allowsOutput: OutputRule? = nil, work: @escaping Work) {

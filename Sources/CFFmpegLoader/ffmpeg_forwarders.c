@@ -105,6 +105,8 @@ FORWARD(AVUTIL, const char *, av_color_primaries_name, (enum AVColorPrimaries pr
 FORWARD(AVUTIL, const char *, av_color_transfer_name, (enum AVColorTransferCharacteristic transfer), (transfer))
 FORWARD(AVUTIL, const char *, av_color_space_name, (enum AVColorSpace space), (space))
 FORWARD(AVUTIL, const char *, av_color_range_name, (enum AVColorRange range), (range))
+FORWARD_VOID(AVUTIL, av_channel_layout_default, (AVChannelLayout *ch_layout, int nb_channels), (ch_layout, nb_channels))
+FORWARD_VOID(AVUTIL, av_channel_layout_uninit, (AVChannelLayout *channel_layout), (channel_layout))
 FORWARD(AVUTIL, int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size))
 
 FORWARD(AVCODEC, unsigned, avcodec_version, (void), ())
@@ -143,6 +145,7 @@ FORWARD(AVFORMAT, AVIOContext *, avio_alloc_context,
          int64_t (*seek)(void *opaque, int64_t offset, int whence)),
         (buffer, buffer_size, write_flag, opaque, read_packet, write_packet, seek))
 FORWARD_VOID(AVFORMAT, avio_context_free, (AVIOContext **s), (s))
+FORWARD_VOID(AVFORMAT, avio_flush, (AVIOContext *s), (s))
 FORWARD(AVFORMAT, int, avformat_alloc_output_context2,
         (AVFormatContext **ctx, const AVOutputFormat *oformat, const char *format_name, const char *filename),
         (ctx, oformat, format_name, filename))

@@ -238,7 +238,8 @@ public final class AtomicOutputFile {
             let made = unfinished.withLock { entries -> Result<(Int32, String, FileIdentity)?, any Error> in
                 if isClosed { return .failure(SystemError("the run is ending", code: ECANCELED)) }
                 // 0666 so that the umask decides, as for any file a tool creates.
-                let fd = PathBytes.withCString(name) { openat(folder.descriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666) }
+                // Readable too: a web video moves its `moov` before its media data in place (MP4Faststart).
+                let fd = PathBytes.withCString(name) { openat(folder.descriptor, $0, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666) }
                 if fd < 0 {
                     if errno == EEXIST || errno == EINTR { return .success(nil) }
                     if errno == ENOENT { return .failure(OutputError.missingFolder(path: path, folder: folder.path)) }

@@ -127,6 +127,14 @@ public enum FileSystem {
         PathBytes.withCString(path) { name in retryingInterrupted { Glibc.open(name, flags, mode) } }
     }
 
+    /// Whether `descriptor` is a regular file open for reading and writing, not for appending:
+    /// one a writer may seek back in and read back (a web video's muxer and `moov` move).
+    public static func isRewritableFile(_ descriptor: Int32) -> Bool {
+        guard let found = status(ofDescriptor: descriptor), found.st_mode & S_IFMT == S_IFREG else { return false }
+        let flags = fcntl(descriptor, F_GETFL)
+        return flags >= 0 && flags & O_ACCMODE == O_RDWR && flags & O_APPEND == 0
+    }
+
     /// The status of an open descriptor; nil (errno set) when it has none.
     public static func status(ofDescriptor descriptor: Int32) -> stat? {
         var found = Glibc.stat()

@@ -10,4 +10,12 @@ public protocol JobOutputs: AnyObject {
     /// job writes it no more. A job of many outputs says so of each, so that what it holds open
     /// does not grow with their number; an output never finished is closed at the end.
     func finish(_ descriptor: Int32) throws
+    /// A long job's progress (a web video's frames made so far).
+    func progress(frames: Int)
+}
+
+extension JobOutputs {
+    /// A long job's progress (a web video's frames made so far): a worker tells its parent, for
+    /// whom a job that goes on is not stuck; in this process nothing is waiting on it.
+    public func progress(frames: Int) {}
 }

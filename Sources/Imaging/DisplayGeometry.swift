@@ -27,4 +27,15 @@ public struct DisplayGeometry: Equatable, Sendable {
         scaledWidth = max(1, Int(width.rounded()))
         scaledHeight = max(1, Int(height.rounded()))
     }
+
+    private init(orientation: Orientation, scaledWidth: Int, scaledHeight: Int) {
+        self.orientation = orientation
+        self.scaledWidth = scaledWidth
+        self.scaledHeight = scaledHeight
+    }
+
+    /// The same with each side even (one less where odd, 2 at least): what 4:2:0 video needs.
+    public var evenSided: DisplayGeometry {
+        DisplayGeometry(orientation: orientation, scaledWidth: max(2, scaledWidth & ~1), scaledHeight: max(2, scaledHeight & ~1))
+    }
 }

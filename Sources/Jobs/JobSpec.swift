@@ -8,6 +8,7 @@ import MediaProbe
 import Previews
 import Storyboards
 import VideoThumbnails
+import WebVideo
 
 /// One job as a value: what the command line builds from its arguments, what the batch runs on
 /// each input, and what a sandboxed worker is sent (Codable: `JSONValueEncoder` puts it on the
@@ -20,6 +21,7 @@ public enum JobSpec: Sendable, Codable {
     case storyboard(StoryboardOptions, html: String?)
     case preview(PreviewOptions)
     case ingest(IngestOptions)
+    case transcode(TranscodeOptions)
     /// A library's call: pictures in memory, not files.
     case pixels(PixelJob)
 
@@ -47,6 +49,9 @@ public enum JobSpec: Sendable, Codable {
         case .ingest(var options):
             options.threads = threads
             return Ingester(options: options).job
+        case .transcode(var options):
+            options.threads = threads
+            return Transcoder(options: options).job
         case .pixels(let job):
             // The caller set its threads.
             return job.job
@@ -85,6 +90,9 @@ public enum JobSpec: Sendable, Codable {
         case .ingest(var options):
             options.limits = options.limits.budgeted(by: make)
             return .ingest(options)
+        case .transcode(var options):
+            options.limits = options.limits.budgeted(by: make)
+            return .transcode(options)
         case .pixels(let job):
             return .pixels(job.budgeted(by: make))
         }

@@ -26,13 +26,33 @@ struct JobExchange {
     var memoryWait = 0.0
     /// This job as the budget knows it: what it holds and whether it waits.
     let holder: Int?
+    /// The planned output where the worker writes it itself (a web video, whose muxer seeks back
+    /// in it): its descriptor, the worker's copy bounded by its file size limit.
+    var inPlace: (descriptor: Int32, name: String)?
+    /// The frames the worker last said it made (`WireMessage.progress`): only more move the deadline on.
+    var progressFrames = 0
+    /// The latest a job may end however it progresses.
+    let latestEnd: Double
 
     init(outputs: OutputSet?, budget: MemoryBudget?, outputLimit: Int, deadline: Double) {
         self.outputs = outputs
         self.budget = budget
         self.outputLimit = outputLimit
         self.deadline = deadline
+        latestEnd = Clock.seconds() + JobExchange.longestJob
         holder = budget?.newHolder()
+    }
+
+    /// The longest any job may take, progressing all along: a web video of hours, at a few times
+    /// its length on a slow machine.
+    static let longestJob = 12.0 * 3600
+
+    /// The worker made `frames` frames so far: where that is more than before, the job is not
+    /// stuck, and its time limit (`timeout`) counts from now, up to `latestEnd`.
+    mutating func progressed(to frames: Int, timeout: Double) {
+        guard frames > progressFrames else { return }
+        progressFrames = frames
+        deadline = min(latestEnd, max(deadline, Clock.seconds() + timeout))
     }
 
     /// Gives back all the worker holds, and stops waiting for more.
@@ -135,6 +155,8 @@ extension SandboxedJobs {
             try reserve(asked, in: &exchange, worker: worker)
         case .releaseMemory(let token)?:
             exchange.held[token] = nil
+        case .progress(let frames)?:
+            exchange.progressed(to: frames, timeout: settings.timeout)
         case .openOutput(let path, let namedByUser)?:
             try openOutput(path, namedByUser: namedByUser, in: &exchange, worker: worker)
         default:
@@ -155,8 +177,11 @@ extension SandboxedJobs {
         // A worker that says it is done with an output it never wrote is wrong: an empty
         // file put in place would be reported "ok".
         if let empty = exchange.pipes.first(where: { $0.written == 0 }) { throw WorkerFailure.emptyOutput(name: empty.name) }
+        if let inPlace = exchange.inPlace, (FileSystem.status(ofDescriptor: inPlace.descriptor)?.st_size ?? 0) <= 0 {
+            throw WorkerFailure.emptyOutput(name: inPlace.name)
+        }
         // A job that writes nothing is its report: an empty one is no answer either.
-        if exchange.pipes.isEmpty && fields.isEmpty { throw WorkerFailure.emptyOutput(name: "its report") }
+        if exchange.pipes.isEmpty && exchange.inPlace == nil && fields.isEmpty { throw WorkerFailure.emptyOutput(name: "its report") }
         // The batch's own fields are the batch's: a worker gone wrong does not write them.
         let own: Set<String> = ["input", "output", "status", "error", "ms"]
         return JobReport(fields: fields.filter { !own.contains($0.name) }.map { (name: $0.name, value: $0.value) },

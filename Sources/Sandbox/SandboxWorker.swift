@@ -125,7 +125,10 @@ public struct SandboxWorker: Sendable {
                 exit(71)
             }
             Confinement.limitCPUTime(seconds: timeout, threads: threads == 0 ? WorkerThreads.cores : threads)
-            let outputs = WorkerOutputs(channel: channel, primary: planned.isEmpty ? -1 : message.descriptors[1], planned: planned)
+            let outputs = WorkerOutputs(channel: channel, primary: planned.isEmpty ? -1 : message.descriptors[1], planned: planned) {
+                // A job that goes on is not stuck: its CPU time counts from its progress too.
+                Confinement.limitCPUTime(seconds: timeout, threads: threads == 0 ? WorkerThreads.cores : threads)
+            }
             let reply: WireMessage
             do {
                 let file = try InputFile(adopting: message.descriptors[0], displayName: input, head: head)
@@ -193,11 +196,23 @@ final class WorkerOutputs: JobOutputs {
     let primary: Int32
     let planned: [PlannedOutput]
     private var opened: [Int32] = []
+    private let progressed: () -> Void
+    /// When progress was last told: at most once a second.
+    private var lastTold = 0.0
 
-    init(channel: WorkerChannel, primary: Int32, planned: [PlannedOutput]) {
+    init(channel: WorkerChannel, primary: Int32, planned: [PlannedOutput], progressed: @escaping () -> Void = {}) {
         self.channel = channel
         self.primary = primary
         self.planned = planned
+        self.progressed = progressed
+    }
+
+    func progress(frames: Int) {
+        let now = Clock.seconds()
+        guard now - lastTold >= 1 else { return }
+        lastTold = now
+        progressed()
+        guard (try? channel.send(WireMessage.progress(frames: frames).bytes)) != nil else { exit(0) }
     }
 
     func open(_ path: String, namedByUser: Bool) throws -> Int32 {

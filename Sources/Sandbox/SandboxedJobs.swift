@@ -131,15 +131,20 @@ public final class SandboxedJobs: Sendable {
         var (box, holdsPermit) = try checkout(for: job.decoders(Self.start(of: file)))
         // After the worker is back among the idle ones, where the next input waiting for it finds it.
         defer { if holdsPermit { mediaPermits?.give() } }
+        // A job whose output is sought back in (a web video's muxer) writes the file itself, where
+        // it is one; its worker then had a descriptor of what is about to be put in place, and is
+        // ended with the job rather than kept (it could write there later).
+        let inPlace = job.writesInPlace && outputs.map { FileSystem.isRewritableFile($0.primary) } == true
         do {
             let report = try perform(on: &box, spec: spec, input: file, outputs: outputs, planned: planned,
-                                     primary: nil, threads: threads, cancellation: cancellation, budget: budget ?? settings.budget)
-            checkin(box)
+                                     primary: nil, writesInPlace: inPlace, threads: threads, cancellation: cancellation,
+                                     budget: budget ?? settings.budget)
+            if inPlace { _ = box.worker.end() } else { checkin(box) }
             try outputs?.commit()
             return report
         } catch let failure as JobFailure {
             // The job's own error: the worker is fine and stays.
-            checkin(box)
+            if inPlace { _ = box.worker.end() } else { checkin(box) }
             throw failure
         }
     }
@@ -273,7 +278,8 @@ public final class SandboxedJobs: Sendable {
     /// `primary`: the planned output's pipe when it goes elsewhere than `outputs` (to memory).
     /// Each step, and each message of the worker's, is a function of `JobExchange.swift`.
     private func perform(on box: inout WorkerBox, spec: JSONValue, input: InputFile, outputs: OutputSet?, planned: [PlannedOutput],
-                         primary: OutputPipe?, threads: Int, cancellation: JobCancellation?, budget: MemoryBudget?) throws -> JobReport {
+                         primary: OutputPipe?, writesInPlace: Bool = false, threads: Int, cancellation: JobCancellation?,
+                         budget: MemoryBudget?) throws -> JobReport {
         let request = WireMessage.job(input: input.displayName, head: try input.head(), outputs: planned, threads: threads, spec: spec).bytes
         let limit = Confinement.largestOutput(maxMemory: settings.maxMemory)
         var exchange = JobExchange(outputs: outputs, budget: budget, outputLimit: limit == 0 ? Int.max : limit,
@@ -283,10 +289,12 @@ public final class SandboxedJobs: Sendable {
         defer { exchange.endWaiting() }
         if let primary {
             exchange.pipes.append(primary)
+        } else if let outputs, writesInPlace {
+            exchange.inPlace = (outputs.primary, planned[0].path)
         } else if let outputs {
             exchange.pipes.append(try OutputPipe(target: outputs.primary, name: planned[0].path, limit: exchange.outputLimit))
         }
-        let descriptors = [input.descriptor] + exchange.pipes.map(\.writeEnd)
+        let descriptors = [input.descriptor] + (exchange.inPlace.map { [$0.descriptor] } ?? exchange.pipes.map(\.writeEnd))
         box.worker.clearErrors()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: OutputPipe.bufferSize, alignment: 16)
         defer { buffer.deallocate() }

@@ -8,7 +8,7 @@ import JSON
 public enum WireMessage: Equatable, Sendable {
     /// The protocol this version speaks, in its hello (`ready`): raised whenever any message's
     /// bytes change meaning. 1 is the protocol before hellos said one (a `ready` of tag 2).
-    public static let protocolVersion = 3
+    public static let protocolVersion = 4
 
     /// Parent to worker, once, first: the limits it confines itself to, the run's (`--max-memory`
     /// for its address space, `--timeout` for each job's CPU time); `namesFlags`: its messages name
@@ -52,6 +52,9 @@ public enum WireMessage: Equatable, Sendable {
     case startWorker(decoders: JobDecoders)
     /// Zygote to parent: started, as this process (the parent's child).
     case workerStarted(pid: Int32)
+    /// Worker to parent, during a long job (a web video): `frames` made so far (no answer). A job
+    /// that goes on making frames is not stuck: its time limit counts from its last progress.
+    case progress(frames: Int)
 
     public var bytes: [UInt8] {
         var writer = WireWriter()
@@ -119,6 +122,9 @@ public enum WireMessage: Equatable, Sendable {
         case .workerStarted(let pid):
             writer.byte(16)
             writer.integer(Int(pid))
+        case .progress(let frames):
+            writer.byte(18)
+            writer.integer(frames)
         }
         return writer.bytes
     }
@@ -201,6 +207,8 @@ public enum WireMessage: Equatable, Sendable {
         case 16:
             guard let pid = reader.integer().flatMap(Int32.init(exactly:)), pid > 0 else { return nil }
             return .workerStarted(pid: pid)
+        case 18:
+            return reader.integer().flatMap { $0 >= 0 ? .progress(frames: $0) : nil }
         default:
             return nil
         }

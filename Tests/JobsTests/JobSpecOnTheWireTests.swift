@@ -61,7 +61,7 @@ import VideoThumbnails
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/fuzz/wire")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        #expect(names.count == 20)
+        #expect(names.count == 21)
         for name in names {
             let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
             let message = try #require(WireMessage(bytes: bytes), "\(name)")
@@ -70,7 +70,8 @@ import VideoThumbnails
             switch (name, message) {
             case ("setup", .setup(let maxMemory, let timeout, let namesFlags)): #expect(maxMemory == 1 << 30 && timeout == 120 && namesFlags)
             case ("reserve-memory", .reserveMemory(let bytes)): #expect(bytes == 132_710_400)
-            case ("ready", .ready(let version, let flags, let pid)): #expect(version == 3 && flags == 7 && pid == 4242)
+            case ("ready", .ready(let version, let flags, let pid)): #expect(version == 4 && flags == 7 && pid == 4242)
+            case ("progress", .progress(let frames)): #expect(frames == 25)
             case ("ready-protocol-1", .ready(let version, let flags, let pid)): #expect(version == 1 && flags == 7 && pid == 4242)
             case ("start-worker", .startWorker(let decoders)): #expect(decoders == .media)
             case ("worker-started", .workerStarted(let pid)): #expect(pid == 4242)
@@ -106,9 +107,9 @@ import VideoThumbnails
     /// parent can say which version the worker is of.
     @Test func aHelloOfAnotherProtocolIsReadAsFarAsItsVersion() {
         var bytes: [UInt8] = [17]
-        withUnsafeBytes(of: Int64(4).littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: Int64(5).littleEndian) { bytes += $0 }
         bytes += Array("anything at all".utf8)
-        #expect(WireMessage(bytes: bytes) == .ready(protocol: 4, confinement: 0, pid: 0))
-        #expect(WireMessage.protocolVersion == 3)
+        #expect(WireMessage(bytes: bytes) == .ready(protocol: 5, confinement: 0, pid: 0))
+        #expect(WireMessage.protocolVersion == 4)
     }
 }

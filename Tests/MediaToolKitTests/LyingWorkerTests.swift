@@ -78,13 +78,13 @@ import TestSupport
 
     /// A worker of another version (its hello says another protocol, or none) is the
     /// installation's fault, naming both protocols, not the upload's.
-    @Test(arguments: [("protocol-1", 1), ("protocol-4", 4)])
+    @Test(arguments: [("protocol-1", 1), ("protocol-5", 5)])
     func aWorkerOfAnotherVersionIsADeploymentFailure(mode: String, version: Int) async throws {
         await #expect {
             _ = try await MediaProber(configuration: Self.configuration(mode)).probe(Self.photo)
         } throws: { error in
             guard case MediaError.deployment(_, let reason)? = error as? MediaError else { return false }
-            return reason.contains("speaks worker protocol \(version), this process protocol 3")
+            return reason.contains("speaks worker protocol \(version), this process protocol 4")
         }
     }
 
@@ -103,6 +103,22 @@ import TestSupport
         await #expect(throws: MediaError.self) {
             _ = try await MediaProber(configuration: Self.configuration("swollen")).probe(Self.photo)
         }
+    }
+
+    /// A job that goes on making frames (a web video of hours) is not stuck: each frame more
+    /// moves its time limit on, so it ends past its timeout (3 s of frames under 2 s). One that
+    /// says the same count again and again is stuck all the same, and ended at the timeout.
+    @Test func aJobThatMakesFramesOutlivesItsTimeoutAndOneThatRepeatsDoesNot() async throws {
+        let made = try await MediaProber(configuration: Self.configuration("progress")).probe(Self.photo)
+        #expect(made.format == "jpeg")
+        let started = ContinuousClock.now
+        await #expect {
+            _ = try await MediaProber(configuration: Self.configuration("stuck")).probe(Self.photo)
+        } throws: { error in
+            guard case MediaError.overLimit(_, let reason)? = error as? MediaError else { return false }
+            return reason.contains("timeout")
+        }
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test func aPositionNotAskedForIsDropped() async throws {

@@ -10,7 +10,9 @@ writes them) and lies as LYING_WORKER says:
   gps          answers a probe with a position
   environment  fails, its message the names of its environment's variables
   protocol-1   says hello as a worker of protocol 1 did (no version)
-  protocol-4   says hello as a worker of a protocol to come
+  protocol-5   says hello as a worker of a protocol to come
+  progress     says it made one more frame every 0.3 s for 3 s, then answers a probe
+  stuck        says it made frame 1 every 0.3 s, again and again, for 9 s, then answers as progress does
   deployment   fails every job, saying it is the deployment's fault
   descriptors  says hello with 4 descriptors of this script attached, fails its job and ends"""
 import array
@@ -76,14 +78,14 @@ if MODE == "silent":
     sys.exit(0)
 if MODE == "protocol-1":
     send(b"\x02" + integer(0) + integer(os.getpid()))
-elif MODE == "protocol-4":
-    send(b"\x11" + integer(4) + b"whatever protocol 4 says next")
+elif MODE == "protocol-5":
+    send(b"\x11" + integer(5) + b"whatever protocol 5 says next")
 elif MODE == "descriptors":
     # This script itself, which nothing else of the library's process opens: the tests count those.
     itself = os.open(os.path.abspath(__file__), os.O_RDONLY)
-    socket.send_fds(channel, [b"\x00\x11" + integer(3) + integer(0) + integer(os.getpid())], [itself] * 4)
+    socket.send_fds(channel, [b"\x00\x11" + integer(4) + integer(0) + integer(os.getpid())], [itself] * 4)
 else:
-    send(b"\x11" + integer(3) + integer(0) + integer(os.getpid()))
+    send(b"\x11" + integer(4) + integer(0) + integer(os.getpid()))
 while True:
     job, descriptors = receive()
     if job is None:
@@ -110,6 +112,16 @@ while True:
                   + string("gps") + b"\x07" + integer(2) + string("latitude") + b"\x03" + struct.pack("<d", 51.5)
                   + string("longitude") + b"\x03" + struct.pack("<d", -0.1))
         done(fields, 4)
+    elif MODE in ("progress", "stuck"):
+        for frame in range(1, 11):
+            send(b"\x12" + integer(frame if MODE == "progress" else 1))
+            time.sleep(0.3)
+        if MODE == "stuck":
+            for _ in range(20):
+                send(b"\x12" + integer(1))
+                time.sleep(0.3)
+        done(string("kind") + b"\x01" + string("picture") + string("format") + b"\x01" + string("jpeg")
+             + string("mime") + b"\x01" + string("image/jpeg"), 3)
     elif MODE == "descriptors":
         send(b"\x05" + string("a hello with descriptors") + string("damaged"))
         sys.exit(0)

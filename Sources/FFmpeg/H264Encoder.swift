@@ -1,0 +1,131 @@
+import CFFmpeg
+
+/// libx264 through libavcodec, fed 8-bit RGB: the one place RGB becomes limited-range BT.709
+/// Y'CbCr 4:2:0 and an H.264 encoder is set up, for the preview's MP4 and the web video. The
+/// caller's muxer takes each packet it makes.
+final class H264Encoder {
+    /// The picture's size: even, as 4:2:0 needs (the size asked, an odd side one less).
+    let width: Int
+    let height: Int
+    let context: UnsafeMutablePointer<AVCodecContext>
+    private let converter: OpaquePointer
+    private let frame: Frame
+    private let packet: Packet
+
+    /// What libx264 is told: its `preset` and `crf` (and any other of its AVOptions), the time base
+    /// of the timestamps given, the frame rate it mostly runs at, B-frames (nil: the preset's),
+    /// and its threads (0: every core).
+    struct Settings {
+        var options: [(String, String)]
+        var timeBase: AVRational
+        var fps: Double
+        var bFrames: Int?
+        var threads: Int
+    }
+
+    init(width: Int, height: Int, settings: Settings) throws(FFmpegError) {
+        self.width = width & ~1
+        self.height = height & ~1
+        guard self.width >= 2, self.height >= 2, self.width <= 8192, self.height <= 8192 else {
+            throw FFmpegError("cannot encode \(width)x\(height) H.264 (2 to 8192 a side)", code: cffmpeg_averror(EINVAL))
+        }
+        guard let encoder = avcodec_find_encoder_by_name("libx264") else {
+            throw FFmpegError("no H.264 encoder (FFmpeg was built without libx264)", code: cffmpeg_averror(ENOSYS))
+        }
+        guard let made = avcodec_alloc_context3(encoder) else { throw FFmpegError("cannot allocate an encoder", code: cffmpeg_averror(ENOMEM)) }
+        context = made
+        context.pointee.width = Int32(self.width)
+        context.pointee.height = Int32(self.height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.time_base = settings.timeBase
+        context.pointee.framerate = AVRational(num: Int32(max(1, (settings.fps * 1000).rounded())), den: 1000)
+        context.pointee.color_primaries = AVCOL_PRI_BT709
+        context.pointee.color_trc = AVCOL_TRC_BT709
+        context.pointee.colorspace = AVCOL_SPC_BT709
+        context.pointee.color_range = AVCOL_RANGE_MPEG
+        if let bFrames = settings.bFrames { context.pointee.max_b_frames = Int32(bFrames) }
+        context.pointee.thread_count = Int32(max(0, settings.threads))
+        // The muxer's codec configuration goes in the sample description, not in each keyframe.
+        context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        var options: OpaquePointer?
+        for (key, value) in settings.options { av_dict_set(&options, key, value, 0) }
+        defer { av_dict_free(&options) }
+        guard let scaler = sws_getContext(Int32(self.width), Int32(self.height), AV_PIX_FMT_RGB24, Int32(self.width), Int32(self.height),
+                                          AV_PIX_FMT_YUV420P, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nil, nil, nil) else {
+            var pointer: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&pointer)
+            throw FFmpegError("cannot set up the H.264 encoder", code: cffmpeg_averror(ENOMEM))
+        }
+        converter = scaler
+        // Full-range RGB to limited-range BT.709 Y'CbCr.
+        let bt709 = sws_getCoefficients(SWS_CS_ITU709)
+        sws_setColorspaceDetails(converter, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16)
+        frame = Frame()
+        packet = Packet()
+        try FFmpegError.check(avcodec_open2(context, encoder, &options), "cannot open the H.264 encoder")
+        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointer.pointee.width = Int32(self.width)
+        frame.pointer.pointee.height = Int32(self.height)
+        try FFmpegError.check(av_frame_get_buffer(frame.pointer, 0), "cannot allocate a frame")
+    }
+
+    deinit {
+        sws_freeContext(converter)
+        var pointer: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&pointer)
+    }
+
+    /// libx264's constant rate factor for a quality of 0 to 100: 75 gives 21, near its default of 23.
+    static func crf(forQuality quality: Int) -> Int {
+        Int((51 - 0.4 * Double(min(max(quality, 0), 100))).rounded())
+    }
+
+    /// Encodes a frame of 8-bit RGB rows (`channels` 3, or 4 whose alpha is dropped) of the
+    /// encoder's size, shown from `timestamp` (in the time base); each packet made goes to `write`.
+    func add(rgb pixels: UnsafeRawBufferPointer, channels: Int, timestamp: Int64,
+             write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        precondition((channels == 3 || channels == 4) && pixels.count == width * height * channels)
+        try FFmpegError.check(av_frame_make_writable(frame.pointer), "cannot allocate a frame")
+        var rows = pixels
+        var packed: [UInt8] = []
+        if channels == 4 {
+            packed = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, count in
+                for pixel in 0..<(width * height) {
+                    buffer[pixel * 3] = pixels[pixel * 4]
+                    buffer[pixel * 3 + 1] = pixels[pixel * 4 + 1]
+                    buffer[pixel * 3 + 2] = pixels[pixel * 4 + 2]
+                }
+                count = width * height * 3
+            }
+        }
+        let scaled = packed.withUnsafeBytes { packedRows -> Int32 in
+            if channels == 4 { rows = packedRows }
+            var source: [UnsafePointer<UInt8>?] = [rows.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
+            var strides: [Int32] = [Int32(width * 3), 0, 0, 0]
+            return frame.withPlanes { planes in
+                var destination: [UnsafeMutablePointer<UInt8>?] = [planes.data.0, planes.data.1, planes.data.2, nil]
+                var destinationStrides: [Int32] = [planes.linesize.0, planes.linesize.1, planes.linesize.2, 0]
+                return sws_scale(converter, &source, &strides, 0, Int32(height), &destination, &destinationStrides)
+            }
+        }
+        try FFmpegError.check(scaled, "cannot convert a frame to Y'CbCr")
+        frame.pointer.pointee.pts = timestamp
+        try send(frame.pointer, write: write)
+    }
+
+    /// Drains the encoder: every packet it still holds goes to `write`.
+    func finish(write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        try send(nil, write: write)
+    }
+
+    /// Sends a frame (nil: the end) and hands out every packet the encoder has ready.
+    private func send(_ picture: UnsafeMutablePointer<AVFrame>?, write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        try FFmpegError.check(avcodec_send_frame(context, picture), "cannot encode a frame")
+        while true {
+            let received = avcodec_receive_packet(context, packet.pointer)
+            if received == FFmpegError.tryAgain || received == FFmpegError.endOfFile { return }
+            try FFmpegError.check(received, "cannot encode a frame")
+            try write(packet.pointer)
+        }
+    }
+}

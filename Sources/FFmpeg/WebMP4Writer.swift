@@ -1,0 +1,293 @@
+import CFFmpeg
+import FileIO
+import Glibc
+
+/// Writes the MP4 every browser plays to an open descriptor: H.264 (High, 8-bit 4:2:0, BT.709,
+/// limited range, tagged so) from upright RGB frames, and AAC-LC from float samples. To a file
+/// it writes a plain MP4 (whose `moov` the caller moves first, `MP4Faststart`); to a pipe, which
+/// cannot be sought back in, a fragmented one whose `moov` comes first as it is. No metadata is
+/// copied from the source: a creation time only, where given; never a location.
+public final class WebMP4Writer {
+    public struct Video: Sendable {
+        public var width: Int
+        public var height: Int
+        /// libx264's preset and constant rate factor.
+        public var preset: String
+        public var crf: Double
+        /// The frame rate the video mostly runs at (rate control's hint; each frame keeps its own time).
+        public var fps: Double
+        public var threads: Int
+
+        public init(width: Int, height: Int, preset: String, crf: Double, fps: Double, threads: Int) {
+            self.width = width
+            self.height = height
+            self.preset = preset
+            self.crf = crf
+            self.fps = fps
+            self.threads = threads
+        }
+    }
+
+    /// The sound's rate and channels (1 or 2), as `AudioSource` hands them.
+    public struct Audio: Sendable {
+        public var sampleRate: Int
+        public var channels: Int
+        public init(sampleRate: Int, channels: Int) {
+            self.sampleRate = sampleRate
+            self.channels = channels
+        }
+    }
+
+    /// The rates AAC codes: any other is resampled to 48 kHz.
+    public static let aacSampleRates: Set<Int> = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000]
+    /// Video timestamps count in 90 kHz ticks, MPEG's clock: fine enough for any frame rate's own times.
+    static let videoClock: Int32 = 90000
+
+    public var width: Int { video.width }
+    public var height: Int { video.height }
+    public let isFragmented: Bool
+    private let video: H264Encoder
+    private let audioEncoder: UnsafeMutablePointer<AVCodecContext>?
+    private let muxer: UnsafeMutablePointer<AVFormatContext>
+    private let videoStream: UnsafeMutablePointer<AVStream>
+    private let audioStream: UnsafeMutablePointer<AVStream>?
+    private let output: DescriptorOutput
+    private let audioFrame = Frame()
+    /// Samples waiting for a whole AAC frame, one array a channel.
+    private var pendingSamples: [[Float]]
+    private var samplesSent: Int64 = 0
+    private var lastVideoTimestamp: Int64 = -1
+    public private(set) var frameCount = 0
+    /// A frame's nominal length in video ticks: the last frame's, which no next frame ends (a
+    /// video of one frame would last 0 s and show nothing).
+    private let frameTicks: Int64
+
+    public init(descriptor: Int32, target: String, video settings: Video, audio: Audio?, creationTime: String?) throws {
+        output = DescriptorOutput(descriptor: descriptor, target: target)
+        isFragmented = !output.isSeekable
+        frameTicks = max(1, Int64((Double(Self.videoClock) / max(settings.fps, 1)).rounded()))
+        video = try H264Encoder(width: settings.width, height: settings.height, settings: .init(
+            options: [("preset", settings.preset), ("crf", String(settings.crf)), ("profile", "high")],
+            timeBase: AVRational(num: 1, den: Self.videoClock), fps: settings.fps, bFrames: isFragmented ? 0 : nil,
+            threads: settings.threads))
+        var made: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegError.check(avformat_alloc_output_context2(&made, nil, "mp4", nil), "cannot set up the MP4 muxer")
+        muxer = made!
+        muxer.pointee.pb = output.io
+        muxer.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT
+        guard let addedVideo = avformat_new_stream(muxer, nil) else {
+            avformat_free_context(muxer)
+            throw FFmpegError("cannot set up the MP4 muxer", code: cffmpeg_averror(ENOMEM))
+        }
+        videoStream = addedVideo
+        videoStream.pointee.time_base = video.context.pointee.time_base
+        try FFmpegError.check(avcodec_parameters_from_context(videoStream.pointee.codecpar, video.context), "cannot set up the MP4 muxer")
+        if let audio {
+            let encoder = try Self.aacEncoder(audio)
+            audioEncoder = encoder
+            guard let addedAudio = avformat_new_stream(muxer, nil) else {
+                throw FFmpegError("cannot set up the MP4 muxer", code: cffmpeg_averror(ENOMEM))
+            }
+            audioStream = addedAudio
+            addedAudio.pointee.time_base = encoder.pointee.time_base
+            try FFmpegError.check(avcodec_parameters_from_context(addedAudio.pointee.codecpar, encoder), "cannot set up the MP4 muxer")
+            audioFrame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+            audioFrame.pointer.pointee.sample_rate = encoder.pointee.sample_rate
+            audioFrame.pointer.pointee.nb_samples = encoder.pointee.frame_size
+            av_channel_layout_default(&audioFrame.pointer.pointee.ch_layout, Int32(audio.channels))
+            try FFmpegError.check(av_frame_get_buffer(audioFrame.pointer, 0), "cannot allocate a sound frame")
+            pendingSamples = Array(repeating: [], count: audio.channels)
+        } else {
+            audioEncoder = nil
+            audioStream = nil
+            pendingSamples = []
+        }
+        // The source's own words (FFmpeg's ISO 8601), which the muxer parses into `mvhd`.
+        if let creationTime { av_dict_set(&muxer.pointee.metadata, "creation_time", creationTime, 0) }
+        var flags: OpaquePointer?
+        if isFragmented { av_dict_set(&flags, "movflags", "+frag_keyframe+empty_moov+default_base_moof", 0) }
+        defer { av_dict_free(&flags) }
+        try FFmpegError.check(avformat_write_header(muxer, &flags), "cannot write the MP4 header")
+    }
+
+    deinit {
+        avformat_free_context(muxer)
+        var encoder = audioEncoder
+        if encoder != nil { avcodec_free_context(&encoder) }
+    }
+
+    private static func aacEncoder(_ audio: Audio) throws -> UnsafeMutablePointer<AVCodecContext> {
+        guard let codec = avcodec_find_encoder_by_name("aac") else {
+            throw FFmpegError("no AAC encoder in this FFmpeg", code: cffmpeg_averror(ENOSYS))
+        }
+        guard let context = avcodec_alloc_context3(codec) else { throw FFmpegError("cannot allocate an encoder", code: cffmpeg_averror(ENOMEM)) }
+        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        context.pointee.sample_rate = Int32(audio.sampleRate)
+        av_channel_layout_default(&context.pointee.ch_layout, Int32(audio.channels))
+        // 64 kb/s a channel: transparent for AAC-LC's speech and most music at web sizes.
+        context.pointee.bit_rate = Int64(64_000 * audio.channels)
+        context.pointee.time_base = AVRational(num: 1, den: Int32(audio.sampleRate))
+        context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        let opened = avcodec_open2(context, codec, nil)
+        if opened < 0 {
+            var pointer: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&pointer)
+            throw FFmpegError("cannot open the AAC encoder", code: opened)
+        }
+        return context
+    }
+
+    /// Adds a frame of 8-bit RGB rows of the writer's size, shown from `seconds` (after the first
+    /// frame, at 0). A frame no later than the one before is passed over.
+    public func addVideo(rgb pixels: UnsafeRawBufferPointer, channels: Int, seconds: Double) throws {
+        let timestamp = Int64((seconds * Double(Self.videoClock)).rounded())
+        guard timestamp > lastVideoTimestamp else { return }
+        lastVideoTimestamp = timestamp
+        try video.add(rgb: pixels, channels: channels, timestamp: timestamp) { try write($0, from: video.context, to: videoStream) }
+        frameCount += 1
+    }
+
+    /// Adds sound samples (one array a channel, of the `Audio` given) after those added before;
+    /// they are held until `encodeAudio(through:)` or `finish` encodes them, so that sound decoded
+    /// past the video's end is cut where the video ends.
+    public func addAudio(_ block: [[Float]]) {
+        guard audioEncoder != nil else { return }
+        for channel in pendingSamples.indices { pendingSamples[channel] += block[min(channel, block.count - 1)] }
+    }
+
+    /// Encodes the whole AAC frames of the sound held that end by `seconds`.
+    public func encodeAudio(through seconds: Double) throws {
+        guard let audioEncoder else { return }
+        let size = Int(audioEncoder.pointee.frame_size)
+        let end = Int64((seconds * Double(audioEncoder.pointee.sample_rate)).rounded(.down))
+        while pendingSamples[0].count >= size && samplesSent + Int64(size) <= end { try encodePendingAudio(count: size) }
+    }
+
+    /// Samples added so far, in seconds.
+    public var audioSeconds: Double {
+        guard let audioEncoder else { return 0 }
+        return Double(samplesSent + Int64(pendingSamples.first?.count ?? 0)) / Double(audioEncoder.pointee.sample_rate)
+    }
+
+    private func encodePendingAudio(count: Int) throws {
+        guard let audioEncoder, let audioStream else { return }
+        try FFmpegError.check(av_frame_make_writable(audioFrame.pointer), "cannot allocate a sound frame")
+        audioFrame.pointer.pointee.nb_samples = Int32(count)
+        for channel in pendingSamples.indices {
+            guard let plane = audioFrame.pointer.pointee.extended_data[channel] else { continue }
+            pendingSamples[channel].withUnsafeBufferPointer { samples in
+                UnsafeMutableRawPointer(plane).copyMemory(from: samples.baseAddress!, byteCount: count * MemoryLayout<Float>.size)
+            }
+            pendingSamples[channel].removeFirst(count)
+        }
+        audioFrame.pointer.pointee.pts = samplesSent
+        samplesSent += Int64(count)
+        try FFmpegError.check(avcodec_send_frame(audioEncoder, audioFrame.pointer), "cannot encode the sound")
+        try receivePackets(from: audioEncoder, to: audioStream)
+    }
+
+    private func receivePackets(from encoder: UnsafeMutablePointer<AVCodecContext>, to stream: UnsafeMutablePointer<AVStream>) throws {
+        let packet = Packet()
+        while true {
+            let received = avcodec_receive_packet(encoder, packet.pointer)
+            if received == FFmpegError.tryAgain || received == FFmpegError.endOfFile { return }
+            try FFmpegError.check(received, "cannot encode the sound")
+            try write(packet.pointer, from: encoder, to: stream)
+        }
+    }
+
+    private func write(_ packet: UnsafeMutablePointer<AVPacket>, from encoder: UnsafeMutablePointer<AVCodecContext>,
+                       to stream: UnsafeMutablePointer<AVStream>) throws {
+        packet.pointee.stream_index = stream.pointee.index
+        if stream == videoStream && packet.pointee.duration <= 0 { packet.pointee.duration = frameTicks }
+        av_packet_rescale_ts(packet, encoder.pointee.time_base, stream.pointee.time_base)
+        // av_interleaved_write_frame takes the packet's data and leaves it blank.
+        let written = av_interleaved_write_frame(muxer, packet)
+        if let failure = output.failure { throw failure }
+        try FFmpegError.check(written, "cannot write the MP4 file")
+    }
+
+    /// Ends the file: the last sound (cut at `endSeconds`, the video's end), both encoders
+    /// drained, the index written. Its size in bytes.
+    public func finish(endSeconds: Double) throws -> Int {
+        guard frameCount > 0 else { throw FFmpegError("no frame to encode", code: cffmpeg_averror(EINVAL)) }
+        try video.finish { try write($0, from: video.context, to: videoStream) }
+        if let audioEncoder, let audioStream {
+            let wanted = max(0, Int((endSeconds * Double(audioEncoder.pointee.sample_rate)).rounded()) - Int(samplesSent))
+            for channel in pendingSamples.indices where pendingSamples[channel].count > wanted {
+                pendingSamples[channel].removeLast(pendingSamples[channel].count - wanted)
+            }
+            let size = Int(audioEncoder.pointee.frame_size)
+            while !pendingSamples[0].isEmpty { try encodePendingAudio(count: min(size, pendingSamples[0].count)) }
+            try FFmpegError.check(avcodec_send_frame(audioEncoder, nil), "cannot encode the sound")
+            try receivePackets(from: audioEncoder, to: audioStream)
+        }
+        let ended = av_write_trailer(muxer)
+        if let failure = output.failure { throw failure }
+        try FFmpegError.check(ended, "cannot finish the MP4 file")
+        output.flush()
+        if let failure = output.failure { throw failure }
+        return output.size
+    }
+}
+
+/// An AVIOContext over a descriptor: writes at the position FFmpeg keeps (pwrite), and seeks
+/// where the descriptor is a file it may read back (`FileSystem.isRewritableFile`). A failed write is kept (with the system's words) and the
+/// muxer told the write failed.
+final class DescriptorOutput {
+    private(set) var io: UnsafeMutablePointer<AVIOContext>!
+    private(set) var failure: SystemError?
+    private let descriptor: Int32
+    private let target: String
+    let isSeekable: Bool
+    private var position = 0
+    /// The furthest byte written: the file's size.
+    private(set) var size = 0
+
+    init(descriptor: Int32, target: String) {
+        self.descriptor = descriptor
+        self.target = target
+        isSeekable = FileSystem.isRewritableFile(descriptor)
+        let bufferSize: Int32 = 1 << 18
+        let buffer = av_malloc(Int(bufferSize))!
+        let opaque = Unmanaged.passUnretained(self).toOpaque()
+        io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 1, opaque, nil, { opaque, source, count in
+            let output = Unmanaged<DescriptorOutput>.fromOpaque(opaque!).takeUnretainedValue()
+            return output.write(UnsafeRawBufferPointer(start: source, count: Int(count)))
+        }, isSeekable ? { opaque, offset, whence in
+            Unmanaged<DescriptorOutput>.fromOpaque(opaque!).takeUnretainedValue().seek(offset, whence)
+        } : nil)
+    }
+
+    deinit {
+        av_free(io.pointee.buffer)
+        var context: UnsafeMutablePointer<AVIOContext>? = io
+        avio_context_free(&context)
+    }
+
+    func flush() { avio_flush(io) }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard failure == nil else { return cffmpeg_averror(EIO) }
+        do {
+            try FileSystem.writeAll(bytes, to: descriptor, at: isSeekable ? position : nil, target: target)
+        } catch {
+            failure = error
+            return cffmpeg_averror(EIO)
+        }
+        position += bytes.count
+        size = max(size, position)
+        return Int32(bytes.count)
+    }
+
+    private func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
+        switch whence & ~Int32(AVSEEK_FORCE) {
+        case cffmpeg_avseek_size(): return Int64(size)
+        case SEEK_SET: position = Int(offset)
+        case SEEK_CUR: position += Int(offset)
+        case SEEK_END: position = size + Int(offset)
+        default: return Int64(cffmpeg_averror(EINVAL))
+        }
+        return Int64(position)
+    }
+}

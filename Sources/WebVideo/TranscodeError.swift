@@ -1,0 +1,57 @@
+import Failures
+
+/// Why a web video was not made from an input, or not finished.
+public enum FaststartError: Error, Equatable, CustomStringConvertible {
+    /// The muxer's own output did not read back as an MP4 with one `moov` and media data.
+    case notAnMP4(target: String)
+    /// A `moov` past what this moves in memory.
+    case movieTooLarge(bytes: Int, target: String)
+    /// Chunk offsets moved past 4 GiB in 32-bit fields.
+    case offsetsPast4GiB(target: String)
+
+    public var description: String {
+        switch self {
+        case .notAnMP4(let target):
+            return "\(target) did not read back as the MP4 just written (its moov or media data missing)"
+        case .movieTooLarge(let bytes, let target):
+            return "\(target)'s moov is \(bytes) bytes, past the \(MP4Faststart.mostMovieBytes >> 20) MiB moved before its media data"
+        case .offsetsPast4GiB(let target):
+            return "\(target) is within its moov's size of 4 GiB, where moving the moov first needs 64-bit offsets: make a shorter or smaller video"
+        }
+    }
+}
+
+extension FaststartError: ClassifiedError {
+    public var failureKind: FailureKind {
+        switch self {
+        case .notAnMP4: return .internalFailure
+        case .movieTooLarge, .offsetsPast4GiB: return .overLimit
+        }
+    }
+}
+
+/// Why an input gave no web video.
+public enum TranscodeError: Error, Equatable, CustomStringConvertible {
+    /// A picture (a still, or an animation FFmpeg reads as one): a web video is made of a video.
+    case picture
+    /// The video runs past the longest made.
+    case tooLong(limit: Double)
+
+    public var description: String {
+        switch self {
+        case .picture:
+            return "a picture, not a video: a web video is made of a video's frames (thumbnail makes pictures of pictures)"
+        case .tooLong(let limit):
+            return "the video runs past \(Int(limit)) s, the longest made (--max-duration)"
+        }
+    }
+}
+
+extension TranscodeError: ClassifiedError {
+    public var failureKind: FailureKind {
+        switch self {
+        case .picture: return .noVideo
+        case .tooLong: return .overLimit
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import FFmpeg
+import FileIO
+import Imaging
+import MediaFormats
+
+/// A web video: what was made.
+public struct WebVideo: Sendable {
+    public let width: Int
+    public let height: Int
+    public let frames: Int
+    public let seconds: Double
+    public let bytes: Int
+    /// The source's sound codec, where the video has sound (now AAC).
+    public let soundFrom: String?
+    /// Written as fragments (to a pipe): its `moov` first as well.
+    public let isFragmented: Bool
+    public let warnings: [String]
+}
+
+/// Makes the video every browser plays from any video FFmpeg reads: H.264 High 8-bit 4:2:0 in
+/// BT.709 SDR with AAC sound, `moov` first. Each frame is made as a thumbnail is (upright by its
+/// display matrix, square pixels at display aspect, deinterlaced, HDR tone mapped) at no more
+/// than `maxHeight` lines, and keeps its own time (a variable frame rate stays variable); the
+/// sound starts where the file says it does beside the first frame, and ends with the last.
+public struct Transcoder: Sendable {
+    public let options: TranscodeOptions
+
+    public init(options: TranscodeOptions) {
+        self.options = options
+    }
+
+    /// Decodes `file` once and writes its web video to `descriptor` (`target` names it in errors).
+    /// `progress` is told the frames made so far, after each.
+    public func transcode(_ file: InputFile, to descriptor: Int32, target: String, progress: (Int) -> Void = { _ in }) throws -> WebVideo {
+        if try InputKind.of(file).isPicture { throw TranscodeError.picture }
+        let video = try VideoSource(file: file, threads: options.threads, videoStream: options.videoStream, limits: options.limits)
+        if video.isPicture { throw TranscodeError.picture }
+        var warnings: [String] = []
+        var sound: AudioSource?
+        if options.keepsSound {
+            do {
+                sound = try AudioSource.open(file: file, limits: options.limits)
+            } catch {
+                warnings.append("the sound track cannot be read (\(error)): the video is silent")
+            }
+        }
+        var writer: WebMP4Writer?
+        var geometry: DisplayGeometry?
+        var resampler: LinearResampler?
+        var soundOffset: Double?
+        var lastSeconds = 0.0
+        var damaged = false
+        let colourWarning = video.colourWarning
+        try video.everyFrame { located in
+            if located.hasErrors { damaged = true }
+            if writer == nil {
+                let (natural, warning) = video.display(of: located.frame, upright: options.appliesOrientation)
+                if let warning { warnings.append(warning) }
+                let fitted = natural.outputHeight > options.maxHeight
+                    ? video.display(of: located.frame, upright: options.appliesOrientation, maxHeight: options.maxHeight).geometry : natural
+                geometry = fitted.evenSided
+                let audio = sound.map { source in
+                    let rate = WebMP4Writer.aacSampleRates.contains(source.sampleRate) ? source.sampleRate : 48000
+                    if rate != source.sampleRate { resampler = LinearResampler(from: source.sampleRate, to: rate) }
+                    return WebMP4Writer.Audio(sampleRate: rate, channels: source.channels)
+                }
+                writer = try WebMP4Writer(descriptor: descriptor, target: target, video: .init(
+                    width: geometry!.outputWidth, height: geometry!.outputHeight, preset: options.preset, crf: options.crf,
+                    fps: video.frameSeconds.map { 1 / $0 } ?? 30, threads: options.threads),
+                    audio: audio, creationTime: video.creationTimeTag)
+            }
+            let picture = try video.uprightPixels(of: located.frame, geometry!, deinterlaces: options.deinterlaces, threads: options.threads)
+            try picture.bytes.withUnsafeBytes { try writer!.addVideo(rgb: $0, channels: picture.channels, seconds: located.seconds) }
+            lastSeconds = located.seconds
+            if located.seconds > options.maxSeconds { throw TranscodeError.tooLong(limit: options.maxSeconds) }
+            progress(writer!.frameCount)
+            // The sound up to a little past this frame, so that the muxer interleaves as it goes.
+            if let source = sound {
+                try feedSound(from: source, to: writer!, until: located.seconds + 0.5, videoStart: video.startSeconds,
+                              offset: &soundOffset, resampler: &resampler, warnings: &warnings, silenced: &sound)
+            }
+            try writer!.encodeAudio(through: located.seconds)
+            return true
+        }
+        guard let writer, let geometry else { throw VideoError.noDecodableFrame(cause: nil) }
+        let endSeconds = lastSeconds + (video.frameSeconds ?? 0)
+        if let source = sound {
+            try feedSound(from: source, to: writer, until: endSeconds, videoStart: video.startSeconds,
+                          offset: &soundOffset, resampler: &resampler, warnings: &warnings, silenced: &sound)
+        }
+        let size = try writer.finish(endSeconds: endSeconds)
+        if !writer.isFragmented { try MP4Faststart.moveMovieFirst(in: descriptor, size: size, target: target) }
+        if damaged { warnings.append("frames of the video are damaged: the web video shows them as decoded") }
+        if let colourWarning { warnings.append(colourWarning) }
+        return WebVideo(width: geometry.outputWidth, height: geometry.outputHeight, frames: writer.frameCount, seconds: endSeconds,
+                        bytes: size, soundFrom: sound?.codecName, isFragmented: writer.isFragmented, warnings: warnings)
+    }
+
+    /// Hands `writer` the sound until `seconds` (on the video's clock, its first frame at 0):
+    /// silence first where the sound starts after the first frame, its start cut where it starts
+    /// before. A sound track that fails part way is ended there, with a warning.
+    private func feedSound(from source: AudioSource, to writer: WebMP4Writer, until seconds: Double, videoStart: Double,
+                           offset: inout Double?, resampler: inout LinearResampler?, warnings: inout [String],
+                           silenced: inout AudioSource?) throws {
+        while writer.audioSeconds < seconds {
+            let block: [[Float]]?
+            do {
+                block = try source.nextBlock()
+            } catch {
+                warnings.append("the sound stops at \((writer.audioSeconds * 10).rounded() / 10) s: \(error)")
+                silenced = nil
+                return
+            }
+            guard var samples = block else { return }
+            if resampler != nil { samples = resampler!.resampled(samples) }
+            let rate = Double(resampler?.outputRate ?? source.sampleRate)
+            if offset == nil {
+                let start = source.startSeconds - videoStart
+                offset = start
+                if start > 0 {
+                    let silence = [Float](repeating: 0, count: Int((start * rate).rounded()))
+                    writer.addAudio(Array(repeating: silence, count: samples.count))
+                } else if start < 0 {
+                    let cut = min(samples[0].count, Int((-start * rate).rounded()))
+                    samples = samples.map { Array($0.dropFirst(cut)) }
+                }
+            }
+            writer.addAudio(samples)
+        }
+    }
+}
+
+/// Sound at a rate AAC does not code, brought to one it does by linear interpolation: rare rates
+/// (a camera's 37.8 kHz), where a simple filter is enough for the web's ears.
+struct LinearResampler {
+    let inputRate: Int
+    let outputRate: Int
+    /// Where the next output sample falls, in input samples from the start of the next block.
+    private var position = 0.0
+    private var previous: [Float] = []
+
+    init(from inputRate: Int, to outputRate: Int) {
+        self.inputRate = inputRate
+        self.outputRate = outputRate
+    }
+
+    mutating func resampled(_ block: [[Float]]) -> [[Float]] {
+        let step = Double(inputRate) / Double(outputRate)
+        let count = block[0].count
+        if previous.isEmpty { previous = block.map { $0.first ?? 0 } }
+        var output = Array(repeating: [Float](), count: block.count)
+        // Position -1 is the previous block's last sample.
+        while position < Double(count - 1) {
+            let index = Int(position.rounded(.down))
+            let fraction = Float(position - Double(index))
+            for channel in block.indices {
+                let left = index < 0 ? previous[channel] : block[channel][index]
+                let right = index + 1 < count ? block[channel][index + 1] : left
+                output[channel].append(left + (right - left) * fraction)
+            }
+            position += step
+        }
+        position -= Double(count)
+        previous = block.map { $0.last ?? 0 }
+        return output
+    }
+}

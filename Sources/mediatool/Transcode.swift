@@ -1,0 +1,111 @@
+import ArgumentParser
+import Batch
+import Jobs
+import MediaFormats
+import WebVideo
+
+struct Transcode: ParsableCommand, DecodesInWorkers {
+    static let configuration = CommandConfiguration(
+        abstract: "Write each video as the MP4 every browser plays: H.264 and AAC, upright, SDR, moov first.",
+        discussion: """
+            The video is H.264 High (8-bit 4:2:0, BT.709, tagged so) at no more than --height \
+            lines (1080 by default; a smaller video keeps its size, and each side is even), each \
+            frame made as thumbnail makes one: turned upright by the display matrix (none is left \
+            to honour), square pixels at display aspect, deinterlaced, HDR (HLG, PQ, Dolby Vision \
+            with an HLG or HDR10 base) tone mapped to SDR. Each frame keeps its own time, so a \
+            variable frame rate stays variable. The sound, where there is any, is the main track \
+            as AAC-LC (64 kb/s a channel; more than two channels mixed down to stereo), starting \
+            where the file says it starts beside the first frame and ending with the last. The \
+            file's moov comes before its media data, so a browser plays it as it arrives. Only \
+            the creation time is kept of the source's metadata: no location, no camera.
+
+            A video that is already H.264 in MP4 is made again all the same: one predictable \
+            rendition, not whatever the upload was. Where a copy of the streams is wanted \
+            instead, use ffmpeg -c copy -movflags +faststart.
+
+            CLIP.mov gives CLIP.web.mp4 beside it, or -o FILE (one input; - for standard output, \
+            written as a fragmented MP4), or --out-dir DIR.
+
+            --timeout: a video takes as long as it takes to encode; the limit ends a video that \
+            is stuck (no frame for that long), not a long one.
+
+            Examples:
+              mediatool transcode clip.mov
+              mediatool transcode --height 720 --crf 26 --out-dir web/ uploads/
+              mediatool transcode --preset medium clip.mp4 -o clip.web.mp4
+
+            Exit status: 0 when every input gave a video, 1 when any failed, 64 for usage errors.
+            """
+    )
+
+    @Argument(help: "Video files, and folders of them.", completion: .file())
+    var inputs: [String] = []
+
+    @Option(help: ArgumentHelp("The most lines of the picture, upright (default 1080): a larger video is scaled down, never up.", valueName: "lines"))
+    var height: Int = 1080
+
+    @Option(help: ArgumentHelp("libx264's preset, ultrafast to veryslow: its speed against the bytes a quality takes (default veryfast).", valueName: "preset"))
+    var preset: String = "veryfast"
+
+    @Option(help: ArgumentHelp("libx264's constant rate factor, 0 to 51: lower is better and larger (default 23, x264's own; 18 looks lossless).", valueName: "crf"))
+    var crf: Double = 23
+
+    @Option(help: ArgumentHelp("The longest video made, in seconds (default 14400, 4 hours): a longer one is refused when its frames pass it.", valueName: "seconds"))
+    var maxDuration: Double = 14400
+
+    @Flag(help: "Leave the sound out.")
+    var noSound = false
+
+    @Flag(help: "Keep the coded orientation: ignore the display matrix.")
+    var noRotate = false
+
+    @Flag(help: "Keep interlaced frames' fields woven, instead of deinterlacing them.")
+    var noDeinterlace = false
+
+    @Option(name: .customLong("stream"), help: ArgumentHelp("The video stream, counted from 0 among the file's video streams.", valueName: "N"))
+    var videoStream: Int?
+
+    @OptionGroup var outputs: OutputOptions
+
+    @OptionGroup var batch: BatchOptions
+
+    @OptionGroup var limits: LimitOptions
+
+    @OptionGroup var jobs: JobOptions
+
+    @OptionGroup var sandbox: SandboxOptions
+
+    func validate() throws {
+        try batch.validate(inputs: inputs, missing: "Give at least one video.")
+        if inputs.contains("-") { throw ValidationError("A video is read twice (its picture and its sound): give a file, not standard input.") }
+        guard (2...8192).contains(height) else { throw ValidationError("--height takes 2 to 8192 lines.") }
+        guard TranscodeOptions.presets.contains(preset) else {
+            throw ValidationError("--preset takes one of x264's: \(TranscodeOptions.presets.joined(separator: ", ")).")
+        }
+        guard crf >= 0, crf <= 51 else { throw ValidationError("--crf takes 0 to 51.") }
+        guard maxDuration > 0, maxDuration.isFinite else { throw ValidationError("--max-duration takes seconds above 0.") }
+        if let videoStream, videoStream < 0 { throw ValidationError("--stream counts from 0.") }
+        if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
+        if outputs.name?.contains("{size}") == true { throw ValidationError("--name's {size} is thumbnail's: a web video has one size.") }
+    }
+
+    func run() throws {
+        var options = TranscodeOptions()
+        options.maxHeight = height
+        options.preset = preset
+        options.crf = crf
+        options.maxSeconds = maxDuration
+        options.keepsSound = !noSound
+        options.appliesOrientation = !noRotate
+        options.deinterlaces = !noDeinterlace
+        options.videoStream = videoStream
+        options.output = outputs.policy
+        options.limits = limits.runLimits()
+        let sandboxRun = sandbox.begin(limits: limits)
+        let (plan, videos, ownOutputs) = try outputs.plan(
+            for: inputs, extensions: SearchedExtensions.videos, batch: batch,
+            defaultTemplate: OutputPlan.defaultTemplate(suffix: "web", fileExtension: "mp4"))
+        try sandboxRun.runBatch(videos, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .transcode(options),
+                                serving: batch.serve ? batch.selection(extensions: SearchedExtensions.videos) : nil)
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `transcode`: the MP4 every browser plays, checked with ffprobe and ffmpeg (the references),
+/// never with mediatool's own reading of what it wrote.
+@Suite struct TranscodeTests {
+    static let ffmpeg = "/usr/bin/ffmpeg"
+    static let ffprobe = "/usr/bin/ffprobe"
+
+    /// What ffprobe says of the streams and the file, `key=value` a line.
+    static func probe(_ path: String, _ entries: String) throws -> [String] {
+        let run = try ChildProcess.run(ffprobe, ["-v", "error", "-show_entries", entries, "-of", "default=noprint_wrappers=1", path], deadline: 60)
+        #expect(run.status == 0)
+        return String(decoding: run.standardOutput, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// The video's frames as ffmpeg decodes them (RGB, each at its own time) and their times.
+    static func frames(_ path: String, width: Int, height: Int) throws -> (pictures: [[UInt8]], seconds: [Double]) {
+        let decoded = try ChildProcess.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-i", path, "-map", "0:v:0",
+                                                    "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], deadline: 60)
+        #expect(decoded.status == 0)
+        let size = width * height * 3
+        let pictures = (0..<(decoded.standardOutput.count / size)).map { [UInt8](decoded.standardOutput[($0 * size)..<(($0 + 1) * size)]) }
+        let listed = try ChildProcess.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
+                                                    "-of", "default=noprint_wrappers=1:nokey=1", path], deadline: 60)
+        let times = String(decoding: listed.standardOutput, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }
+        return (pictures, times)
+    }
+
+    /// The sound as ffmpeg decodes it: mono, 48 kHz, 16-bit.
+    static func sound(_ path: String) throws -> [Int16] {
+        let decoded = try ChildProcess.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-i", path, "-map", "0:a:0",
+                                                    "-ac", "1", "-ar", "48000", "-f", "s16le", "-"], deadline: 60)
+        #expect(decoded.status == 0)
+        return decoded.standardOutput.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    static func transcoded(_ fixture: String, _ options: [String] = []) throws -> (folder: URL, output: String, run: ToolRun) {
+        let folder = try Fixture.scratchFolder()
+        let output = folder.appendingPathComponent("web.mp4").path
+        let run = try ToolRun.run(["transcode", "--json"] + options + [Fixture.path(fixture), "-o", output], deadline: 300)
+        return (folder, output, run)
+    }
+
+    static var hasReferences: Bool { (try? Requirement.tool(ffmpeg) && Requirement.tool(ffprobe)) ?? false }
+
+    /// A clip stored on its side with PCM sound: H.264 High 4:2:0 tagged BT.709 and AAC-LC in an
+    /// MP4 whose `moov` comes before its `mdat`, upright pixels (the quadrants' colours where they
+    /// belong) and no display matrix left; the frame that flashes white and the sound's burst,
+    /// both at 1.00 s in the source, within a frame of each other and of 1.00 s. In a worker and
+    /// in this process alike.
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"), arguments: ["on", "off"])
+    func aRotatedClipWithSoundBecomesUprightH264AndAACInSync(sandbox: String) throws {
+        let (folder, output, run) = try Self.transcoded("video/sync.mov", ["--sandbox", sandbox])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let line = try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any]
+        #expect(line?["width"] as? Int == 96 && line?["height"] as? Int == 64 && line?["sound"] as? String == "aac")
+        #expect(line?["sound_from"] as? String == "pcm_s16le" && line?["fragmented"] as? Bool == false)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+        let moov = bytes.indices.dropLast(4).first { Array(bytes[$0..<($0 + 4)]) == Array("moov".utf8) }
+        let mdat = bytes.indices.dropLast(4).first { Array(bytes[$0..<($0 + 4)]) == Array("mdat".utf8) }
+        #expect(moov != nil && mdat != nil && moov! < mdat!)
+        let streams = try Self.probe(output, "stream=codec_name,profile,width,height,pix_fmt,color_space,color_transfer,color_primaries,sample_rate,channels:stream_side_data")
+        for expected in ["codec_name=h264", "profile=High", "width=96", "height=64", "pix_fmt=yuv420p", "color_space=bt709",
+                         "color_transfer=bt709", "color_primaries=bt709", "codec_name=aac", "profile=LC", "sample_rate=48000", "channels=2"] {
+            #expect(streams.contains(expected), "\(expected) in \(streams)")
+        }
+        #expect(!streams.contains { $0.contains("rotation") || $0.contains("Display Matrix") }, "\(streams)")
+        let (pictures, seconds) = try Self.frames(output, width: 96, height: 64)
+        #expect(pictures.count == 35 && seconds.count == 35)
+        // Red | green over blue | white, as the upright quadrants are.
+        let first = pictures[0]
+        func pixel(_ x: Int, _ y: Int) -> [Int] { (0..<3).map { Int(first[(y * 96 + x) * 3 + $0]) } }
+        for (x, y, colour) in [(10, 10, [255, 0, 0]), (86, 10, [0, 255, 0]), (10, 54, [0, 0, 255]), (86, 54, [255, 255, 255])] {
+            #expect(zip(pixel(x, y), colour).allSatisfy { abs($0 - $1) <= 24 }, "(\(x), \(y)): \(pixel(x, y))")
+        }
+        let flash = pictures.firstIndex { frame in frame.reduce(0) { $0 + Int($1) } > frame.count * 240 }
+        #expect(flash.map { abs(seconds[$0] - 1.0) < 0.001 } == true, "flash at \(flash.map { seconds[$0] } ?? -1)")
+        let sound = try Self.sound(output)
+        let burst = sound.firstIndex { abs(Int($0)) > 3000 }.map { Double($0) / 48000 }
+        #expect(burst.map { abs($0 - 1.0) < 0.04 } == true, "burst at \(burst ?? -1)")
+        #expect(abs(Double(sound.count) / 48000 - 1.4) < 0.03, "\(Double(sound.count) / 48000) s of sound")
+    }
+
+    /// Sound that starts 0.2 s after the first frame, mono at 37.8 kHz (which AAC does not code):
+    /// resampled to 48 kHz, its burst where the source has it (1.20 s), and cut with the video.
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func soundThatStartsLateStaysWhereItWas() throws {
+        let (folder, output, run) = try Self.transcoded("video/sync-late-sound.mov")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let streams = try Self.probe(output, "stream=codec_name,sample_rate,channels")
+        #expect(streams.contains("sample_rate=48000") && streams.contains("channels=1"), "\(streams)")
+        let sound = try Self.sound(output)
+        let burst = sound.firstIndex { abs(Int($0)) > 3000 }.map { Double($0) / 48000 }
+        #expect(burst.map { abs($0 - 1.2) < 0.04 } == true, "burst at \(burst ?? -1)")
+        #expect(sound.prefix(Int(0.19 * 48000)).allSatisfy { abs(Int($0)) < 100 }, "silence before the sound starts")
+        #expect(abs(Double(sound.count) / 48000 - 1.4) < 0.03, "\(Double(sound.count) / 48000) s of sound")
+    }
+
+    /// A variable frame rate stays variable: every frame at the time the source shows it.
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func aVariableFrameRateKeepsEveryFramesTime() throws {
+        let (folder, output, run) = try Self.transcoded("video/counter-vfr.mp4")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0, "\(run.standardError)")
+        let source = try Self.frames(Fixture.path("video/counter-vfr.mp4"), width: 128, height: 16)
+        let made = try Self.frames(output, width: 128, height: 16)
+        #expect(made.seconds.count == 60 && made.seconds.count == source.seconds.count)
+        for (mine, theirs) in zip(made.seconds, source.seconds) { #expect(abs(mine - theirs) < 0.0005, "\(mine) for \(theirs)") }
+        // Each frame shows its own number, as the source's does.
+        func number(_ frame: [UInt8]) -> Int { (0..<8).reduce(0) { frame[(8 * 128 + $1 * 16 + 8) * 3] > 128 ? $0 | (1 << $1) : $0 } }
+        #expect(made.pictures.map(number) == Array(0..<60))
+    }
+
+    /// An HDR video (HLG, PQ, Dolby Vision 8.4 and 8.1) is tone mapped as a thumbnail is: the
+    /// first frame within 30 dB of the SDR picture it was made from.
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"),
+          arguments: ["hdr/photo-hlg.mp4", "hdr/photo-pq.mp4", "hdr/dolby-vision-8.4.mp4", "hdr/dolby-vision-8.mp4"])
+    func hdrIsToneMappedAsThumbnailsAre(fixture: String) throws {
+        let (folder, output, run) = try Self.transcoded(fixture)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
+        let sdr = try DecodedPNG(path: Fixture.path("hdr/photo-sdr.png"))
+        let made = try Self.frames(output, width: sdr.width, height: sdr.height)
+        #expect(made.pictures.count == 1)
+        let psnr = peakSignalToNoise(made.pictures.first ?? [], sdr.bytes)
+        #expect(psnr >= 30, "\(psnr) dB")
+    }
+
+    /// A file whose `moov` is at its end (ffmpeg's own MP4s) gives one whose `moov` is first; a
+    /// video over --height is scaled down to it, never up, each side even.
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func theIndexComesFirstAndTheHeightIsALimit() throws {
+        let source = try [UInt8](Fixture.data("video/four-seconds.mp4"))
+        func position(_ type: String, in bytes: [UInt8]) -> Int? { bytes.indices.dropLast(4).first { Array(bytes[$0..<($0 + 4)]) == Array(type.utf8) } }
+        #expect(position("moov", in: source)! > position("mdat", in: source)!)
+        let (folder, output, run) = try Self.transcoded("video/four-seconds.mp4", ["--height", "75"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0, "\(run.standardError)")
+        let made = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(position("moov", in: made)! < position("mdat", in: made)!)
+        // 160x120 fitted in 75 lines: 100x75, the odd side one less.
+        let streams = try Self.probe(output, "stream=width,height:format=duration")
+        #expect(streams.contains("width=100") && streams.contains("height=74") && streams.contains("duration=4.000000"), "\(streams)")
+        let larger = try ToolRun.run(["transcode", "--height", "500", Fixture.path("video/four-seconds.mp4"), "-o", output, "--overwrite"], deadline: 300)
+        #expect(larger.status == 0)
+        #expect(try Self.probe(output, "stream=width,height") == ["width=160", "height=120"])
+    }
+
+    /// To standard output, which cannot be sought back in: a fragmented MP4, its `moov` first.
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func toAPipeItIsFragmentedWithItsIndexFirst() throws {
+        let run = try ToolRun.run(["transcode", Fixture.path("video/sync.mov"), "-o", "-"], deadline: 300)
+        #expect(run.status == 0, "\(run.standardError)")
+        let bytes = [UInt8](run.standardOutput)
+        #expect(bytes.count > 40 && Array(bytes[4..<8]) == Array("ftyp".utf8))
+        let moov = bytes.indices.dropLast(4).first { Array(bytes[$0..<($0 + 4)]) == Array("moov".utf8) }
+        let moof = bytes.indices.dropLast(4).first { Array(bytes[$0..<($0 + 4)]) == Array("moof".utf8) }
+        #expect(moov != nil && moof != nil && moov! < moof!)
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("piped.mp4").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(try Self.frames(path, width: 96, height: 64).pictures.count == 35)
+    }
+
+    /// A picture, a sound without video and a file that is no media are refused in one line each,
+    /// and nothing is written.
+    @Test(arguments: [("pictures/orientation6.jpg", "a picture, not a video"), ("video/audio-only.m4a", "no video stream"),
+                      ("video/not-media.mp4", "not a media file FFmpeg can open")])
+    func whatIsNoVideoIsRefused(fixture: String, said: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("web.mp4").path
+        let run = try ToolRun.run(["transcode", Fixture.path(fixture), "-o", output], deadline: 120)
+        #expect(run.status == 1)
+        #expect(run.errorLines.count == 1 && run.errorLines.first?.contains(Fixture.path(fixture)) == true
+                && run.errorLines.first?.contains(said) == true, "\(run.errorLines)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}
