@@ -56,19 +56,47 @@ enum MP4SampleTables {
         // movie after them it reads the file again from its first byte, tags and all (its
         // `moov_retry`: "ID3" 04 then "moov" is a movie from byte 0). Each start is searched, the
         // worst kept.
+        // A second read keeps what the first learnt: the tracks' defaults (`trex`) and the
+        // fragment's header (`tfhd`), which only a `moof` makes FFmpeg forget, so a run the
+        // second read meets before any header of its own is believed (the seventh red team's `free`
+        // box read as the movie on the second read: 30 million samples in 4 KB, "ok").
         var worst = Index()
         for footers in Set(ID3Footers.allCases.map { reader.boxesStart(skipping: $0) } + [0]).sorted() {
-            let found = try index(from: footers, of: &reader, size: size)
-            if found.entries > worst.entries { worst = found }
+            let first = try index(from: footers, of: &reader, size: size, after: nil)
+            if first.index.entries > worst.entries { worst = first.index }
+            if !first.foundMovie {
+                let again = try index(from: 0, of: &reader, size: size, after: first.learnt)
+                if again.index.entries > worst.entries { worst = again.index }
+            }
         }
         return worst
     }
 
-    /// The index of the boxes from `start` on.
-    private static func index(from start: Int, of reader: inout Reader, size: Int) throws(MP4Error) -> Index {
+    /// One read of the boxes from `start` on: their index, whether a `moov` was among them, and
+    /// what FFmpeg keeps for a read after it.
+    struct Pass {
+        var index = Index()
+        var foundMovie = false
+        var learnt: ClaimSearch.Learnt?
+        var metFragmentHeaders = false
+    }
+
+    /// The index of the boxes from `start` on, read after a read that learnt `earlier`: searched
+    /// once, and where fragments' headers were met, again with every track's defaults known from
+    /// the start.
+    private static func index(from start: Int, of reader: inout Reader, size: Int, after earlier: ClaimSearch.Learnt?) throws(MP4Error) -> Pass {
+        let once = try index(from: start, of: &reader, size: size, after: earlier, knownDefaults: [])
+        guard once.metFragmentHeaders, let learnt = once.learnt, !learnt.defaultedTracks.isEmpty else { return once }
+        return try index(from: start, of: &reader, size: size, after: earlier, knownDefaults: learnt.defaultedTracks)
+    }
+
+    private static func index(from start: Int, of reader: inout Reader, size: Int, after earlier: ClaimSearch.Learnt?,
+                              knownDefaults: Set<Int>) throws(MP4Error) -> Pass {
         let top = try reader.topLevelBoxes(from: start)
-        guard top.contains(where: { isTopLevelOfISOFile($0.type) }) else { return Index() }
+        guard top.contains(where: { isTopLevelOfISOFile($0.type) }) else { return Pass() }
         var search = ClaimSearch(size: size, boxStarts: Set(top.map(\.start) + [size]))
+        if let earlier { search.learnt = earlier }
+        search.knownDefaults = knownDefaults.union(earlier?.defaultedTracks ?? [])
         var searched = 0
         // The media data is samples, never read as boxes; the rest is searched, in file order:
         // padding too, for FFmpeg reads a `free` box that starts as a movie header as the movie.
@@ -78,12 +106,13 @@ enum MP4SampleTables {
             // A top-level box of the search's types (a fragment, a segment index) is taken as
             // the search takes one it finds inside; then its content is searched.
             if let kind = ClaimSearch.types.firstIndex(of: box.type) { try search.take(ClaimSearch.types[kind], at: box.start + 4, with: &reader) }
-            if box.type == "moof" { search.fragmentHeaderSinceFragment = false }
+            if box.type == "moof" { search.learnt.headerNamedADefaultedTrack = false }
             try search.search(box.content, with: &reader)
         }
         let claimed = search.claimedEntries()
         if claimed > size { throw .moreSamplesThanBytes(claimed: claimed, fileSize: size) }
-        return Index(entries: search.heldEntries())
+        return Pass(index: Index(entries: search.heldEntries()), foundMovie: top.contains { $0.type == "moov" }, learnt: search.learnt,
+                    metFragmentHeaders: search.metFragmentHeaders)
     }
 
     /// Which ID3v2 footers the boxes start after: FFmpeg skips a v2.4 tag's, but not where it
@@ -142,25 +171,39 @@ enum MP4SampleTables {
         let boxStarts: Set<Int>
         /// Claims before any `trak`, and then each track's.
         var tracks = [Track()]
-        var runs = 0
         /// Fragments FFmpeg keeps a record of, each with one for every track: a `moof` (top-level
         /// ones are counted by the caller), a `sidx` reference, a `tfra` entry.
         var fragments = 0
         /// Samples `senc` and `saiz` boxes claim encryption records for.
         var encryptedSamples = 0
-        /// The boxes FFmpeg needs before it believes a `trun` (a fragment's header, `tfhd`, naming
-        /// a track the movie gave defaults to in `trex`) or a `senc` (a track's encryption
-        /// defaults, `tenc` or `schm`), found anywhere: without them four bytes that read as
-        /// either are text ("trunk", "presence"), for FFmpeg refuses or skips the box.
+        /// The boxes FFmpeg needs before it believes a `senc` (a track's encryption defaults,
+        /// `tenc` or `schm`), found anywhere: without them four bytes that read as one are text
+        /// ("presence"), for FFmpeg skips the box.
         var prerequisites: Set<String> = []
-        /// Whether a fragment's header (`tfhd`) came since the last top-level `moof`: FFmpeg
-        /// forgets its fragment's header at each `moof` and refuses a `trun` before one, so a title's
-        /// "trunk" in the movie header, before the fragments, claims nothing. Only a top-level
-        /// `moof` makes it forget: four bytes reading "moof" elsewhere could hide a real run.
-        var fragmentHeaderSinceFragment = false
 
-        /// Track runs FFmpeg can believe: a `tfhd` and a `trex` are somewhere in the file.
-        var believedRuns: Int { prerequisites.isSuperset(of: ["tfhd", "trex"]) ? runs : 0 }
+        /// What FFmpeg keeps from box to box, and from one read of the file to a second: the
+        /// tracks the movie gave defaults to (`trex`), and whether a fragment's header (`tfhd`)
+        /// named one of them since the last top-level `moof`. FFmpeg believes a `trun` only after
+        /// such a header, and forgets it at each `moof`: a title's "trunk" in the movie, before
+        /// the fragments, claims nothing, nor does one after text reading "tfhd" (whose track is
+        /// its letters). Only a top-level `moof` makes it forget: four bytes reading "moof"
+        /// elsewhere could hide a real run.
+        struct Learnt {
+            var defaultedTracks: Set<Int> = []
+            var headerNamedADefaultedTrack = false
+            /// Past `mostTracks` defaults, any track counts: a real movie has a few.
+            var tooManyTracks = false
+            static let mostTracks = 4096
+        }
+        var learnt = Learnt()
+        /// Tracks given defaults anywhere in the file, as a first read found them: a fragment FFmpeg
+        /// reads again after a seek meets the defaults of a `trex` that comes after it in the file.
+        var knownDefaults: Set<Int> = []
+        /// Whether any fragment's header was met: only then do the defaults found matter.
+        var metFragmentHeaders = false
+        /// Track runs FFmpeg can believe.
+        var runs = 0
+        var believedRuns: Int { runs }
         /// A `trun` of this many entries or more FFmpeg refuses before it allocates any
         /// (`entries + ctts_count >= UINT_MAX / sizeof(MOVCtts)`, 8 bytes at least): four letters
         /// of text ("trunk at the zoo") always count more.
@@ -246,8 +289,8 @@ enum MP4SampleTables {
                     tracks[tracks.count - 1].mostSamplesPerChunk = max(tracks[tracks.count - 1].mostSamplesPerChunk, samples)
                 }
             case "trun":
-                guard fragmentHeaderSinceFragment else { return }
-                if let count = reader.integer(at: fields, bytes: 4), count < Self.runsRefusedFrom { runs = runs.addingClamped(count) }
+                guard learnt.headerNamedADefaultedTrack, let count = reader.integer(at: fields, bytes: 4), count < Self.runsRefusedFrom else { return }
+                runs = runs.addingClamped(count)
             case "elst":
                 // Entries of 12 bytes at least (version 0), read no further than the file goes.
                 if let count = reader.integer(at: fields, bytes: 4) {
@@ -277,9 +320,20 @@ enum MP4SampleTables {
                 if let count = reader.integer(at: countAt, bytes: 4), count < Self.encryptedSamplesRefusedFrom {
                     encryptedSamples = encryptedSamples.addingClamped(count)
                 }
-            case "tfhd", "trex", "tenc", "schm":
+            case "tfhd", "trex":
+                // Version and flags (4), then the track (FFmpeg refuses a header of track 0).
+                guard let track = reader.integer(at: fields, bytes: 4), track != 0 else { return }
+                if type == "trex" {
+                    learnt.defaultedTracks.insert(track)
+                    if learnt.defaultedTracks.count > Learnt.mostTracks { learnt.tooManyTracks = true; learnt.defaultedTracks = [] }
+                } else {
+                    metFragmentHeaders = true
+                    if learnt.tooManyTracks || learnt.defaultedTracks.contains(track) || knownDefaults.contains(track) {
+                        learnt.headerNamedADefaultedTrack = true
+                    }
+                }
+            case "tenc", "schm":
                 prerequisites.insert(type)
-                if type == "tfhd" { fragmentHeaderSinceFragment = true }
             case "hdlr":
                 // Pre-defined (4), then the handler's type.
                 if let handler = reader.integer(at: fields + 4, bytes: 4) { tracks[tracks.count - 1].handlers.append(Reader.name(handler)) }

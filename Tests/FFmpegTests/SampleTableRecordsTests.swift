@@ -67,7 +67,7 @@ import Testing
         let samples = Self.box("stsz", Self.be32(0) + Self.be32(1) + Self.be32(100))
         let title = Array("Elephant trunk at the zoo, in the presence of mind".utf8)
         let metadata = Self.box("udta", Self.box("meta", Self.be32(0) + Self.box("ilst", Self.box(type: [0xA9] + Array("nam".utf8), Self.box("data", Self.be32(1) + Self.be32(0) + title)))))
-        let prerequisites = withPrerequisites ? Self.box("mvex", Self.box("trex", [UInt8](repeating: 0, count: 24))) + Self.box("tfhd", Self.be32(0) + Self.be32(1))
+        let prerequisites = withPrerequisites ? Self.box("mvex", Self.box("trex", Self.be32(0) + Self.be32(1) + [UInt8](repeating: 0, count: 16))) + Self.box("tfhd", Self.be32(0) + Self.be32(1))
             + Self.box("tenc", [UInt8](repeating: 0, count: 24)) : []
         let fragment = withRealRun ? Self.box("moof", Self.box("traf", Self.box("tfhd", Self.be32(0) + Self.be32(1))
                                                                 + Self.box("trun", Self.be32(0) + Self.be32(20_000_000)))) : []
@@ -78,6 +78,35 @@ import Testing
         } else {
             #expect(try Self.index(of: bytes).entries == 100)
         }
+    }
+
+    /// FFmpeg reads a file again from its first byte where it found no movie, keeping what the
+    /// first read learnt: here a `free` box that starts as a movie header (read as the movie the
+    /// second time only) holds a run of 30 million samples before any fragment header of its
+    /// own, and the first read's last fragment left a header naming a track with defaults set
+    /// (the seventh red team's 4 KB file took 977 MiB, "ok"). Counted.
+    @Test func aRunReadAgainAfterTheFirstReadsHeaderIsCounted() throws {
+        let header = Self.box("mvhd", [UInt8](repeating: 0, count: 100))
+        let hidden = Self.box("free", header + Self.box("trak", Self.box("stsz", Self.be32(0) + Self.be32(1) + Self.be32(1)))
+                                 + Self.box("trun", Self.be32(5) + Self.be32(30_000_000) + Self.be32(0) + Self.be32(0)))
+        let defaults = Self.box("trex", Self.be32(0) + Self.be32(1) + [UInt8](repeating: 0, count: 16))
+        let fragment = Self.box("moof", Self.box("traf", Self.box("tfhd", Self.be32(0) + Self.be32(1))
+                                                    + Self.box("trun", Self.be32(0) + Self.be32(1))))
+        let bytes = Self.ftyp + hidden + defaults + fragment + Self.box("mdat", [UInt8](repeating: 0, count: 100))
+        #expect(throws: MP4Error.self) { _ = try Self.index(of: bytes) }
+        // The same with a movie of its own: no second read, and the hidden box is padding.
+        let movie = Self.box("moov", header + Self.box("mvex", defaults))
+        #expect(try Self.index(of: Self.ftyp + movie + hidden + fragment + Self.box("mdat", [UInt8](repeating: 0, count: 100))).entries < 100)
+    }
+
+    /// A fragment before the movie that gives its track defaults: FFmpeg reads it again after a
+    /// seek, the defaults known by then. Its run is counted though the `trex` comes after it.
+    @Test func aRunBeforeItsTracksDefaultsIsCounted() throws {
+        let fragment = Self.box("moof", Self.box("traf", Self.box("tfhd", Self.be32(0) + Self.be32(7))
+                                                    + Self.box("trun", Self.be32(0) + Self.be32(30_000_000))))
+        let movie = Self.box("moov", Self.box("mvhd", [UInt8](repeating: 0, count: 100))
+                                 + Self.box("mvex", Self.box("trex", Self.be32(0) + Self.be32(7) + [UInt8](repeating: 0, count: 16))))
+        #expect(throws: MP4Error.self) { _ = try Self.index(of: Self.ftyp + fragment + movie + Self.box("mdat", [UInt8](repeating: 0, count: 100))) }
     }
 
     /// A file that starts "ID3" 04 "moov": an ID3v2.4 tag whose size runs past the file, after

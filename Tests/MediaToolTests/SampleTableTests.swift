@@ -198,18 +198,22 @@ import TestSupport
                       ("video/counter-fragmented.mp4", "in the presence of absence", "mp4"),
                       ("video/counter-fragmented.mp4", "Elephant trunk at the zoo", "mp4"),
                       ("video/counter.mp4", "Stage presence: a sentence or two", "mp4"),
-                      ("video/counter-fragmented.mp4", "trunk", "bitexact mp4")])
+                      ("video/counter-fragmented.mp4", "trunk", "bitexact mp4"),
+                      ("video/counter.mp4", "tfhd trunk", "ismv mp4")])
     func wordsInMetadataAreNoClaims(fixture: String, words: String, container: String) throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // "bitexact" leaves ffmpeg's own encoder tag out, so the title's last word runs into the
         // next box's small size: "trunk" then reads as a `trun` of 430 million entries, and
         // only the order of the boxes (no fragment's header before it) says it is text.
+        // "ismv": Smooth Streaming's fragments, each track given defaults; text reading "tfhd"
+        // before "trunk" names the track its letters spell, which has none (the seventh red team's).
         let bitexact = container.hasPrefix("bitexact ")
         let titled = folder.appendingPathComponent("titled.\(container.split(separator: " ").last!)").path
         var flags = ["-hide_banner", "-loglevel", "error", "-nostdin", "-i", Fixture.path(fixture), "-map", "0", "-c", "copy",
                      "-metadata", "title=\(words)", "-metadata", "comment=\(words) \(words)"]
         if bitexact { flags += ["-fflags", "+bitexact"] }
+        if container.hasPrefix("ismv ") { flags += ["-f", "ismv"] }
         if fixture.contains("fragmented") { flags += ["-movflags", "frag_keyframe+empty_moov"] }
         let made = try ChildProcess.run(StoryboardTests.ffmpeg, flags + [titled], deadline: 60)
         #expect(made.status == 0, "\(made.standardError)")
