@@ -105,10 +105,12 @@ extension VideoSource {
     private func holdMemory(for frame: Frame, width: Int, height: Int) throws {
         try limits.checkVideoFrame(width: width, height: height)
         let pixels = frame.width * frame.height
-        guard pixels > reservedPixels else { return }
-        reservation = nil
-        reservation = try limits.reserveVideoFrame(width: frame.width, height: frame.height)
-        reservedPixels = pixels
+        if pixels > reservedPixels {
+            reservation = nil
+            reservation = try limits.reserveVideoFrame(width: frame.width, height: frame.height)
+            reservedPixels = pixels
+        }
+        hasShownAFrame = true
     }
 
     /// Whether `frame` is HDR (PQ or HLG).

@@ -62,6 +62,8 @@ public final class VideoSource {
     public let isPicture: Bool
     /// One frame's duration in the stream's time base, when the frame rate is known.
     let frameDuration: Int64?
+    /// A frame was made into pixels (`pixels(of:)`): its size, not the header's, is what is held.
+    var hasShownAFrame = false
     /// Nothing has been read or sought since the input was opened: its first packet comes next.
     var isAtStart = true
     /// The keyframe the last keyframe search chose, to the next keyframe after it (the end of the
@@ -97,6 +99,8 @@ public final class VideoSource {
     /// a reader opened where both did not fit waited for this one's memory, and a job holding
     /// both waited for itself until it was refused.
     public func sibling(threads: Int) throws -> VideoSource {
+        // Only once this reader has shown a frame is the frame's size known: a header may say less.
+        guard hasShownAFrame else { throw VideoError.noDecodableFrame(cause: "a second reader is opened once the first has shown a frame") }
         let held = decodingBytes + format.indexBytes
         if held > limits.maxMemory - held {
             let size = format.frameSize(ofStream: streamIndex)

@@ -42,12 +42,16 @@ public final class Interrupts: Sendable {
     /// starts the thread that takes them. Call it before any other thread starts; later calls do nothing.
     public static func install() {
         guard shared.isInstalled.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
-        var set = signalSet()
-        // A SIGPIPE ignored by whoever started the process (Python's subprocess, a CI runner) would
-        // be discarded, not kept for the thread that waits for it.
+        // A signal whoever started the process ignores stays ignored (`nohup` ignores SIGHUP, a
+        // script's background job SIGINT and SIGQUIT): blocked, it would be kept and taken all the
+        // same, and a run meant to outlive its terminal ended with it. SIGPIPE apart: one ignored
+        // by whoever started the process (Python's subprocess, a CI runner) would be discarded,
+        // not kept for the thread that waits for it, and a write to a gone reader would go on.
+        let taken = signals.filter { $0 == SIGPIPE || !isIgnored($0) }
         signal(SIGPIPE, SIG_DFL)
+        var set = signalSet(taken)
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        let started = WorkerThreads.detach { Interrupts.shared.takeSignals() }
+        let started = WorkerThreads.detach { Interrupts.shared.takeSignals(taken) }
         precondition(started, "cannot start the thread that takes signals")
     }
 
@@ -118,16 +122,23 @@ public final class Interrupts: Sendable {
 
     public static func exitStatus(for signalNumber: Int32) -> Int32 { 128 + signalNumber }
 
-    private static func signalSet() -> sigset_t {
+    private static func signalSet(_ taken: [Int32]) -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        for signalNumber in signals { sigaddset(&set, signalNumber) }
+        for signalNumber in taken { sigaddset(&set, signalNumber) }
         return set
     }
 
-    /// The thread that takes the signals: it never returns.
-    private func takeSignals() -> Never {
-        var set = Self.signalSet()
+    /// Whether the process was started with `signalNumber` ignored.
+    static func isIgnored(_ signalNumber: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(signalNumber, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
+    /// The thread that takes the signals `taken`: it never returns.
+    private func takeSignals(_ taken: [Int32]) -> Never {
+        var set = Self.signalSet(taken)
         var first: Int32 = 0
         while sigwait(&set, &first) != 0 {}
         received.store(first, ordering: .relaxed)

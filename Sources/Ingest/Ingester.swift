@@ -53,7 +53,11 @@ public struct Ingester: Sendable {
             // each wait for what the other holds (an 8K clip at 1 GiB waited out its stall, alone,
             // then was refused); else the poster is decoded after them.
             let alongside = decodesPicture && probe.kind == .video && Self.posterFitsAlongside(probe, limits: options.limits)
-            let poster = alongside ? JoinableTask { try pictures(of: file) } : nil
+            // Alongside, the poster's decoding has its share of the memory only: a header that
+            // says the frames are smaller than they are (an MJPEG's sample description of 64x64
+            // over 8K pictures) would have both wait for the other. A poster that does not fit
+            // its share (or fails for any reason) is made again after them, with all of it.
+            let poster = alongside ? JoinableTask { try pictures(of: file, memoryShare: Self.framesHeldAlongside) } : nil
             var videoEntries: [IngestManifest.Entry] = []
             do {
                 if probe.kind == .video { videoEntries = try videoOutputs(of: file, outputs: outputs, planned: planned, warnings: &warnings) }
@@ -62,7 +66,7 @@ public struct Ingester: Sendable {
                 throw error
             }
             if decodesPicture {
-                let made = try poster?.value() ?? pictures(of: file, coverArt: coverArt)
+                let made = try (try? poster?.value()) ?? pictures(of: file, coverArt: coverArt)
                 // The conversion to sRGB is ingest's own, not a setting a warning could point to.
                 let ownWarnings = made.warnings.map { $0.replacingEvery(" (\(Setting.convertsToSRGB))", with: "") }
                 warnings += ownWarnings.filter { !warnings.contains($0) }
@@ -127,12 +131,14 @@ public struct Ingester: Sendable {
 
     /// Every rendition and then the two small pictures the digests are made from, upright, in sRGB,
     /// 8 bits: of a picture, or of a video's poster frame.
-    func pictures(of file: InputFile, coverArt: Bool = false) throws -> MadeThumbnails {
+    /// `memoryShare`: the part of the memory limit the decoding may take (one in that many).
+    func pictures(of file: InputFile, coverArt: Bool = false, memoryShare: Int = 1) throws -> MadeThumbnails {
         var thumbnails = ThumbnailOptions()
         thumbnails.cover = coverArt ? .only : .never
         thumbnails.time = options.recipe.posterTime
         thumbnails.mode = .exact
         thumbnails.limits = options.limits
+        thumbnails.limits.maxMemory = options.limits.maxMemory / max(1, memoryShare)
         thumbnails.threads = options.threads
         thumbnails.convertsToSRGB = true
         thumbnails.hdr = .toneMap

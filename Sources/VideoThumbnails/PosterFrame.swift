@@ -69,15 +69,21 @@ public enum PosterFrame {
     /// showing the earlier half's last keyframe) is measured once where one pass would have.
     private static func keyframeMeasures(of video: VideoSource, at times: [Double], threads: Int) throws -> [Measure] {
         let half = times.count / 2
-        guard WorkerThreads.count(forSetting: threads) > 1, half > 0, let sibling = try? video.sibling(threads: 1) else {
-            return try measures(of: video, at: times, mode: .keyframe)
+        guard WorkerThreads.count(forSetting: threads) > 1, half > 1 else { return try measures(of: video, at: times, mode: .keyframe) }
+        // The first time on this reader first: its frame's size is then known, where a header may
+        // say less (an MJPEG's 64x64 over 8K pictures), and a second reader is opened only where
+        // two such frames fit (`VideoSource.sibling`); two opened on the header's word each held
+        // one, and the second waited for the first's memory until the stall refused the file.
+        let first = try measures(of: video, at: [times[0]], mode: .keyframe)
+        guard let sibling = try? video.sibling(threads: 1) else {
+            return first + (try measures(of: video, at: Array(times[1...]), mode: .keyframe, after: times[0]))
         }
         // Each reader to one thread, which alone uses it until both have joined.
         let readers = HandedOver([video, sibling])
-        let halves = [Array(times[..<half]), Array(times[half...])]
+        let halves = [Array(times[1..<half]), Array(times[half...])]
         let results = Mutex<[Result<[Measure], any Error>]>([.success([]), .success([])])
         WorkerThreads.run(count: 2) { index in
-            let result = Result { try measures(of: readers.value[index], at: halves[index], mode: .keyframe) }
+            let result = Result { try measures(of: readers.value[index], at: halves[index], mode: .keyframe, after: index == 0 ? times[0] : nil) }
             results.withLock { $0[index] = result }
         }
         let (earlier, later) = results.withLock { ($0[0], $0[1]) }
@@ -85,7 +91,18 @@ public enum PosterFrame {
         // The later half's first time shows the keyframe the earlier half ended on: one pass
         // would have passed over it as a repeat.
         if !laterMeasures.isEmpty && video.repeatsLastKeyframe(atSeconds: halves[1][0]) { laterMeasures.removeFirst() }
-        return try earlier.get() + laterMeasures
+        return try first + earlier.get() + laterMeasures
+    }
+
+    /// The measures of the frames at `times` on `video`; `after`: the time the same reader was
+    /// last asked for, whose keyframe the first of `times` may show again (measured once, as
+    /// one pass over all the times would).
+    private static func measures(of video: VideoSource, at times: [Double], mode: VideoSource.SeekMode, after earlier: Double?) throws -> [Measure] {
+        // Asked before the search, which moves what the reader found last.
+        let repeats = earlier != nil && times.first.map { video.repeatsLastKeyframe(atSeconds: $0) } == true
+        var made = try measures(of: video, at: times, mode: mode)
+        if repeats && !made.isEmpty { made.removeFirst() }
+        return made
     }
 
     private static func measures(of video: VideoSource, at times: [Double], mode: VideoSource.SeekMode) throws -> [Measure] {

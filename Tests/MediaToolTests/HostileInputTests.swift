@@ -273,6 +273,29 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
 
+    /// A signal the process was started with ignored stays ignored (`nohup` ignores SIGHUP; a
+    /// script's background job, SIGINT and SIGQUIT): the seventh red team's `nohup mediatool
+    /// ingest ...` ended at the terminal's hangup with status 129 and nothing made.
+    @Test(arguments: [SIGHUP, SIGINT, SIGQUIT])
+    func aSignalIgnoredByWhoeverStartedTheRunStaysIgnored(signal: Int32) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out.bin").path
+        let stdin = Pipe()
+        stdin.fileHandleForWriting.write(Data("1 2 3\n".utf8))
+        defer { try? stdin.fileHandleForReading.close() }
+        // The shell ignores the signal, and the tool it becomes starts with it ignored.
+        let run = try ChildProcess.run("/bin/sh", ["-c", "trap '' \(signal); exec \"$0\" \"$@\"", ToolRun.executable.path,
+                                                   "pack-doubles", "-o", out], standardInput: stdin.fileHandleForReading) { process in
+            try ChildProcess.waitUntil("the run to read its input") { ChildProcess.isBlockedReading(process.processIdentifier) }
+            kill(process.processIdentifier, signal)
+            usleep(200_000)
+            try stdin.fileHandleForWriting.close()
+        }
+        #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)).count == 24)
+    }
+
     @Test func aDeadRunsTemporaryIsRemovedByTheNextRun() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

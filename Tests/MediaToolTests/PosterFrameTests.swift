@@ -67,6 +67,36 @@ import TestSupport
         #expect(try Data(contentsOf: folder.appendingPathComponent("one.png")) == Data(contentsOf: folder.appendingPathComponent("two.png")))
     }
 
+    /// A header that says the frames are smaller than they are (an MJPEG whose sample description
+    /// and track say 64x64 over 2000x2000 pictures): the poster's second reader opened on the
+    /// header's word, both readers then held a real frame, and the second waited for the first's
+    /// memory until the stall refused the file (the seventh red team's, at 8K). A second reader is
+    /// opened once the first has shown a frame, where two fit: here one fits, and the poster is made.
+    @Test(.enabled(if: try Requirement.tool(StoryboardTests.ffmpeg), "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func aHeaderThatSaysTheFramesAreSmallOpensNoSecondReader() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let made = folder.appendingPathComponent("made.mov").path
+        let run = try ChildProcess.run(StoryboardTests.ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-f", "lavfi", "-i",
+                                                               "testsrc2=s=2000x2000:r=5:d=1", "-c:v", "mjpeg", "-q:v", "10", made], deadline: 120)
+        #expect(run.status == 0)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: made)))
+        func find(_ type: String) -> Int? { bytes.indices.dropLast(4).first { Array(bytes[$0..<($0 + 4)]) == Array(type.utf8) } }
+        // The sample entry's width and height (28 bytes after its type), and the track's (its last 8, 16.16).
+        let entry = try #require(find("jpeg")), header = try #require(find("tkhd"))
+        let headerEnd = header - 4 + (Int(bytes[header - 4]) << 24 | Int(bytes[header - 3]) << 16 | Int(bytes[header - 2]) << 8 | Int(bytes[header - 1]))
+        bytes[(entry + 28)..<(entry + 32)] = [0, 64, 0, 64]
+        bytes[(headerEnd - 8)..<headerEnd] = [0, 64, 0, 0, 0, 64, 0, 0]
+        let lying = folder.appendingPathComponent("lying.mov").path
+        try Data(bytes).write(to: URL(fileURLWithPath: lying))
+        let thumbnail = try ToolRun.run(["thumbnail", "--at", "auto", "--max-memory", "100M", "--timeout", "30", lying,
+                                         "-o", folder.appendingPathComponent("poster.png").path], deadline: 120)
+        #expect(thumbnail.status == 0, "\(thumbnail.standardError)")
+        let ingest = try ToolRun.run(["ingest", "--max-memory", "200M", "--timeout", "30", "--out-dir", folder.appendingPathComponent("out").path,
+                                      lying], deadline: 120)
+        #expect(ingest.status == 0, "\(ingest.standardError)")
+    }
+
     @Test func theSameInputGivesTheSameFrame() throws {
         let first = try Self.poster("flash.mp4")
         let second = try Self.poster("flash.mp4")
