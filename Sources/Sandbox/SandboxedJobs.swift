@@ -343,6 +343,8 @@ public final class SandboxedJobs: Sendable {
             return .overMemory(limit: settings.maxMemory)
         }
         if signal == SIGXCPU { return .overCPUTime(seconds: settings.timeout) }
+        // A file written past the worker's size limit (one it writes in place, a web video).
+        if signal == SIGXFSZ { return .outputTooLarge(limit: Confinement.largestOutput(maxMemory: settings.maxMemory)) }
         if signal != 0 {
             // The first line, as text a terminal shows as it is, and short.
             let first = words.split(separator: "\n").first.map { line in
