@@ -4,8 +4,9 @@ import Imaging
 
 /// How the web video of an upload is made.
 public struct TranscodeOptions: Sendable, Codable {
-    /// The most lines of the picture (upright): a larger video is scaled down, never up.
-    public var maxHeight = 1080
+    /// The box the picture (upright) fits inside: a larger video is scaled down, never up.
+    public var maxWidth: Int?
+    public var maxHeight: Int? = 1080
     /// libx264's preset: its speed against the bytes a quality takes.
     public var preset = "veryfast"
     /// libx264's constant rate factor: lower is better and larger (18 looks lossless; 23 is its default).

@@ -19,8 +19,8 @@ public struct WebVideo: Sendable {
 
 /// Makes the video every browser plays from any video FFmpeg reads: H.264 High 8-bit 4:2:0 in
 /// BT.709 SDR with AAC sound, `moov` first. Each frame is made as a thumbnail is (upright by its
-/// display matrix, square pixels at display aspect, deinterlaced, HDR tone mapped) at no more
-/// than `maxHeight` lines, and keeps its own time (a variable frame rate stays variable); the
+/// display matrix, square pixels at display aspect, deinterlaced, HDR tone mapped) inside
+/// `maxWidth` x `maxHeight`, and keeps its own time (a variable frame rate stays variable); the
 /// sound starts where the file says it does beside the first frame, and ends with the last.
 public struct Transcoder: Sendable {
     public let options: TranscodeOptions
@@ -56,8 +56,9 @@ public struct Transcoder: Sendable {
             if writer == nil {
                 let (natural, warning) = video.display(of: located.frame, upright: options.appliesOrientation)
                 if let warning { warnings.append(warning) }
-                let fitted = natural.outputHeight > options.maxHeight
-                    ? video.display(of: located.frame, upright: options.appliesOrientation, maxHeight: options.maxHeight).geometry : natural
+                let larger = options.maxWidth.map { natural.outputWidth > $0 } == true || options.maxHeight.map { natural.outputHeight > $0 } == true
+                let fitted = larger ? video.display(of: located.frame, upright: options.appliesOrientation, maxWidth: options.maxWidth,
+                                                    maxHeight: options.maxHeight).geometry : natural
                 geometry = fitted.evenSided
                 let audio = sound.map { source in
                     let rate = WebMP4Writer.aacSampleRates.contains(source.sampleRate) ? source.sampleRate : 48000
@@ -92,7 +93,8 @@ public struct Transcoder: Sendable {
         if !writer.isFragmented { try MP4Faststart.moveMovieFirst(in: descriptor, size: size, target: target) }
         if damaged { warnings.append("frames of the video are damaged: the web video shows them as decoded") }
         if let colourWarning { warnings.append(colourWarning) }
-        return WebVideo(width: geometry.outputWidth, height: geometry.outputHeight, frames: writer.frameCount, seconds: endSeconds,
+        return WebVideo(width: geometry.outputWidth, height: geometry.outputHeight, frames: writer.frameCount,
+                        seconds: (endSeconds * 1000).rounded() / 1000,
                         bytes: size, soundFrom: sound?.codecName, isFragmented: writer.isFragmented, warnings: warnings)
     }
 

@@ -4,12 +4,19 @@ import Jobs
 import MediaFormats
 import WebVideo
 
+enum TranscodeFrameHelp: FrameHelp {
+    static let width = "Fit the picture inside this width (upright): a larger video is scaled down, never up."
+    static let height = "Fit the picture inside this height (default 1080 when no --width is given): scaled down, never up."
+    static let deinterlace = "Keep interlaced frames' fields woven, instead of deinterlacing them."
+    static let stream = "The video stream, counted from 0 among the file's video streams."
+}
+
 struct Transcode: ParsableCommand, DecodesInWorkers {
     static let configuration = CommandConfiguration(
         abstract: "Write each video as the MP4 every browser plays: H.264 and AAC, upright, SDR, moov first.",
         discussion: """
-            The video is H.264 High (8-bit 4:2:0, BT.709, tagged so) at no more than --height \
-            lines (1080 by default; a smaller video keeps its size, and each side is even), each \
+            The video is H.264 High (8-bit 4:2:0, BT.709, tagged so) fitted inside --width and \
+            --height (1080 lines by default; a smaller video keeps its size, and each side is even), each \
             frame made as thumbnail makes one: turned upright by the display matrix (none is left \
             to honour), square pixels at display aspect, deinterlaced, HDR (HLG, PQ, Dolby Vision \
             with an HLG or HDR10 base) tone mapped to SDR. Each frame keeps its own time, so a \
@@ -41,8 +48,7 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
     @Argument(help: "Video files, and folders of them.", completion: .file())
     var inputs: [String] = []
 
-    @Option(help: ArgumentHelp("The most lines of the picture, upright (default 1080): a larger video is scaled down, never up.", valueName: "lines"))
-    var height: Int = 1080
+    @OptionGroup var frames: FrameOptions<TranscodeFrameHelp>
 
     @Option(help: ArgumentHelp("libx264's preset, ultrafast to veryslow: its speed against the bytes a quality takes (default veryfast).", valueName: "preset"))
     var preset: String = "veryfast"
@@ -55,15 +61,6 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
 
     @Flag(help: "Leave the sound out.")
     var noSound = false
-
-    @Flag(help: "Keep the coded orientation: ignore the display matrix.")
-    var noRotate = false
-
-    @Flag(help: "Keep interlaced frames' fields woven, instead of deinterlacing them.")
-    var noDeinterlace = false
-
-    @Option(name: .customLong("stream"), help: ArgumentHelp("The video stream, counted from 0 among the file's video streams.", valueName: "N"))
-    var videoStream: Int?
 
     @OptionGroup var outputs: OutputOptions
 
@@ -78,27 +75,30 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
     func validate() throws {
         try batch.validate(inputs: inputs, missing: "Give at least one video.")
         if inputs.contains("-") { throw ValidationError("A video is read twice (its picture and its sound): give a file, not standard input.") }
-        guard (2...8192).contains(height) else { throw ValidationError("--height takes 2 to 8192 lines.") }
+        for (name, side) in [("--width", frames.width), ("--height", frames.height)] {
+            if let side, !(2...8192).contains(side) { throw ValidationError("\(name) takes 2 to 8192 pixels.") }
+        }
         guard TranscodeOptions.presets.contains(preset) else {
             throw ValidationError("--preset takes one of x264's: \(TranscodeOptions.presets.joined(separator: ", ")).")
         }
         guard crf >= 0, crf <= 51 else { throw ValidationError("--crf takes 0 to 51.") }
         guard maxDuration > 0, maxDuration.isFinite else { throw ValidationError("--max-duration takes seconds above 0.") }
-        if let videoStream, videoStream < 0 { throw ValidationError("--stream counts from 0.") }
         if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
         if outputs.name?.contains("{size}") == true { throw ValidationError("--name's {size} is thumbnail's: a web video has one size.") }
     }
 
     func run() throws {
         var options = TranscodeOptions()
-        options.maxHeight = height
+        // 1080 lines unless a box is given.
+        options.maxWidth = frames.width
+        options.maxHeight = frames.height ?? (frames.width == nil ? 1080 : nil)
         options.preset = preset
         options.crf = crf
         options.maxSeconds = maxDuration
         options.keepsSound = !noSound
-        options.appliesOrientation = !noRotate
-        options.deinterlaces = !noDeinterlace
-        options.videoStream = videoStream
+        options.appliesOrientation = !frames.noRotate
+        options.deinterlaces = !frames.noDeinterlace
+        options.videoStream = frames.videoStream
         options.output = outputs.policy
         options.limits = limits.runLimits()
         let sandboxRun = sandbox.begin(limits: limits)
