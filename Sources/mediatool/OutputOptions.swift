@@ -108,11 +108,14 @@ struct OutputOptions: ParsableArguments {
                      earlierVariant: ((String) -> Bool)? = nil) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
         if batch.serve && output != nil { throw ValidationError("--serve writes an output for each input it is sent: give --out-dir, not -o.") }
         var plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
-        plan.collisionRemedy = "--name can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. '{dir}-{stem}.{ext}.\(fileExtension(of: defaultTemplate) ?? "png")')"
+        // The example names the format the run writes: one naming another is refused (a new user
+        // copied '...{size}.png' into a run of --format jpeg).
+        let written = fileExtension(of: defaultTemplate) ?? "png"
+        plan.collisionRemedy = "--name can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. '{dir}-{stem}.{ext}.\(written)')"
         plan.variants = variants
         plan.firstMarksCompletion = firstMarksCompletion
         if variants.count > 1 {
-            plan.collisionRemedy = "--name can tell them apart: {stem}, {ext}, {dir} and {size} are the input's name, extension and folder and the size (e.g. '{dir}-{stem}.{ext}.{size}.png')"
+            plan.collisionRemedy = "--name can tell them apart: {stem}, {ext}, {dir} and {size} are the input's name, extension and folder and the size (e.g. '{dir}-{stem}.{ext}.{size}.\(written)')"
         }
         if let collisionRemedy { plan.collisionRemedy = collisionRemedy }
         let (kept, ownOutputs) = plan.passingOverOwnOutputs(try batch.allInputs(arguments, extensions: extensions),
