@@ -14,9 +14,14 @@ final class CustomInput {
     private let length: Int
     private var position = 0
     private(set) var io: UnsafeMutablePointer<AVIOContext>!
+    /// The file's `InputFile.changeStamp` when what FFmpeg reads was checked (its index's
+    /// claims): a read after a write is an error, not bytes, so FFmpeg never parses bytes that
+    /// were not checked. Checked after each read: any write a read saw changed the stamp before it.
+    private let unchangedSince: [Int]?
 
-    init(_ source: Source) throws(FFmpegError) {
+    init(_ source: Source, unchangedSince stamp: [Int]? = nil) throws(FFmpegError) {
         self.source = source
+        unchangedSince = stamp
         switch source {
         case .file(let file): length = file.size ?? 0
         case .memory(let bytes): length = bytes.count
@@ -44,7 +49,8 @@ final class CustomInput {
         avio_context_free(&context)
     }
 
-    /// Set once a read found the file shorter than when it was opened: an error, never an end.
+    /// Set once a read found the file shorter than when it was opened, or written to since it
+    /// was checked: an error, never an end.
     private(set) var shrinkage: InputError?
 
     private func read(into destination: UnsafeMutablePointer<UInt8>, size: Int) -> Int32 {
@@ -61,6 +67,10 @@ final class CustomInput {
                 // A read after a seek past the new end finds nothing: the size now says how much is left.
                 let now = FileSystem.status(ofDescriptor: file.descriptor).map { Int($0.st_size) } ?? position + got
                 shrinkage = .shrank(expected: length, found: min(now, position + got))
+                return cffmpeg_averror(EIO)
+            }
+            if let unchangedSince, file.changeStamp != unchangedSince {
+                shrinkage = .changed
                 return cffmpeg_averror(EIO)
             }
             count = got

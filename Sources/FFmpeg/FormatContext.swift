@@ -22,13 +22,25 @@ final class FormatContext {
     /// out in any container (see `headerDescribesEverything`), not only outside QuickTime and MP4.
     convenience init(file: InputFile, limits: DecodeLimits = DecodeLimits(), readsHeadersOnly: Bool = false) throws {
         FFmpegLibraries.capAllocations(at: limits.maxMemory)
+        // The index FFmpeg builds is checked from the file's bytes before FFmpeg reads them: a
+        // file written to between the two reads was not what was checked (the seventh red team
+        // rewrote a run's count in place every 0.5 ms: half of 40 probes said "ok", some past
+        // 300 MiB), and is refused once FFmpeg has read its header.
+        let before = file.changeStamp
         let index: MP4SampleTables.Index
         do { index = try MP4SampleTables.index(of: file) } catch {
             throw FFmpegError("the file's sample tables", code: cffmpeg_averror(EINVAL), cause: "\(error)")
         }
         let reservation = try limits.reserveIndex(entries: index.entries, bytes: index.bytes)
-        try self.init(name: file.displayName, input: try CustomInput(.file(file)), maxPixels: limits.videoPixels, readsHeadersOnly: readsHeadersOnly,
-                      format: Self.evidentDemuxer(of: file), file: file)
+        let input = try CustomInput(.file(file), unchangedSince: before)
+        do {
+            try self.init(name: file.displayName, input: input, maxPixels: limits.videoPixels, readsHeadersOnly: readsHeadersOnly,
+                          format: Self.evidentDemuxer(of: file), file: file)
+        } catch {
+            if input.shrinkage == .changed { throw InputError.changed }
+            throw error
+        }
+        if file.changeStamp != before { throw InputError.changed }
         indexReservation = reservation
         indexBytes = index.bytes
     }

@@ -18,6 +18,14 @@ public final class InputFile: ByteSource, @unchecked Sendable {
     public let isRegular: Bool
     /// What the file held when opened; nil for a stream.
     public let size: Int?
+
+    /// When the file's content or status last changed (its `st_ctime`, which no caller can set
+    /// back), and its size: two reads that must agree were of the same bytes where this is the
+    /// same after both. Nil for what has no status.
+    public var changeStamp: [Int]? {
+        guard let found = FileSystem.status(ofDescriptor: descriptor) else { return nil }
+        return [found.st_ctim.tv_sec, found.st_ctim.tv_nsec, found.st_mtim.tv_sec, found.st_mtim.tv_nsec, Int(found.st_size)]
+    }
     /// Device and inode.
     public let identity: FileIdentity
     private let kind: String
@@ -347,6 +355,8 @@ public final class InputFile: ByteSource, @unchecked Sendable {
 public enum InputError: Error, Equatable, CustomStringConvertible {
     /// A regular file ended before the size it had when opened.
     case shrank(expected: Int, found: Int)
+    /// A regular file written to between two reads that must agree (the index check's and FFmpeg's).
+    case changed
     /// A device (or other file) that is not read as a picture or video.
     case notRegular(kind: String)
     /// A file (or stream) of no bytes.
@@ -362,6 +372,8 @@ public enum InputError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .shrank(let expected, let found):
             return "the file shrank while it was read: \(expected) bytes when opened, \(found) read"
+        case .changed:
+            return "the file was written to while it was read: refused, for what was checked is not what is decoded"
         case .notRegular(let kind):
             return "not a regular file (\(kind)): pictures and videos are read from files, FIFOs and pipes"
         case .empty:

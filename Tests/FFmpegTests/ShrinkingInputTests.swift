@@ -26,4 +26,26 @@ import Testing
             _ = try video.frame(atSeconds: 100, mode: mode)
         }
     }
+
+    /// A file written to after its header was checked and read is an error, not bytes: what
+    /// FFmpeg would parse next was not what was checked (the seventh red team rewrote a run's
+    /// count in place between the index check and FFmpeg's read). Same bytes, written again: the
+    /// write is what counts.
+    @Test func aFileWrittenToAfterItWasCheckedIsAnError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mediatool-changed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("clip.mp4")
+        try FileManager.default.copyItem(at: Self.fixture, to: copy)
+        let file = try InputFile(path: copy.path)
+        let video = try VideoSource(file: file, threads: 1)
+        // Past the file system's timestamp granularity (a few ms), then one byte written back as it was.
+        usleep(50_000)
+        let descriptor = open(copy.path, O_RDWR)
+        #expect(descriptor >= 0)
+        var byte: UInt8 = 0
+        #expect(pread(descriptor, &byte, 1, 100) == 1 && pwrite(descriptor, &byte, 1, 100) == 1)
+        close(descriptor)
+        #expect(throws: InputError.changed) { _ = try video.frame(atSeconds: 100, mode: .exact) }
+    }
 }
