@@ -53,8 +53,13 @@ public final class WebMP4Writer {
     private let audioStream: UnsafeMutablePointer<AVStream>?
     private let output: DescriptorOutput
     private let audioFrame = Frame()
-    /// Samples waiting for a whole AAC frame, one array a channel.
+    /// Samples waiting to be encoded, one array a channel, from `pendingStart` on (those before
+    /// were encoded: dropped in bulk, not a frame at a time, which copied the rest each time),
+    /// after `silenceAhead` samples of silence.
     private var pendingSamples: [[Float]]
+    private var pendingStart = 0
+    private var silenceAhead = 0
+    private var pendingCount: Int { silenceAhead + (pendingSamples.first?.count ?? 0) - pendingStart }
     private var samplesSent: Int64 = 0
     private var lastVideoTimestamp: Int64 = -1
     public private(set) var frameCount = 0
@@ -155,30 +160,46 @@ public final class WebMP4Writer {
         for channel in pendingSamples.indices { pendingSamples[channel] += block[min(channel, block.count - 1)] }
     }
 
+    /// Adds `seconds` of silence after the sound added before: held as a count, made a frame at
+    /// a time as it is encoded.
+    public func addSilence(seconds: Double) {
+        guard let audioEncoder, seconds > 0, seconds.isFinite else { return }
+        silenceAhead += Int((seconds * Double(audioEncoder.pointee.sample_rate)).rounded())
+    }
+
     /// Encodes the whole AAC frames of the sound held that end by `seconds`.
     public func encodeAudio(through seconds: Double) throws {
         guard let audioEncoder else { return }
         let size = Int(audioEncoder.pointee.frame_size)
         let end = Int64((seconds * Double(audioEncoder.pointee.sample_rate)).rounded(.down))
-        while pendingSamples[0].count >= size && samplesSent + Int64(size) <= end { try encodePendingAudio(count: size) }
+        while pendingCount >= size && samplesSent + Int64(size) <= end { try encodePendingAudio(count: size) }
     }
 
     /// Samples added so far, in seconds.
     public var audioSeconds: Double {
         guard let audioEncoder else { return 0 }
-        return Double(samplesSent + Int64(pendingSamples.first?.count ?? 0)) / Double(audioEncoder.pointee.sample_rate)
+        return Double(samplesSent + Int64(pendingCount)) / Double(audioEncoder.pointee.sample_rate)
     }
 
     private func encodePendingAudio(count: Int) throws {
         guard let audioEncoder, let audioStream else { return }
         try FFmpegError.check(av_frame_make_writable(audioFrame.pointer), "cannot allocate a sound frame")
         audioFrame.pointer.pointee.nb_samples = Int32(count)
+        let silent = min(count, silenceAhead)
+        let real = count - silent
         for channel in pendingSamples.indices {
             guard let plane = audioFrame.pointer.pointee.extended_data[channel] else { continue }
-            pendingSamples[channel].withUnsafeBufferPointer { samples in
-                UnsafeMutableRawPointer(plane).copyMemory(from: samples.baseAddress!, byteCount: count * MemoryLayout<Float>.size)
+            let samples = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self)
+            samples.initialize(repeating: 0, count: silent)
+            pendingSamples[channel].withUnsafeBufferPointer { held in
+                (samples + silent).update(from: held.baseAddress! + pendingStart, count: real)
             }
-            pendingSamples[channel].removeFirst(count)
+        }
+        silenceAhead -= silent
+        pendingStart += real
+        if pendingStart >= 1 << 16 && pendingStart * 2 >= pendingSamples[0].count {
+            for channel in pendingSamples.indices { pendingSamples[channel].removeFirst(pendingStart) }
+            pendingStart = 0
         }
         audioFrame.pointer.pointee.pts = samplesSent
         samplesSent += Int64(count)
@@ -213,12 +234,15 @@ public final class WebMP4Writer {
         guard frameCount > 0 else { throw FFmpegError("no frame to encode", code: cffmpeg_averror(EINVAL)) }
         try video.finish { try write($0, from: video.context, to: videoStream) }
         if let audioEncoder, let audioStream {
+            // Cut where the video ends: silence first, then the sound after it.
             let wanted = max(0, Int((endSeconds * Double(audioEncoder.pointee.sample_rate)).rounded()) - Int(samplesSent))
-            for channel in pendingSamples.indices where pendingSamples[channel].count > wanted {
-                pendingSamples[channel].removeLast(pendingSamples[channel].count - wanted)
+            silenceAhead = min(silenceAhead, wanted)
+            let real = max(0, wanted - silenceAhead)
+            for channel in pendingSamples.indices where pendingSamples[channel].count - pendingStart > real {
+                pendingSamples[channel].removeLast(pendingSamples[channel].count - pendingStart - real)
             }
             let size = Int(audioEncoder.pointee.frame_size)
-            while !pendingSamples[0].isEmpty { try encodePendingAudio(count: min(size, pendingSamples[0].count)) }
+            while pendingCount > 0 { try encodePendingAudio(count: min(size, pendingCount)) }
             try FFmpegError.check(avcodec_send_frame(audioEncoder, nil), "cannot encode the sound")
             try receivePackets(from: audioEncoder, to: audioStream)
         }

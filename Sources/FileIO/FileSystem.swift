@@ -129,8 +129,10 @@ public enum FileSystem {
 
     /// Whether `descriptor` is a regular file open for reading and writing, not for appending:
     /// one a writer may seek back in and read back (a web video's muxer and `moov` move).
+    /// Never standard output, whatever it is: a file the user opened (`1<>file`) is theirs from
+    /// its current offset, not ours to rewrite from byte 0 (the eighth red team's header line was).
     public static func isRewritableFile(_ descriptor: Int32) -> Bool {
-        guard let found = status(ofDescriptor: descriptor), found.st_mode & S_IFMT == S_IFREG else { return false }
+        guard !isStandardOutput(descriptor), let found = status(ofDescriptor: descriptor), found.st_mode & S_IFMT == S_IFREG else { return false }
         let flags = fcntl(descriptor, F_GETFL)
         return flags >= 0 && flags & O_ACCMODE == O_RDWR && flags & O_APPEND == 0
     }

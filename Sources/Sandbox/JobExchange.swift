@@ -29,6 +29,9 @@ struct JobExchange {
     /// The planned output where the worker writes it itself (a web video, whose muxer seeks back
     /// in it): its descriptor, the worker's copy bounded by its file size limit.
     var inPlace: (descriptor: Int32, name: String)?
+    /// Whether the job may say it progresses: one whose output is sought in (a web video), long by
+    /// nature, whether it writes in place or, to a pipe, streams.
+    var acceptsProgress = false
     /// The frames the worker last said it made (`WireMessage.progress`): only more move the deadline on.
     var progressFrames = 0
     /// The latest a job may end however it progresses.
@@ -155,7 +158,10 @@ extension SandboxedJobs {
             try reserve(asked, in: &exchange, worker: worker)
         case .releaseMemory(let token)?:
             exchange.held[token] = nil
-        case .progress(let frames)?:
+        case .progress(let frames)? where exchange.acceptsProgress:
+            // Only a job that writes its output in place (a web video) is long by nature: any
+            // other's worker that says it progresses (a picture's decoder taken over) is wrong,
+            // and would hold its slot for `longestJob` instead of `--timeout`.
             exchange.progressed(to: frames, timeout: settings.timeout)
         case .openOutput(let path, let namedByUser)?:
             try openOutput(path, namedByUser: namedByUser, in: &exchange, worker: worker)

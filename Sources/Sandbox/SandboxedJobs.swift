@@ -137,8 +137,8 @@ public final class SandboxedJobs: Sendable {
         let inPlace = job.writesInPlace && outputs.map { FileSystem.isRewritableFile($0.primary) } == true
         do {
             let report = try perform(on: &box, spec: spec, input: file, outputs: outputs, planned: planned,
-                                     primary: nil, writesInPlace: inPlace, threads: threads, cancellation: cancellation,
-                                     budget: budget ?? settings.budget)
+                                     primary: nil, writesInPlace: inPlace, acceptsProgress: job.writesInPlace, threads: threads,
+                                     cancellation: cancellation, budget: budget ?? settings.budget)
             if inPlace { _ = box.worker.end() } else { checkin(box) }
             try outputs?.commit()
             return report
@@ -278,8 +278,8 @@ public final class SandboxedJobs: Sendable {
     /// `primary`: the planned output's pipe when it goes elsewhere than `outputs` (to memory).
     /// Each step, and each message of the worker's, is a function of `JobExchange.swift`.
     private func perform(on box: inout WorkerBox, spec: JSONValue, input: InputFile, outputs: OutputSet?, planned: [PlannedOutput],
-                         primary: OutputPipe?, writesInPlace: Bool = false, threads: Int, cancellation: JobCancellation?,
-                         budget: MemoryBudget?) throws -> JobReport {
+                         primary: OutputPipe?, writesInPlace: Bool = false, acceptsProgress: Bool = false, threads: Int,
+                         cancellation: JobCancellation?, budget: MemoryBudget?) throws -> JobReport {
         let request = WireMessage.job(input: input.displayName, head: try input.head(), outputs: planned, threads: threads, spec: spec).bytes
         let limit = Confinement.largestOutput(maxMemory: settings.maxMemory)
         var exchange = JobExchange(outputs: outputs, budget: budget, outputLimit: limit == 0 ? Int.max : limit,
@@ -287,6 +287,7 @@ public final class SandboxedJobs: Sendable {
         // What the worker holds of the budget is given back when the job ends, however it ends (a
         // worker that crashed gives back nothing itself), and a wait for more is given up.
         defer { exchange.endWaiting() }
+        exchange.acceptsProgress = acceptsProgress
         if let primary {
             exchange.pipes.append(primary)
         } else if let outputs, writesInPlace {

@@ -25,6 +25,9 @@ public struct TranscodeOptions: Sendable, Codable {
     /// Threads of one video (decoder, scaler, encoder); 0 for every core.
     public var threads = 0
 
+    /// The most frames a second a web video shows: closer frames are passed over.
+    public static let mostFramesPerSecond = 120.0
+
     /// x264's presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
 

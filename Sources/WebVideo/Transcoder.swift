@@ -49,16 +49,26 @@ public struct Transcoder: Sendable {
         var resampler: LinearResampler?
         var soundOffset: Double?
         var lastSeconds = 0.0
+        var keptSeconds: Double?
         var damaged = false
         let colourWarning = video.colourWarning
         try video.everyFrame { located in
             if located.hasErrors { damaged = true }
+            // Checked before anything is made of its time (a frame at 1e15 s trapped a conversion).
+            guard located.seconds.isFinite, located.seconds <= options.maxSeconds else { throw TranscodeError.tooLong(limit: options.maxSeconds) }
+            // At most `mostFramesPerSecond`: a few bytes of H.264 can hold a thousand still frames a
+            // second, each of which costs the encoder as much as any (2000 frames of 4K in 58 KB
+            // took 161 s); frames closer than that to the one before are passed over.
+            if let kept = keptSeconds, located.seconds - kept < 1 / TranscodeOptions.mostFramesPerSecond { return true }
+            keptSeconds = located.seconds
             if writer == nil {
                 let (natural, warning) = video.display(of: located.frame, upright: options.appliesOrientation)
                 if let warning { warnings.append(warning) }
-                let larger = options.maxWidth.map { natural.outputWidth > $0 } == true || options.maxHeight.map { natural.outputHeight > $0 } == true
-                let fitted = larger ? video.display(of: located.frame, upright: options.appliesOrientation, maxWidth: options.maxWidth,
-                                                    maxHeight: options.maxHeight).geometry : natural
+                // H.264 codes at most 8192 a side: a wider box (or a wide pixel aspect) is fitted to it.
+                let box = (width: min(options.maxWidth ?? 8192, 8192), height: min(options.maxHeight ?? 8192, 8192))
+                let larger = natural.outputWidth > box.width || natural.outputHeight > box.height
+                let fitted = larger ? video.display(of: located.frame, upright: options.appliesOrientation, maxWidth: box.width,
+                                                    maxHeight: box.height).geometry : natural
                 geometry = fitted.evenSided
                 let audio = sound.map { source in
                     let rate = WebMP4Writer.aacSampleRates.contains(source.sampleRate) ? source.sampleRate : 48000
@@ -73,7 +83,6 @@ public struct Transcoder: Sendable {
             let picture = try video.uprightPixels(of: located.frame, geometry!, deinterlaces: options.deinterlaces, threads: options.threads)
             try picture.bytes.withUnsafeBytes { try writer!.addVideo(rgb: $0, channels: picture.channels, seconds: located.seconds) }
             lastSeconds = located.seconds
-            if located.seconds > options.maxSeconds { throw TranscodeError.tooLong(limit: options.maxSeconds) }
             progress(writer!.frameCount)
             // The sound up to a little past this frame, so that the muxer interleaves as it goes.
             if let source = sound {
@@ -120,8 +129,9 @@ public struct Transcoder: Sendable {
                 let start = source.startSeconds - videoStart
                 offset = start
                 if start > 0 {
-                    let silence = [Float](repeating: 0, count: Int((start * rate).rounded()))
-                    writer.addAudio(Array(repeating: silence, count: samples.count))
+                    // Silence until the sound starts, made as the video reaches it, not at once:
+                    // a sound 30 minutes after a 4 s video took a gigabyte of zeros.
+                    writer.addSilence(seconds: start)
                 } else if start < 0 {
                     let cut = min(samples[0].count, Int((-start * rate).rounded()))
                     samples = samples.map { Array($0.dropFirst(cut)) }

@@ -181,4 +181,60 @@ import TestSupport
                 && run.errorLines.first?.contains(said) == true, "\(run.errorLines)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
+
+    /// Standard output opened read-write on a file of the user's (`1<>file`) is written from where
+    /// it stands, as a pipe is, never rewritten from byte 0 (the eighth red team's header line was).
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func standardOutputOnAFileIsWrittenFromWhereItStands() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("out.mp4").path
+        try Data().write(to: URL(fileURLWithPath: path))
+        let run = try ChildProcess.run("/bin/sh", ["-c", "{ printf 'HEADER\\n'; exec \"$0\" transcode \"$1\" -o -; } 1<>\"$2\"",
+                                                   ToolRun.executable.path, Fixture.path("video/sync.mov"), path], deadline: 300)
+        #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count > 40 && Array(bytes[0..<7]) == Array("HEADER\n".utf8) && Array(bytes[11..<15]) == Array("ftyp".utf8))
+    }
+
+    /// Made with ffmpeg in `folder`: `name` from the lavfi sources and options given.
+    static func made(_ name: String, in folder: URL, _ arguments: [String]) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        let run = try ChildProcess.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin"] + arguments + [path], deadline: 120)
+        #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
+        return path
+    }
+
+    /// Sound that starts half an hour after a 2 s video: the video, silent, in its own time (it
+    /// was a gigabyte of silence made at once, refused as over the memory limit).
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func soundThatStartsAfterTheVideoEndsCostsNothing() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let late = try Self.made("late.mkv", in: folder, ["-f", "lavfi", "-i", "testsrc2=s=64x48:r=25:d=2", "-itsoffset", "1800", "-f", "lavfi",
+                                                           "-i", "sine=frequency=440:duration=2", "-c:v", "libx264", "-c:a", "aac"])
+        let output = folder.appendingPathComponent("web.mp4").path
+        let run = try ToolRun.run(["transcode", "--max-memory", "256M", late, "-o", output], deadline: 120)
+        #expect(run.status == 0, "\(run.standardError)")
+        let sound = try Self.sound(output)
+        #expect(abs(Double(sound.count) / 48000 - 2) < 0.05 && sound.allSatisfy { $0 == 0 }, "\(Double(sound.count) / 48000) s")
+    }
+
+    /// A thousand frames a second of a still picture in a few bytes each: at most 120 are kept a
+    /// second (each costs the encoder as much as any); a picture wider than H.264's 8192 is fitted.
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func framesAreAtMost120ASecondAndSidesAtMost8192() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dense = try Self.made("dense.mp4", in: folder, ["-f", "lavfi", "-i", "color=c=gray:s=64x48:r=1000:d=2", "-c:v", "libx264",
+                                                             "-preset", "ultrafast", "-bf", "0"])
+        let output = folder.appendingPathComponent("web.mp4").path
+        #expect(try ToolRun.run(["transcode", dense, "-o", output], deadline: 300).status == 0)
+        let frames = try Self.frames(output, width: 64, height: 48)
+        #expect(frames.pictures.count <= 241 && frames.pictures.count >= 200, "\(frames.pictures.count) frames")
+        let wide = try Self.made("wide.mkv", in: folder, ["-f", "lavfi", "-i", "color=c=gray:s=8200x16:r=5:d=0.4", "-c:v", "ffv1"])
+        let run = try ToolRun.run(["transcode", "--overwrite", wide, "-o", output], deadline: 300)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(try Self.probe(output, "stream=width") == ["width=8192"])
+    }
 }
