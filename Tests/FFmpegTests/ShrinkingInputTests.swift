@@ -10,20 +10,27 @@ import Testing
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/video/four-seconds.mp4")
 
-    @Test(arguments: [VideoSource.SeekMode.exact, .keyframe])
-    func aFileThatShrinksAfterItsHeaderIsAnError(mode: VideoSource.SeekMode) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mediatool-shrink-\(UUID().uuidString)")
+    /// A copy of the fixture in a folder of its own, which `body` may cut or write to.
+    static func withCopy(_ body: (URL) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mediatool-input-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("clip.mp4")
         try FileManager.default.copyItem(at: Self.fixture, to: copy)
-        let file = try InputFile(path: copy.path)
-        let video = try VideoSource(file: file, threads: 1)
-        let size = try #require(file.size)
-        // Someone cuts the file after its header was read: the frames near the end are gone.
-        #expect(truncate(copy.path, off_t(size / 2)) == 0)
-        #expect(throws: InputError.shrank(expected: size, found: size / 2)) {
-            _ = try video.frame(atSeconds: 100, mode: mode)
+        try body(copy)
+    }
+
+    @Test(arguments: [VideoSource.SeekMode.exact, .keyframe])
+    func aFileThatShrinksAfterItsHeaderIsAnError(mode: VideoSource.SeekMode) throws {
+        try Self.withCopy { copy in
+            let file = try InputFile(path: copy.path)
+            let video = try VideoSource(file: file, threads: 1)
+            let size = try #require(file.size)
+            // Someone cuts the file after its header was read: the frames near the end are gone.
+            #expect(truncate(copy.path, off_t(size / 2)) == 0)
+            #expect(throws: InputError.shrank(expected: size, found: size / 2)) {
+                _ = try video.frame(atSeconds: 100, mode: mode)
+            }
         }
     }
 
@@ -32,20 +39,17 @@ import Testing
     /// count in place between the index check and FFmpeg's read). Same bytes, written again: the
     /// write is what counts.
     @Test func aFileWrittenToAfterItWasCheckedIsAnError() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mediatool-changed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let copy = folder.appendingPathComponent("clip.mp4")
-        try FileManager.default.copyItem(at: Self.fixture, to: copy)
-        let file = try InputFile(path: copy.path)
-        let video = try VideoSource(file: file, threads: 1)
-        // Past the file system's timestamp granularity (a few ms), then one byte written back as it was.
-        usleep(50_000)
-        let descriptor = open(copy.path, O_RDWR)
-        #expect(descriptor >= 0)
-        var byte: UInt8 = 0
-        #expect(pread(descriptor, &byte, 1, 100) == 1 && pwrite(descriptor, &byte, 1, 100) == 1)
-        close(descriptor)
-        #expect(throws: InputError.changed) { _ = try video.frame(atSeconds: 100, mode: .exact) }
+        try Self.withCopy { copy in
+            let file = try InputFile(path: copy.path)
+            let video = try VideoSource(file: file, threads: 1)
+            // Past the file system's timestamp granularity (a few ms), then one byte written back as it was.
+            usleep(50_000)
+            let descriptor = open(copy.path, O_RDWR)
+            #expect(descriptor >= 0)
+            var byte: UInt8 = 0
+            #expect(pread(descriptor, &byte, 1, 100) == 1 && pwrite(descriptor, &byte, 1, 100) == 1)
+            close(descriptor)
+            #expect(throws: InputError.changed) { _ = try video.frame(atSeconds: 100, mode: .exact) }
+        }
     }
 }

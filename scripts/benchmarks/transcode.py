@@ -12,21 +12,10 @@ import subprocess
 import numpy
 
 from measure import arguments, compare, table
+from probe import ffmpeg, made
 
 MEDIATOOL = os.environ["MEDIATOOL"]
 FOLDER = os.environ["BENCH_DIR"]
-
-
-def ffmpeg(*args):
-    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", *args], check=True)
-
-
-def made(path, make):
-    if not os.path.exists(path):
-        partial = path + ".part" + os.path.splitext(path)[1]
-        make(partial)
-        os.replace(partial, path)
-    return path
 
 
 def sources():
