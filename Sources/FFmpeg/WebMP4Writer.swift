@@ -191,6 +191,7 @@ public final class WebMP4Writer {
             guard let plane = audioFrame.pointer.pointee.extended_data[channel] else { continue }
             let samples = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self)
             samples.initialize(repeating: 0, count: silent)
+            guard real > 0 else { continue }
             pendingSamples[channel].withUnsafeBufferPointer { held in
                 (samples + silent).update(from: held.baseAddress! + pendingStart, count: real)
             }
