@@ -1,14 +1,13 @@
 import CFFmpeg
 
-/// libx264 through libavcodec, fed 8-bit RGB: the one place RGB becomes limited-range BT.709
-/// Y'CbCr 4:2:0 and an H.264 encoder is set up, for the preview's MP4 and the web video. The
-/// caller's muxer takes each packet it makes.
+/// libx264 through libavcodec, fed 8-bit RGB (made limited-range BT.709 Y'CbCr 4:2:0 by
+/// `RGBToYCbCr420`) or pictures already in its planes: the one place an H.264 encoder is set
+/// up, for the preview's MP4 and the web video. The caller's muxer takes each packet it makes.
 final class H264Encoder {
     /// The picture's size: even, as 4:2:0 needs (the size asked, an odd side one less).
     let width: Int
     let height: Int
     let context: UnsafeMutablePointer<AVCodecContext>
-    private let converter: OpaquePointer
     private let frame: Frame
     private let packet: Packet
 
@@ -50,16 +49,6 @@ final class H264Encoder {
         var options: OpaquePointer?
         for (key, value) in settings.options { av_dict_set(&options, key, value, 0) }
         defer { av_dict_free(&options) }
-        guard let scaler = sws_getContext(Int32(self.width), Int32(self.height), AV_PIX_FMT_RGB24, Int32(self.width), Int32(self.height),
-                                          AV_PIX_FMT_YUV420P, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nil, nil, nil) else {
-            var pointer: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&pointer)
-            throw FFmpegError("cannot set up the H.264 encoder", code: cffmpeg_averror(ENOMEM))
-        }
-        converter = scaler
-        // Full-range RGB to limited-range BT.709 Y'CbCr.
-        let bt709 = sws_getCoefficients(SWS_CS_ITU709)
-        sws_setColorspaceDetails(converter, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16)
         frame = Frame()
         packet = Packet()
         try FFmpegError.check(avcodec_open2(context, encoder, &options), "cannot open the H.264 encoder")
@@ -70,7 +59,6 @@ final class H264Encoder {
     }
 
     deinit {
-        sws_freeContext(converter)
         var pointer: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&pointer)
     }
@@ -86,29 +74,32 @@ final class H264Encoder {
              write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
         precondition((channels == 3 || channels == 4) && pixels.count == width * height * channels)
         try FFmpegError.check(av_frame_make_writable(frame.pointer), "cannot allocate a frame")
-        var rows = pixels
-        var packed: [UInt8] = []
-        if channels == 4 {
-            packed = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, count in
-                for pixel in 0..<(width * height) {
-                    buffer[pixel * 3] = pixels[pixel * 4]
-                    buffer[pixel * 3 + 1] = pixels[pixel * 4 + 1]
-                    buffer[pixel * 3 + 2] = pixels[pixel * 4 + 2]
+        frame.withPlanes { planes in
+            RGBToYCbCr420.convert(pixels, channels: channels, width: width, height: height,
+                                  luma: planes.data.0!, lumaStride: Int(planes.linesize.0),
+                                  cb: planes.data.1!, cr: planes.data.2!, chromaStride: Int(planes.linesize.1))
+        }
+        frame.pointer.pointee.pts = timestamp
+        try send(frame.pointer, write: write)
+    }
+
+    /// Encodes a picture already in the encoder's format and size (`YCbCr420Scaler`'s), shown
+    /// from `timestamp`; each packet made goes to `write`.
+    func add(_ picture: YCbCr420Picture, timestamp: Int64, write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        precondition(picture.width == width && picture.height == height)
+        try FFmpegError.check(av_frame_make_writable(frame.pointer), "cannot allocate a frame")
+        frame.withPlanes { planes in
+            for (plane, destination, stride) in [(picture.luma, planes.data.0, planes.linesize.0), (picture.cb, planes.data.1, planes.linesize.1),
+                                                 (picture.cr, planes.data.2, planes.linesize.2)] {
+                guard let destination else { continue }
+                plane.bytes.withUnsafeBytes { rows in
+                    for row in 0..<plane.height {
+                        (destination + row * Int(stride)).update(from: rows.baseAddress!.assumingMemoryBound(to: UInt8.self) + row * plane.width,
+                                                                  count: plane.width)
+                    }
                 }
-                count = width * height * 3
             }
         }
-        let scaled = packed.withUnsafeBytes { packedRows -> Int32 in
-            if channels == 4 { rows = packedRows }
-            var source: [UnsafePointer<UInt8>?] = [rows.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
-            var strides: [Int32] = [Int32(width * 3), 0, 0, 0]
-            return frame.withPlanes { planes in
-                var destination: [UnsafeMutablePointer<UInt8>?] = [planes.data.0, planes.data.1, planes.data.2, nil]
-                var destinationStrides: [Int32] = [planes.linesize.0, planes.linesize.1, planes.linesize.2, 0]
-                return sws_scale(converter, &source, &strides, 0, Int32(height), &destination, &destinationStrides)
-            }
-        }
-        try FFmpegError.check(scaled, "cannot convert a frame to Y'CbCr")
         frame.pointer.pointee.pts = timestamp
         try send(frame.pointer, write: write)
     }

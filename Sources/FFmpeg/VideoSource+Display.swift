@@ -102,7 +102,7 @@ extension VideoSource {
     /// hostile pixel aspect ratio made a 4 KB clip a 32768x4096 picture), and the frame's, which may
     /// be larger than the container said (a header saying 16x16 over 8000x8000 frames). A frame
     /// larger than was reserved for takes more of the run's budget, or fails.
-    private func holdMemory(for frame: Frame, width: Int, height: Int) throws {
+    func holdMemory(for frame: Frame, width: Int, height: Int) throws {
         try limits.checkVideoFrame(width: width, height: height)
         let pixels = frame.width * frame.height
         if pixels > reservedPixels {

@@ -145,11 +145,24 @@ public final class WebMP4Writer {
     /// Adds a frame of 8-bit RGB rows of the writer's size, shown from `seconds` (after the first
     /// frame, at 0). A frame no later than the one before is passed over.
     public func addVideo(rgb pixels: UnsafeRawBufferPointer, channels: Int, seconds: Double) throws {
-        let timestamp = Int64((seconds * Double(Self.videoClock)).rounded())
-        guard timestamp > lastVideoTimestamp else { return }
-        lastVideoTimestamp = timestamp
+        guard let timestamp = nextVideoTimestamp(seconds) else { return }
         try video.add(rgb: pixels, channels: channels, timestamp: timestamp) { try write($0, from: video.context, to: videoStream) }
         frameCount += 1
+    }
+
+    /// Adds a frame already in H.264's planes (`YCbCr420Scaler`'s), as `addVideo(rgb:)` does.
+    public func addVideo(_ picture: YCbCr420Picture, seconds: Double) throws {
+        guard let timestamp = nextVideoTimestamp(seconds) else { return }
+        try video.add(picture, timestamp: timestamp) { try write($0, from: video.context, to: videoStream) }
+        frameCount += 1
+    }
+
+    /// The timestamp of a frame shown from `seconds`; nil for one not after the last (dropped).
+    private func nextVideoTimestamp(_ seconds: Double) -> Int64? {
+        let timestamp = Int64((seconds * Double(Self.videoClock)).rounded())
+        guard timestamp > lastVideoTimestamp else { return nil }
+        lastVideoTimestamp = timestamp
+        return timestamp
     }
 
     /// Adds sound samples (one array a channel, of the `Audio` given) after those added before;

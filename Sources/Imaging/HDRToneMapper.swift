@@ -63,6 +63,15 @@ public struct HDRToneMapper: Sendable {
         let nominal: Double = transfer == .hlg ? 1000 : 10000
         let nits = max(Double(Self.referenceWhite) * 1.5, min(peakNits ?? nominal, 10000))
         peak = Float(nits) / Self.referenceWhite
+        tables = transfer == .hlg ? Self.hlgTables : Self.pqTables
+    }
+
+    /// The tables depend on the transfer alone: made once each, when first needed (a web video
+    /// made them again for each of its frames, 130,000 powers a frame).
+    private static let hlgTables = tables(for: .hlg)
+    private static let pqTables = tables(for: .pq)
+
+    private static func tables(for transfer: HDRTransfer) -> Tables {
         let linear: [Float] = (0..<65536).map { code in
             let signal = Double(code) / 65535
             switch transfer {
@@ -78,7 +87,7 @@ public struct HDRToneMapper: Sendable {
             let encoded = value <= 0.0031308 ? 12.92 * value : 1.055 * pow(value, 1 / 2.4) - 0.055
             return UInt8(max(0, min(255, (encoded * 255).rounded())))
         }
-        tables = Tables(linear: linear, hlgGain: hlgGain, encode: encode)
+        return Tables(linear: linear, hlgGain: hlgGain, encode: encode)
     }
 
     /// SMPTE ST 2084 EOTF: signal 0...1 to cd/m².
@@ -114,6 +123,12 @@ public struct HDRToneMapper: Sendable {
     /// them), `count` pixels, read with `matrix` and range, to 8-bit sRGB RGB.
     public func map(y: UnsafePointer<UInt16>, cb: UnsafePointer<UInt16>, cr: UnsafePointer<UInt16>, count: Int,
                     matrix: YCbCrMatrix, isFullRange: Bool, into output: UnsafeMutablePointer<UInt8>) {
+        map(y: y, cb: cb, cr: cr, count: count, matrix: matrix, isFullRange: isFullRange, into: output, mostLanes: 8)
+    }
+
+    /// `map(y:cb:cr:...)` at most `mostLanes` pixels at a time (1, 4 or 8), which give the same bytes.
+    func map(y: UnsafePointer<UInt16>, cb: UnsafePointer<UInt16>, cr: UnsafePointer<UInt16>, count: Int,
+             matrix: YCbCrMatrix, isFullRange: Bool, into output: UnsafeMutablePointer<UInt8>, mostLanes: Int) {
         // To 0...65535 signals: luma from its range, chroma about its middle.
         let lumaOffset: Float = isFullRange ? 0 : 16 * 256
         let lumaScale: Float = isFullRange ? 1 : 65535 / (219 * 256), chromaScale: Float = isFullRange ? 1 : 65535 / (224 * 256)
@@ -122,7 +137,7 @@ public struct HDRToneMapper: Sendable {
         var kernel = kernel(luma: (lumaOffset, lumaScale), chroma: (red, greenCb, greenCr, blue))
         // The tables are the mapper's, alive for as long as it is.
         withExtendedLifetime(tables) {
-            mt_tone_map_ycbcr(&kernel, y, cb, cr, Int32(count), output)
+            mt_tone_map_ycbcr_lanes(&kernel, y, cb, cr, Int32(count), output, Int32(mostLanes))
         }
     }
 }

@@ -46,6 +46,8 @@ public struct Transcoder: Sendable {
         }
         var writer: WebMP4Writer?
         var geometry: DisplayGeometry?
+        // SDR frames in BT.709 go to H.264's planes without RGB between (the others through RGB).
+        var scaler: YCbCr420Scaler?
         var resampler: LinearResampler?
         var soundOffset: Double?
         var lastSeconds = 0.0
@@ -80,8 +82,13 @@ public struct Transcoder: Sendable {
                     fps: video.frameSeconds.map { 1 / $0 } ?? 30, threads: options.threads),
                     audio: audio, creationTime: video.creationTimeTag)
             }
-            let picture = try video.uprightPixels(of: located.frame, geometry!, deinterlaces: options.deinterlaces, threads: options.threads)
-            try picture.bytes.withUnsafeBytes { try writer!.addVideo(rgb: $0, channels: picture.channels, seconds: located.seconds) }
+            if let planes = try video.uprightYCbCr420(of: located.frame, geometry!, scaler: &scaler, deinterlaces: options.deinterlaces,
+                                                       threads: options.threads) {
+                try writer!.addVideo(planes, seconds: located.seconds)
+            } else {
+                let picture = try video.uprightPixels(of: located.frame, geometry!, deinterlaces: options.deinterlaces, threads: options.threads)
+                try picture.bytes.withUnsafeBytes { try writer!.addVideo(rgb: $0, channels: picture.channels, seconds: located.seconds) }
+            }
             lastSeconds = located.seconds
             progress(writer!.frameCount)
             // The sound up to a little past this frame, so that the muxer interleaves as it goes.
