@@ -15,6 +15,9 @@ public struct BatchSettings: Sendable {
     public var reportsJSON = false
     /// A progress bar on standard error (give it only for a terminal).
     public var showsProgress = false
+    /// With `reportsJSON`, a line for each step of a long job (`"status": "progress"`), as well
+    /// as one for each input as it ends: for `--json` runs, not for `--serve`'s one line a path.
+    public var reportsProgressEvents = true
     /// The summary line and the failed inputs on standard error at the end.
     public var showsSummary = true
     /// The report names each input's output and its time (`probe`'s, whose report is its result, does not).
@@ -33,6 +36,7 @@ public struct BatchSettings: Sendable {
     public static var serving: BatchSettings {
         var settings = BatchSettings(jobs: 1)
         settings.reportsJSON = true
+        settings.reportsProgressEvents = false
         settings.showsSummary = false
         return settings
     }
@@ -73,8 +77,10 @@ public struct BatchSummary: Sendable, Equatable {
 /// is queued but the list of paths.
 public final class BatchEngine: Sendable {
     /// `outputs`: what the plan names for the input, the first opened before its job (with
-    /// `--skip-existing`, those not there yet); empty without a plan.
-    public typealias Job = @Sendable (_ input: BatchInput, _ outputs: [PlannedOutput]) throws -> JobReport
+    /// `--skip-existing`, those not there yet); empty without a plan. `progress`: where a long
+    /// job (a web video) says how far it has got, for the progress line and `--json`'s events.
+    public typealias Job = @Sendable (_ input: BatchInput, _ outputs: [PlannedOutput], _ progress: @escaping ProgressReport) throws -> JobReport
+    public typealias ProgressReport = @Sendable (JobProgress) -> Void
 
     private let settings: BatchSettings
 
@@ -114,7 +120,9 @@ public final class BatchEngine: Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < inputs.count else { return }
                 let input = inputs[index]
-                let (outcome, output) = Self.work(on: input, job: job, plan: plan, isConfined: confined != nil, settings: settings)
+                let progress: ProgressReport = { report in state.withLock { $0.progressed(report, index: index, input: input, settings: settings) } }
+                let (outcome, output) = Self.work(on: input, job: job, plan: plan, isConfined: confined != nil, settings: settings,
+                                                  progress: progress)
                 if Self.endedByTheInterrupt(outcome, interrupts) { return }
                 state.withLock { $0.record(outcome, index: index, input: input, output: output, settings: settings) }
                 tally.count(outcome)
@@ -217,14 +225,14 @@ public final class BatchEngine: Sendable {
 
     /// One input's job on its planned outputs, and the output its report names.
     private static func work(on input: BatchInput, job: Job, plan: OutputPlan?, isConfined: Bool,
-                             settings: BatchSettings) -> (Outcome, output: String?) {
+                             settings: BatchSettings, progress: @escaping ProgressReport = { _ in }) -> (Outcome, output: String?) {
         let planned = input.problem == nil ? plan?.outputs(for: input) ?? [] : []
         // Each output on its own: the sizes already made stay, the others are made, and the
         // report names the first this run writes.
         let missing = settings.skipsExisting ? planned.filter { isMissing($0.path) } : planned
         let done = !planned.isEmpty && (missing.isEmpty || (settings.skipsExisting && plan?.firstMarksCompletion == true && !isMissing(planned[0].path)))
         let outcome = perform(job, input: input, planned: missing, plan: plan, isConfined: isConfined,
-                              skipsExisting: settings.skipsExisting, allExist: done)
+                              skipsExisting: settings.skipsExisting, allExist: done, progress: progress)
         // An input done by its first output (an ingest's manifest) is named by it.
         let named = plan?.firstMarksCompletion == true ? planned.first : missing.first ?? planned.first
         return (outcome, named?.path)
@@ -236,7 +244,7 @@ public final class BatchEngine: Sendable {
     }
 
     private static func perform(_ job: Job, input: BatchInput, planned: [PlannedOutput], plan: OutputPlan?, isConfined: Bool,
-                                skipsExisting: Bool, allExist: Bool) -> Outcome {
+                                skipsExisting: Bool, allExist: Bool, progress: @escaping ProgressReport) -> Outcome {
         if let problem = input.problem { return .failed(ListingProblem(text: problem), milliseconds: 0) }
         if allExist { return .skipped }
         let output = planned.first?.path
@@ -255,7 +263,7 @@ public final class BatchEngine: Sendable {
                 held = try ConfinedFolders.hold(OutputPlan.folder(of: input.path) ?? ".")
             }
             defer { held.map(ConfinedFolders.release) }
-            let report = try job(input, planned)
+            let report = try job(input, planned, progress)
             return .done(report, milliseconds: Int(((Clock.seconds() - started) * 1000).rounded()))
         } catch let error as OutputError where skipsExisting && error.isExists {
             // Another run (a restarted pod beside the old one) made it meanwhile, or one of this
@@ -333,8 +341,43 @@ struct Progress: ~Copyable {
 
     /// The table's header is written before its first row.
     private var wroteHeader = false
+    /// How far the inputs under way that say so (web videos) have got, by their place in the batch.
+    private var underWay: [Int: JobProgress] = [:]
+    /// When each input under way last had a `--json` progress event.
+    private var lastEvent: [Int: Double] = [:]
+
+    /// An input under way says how far it has got: a `--json` event (`"status": "progress"`)
+    /// and the progress line.
+    mutating func progressed(_ progress: JobProgress, index: Int, input: BatchInput, settings: BatchSettings) {
+        underWay[index] = progress
+        // The first event at once, then one a second, however often the job says (a worker
+        // says at most once a second; a job in this process, after every frame).
+        let now = Clock.seconds()
+        if let last = lastEvent[index], now - last < 1 { return drawBar() }
+        lastEvent[index] = now
+        if settings.reportsJSON && settings.table == nil && settings.reportsProgressEvents {
+            let fields: [JSONMember] = [
+                JSONMember("input", .string(input.path)), JSONMember("status", .string("progress")),
+                JSONMember("frames", .int(progress.frames)), JSONMember("seconds", .double(Double(progress.milliseconds) / 1000)),
+                JSONMember("duration", progress.totalMilliseconds.map { .double(Double($0) / 1000) } ?? .null),
+                JSONMember("percent", progress.fraction.map { .int(Int($0 * 100)) } ?? .null),
+            ]
+            StandardOutput.write(JSONValue.object(fields).text + "\n")
+        }
+        drawBar()
+    }
+
+    /// The bar: inputs done, with the part done of those under way and the video made a second.
+    private mutating func drawBar(force: Bool = false) {
+        let partial = underWay.values.reduce(0.0) { $0 + ($1.fraction ?? 0) }
+        let videoSeconds = underWay.values.reduce(0) { $0 + $1.milliseconds }
+        bar?.draw(done: summary.ok + summary.failed + summary.skipped, failed: summary.failed, partial: partial,
+                  videoSeconds: underWay.isEmpty ? nil : Double(videoSeconds) / 1000, force: force)
+    }
 
     mutating func record(_ outcome: BatchEngine.Outcome, index: Int, input: BatchInput, output: String?, settings: BatchSettings) {
+        underWay[index] = nil
+        lastEvent[index] = nil
         // The bar makes way only for a message, and comes back at once after it.
         let hasMessage: Bool
         switch outcome {
@@ -369,12 +412,12 @@ struct Progress: ~Copyable {
         } else if settings.reportsJSON {
             StandardOutput.write(JSONValue.object(fields.map { JSONMember($0.name, $0.value) }).text + "\n")
         }
-        bar?.draw(done: summary.ok + summary.failed + summary.skipped, failed: summary.failed, force: hasMessage)
+        drawBar(force: hasMessage)
     }
 
     mutating func finish() {
         summary.failedInputs = failures.sorted { $0.index < $1.index }.map(\.name)
-        bar?.draw(done: summary.ok + summary.failed + summary.skipped, failed: summary.failed, force: true)
+        drawBar(force: true)
         if bar?.isShown == true { Diagnostics.raw("\n") }
     }
 }

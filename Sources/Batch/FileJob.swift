@@ -59,9 +59,11 @@ public struct FileJob: Sendable {
         return (file, outputs)
     }
 
-    /// The whole job in this process: opened, worked, committed.
-    public func run(input: String, outputs planned: [PlannedOutput]) throws -> JobReport {
+    /// The whole job in this process: opened, worked, committed; `progress` is told how far a
+    /// long job has got.
+    public func run(input: String, outputs planned: [PlannedOutput], progress: (@Sendable (JobProgress) -> Void)? = nil) throws -> JobReport {
         let (file, outputs) = try openAny(input: input, outputs: planned)
+        outputs?.reportsProgress = progress
         let report = try work(file, outputs ?? NoOutputs(), planned.first?.path ?? "")
         try outputs?.commit()
         return report
@@ -115,6 +117,11 @@ public final class OutputSet: JobOutputs {
     }
 
     public var primary: Int32 { target.descriptor }
+
+    /// Who shows the job's progress; nil: nobody.
+    var reportsProgress: (@Sendable (JobProgress) -> Void)?
+
+    public func progress(_ progress: JobProgress) { reportsProgress?(progress) }
 
     public func open(_ path: String, namedByUser: Bool) throws -> Int32 {
         // Each name once: a second one would replace the first, unseen.

@@ -15,18 +15,28 @@ struct ProgressBar {
         started = Clock.seconds()
     }
 
-    /// Redraws, at most ten times a second unless `force`.
-    mutating func draw(done: Int, failed: Int, force: Bool = false) {
+    /// Redraws, at most ten times a second unless `force`. `partial`: the part done of the
+    /// inputs under way that say (web videos), 0 to 1 each; `videoSeconds`: the video they made,
+    /// shown as its speed (2.0x: two seconds of video a second), nil where none says.
+    mutating func draw(done: Int, failed: Int, partial: Double = 0, videoSeconds: Double? = nil, force: Bool = false) {
         let now = Clock.seconds()
         guard force || now - lastDrawn >= 0.1 else { return }
         lastDrawn = now
         let elapsed = max(now - started, 1e-6)
         let rate = Double(done) / elapsed
         let width = 24
-        let filled = total == 0 ? width : width * done / total
+        let progress = total == 0 ? 1 : min(1, (Double(done) + partial) / Double(total))
+        let filled = Int(Double(width) * progress)
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        var line = "\r[\(bar)] \(done)/\(total)  \(Self.oneDecimal(rate))/s"
-        if done > 0 && done < total { line += "  ETA \(Self.clock(Double(total - done) / rate))" }
+        var line = "\r[\(bar)] \(done)/\(total)"
+        if let videoSeconds {
+            // A long job under way: the part done, the video made a second, and what is left at that pace.
+            line += "  \(Int(progress * 100))%  \(Self.oneDecimal(videoSeconds / elapsed))x"
+            if progress > 0 && progress < 1 && partial > 0 { line += "  ETA \(Self.clock(elapsed / progress - elapsed))" }
+        } else {
+            line += "  \(Self.oneDecimal(rate))/s"
+            if done > 0 && done < total { line += "  ETA \(Self.clock(Double(total - done) / rate))" }
+        }
         if failed > 0 { line += "  \(failed) failed" }
         Diagnostics.raw(line + "\u{1B}[K")
         isShown = true

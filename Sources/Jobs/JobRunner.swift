@@ -34,16 +34,17 @@ public enum JobRunner: Sendable {
     /// `job` (made from `spec`, its policy and stream limits the caller's) on `input`, writing
     /// `outputs` whole or none: its report. In this process the job's work is made again from the
     /// spec, reserving through a share of the budget of its own.
+    /// `progress` is told how far a long job (a web video) has got.
     public func run(_ job: FileJob, spec: Spec, input: String, outputs: [PlannedOutput], threads: Int,
-                    cancellation: JobCancellation? = nil) throws -> JobReport {
+                    cancellation: JobCancellation? = nil, progress: (@Sendable (JobProgress) -> Void)? = nil) throws -> JobReport {
         switch self {
         case .here(let stall):
             var own = job
             own.work = spec.spec.sharingMemory(givingUpAfter: stall).job(threads: threads).work
-            return try own.run(input: input, outputs: outputs)
+            return try own.run(input: input, outputs: outputs, progress: progress)
         case .workers(let jobs, let budget):
             return try jobs.run(job, spec: spec.encoded, input: input, outputs: outputs, threads: threads,
-                                cancellation: cancellation, budget: budget)
+                                cancellation: cancellation, budget: budget, progress: progress)
         }
     }
 

@@ -8,7 +8,7 @@ extension Transcoder {
     /// (moved first in place, so the output is read back as well as written).
     public var job: FileJob {
         var job = FileJob(recognise: VideoSource.recognise, policy: options.output) { file, outputs, path in
-            let made = try transcode(file, to: outputs.primary, target: path) { frames in outputs.progress(frames: frames) }
+            let made = try transcode(file, to: outputs.primary, target: path) { outputs.progress($0) }
             let result = TranscodeResult(width: made.width, height: made.height, frames: made.frames, seconds: made.seconds,
                                          sound: made.soundFrom.map { _ in "aac" }, soundFrom: made.soundFrom, bytes: made.bytes,
                                          fragmented: made.isFragmented)

@@ -36,6 +36,8 @@ struct JobExchange {
     var progressFrames = 0
     /// The latest a job may end however it progresses.
     let latestEnd: Double
+    /// Who shows the job's progress (a progress line, `--json`'s events); nil: nobody.
+    var reportsProgress: (@Sendable (JobProgress) -> Void)?
 
     init(outputs: OutputSet?, budget: MemoryBudget?, outputLimit: Int, deadline: Double) {
         self.outputs = outputs
@@ -158,11 +160,12 @@ extension SandboxedJobs {
             try reserve(asked, in: &exchange, worker: worker)
         case .releaseMemory(let token)?:
             exchange.held[token] = nil
-        case .progress(let frames)? where exchange.acceptsProgress:
+        case .progress(let progress)? where exchange.acceptsProgress:
             // Only a job that writes its output in place (a web video) is long by nature: any
             // other's worker that says it progresses (a picture's decoder taken over) is wrong,
             // and would hold its slot for `longestJob` instead of `--timeout`.
-            exchange.progressed(to: frames, timeout: settings.timeout)
+            exchange.progressed(to: progress.frames, timeout: settings.timeout)
+            exchange.reportsProgress?(progress)
         case .openOutput(let path, let namedByUser)?:
             try openOutput(path, namedByUser: namedByUser, in: &exchange, worker: worker)
         default:

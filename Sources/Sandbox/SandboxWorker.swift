@@ -207,12 +207,12 @@ final class WorkerOutputs: JobOutputs {
         self.progressed = progressed
     }
 
-    func progress(frames: Int) {
+    func progress(_ progress: JobProgress) {
         let now = Clock.seconds()
         guard now - lastTold >= 1 else { return }
         lastTold = now
         progressed()
-        guard (try? channel.send(WireMessage.progress(frames: frames).bytes)) != nil else { exit(0) }
+        guard (try? channel.send(WireMessage.progress(progress).bytes)) != nil else { exit(0) }
     }
 
     func open(_ path: String, namedByUser: Bool) throws -> Int32 {

@@ -124,9 +124,10 @@ public final class SandboxedJobs: Sendable {
     /// opening the outputs); `spec` is what the worker is told to do (`JSONValueEncoder`'s tree of
     /// the typed job that `job` was made from).
     /// `cancellation` ends the worker at once (a library's call); `budget`: what its decoders
-    /// reserve from (the settings' when nil).
+    /// reserve from (the settings' when nil); `progress` is told how far a long job has got.
     public func run(_ job: FileJob, spec: JSONValue, input: String, outputs planned: [PlannedOutput], threads: Int,
-                    cancellation: JobCancellation? = nil, budget: MemoryBudget? = nil) throws -> JobReport {
+                    cancellation: JobCancellation? = nil, budget: MemoryBudget? = nil,
+                    progress: (@Sendable (JobProgress) -> Void)? = nil) throws -> JobReport {
         let (file, outputs) = try job.openAny(input: input, outputs: planned)
         var (box, holdsPermit) = try checkout(for: job.decoders(Self.start(of: file)))
         // After the worker is back among the idle ones, where the next input waiting for it finds it.
@@ -138,7 +139,7 @@ public final class SandboxedJobs: Sendable {
         do {
             let report = try perform(on: &box, spec: spec, input: file, outputs: outputs, planned: planned,
                                      primary: nil, writesInPlace: inPlace, acceptsProgress: job.writesInPlace, threads: threads,
-                                     cancellation: cancellation, budget: budget ?? settings.budget)
+                                     cancellation: cancellation, budget: budget ?? settings.budget, progress: progress)
             if inPlace { _ = box.worker.end() } else { checkin(box) }
             try outputs?.commit()
             return report
@@ -279,7 +280,8 @@ public final class SandboxedJobs: Sendable {
     /// Each step, and each message of the worker's, is a function of `JobExchange.swift`.
     private func perform(on box: inout WorkerBox, spec: JSONValue, input: InputFile, outputs: OutputSet?, planned: [PlannedOutput],
                          primary: OutputPipe?, writesInPlace: Bool = false, acceptsProgress: Bool = false, threads: Int,
-                         cancellation: JobCancellation?, budget: MemoryBudget?) throws -> JobReport {
+                         cancellation: JobCancellation?, budget: MemoryBudget?,
+                         progress: (@Sendable (JobProgress) -> Void)? = nil) throws -> JobReport {
         let request = WireMessage.job(input: input.displayName, head: try input.head(), outputs: planned, threads: threads, spec: spec).bytes
         let limit = Confinement.largestOutput(maxMemory: settings.maxMemory)
         var exchange = JobExchange(outputs: outputs, budget: budget, outputLimit: limit == 0 ? Int.max : limit,
@@ -288,6 +290,7 @@ public final class SandboxedJobs: Sendable {
         // worker that crashed gives back nothing itself), and a wait for more is given up.
         defer { exchange.endWaiting() }
         exchange.acceptsProgress = acceptsProgress
+        exchange.reportsProgress = progress
         if let primary {
             exchange.pipes.append(primary)
         } else if let outputs, writesInPlace {

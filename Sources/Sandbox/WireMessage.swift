@@ -52,9 +52,9 @@ public enum WireMessage: Equatable, Sendable {
     case startWorker(decoders: JobDecoders)
     /// Zygote to parent: started, as this process (the parent's child).
     case workerStarted(pid: Int32)
-    /// Worker to parent, during a long job (a web video): `frames` made so far (no answer). A job
+    /// Worker to parent, during a long job (a web video): how far it has got (no answer). A job
     /// that goes on making frames is not stuck: its time limit counts from its last progress.
-    case progress(frames: Int)
+    case progress(JobProgress)
 
     public var bytes: [UInt8] {
         var writer = WireWriter()
@@ -122,9 +122,11 @@ public enum WireMessage: Equatable, Sendable {
         case .workerStarted(let pid):
             writer.byte(16)
             writer.integer(Int(pid))
-        case .progress(let frames):
+        case .progress(let progress):
             writer.byte(18)
-            writer.integer(frames)
+            writer.integer(progress.frames)
+            writer.integer(progress.milliseconds)
+            writer.integer(progress.totalMilliseconds ?? -1)
         }
         return writer.bytes
     }
@@ -208,7 +210,9 @@ public enum WireMessage: Equatable, Sendable {
             guard let pid = reader.integer().flatMap(Int32.init(exactly:)), pid > 0 else { return nil }
             return .workerStarted(pid: pid)
         case 18:
-            return reader.integer().flatMap { $0 >= 0 ? .progress(frames: $0) : nil }
+            guard let frames = reader.integer(), let milliseconds = reader.integer(), let total = reader.integer(),
+                  frames >= 0, milliseconds >= 0, total >= -1 else { return nil }
+            return .progress(JobProgress(frames: frames, milliseconds: milliseconds, totalMilliseconds: total < 0 ? nil : total))
         default:
             return nil
         }

@@ -30,8 +30,8 @@ public struct Transcoder: Sendable {
     }
 
     /// Decodes `file` once and writes its web video to `descriptor` (`target` names it in errors).
-    /// `progress` is told the frames made so far, after each.
-    public func transcode(_ file: InputFile, to descriptor: Int32, target: String, progress: (Int) -> Void = { _ in }) throws -> WebVideo {
+    /// `progress` is told how far it has got, after each frame.
+    public func transcode(_ file: InputFile, to descriptor: Int32, target: String, progress: (JobProgress) -> Void = { _ in }) throws -> WebVideo {
         if try InputKind.of(file).isPicture { throw TranscodeError.picture }
         let video = try VideoSource(file: file, threads: options.threads, videoStream: options.videoStream, limits: options.limits)
         if video.isPicture { throw TranscodeError.picture }
@@ -54,6 +54,8 @@ public struct Transcoder: Sendable {
         var keptSeconds: Double?
         var damaged = false
         let colourWarning = video.colourWarning
+        // The length the file states, for the progress shown (a claim, and no limit).
+        let statedLength = video.durationSeconds.flatMap { $0.isFinite && $0 > 0 ? min($0, options.maxSeconds) : nil }
         try video.everyFrame { located in
             if located.hasErrors { damaged = true }
             // Checked before anything is made of its time (a frame at 1e15 s trapped a conversion).
@@ -90,7 +92,8 @@ public struct Transcoder: Sendable {
                 try picture.bytes.withUnsafeBytes { try writer!.addVideo(rgb: $0, channels: picture.channels, seconds: located.seconds) }
             }
             lastSeconds = located.seconds
-            progress(writer!.frameCount)
+            progress(JobProgress(frames: writer!.frameCount, milliseconds: Self.milliseconds(located.seconds),
+                                 totalMilliseconds: statedLength.map(Self.milliseconds)))
             // The sound up to a little past this frame, so that the muxer interleaves as it goes.
             if let source = sound {
                 try feedSound(from: source, to: writer!, until: located.seconds + 0.5, videoStart: video.startSeconds,
@@ -113,6 +116,10 @@ public struct Transcoder: Sendable {
                         seconds: (endSeconds * 1000).rounded() / 1000,
                         bytes: size, soundFrom: sound?.codecName, isFragmented: writer.isFragmented, warnings: warnings)
     }
+
+    /// Seconds (finite, not negative) as whole milliseconds, within what an `Int` holds however
+    /// large a `--max-duration` let them be.
+    private static func milliseconds(_ seconds: Double) -> Int { Int(min(max(seconds, 0), 1e12) * 1000) }
 
     /// Hands `writer` the sound until `seconds` (on the video's clock, its first frame at 0):
     /// silence first where the sound starts after the first frame, its start cut where it starts

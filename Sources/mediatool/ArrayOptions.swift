@@ -70,7 +70,7 @@ struct DumpSelectionOptions<Help: ArrayHelp>: ParsableArguments {
         nonisolated(unsafe) let dump = ArrayDump(output: .standardOutput(), labelsInputs: inputs.count > 1)
         var settings = BatchSettings(jobs: 1)
         settings.showsSummary = !quiet
-        let summary = BatchEngine(settings: settings).run(inputs, plan: nil) { input, _ in
+        let summary = BatchEngine(settings: settings).run(inputs, plan: nil) { input, _, _ in
             let file = try InputFile(path: input.path)
             let warnings = try dump.dump(file, named: file.displayName, options: options, isNPY: readsNPY(input.path))
             return JobReport(warnings: warnings.map(\.warningDescription))

@@ -133,7 +133,7 @@ struct Probe: ParsableCommand, DecodesInWorkers {
         if (json ? .json : format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .json)) == .table { settings.table = ProbeTable.layout }
         settings.showsProgress = !quiet && isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) != 1
         settings.showsSummary = !quiet
-        let perform: BatchEngine.Job = { file, _ in try run(job, file.path, []) }
+        let perform: BatchEngine.Job = { file, _, _ in try run(job, file.path, [], nil) }
         let summary: BatchSummary
         if batch.serve {
             var serving = BatchSettings.serving

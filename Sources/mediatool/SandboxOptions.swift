@@ -80,7 +80,7 @@ struct SandboxRun {
         made.policy.syncs = !jobs.noFsync
         let job = made
         let run = try runner(threads: threads, spec: spec)
-        let perform: BatchEngine.Job = { input, outputs in try run(job, input.path, outputs) }
+        let perform: BatchEngine.Job = { input, outputs, progress in try run(job, input.path, outputs, progress) }
         let summary = if let serving {
             BatchEngine(settings: .serving).serve(selection: serving, plan: plan, job: perform)
         } else {
@@ -91,10 +91,12 @@ struct SandboxRun {
 
     /// How the batch runs a job for one input, each on `threads` threads, where the run's runner
     /// does it: `spec` encoded once for all the inputs.
-    func runner(threads: Int, spec: JobSpec) throws -> @Sendable (FileJob, String, [PlannedOutput]) throws -> JobReport {
+    func runner(threads: Int, spec: JobSpec) throws
+        -> @Sendable (FileJob, String, [PlannedOutput], BatchEngine.ProgressReport?) throws -> JobReport {
         let (runner, streams, prepared) = (runner, streams, try JobRunner.Spec(spec))
-        return { job, input, outputs in
-            try runner.run(job.limitingStreams(to: streams), spec: prepared, input: input, outputs: outputs, threads: threads)
+        return { job, input, outputs, progress in
+            try runner.run(job.limitingStreams(to: streams), spec: prepared, input: input, outputs: outputs, threads: threads,
+                           progress: progress)
         }
     }
 }

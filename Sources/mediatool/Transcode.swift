@@ -36,6 +36,12 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
             --timeout: a video takes as long as it takes to encode; the limit ends a video that \
             is stuck (no frame for that long), not a long one.
 
+            Progress: on a terminal, a line with the part done, the speed (2.0x: two seconds \
+            of video a second) and the time left. With --json, a line a second for each video \
+            under way before its result: {"input": ..., "status": "progress", "frames": N, \
+            "seconds": made, "duration": the file's stated length or null, "percent": 0-99 or \
+            null}; a server reads "status" to tell the two apart.
+
             Examples:
               mediatool transcode clip.mov
               mediatool transcode --height 720 --crf 26 --out-dir web/ uploads/

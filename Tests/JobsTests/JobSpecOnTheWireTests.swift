@@ -1,5 +1,6 @@
 import Foundation
 import FFmpeg
+import FileIO
 import ImageCropping
 import Imaging
 import JSON
@@ -71,7 +72,7 @@ import VideoThumbnails
             case ("setup", .setup(let maxMemory, let timeout, let namesFlags)): #expect(maxMemory == 1 << 30 && timeout == 120 && namesFlags)
             case ("reserve-memory", .reserveMemory(let bytes)): #expect(bytes == 132_710_400)
             case ("ready", .ready(let version, let flags, let pid)): #expect(version == 4 && flags == 7 && pid == 4242)
-            case ("progress", .progress(let frames)): #expect(frames == 25)
+            case ("progress", .progress(let progress)): #expect(progress == JobProgress(frames: 25, milliseconds: 1000, totalMilliseconds: nil))
             case ("ready-protocol-1", .ready(let version, let flags, let pid)): #expect(version == 1 && flags == 7 && pid == 4242)
             case ("start-worker", .startWorker(let decoders)): #expect(decoders == .media)
             case ("worker-started", .workerStarted(let pid)): #expect(pid == 4242)

@@ -55,7 +55,19 @@ import TestSupport
         let (folder, output, run) = try Self.transcoded("video/sync.mov", ["--sandbox", sandbox])
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(run.status == 0 && run.errorLines == [], "\(run.standardError)")
-        let line = try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any]
+        // A progress event (in a worker at least its first; in this process one a second) before
+        // the video's own line, which comes last.
+        let lines = String(decoding: run.standardOutput, as: UTF8.self).split(separator: "\n").map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        let events = lines.dropLast().compactMap { $0 }.filter { $0["status"] as? String == "progress" }
+        #expect(lines.count >= 2 && events.count == lines.count - 1, "\(lines)")
+        for event in events {
+            #expect(event["input"] as? String == Fixture.path("video/sync.mov") && (event["frames"] as? Int ?? 0) >= 1, "\(event)")
+            #expect(abs((event["duration"] as? Double ?? 0) - 1.4) < 0.05 && (0...99).contains(event["percent"] as? Int ?? -1), "\(event)")
+        }
+        let line = lines.last ?? nil
+        #expect(line?["status"] as? String == "ok")
         #expect(line?["width"] as? Int == 96 && line?["height"] as? Int == 64 && line?["sound"] as? String == "aac")
         #expect(line?["sound_from"] as? String == "pcm_s16le" && line?["fragmented"] as? Bool == false)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))

@@ -114,11 +114,11 @@ while True:
         done(fields, 4)
     elif MODE in ("progress", "stuck"):
         for frame in range(1, 11):
-            send(b"\x12" + integer(frame if MODE == "progress" else 1))
+            send(b"\x12" + integer(frame if MODE == "progress" else 1) + integer(1000 * frame) + integer(10000))
             time.sleep(0.3)
         if MODE == "stuck":
             for _ in range(20):
-                send(b"\x12" + integer(1))
+                send(b"\x12" + integer(1) + integer(1000) + integer(10000))
                 time.sleep(0.3)
         done(string("kind") + b"\x01" + string("picture") + string("format") + b"\x01" + string("jpeg")
              + string("mime") + b"\x01" + string("image/jpeg"), 3)
