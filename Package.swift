@@ -30,7 +30,7 @@ let package = Package(
         // below do the work, for it and the command line alike.
         .target(
             name: "MediaToolKit",
-            dependencies: ["Batch", "BinaryArrays", "Failures", "FileIO", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "Jobs", "JSON", "MediaFormats", "MediaProbe", "NumberText", "Reporting", "Sandbox", "TIFFCodec", "VideoThumbnails", "WorkerPool"]
+            dependencies: ["Batch", "BinaryArrays", "Failures", "FileIO", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "Jobs", "JSON", "MediaFormats", "MediaProbe", "NumberText", "Reporting", "Sandbox", "TIFFCodec", "VideoThumbnails", "WebVideo", "WorkerPool"]
         ),
 
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.

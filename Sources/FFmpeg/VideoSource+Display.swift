@@ -11,6 +11,13 @@ extension VideoSource {
         return format.durationSeconds
     }
 
+    /// The duration the video stream itself states, in seconds; nil where it states none (the
+    /// file's may be its sound's).
+    public var streamDurationSeconds: Double? {
+        let duration = stream.pointee.duration
+        return duration != cffmpeg_nopts_value() && duration > 0 ? seconds(ticks: duration) : nil
+    }
+
     /// The display matrix of the stream, as an orientation, and whether it is exact.
     public var streamOrientation: (orientation: Orientation, isExact: Bool) { Self.orientation(of: stream) }
 

@@ -11,7 +11,7 @@ extension Transcoder {
             let made = try transcode(file, to: outputs.primary, target: path) { outputs.progress($0) }
             let result = TranscodeResult(width: made.width, height: made.height, frames: made.frames, seconds: made.seconds,
                                          sound: made.soundFrom.map { _ in "aac" }, soundFrom: made.soundFrom, bytes: made.bytes,
-                                         fragmented: made.isFragmented)
+                                         fragmented: made.isFragmented, cutShort: made.isCutShort)
             return try JobReport(result, warnings: made.warnings)
         }
         job.writesInPlace = true
@@ -32,8 +32,12 @@ struct TranscodeResult: Encodable {
     let bytes: Int
     /// Written as fragments (to a pipe), its `moov` first all the same.
     let fragmented: Bool
+    /// Ends well before the length its file states: what could be decoded (with a warning).
+    let cutShort: Bool
 
-    private enum CodingKeys: String, CodingKey { case width, height, frames, seconds, sound, soundFrom = "sound_from", bytes, fragmented }
+    private enum CodingKeys: String, CodingKey {
+        case width, height, frames, seconds, sound, soundFrom = "sound_from", bytes, fragmented, cutShort = "cut_short"
+    }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -45,5 +49,6 @@ struct TranscodeResult: Encodable {
         try container.encode(soundFrom, forKey: .soundFrom)
         try container.encode(bytes, forKey: .bytes)
         try container.encode(fragmented, forKey: .fragmented)
+        try container.encode(cutShort, forKey: .cutShort)
     }
 }

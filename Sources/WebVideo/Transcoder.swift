@@ -14,6 +14,9 @@ public struct WebVideo: Sendable {
     public let soundFrom: String?
     /// Written as fragments (to a pipe): its `moov` first as well.
     public let isFragmented: Bool
+    /// The video ends well before the length its stream states (a file cut short): what could
+    /// be decoded was made, with a warning.
+    public let isCutShort: Bool
     public let warnings: [String]
 }
 
@@ -111,11 +114,22 @@ public struct Transcoder: Sendable {
         let size = try writer.finish(endSeconds: endSeconds)
         if !writer.isFragmented { try MP4Faststart.moveMovieFirst(in: descriptor, size: size, target: target) }
         if damaged { warnings.append("frames of the video are damaged: the web video shows them as decoded") }
+        // A file cut short (an upload that stopped) decodes to its last whole frame without a
+        // word from FFmpeg: what was decodable is made, and said to be short of its stated length.
+        let stated = video.streamDurationSeconds.flatMap { $0.isFinite ? $0 : nil }
+        let isCutShort = stated.map { endSeconds < $0 - max(0.25, 2 * (video.frameSeconds ?? 0)) } ?? false
+        if isCutShort, let stated {
+            warnings.append("the video ends at \(Self.tenths(endSeconds)) s of the \(Self.tenths(stated)) s its file states: "
+                            + "the file is cut short or damaged there, and the web video is what could be decoded")
+        }
         if let colourWarning { warnings.append(colourWarning) }
         return WebVideo(width: geometry.outputWidth, height: geometry.outputHeight, frames: writer.frameCount,
                         seconds: (endSeconds * 1000).rounded() / 1000,
-                        bytes: size, soundFrom: sound?.codecName, isFragmented: writer.isFragmented, warnings: warnings)
+                        bytes: size, soundFrom: sound?.codecName, isFragmented: writer.isFragmented, isCutShort: isCutShort,
+                        warnings: warnings)
     }
+
+    private static func tenths(_ seconds: Double) -> String { String((min(seconds, 1e12) * 10).rounded() / 10) }
 
     /// Seconds (finite, not negative) as whole milliseconds, within what an `Int` holds however
     /// large a `--max-duration` let them be.

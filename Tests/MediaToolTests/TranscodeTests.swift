@@ -67,7 +67,7 @@ import TestSupport
             #expect(abs((event["duration"] as? Double ?? 0) - 1.4) < 0.05 && (0...99).contains(event["percent"] as? Int ?? -1), "\(event)")
         }
         let line = lines.last ?? nil
-        #expect(line?["status"] as? String == "ok")
+        #expect(line?["status"] as? String == "ok" && line?["cut_short"] as? Bool == false)
         #expect(line?["width"] as? Int == 96 && line?["height"] as? Int == 64 && line?["sound"] as? String == "aac")
         #expect(line?["sound_from"] as? String == "pcm_s16le" && line?["fragmented"] as? Bool == false)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
@@ -94,6 +94,24 @@ import TestSupport
         let burst = sound.firstIndex { abs(Int($0)) > 3000 }.map { Double($0) / 48000 }
         #expect(burst.map { abs($0 - 1.0) < 0.04 } == true, "burst at \(burst ?? -1)")
         #expect(abs(Double(sound.count) / 48000 - 1.4) < 0.03, "\(Double(sound.count) / 48000) s of sound")
+    }
+
+    /// An upload cut short (its `moov` first, its media data stopped at 90 %, 25 whole frames
+    /// of 35): the frames that were whole are made, and one warning says where the video ends
+    /// against the length its file states; the result line says `cut_short`.
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func aFileCutShortGivesWhatWasDecodableAndSaysWhereItEnds() throws {
+        let (folder, output, run) = try Self.transcoded("video/sync-cut-short.mov")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0, "\(run.standardError)")
+        let name = Fixture.path("video/sync-cut-short.mov")
+        #expect(run.errorLines.contains("mediatool: warning: \(name): the video ends at 1.0 s of the 1.4 s its file states: "
+                                        + "the file is cut short or damaged there, and the web video is what could be decoded"),
+                "\(run.standardError)")
+        let last = String(decoding: run.standardOutput, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        let line = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
+        #expect(line?["cut_short"] as? Bool == true && line?["frames"] as? Int == 25, "\(last)")
+        #expect(try Self.frames(output, width: 64, height: 96).pictures.count == 25)
     }
 
     /// Sound that starts 0.2 s after the first frame, mono at 37.8 kHz (which AAC does not code):

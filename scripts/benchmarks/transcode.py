@@ -37,8 +37,12 @@ def sources():
 
 
 def frames(path, width, height, count=10):
-    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-frames:v", str(count), "-f", "rawvideo", "-pix_fmt", "rgb24",
-                          "-s", f"{width}x{height}", "-sws_flags", "bicubic", "-"], capture_output=True, check=True).stdout
+    # Read as a player shows them: every file here is HD, tagged BT.709 or untagged (which players
+    # take as BT.709 at this size). Left to itself, FFmpeg 5.1's conversion reads BT.601 whatever
+    # the tag, which made two files with the same colours 10 dB apart.
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-frames:v", str(count), "-vf",
+                          f"scale={width}:{height}:flags=bicubic+accurate_rnd+full_chroma_int:in_color_matrix=bt709:in_range=tv,format=rgb24",
+                          "-f", "rawvideo", "-"], capture_output=True, check=True).stdout
     return numpy.frombuffer(raw, numpy.uint8).astype(float)
 
 
