@@ -107,6 +107,8 @@ FORWARD(AVUTIL, const char *, av_color_space_name, (enum AVColorSpace space), (s
 FORWARD(AVUTIL, const char *, av_color_range_name, (enum AVColorRange range), (range))
 FORWARD_VOID(AVUTIL, av_channel_layout_default, (AVChannelLayout *ch_layout, int nb_channels), (ch_layout, nb_channels))
 FORWARD_VOID(AVUTIL, av_channel_layout_uninit, (AVChannelLayout *channel_layout), (channel_layout))
+FORWARD(AVUTIL, enum AVChannel, av_channel_layout_channel_from_index, (const AVChannelLayout *channel_layout, unsigned int idx),
+        (channel_layout, idx))
 FORWARD(AVUTIL, int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size))
 
 FORWARD(AVCODEC, unsigned, avcodec_version, (void), ())

@@ -114,6 +114,22 @@ import TestSupport
         #expect(try Self.frames(output, width: 64, height: 96).pictures.count == 25)
     }
 
+    /// 7.1 sound whose only tone is in its side left channel (the 7th): mixed down by what each
+    /// channel is in the layout, the tone is in the left channel at -3 dB less the mix's scale,
+    /// and the right one is silent (by the channels' places, 5.1's, the tone was lost).
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func surroundChannelsAreMixedByWhatTheyAreInTheLayout() throws {
+        let (folder, output, run) = try Self.transcoded("video/surround-7.1-side-left.mkv")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0, "\(run.standardError)")
+        let decoded = try ChildProcess.run(Self.ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-i", output, "-map", "0:a:0",
+                                                         "-f", "s16le", "-"], deadline: 60)
+        let samples = decoded.standardOutput.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        func peak(_ channel: Int) -> Int { stride(from: channel, to: samples.count, by: 2).map { abs(Int(samples[$0])) }.max() ?? 0 }
+        // 0.5 of full scale x 0.7071 (a side) / 3.12 (the left's weights: front, centre, back, side).
+        #expect(samples.count > 4000 && peak(0) > 2500 && peak(0) < 5000 && peak(1) < 200, "left \(peak(0)), right \(peak(1))")
+    }
+
     /// Sound that starts 0.2 s after the first frame, mono at 37.8 kHz (which AAC does not code):
     /// resampled to 48 kHz, its burst where the source has it (1.20 s), and cut with the video.
     @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
