@@ -19,6 +19,8 @@ public final class AudioSource {
     /// Where the first sample plays, in seconds of the file's clock (the video's start is on the same clock).
     public private(set) var startSeconds: Double
     private let timeBase: AVRational
+    /// What this reader holds of the run's budget: its container's index.
+    public var heldBytes: Int { format.indexBytes }
     /// How the track's channels make two, where it has more than two.
     private let downmix: StereoDownmix?
 

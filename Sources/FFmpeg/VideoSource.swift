@@ -58,6 +58,8 @@ public final class VideoSource {
     /// What decoding holds of the run's memory (`DecodeLimits.reserveVideoFrame`), for a job that
     /// holds more beside it to count.
     public var decodingBytes: Int { reservedPixels * DecodeLimits.videoBytesPerPixel }
+    /// All this reader holds of the run's budget: its frames' and its container's index.
+    public var heldBytes: Int { decodingBytes + format.indexBytes }
     /// A GIF or another picture FFmpeg reads (`MediaFacts.isPicture`): shown by its first frame.
     public let isPicture: Bool
     /// One frame's duration in the stream's time base, when the frame rate is known.

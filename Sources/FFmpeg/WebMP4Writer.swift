@@ -150,6 +150,12 @@ public final class WebMP4Writer {
         frameCount += 1
     }
 
+    /// What the video encoder holds for `width` x `height` pictures at x264's `preset`: to be
+    /// reserved before the writer is made.
+    public static func encoderMemory(width: Int, height: Int, preset: String) -> Int {
+        H264Encoder.memoryNeeded(width: width, height: height, preset: preset)
+    }
+
     /// Adds a frame already in H.264's planes (`YCbCr420Scaler`'s), as `addVideo(rgb:)` does.
     public func addVideo(_ picture: YCbCr420Picture, seconds: Double) throws {
         guard let timestamp = nextVideoTimestamp(seconds) else { return }

@@ -1,4 +1,5 @@
 import Failures
+import Imaging
 
 /// Why a web video was not made from an input, or not finished.
 public enum FaststartError: Error, Equatable, CustomStringConvertible {
@@ -36,6 +37,10 @@ public enum TranscodeError: Error, Equatable, CustomStringConvertible {
     case picture
     /// The video runs past the longest made.
     case tooLong(limit: Double)
+    /// x264 at this size and preset needs more memory than the limit.
+    /// x264 at this size and preset needs more memory than the limit leaves beside what
+    /// decoding holds (`held`).
+    case encoderOverMemory(needed: Int, held: Int, limit: Int, width: Int, height: Int, preset: String)
 
     public var description: String {
         switch self {
@@ -43,6 +48,9 @@ public enum TranscodeError: Error, Equatable, CustomStringConvertible {
             return "a picture, not a video: a web video is made of a video's frames (thumbnail makes pictures of pictures)"
         case .tooLong(let limit):
             return "the video runs past \(Int(limit)) s, the longest made (--max-duration)"
+        case .encoderOverMemory(let needed, let held, let limit, let width, let height, let preset):
+            return "encoding \(width)x\(height) at --preset \(preset) needs \(DecodeLimitError.mebibytes(needed)) of memory beside the "
+                + "\(DecodeLimitError.mebibytes(held)) decoding holds, over the limit of \(DecodeLimitError.mebibytes(limit, roundingUp: false)) (--max-memory): a lower --height or a faster preset needs less"
         }
     }
 }
@@ -51,7 +59,7 @@ extension TranscodeError: ClassifiedError {
     public var failureKind: FailureKind {
         switch self {
         case .picture: return .noVideo
-        case .tooLong: return .overLimit
+        case .tooLong, .encoderOverMemory: return .overLimit
         }
     }
 }

@@ -49,6 +49,9 @@ public struct Transcoder: Sendable {
         }
         var writer: WebMP4Writer?
         var geometry: DisplayGeometry?
+        // Held until the video is written.
+        var encoderMemory: MemoryBudget.Reservation?
+        defer { withExtendedLifetime(encoderMemory) {} }
         // SDR frames in BT.709 go to H.264's planes without RGB between (the others through RGB).
         var scaler: YCbCr420Scaler?
         var resampler: LinearResampler?
@@ -82,6 +85,18 @@ public struct Transcoder: Sendable {
                     if rate != source.sampleRate { resampler = LinearResampler(from: source.sampleRate, to: rate) }
                     return WebMP4Writer.Audio(sampleRate: rate, channels: source.channels)
                 }
+                // x264's memory (its lookahead, references and frame threads' pictures) from the
+                // run's budget, as a decoder's frames are: two 8192x1080 videos took 768 MiB at
+                // --max-memory 256M before (the eighth red team's).
+                let (width, height) = (geometry!.outputWidth, geometry!.outputHeight)
+                let needed = WebMP4Writer.encoderMemory(width: width, height: height, preset: options.preset)
+                // Beside what this job holds already, or it would wait for itself.
+                let held = video.heldBytes + (sound?.heldBytes ?? 0)
+                if needed > options.limits.maxMemory - held {
+                    throw TranscodeError.encoderOverMemory(needed: needed, held: held, limit: options.limits.maxMemory, width: width,
+                                                           height: height, preset: options.preset)
+                }
+                encoderMemory = try options.limits.reserve(needed, width: width, height: height)
                 writer = try WebMP4Writer(descriptor: descriptor, target: target, video: .init(
                     width: geometry!.outputWidth, height: geometry!.outputHeight, preset: options.preset, crf: options.crf,
                     fps: video.frameSeconds.map { 1 / $0 } ?? 30, threads: options.threads),

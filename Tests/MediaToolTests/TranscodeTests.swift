@@ -130,6 +130,20 @@ import TestSupport
         #expect(samples.count > 4000 && peak(0) > 2500 && peak(0) < 5000 && peak(1) < 200, "left \(peak(0)), right \(peak(1))")
     }
 
+    /// x264's memory is counted against --max-memory beside what decoding holds: refused in one
+    /// line before anything is encoded where they do not fit together, made where they do.
+    @Test func theEncodersMemoryIsCountedAgainstTheLimit() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("web.mp4").path
+        let refused = try ToolRun.run(["transcode", "--max-memory", "24M", Fixture.path("video/sync.mov"), "-o", output], deadline: 120)
+        #expect(refused.status == 1 && refused.errorLines.count == 1 && !FileManager.default.fileExists(atPath: output))
+        #expect(refused.errorLines.first?.contains("encoding 96x64 at --preset veryfast needs 17 MiB of memory beside the") == true,
+                "\(refused.standardError)")
+        let made = try ToolRun.run(["transcode", "--max-memory", "32M", Fixture.path("video/sync.mov"), "-o", output], deadline: 120)
+        #expect(made.status == 0 && FileManager.default.fileExists(atPath: output), "\(made.standardError)")
+    }
+
     /// Sound that starts 0.2 s after the first frame, mono at 37.8 kHz (which AAC does not code):
     /// resampled to 48 kHz, its burst where the source has it (1.20 s), and cut with the video.
     @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
