@@ -5,8 +5,8 @@ extension VideoSource {
     /// first frame's (a variable frame rate's own times), to `body`, until it returns false. A
     /// frame timed at or before the one before it (a broken or repeated timestamp) is passed over:
     /// a video's times only go forward. Damaged frames are passed over as every pass does, within
-    /// `DecodeErrors.limit`.
-    public func everyFrame(_ body: (LocatedFrame) throws -> Bool) throws {
+    /// `DecodeErrors.limit`. `passedOver` is told of each frame passed over for its time.
+    public func everyFrame(passedOver: () -> Void = {}, _ body: (LocatedFrame) throws -> Bool) throws {
         if startNeedsDecoding { try learnStart() }
         try startOver()
         var previousTimestamp: Int64?
@@ -17,7 +17,10 @@ extension VideoSource {
             received: { incoming, failedSoFar in
                 let timestamp = incoming.timestamp ?? previousTimestamp.map { $0 + (frameDuration ?? 1) } ?? startTimestamp
                 previousTimestamp = timestamp
-                if let shownTimestamp, timestamp <= shownTimestamp { return nil }
+                if let shownTimestamp, timestamp <= shownTimestamp {
+                    passedOver()
+                    return nil
+                }
                 shownTimestamp = timestamp
                 shownAny = true
                 var located = LocatedFrame(frame: incoming, seconds: seconds(ticks: timestamp - startTimestamp), isPastEnd: false)

@@ -57,20 +57,24 @@ public struct Transcoder: Sendable {
         var resampler: LinearResampler?
         var soundOffset: Double?
         var lastSeconds = 0.0
-        var keptSeconds: Double?
+        var keptSlot: Double?
         var damaged = false
+        var framesBack = 0
         let colourWarning = video.colourWarning
         // The length the file states, for the progress shown (a claim, and no limit).
         let statedLength = video.durationSeconds.flatMap { $0.isFinite && $0 > 0 ? min($0, options.maxSeconds) : nil }
-        try video.everyFrame { located in
+        try video.everyFrame(passedOver: { framesBack += 1 }) { located in
             if located.hasErrors { damaged = true }
             // Checked before anything is made of its time (a frame at 1e15 s trapped a conversion).
             guard located.seconds.isFinite, located.seconds <= options.maxSeconds else { throw TranscodeError.tooLong(limit: options.maxSeconds) }
             // At most `mostFramesPerSecond`: a few bytes of H.264 can hold a thousand still frames a
             // second, each of which costs the encoder as much as any (2000 frames of 4K in 58 KB
-            // took 161 s); frames closer than that to the one before are passed over.
-            if let kept = keptSeconds, located.seconds - kept < 1 / TranscodeOptions.mostFramesPerSecond { return true }
-            keptSeconds = located.seconds
+            // took 161 s). Each frame falls in the nearest of 120 slots a second, and a slot takes
+            // one frame: a 120 fps video's frames, 8 and 9 ms apart in a millisecond time base,
+            // are all kept (comparing each gap with 1/120 s kept 64 a second), a 1000 fps one's 120.
+            let slot = (located.seconds * TranscodeOptions.mostFramesPerSecond).rounded()
+            if let keptSlot, slot <= keptSlot { return true }
+            keptSlot = slot
             if writer == nil {
                 let (natural, warning) = video.display(of: located.frame, upright: options.appliesOrientation)
                 if let warning { warnings.append(warning) }
@@ -111,7 +115,7 @@ public struct Transcoder: Sendable {
             }
             lastSeconds = located.seconds
             progress(JobProgress(frames: writer!.frameCount, milliseconds: Self.milliseconds(located.seconds),
-                                 totalMilliseconds: statedLength.map(Self.milliseconds)))
+                                 totalMilliseconds: statedLength.map(Self.milliseconds).flatMap { $0 > 0 ? $0 : nil }))
             // The sound up to a little past this frame, so that the muxer interleaves as it goes.
             if let source = sound {
                 try feedSound(from: source, to: writer!, until: located.seconds + 0.5, videoStart: video.startSeconds,
@@ -129,6 +133,12 @@ public struct Transcoder: Sendable {
         let size = try writer.finish(endSeconds: endSeconds)
         if !writer.isFragmented { try MP4Faststart.moveMovieFirst(in: descriptor, size: size, target: target) }
         if damaged { warnings.append("frames of the video are damaged: the web video shows them as decoded") }
+        // Frames timed at or before one shown ahead of them (a stream joined to another, whose
+        // clock starts again): passed over, as a video's times only go forward, and said.
+        if framesBack > 0 {
+            warnings.append("\(framesBack) frames timed at or before frames shown ahead of them (a stream joined to another, "
+                            + "whose clock starts again?) were passed over: the web video has its frames in time order only")
+        }
         // A file cut short (an upload that stopped) decodes to its last whole frame without a
         // word from FFmpeg: what was decodable is made, and said to be short of its stated length.
         let stated = video.streamDurationSeconds.flatMap { $0.isFinite ? $0 : nil }

@@ -17,7 +17,7 @@ struct SandboxOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Decode each input in a confined worker process (on: seccomp, Landlock, memory and time limits; a crash costs that input only), or in this process (off: for trusted files and debugging).", valueName: "on|off"))
     var sandbox: SandboxMode = .on
 
-    @Option(help: ArgumentHelp("Seconds one input may take in its worker (wall time; its CPU time is held to this on each of its threads) before the worker is killed and the input fails; also the longest a stream may send nothing. With --sandbox off only the streams' limit holds.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds one input may take in its worker (wall time; its CPU time is held to this on each of its threads) before the worker is killed and the input fails; also the longest a stream may send nothing. A web video (transcode) counts it from its last frame made: a long video goes on, a stuck one is ended. With --sandbox off only the streams' limit holds.", valueName: "seconds"))
     var timeout: Seconds = Seconds(120)
 
     func validate() throws {

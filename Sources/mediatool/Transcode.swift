@@ -56,13 +56,13 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
 
     @OptionGroup var frames: FrameOptions<TranscodeFrameHelp>
 
-    @Option(help: ArgumentHelp("libx264's preset, ultrafast to veryslow: its speed against the bytes a quality takes (default veryfast).", valueName: "preset"))
+    @Option(help: ArgumentHelp("libx264's preset, ultrafast to veryslow: its speed against the bytes a quality takes.", valueName: "preset"))
     var preset: String = "veryfast"
 
-    @Option(help: ArgumentHelp("libx264's constant rate factor, 0 to 51: lower is better and larger (default 23, x264's own; 18 looks lossless).", valueName: "crf"))
+    @Option(help: ArgumentHelp("libx264's constant rate factor, 0 to 51: lower is better and larger (23 is x264's own default; 18 looks lossless).", valueName: "crf"))
     var crf: Double = 23
 
-    @Option(help: ArgumentHelp("The longest video made, in seconds (default 14400, 4 hours): a longer one is refused when its frames pass it.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("The longest video made, in seconds (14400: 4 hours): a longer one is refused when its frames pass it.", valueName: "seconds"))
     var maxDuration: Double = 14400
 
     @Flag(help: "Leave the sound out.")

@@ -144,6 +144,23 @@ import TestSupport
         #expect(made.status == 0 && FileManager.default.fileExists(atPath: output), "\(made.standardError)")
     }
 
+    /// 120 frames a second in a millisecond time base (frames 8 and 9 ms apart) are all kept,
+    /// where a comparison without a tolerance kept 64 a second; two TS recordings joined, whose
+    /// second clock starts again, give the first's frames and a warning, not silence.
+    @Test(arguments: [("video/fast-120fps.mkv", 60, nil), ("video/joined-clock-restarts.ts", 10, "10 frames timed at or before frames shown ahead")])
+    func framesAreKeptAtTheirTimesAndThosePassedOverAreSaid(fixture: String, frames: Int, warning: String?) throws {
+        let (folder, _, run) = try Self.transcoded(fixture)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let last = String(decoding: run.standardOutput, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        let line = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
+        #expect(run.status == 0 && line?["frames"] as? Int == frames, "\(last) \(run.standardError)")
+        if let warning {
+            #expect(run.errorLines.count == 1 && run.errorLines[0].contains(warning), "\(run.standardError)")
+        } else {
+            #expect(run.errorLines.isEmpty, "\(run.standardError)")
+        }
+    }
+
     /// Sound that starts 0.2 s after the first frame, mono at 37.8 kHz (which AAC does not code):
     /// resampled to 48 kHz, its burst where the source has it (1.20 s), and cut with the video.
     @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
