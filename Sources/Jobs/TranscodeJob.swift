@@ -19,27 +19,27 @@ extension Transcoder {
     }
 }
 
-/// A web video's line: its size, frames, length, sound and bytes.
-struct TranscodeResult: Encodable {
-    let width: Int
-    let height: Int
-    let frames: Int
-    let seconds: Double
+/// A web video's line: its size, frames, length, sound and bytes; the library reads it back.
+public struct TranscodeResult: Codable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let frames: Int
+    public let seconds: Double
     /// The sound's codec in the file, nil (written `null`) for a silent video.
-    let sound: String?
+    public let sound: String?
     /// The source's sound codec it was made from.
-    let soundFrom: String?
-    let bytes: Int
+    public let soundFrom: String?
+    public let bytes: Int
     /// Written as fragments (to a pipe), its `moov` first all the same.
-    let fragmented: Bool
+    public let fragmented: Bool
     /// Ends well before the length its file states: what could be decoded (with a warning).
-    let cutShort: Bool
+    public let cutShort: Bool
 
     private enum CodingKeys: String, CodingKey {
         case width, height, frames, seconds, sound, soundFrom = "sound_from", bytes, fragmented, cutShort = "cut_short"
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(width, forKey: .width)
         try container.encode(height, forKey: .height)

@@ -100,23 +100,10 @@ public struct WebVideoMaker: Sendable {
                 }
             }
         }
-        guard let line = try? JSONValueDecoder.decode(TranscodeLine.self, from: .object(report.fields.map { JSONMember($0.name, $0.value) })) else {
+        guard let line = try? JSONValueDecoder.decode(TranscodeResult.self, from: .object(report.fields.map { JSONMember($0.name, $0.value) })) else {
             throw .damaged(file: source.name, reason: "\(WorkerFailure.malformedReply)")
         }
         return WebVideoResult(url: output, width: line.width, height: line.height, frames: line.frames, seconds: line.seconds,
                               bytes: line.bytes, sound: line.sound, isCutShort: line.cutShort, warnings: report.warnings)
     }
-}
-
-/// The web video's report, as `TranscodeResult` writes it.
-private struct TranscodeLine: Decodable {
-    let width: Int
-    let height: Int
-    let frames: Int
-    let seconds: Double
-    let sound: String?
-    let bytes: Int
-    let cutShort: Bool
-
-    private enum CodingKeys: String, CodingKey { case width, height, frames, seconds, sound, bytes, cutShort = "cut_short" }
 }
