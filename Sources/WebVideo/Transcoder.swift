@@ -40,13 +40,17 @@ public struct Transcoder: Sendable {
         if video.isPicture { throw TranscodeError.picture }
         var warnings: [String] = []
         var sound: AudioSource?
+        var soundFailed = false
         if options.keepsSound {
             do {
                 sound = try AudioSource.open(file: file, limits: options.limits)
             } catch {
+                soundFailed = true
                 warnings.append("the sound track cannot be read (\(error)): the video is silent")
             }
         }
+        // Known only where the sound was looked for and none was there.
+        let hasNoSoundTrack = options.keepsSound && sound == nil && !soundFailed
         var writer: WebMP4Writer?
         var geometry: DisplayGeometry?
         // Held until the video is written.
@@ -141,7 +145,10 @@ public struct Transcoder: Sendable {
         }
         // A file cut short (an upload that stopped) decodes to its last whole frame without a
         // word from FFmpeg: what was decodable is made, and said to be short of its stated length.
-        let stated = video.streamDurationSeconds.flatMap { $0.isFinite ? $0 : nil }
+        // The stream's own length; the file's where the stream states none (Matroska's) and the
+        // file has no sound, whose length the file's may be.
+        let fileLength = hasNoSoundTrack ? video.durationSeconds : nil
+        let stated = (video.streamDurationSeconds ?? fileLength).flatMap { $0.isFinite ? $0 : nil }
         let isCutShort = stated.map { endSeconds < $0 - max(0.25, 2 * (video.frameSeconds ?? 0)) } ?? false
         if isCutShort, let stated {
             warnings.append("the video ends at \(Self.tenths(endSeconds)) s of the \(Self.tenths(stated)) s its file states: "

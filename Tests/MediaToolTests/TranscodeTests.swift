@@ -112,6 +112,11 @@ import TestSupport
         let line = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
         #expect(line?["cut_short"] as? Bool == true && line?["frames"] as? Int == 25, "\(last)")
         #expect(try Self.frames(output, width: 64, height: 96).pictures.count == 25)
+        // Matroska states the file's length, not the stream's: without sound, that is the video's.
+        let (mkvFolder, _, mkv) = try Self.transcoded("video/truncated.mkv")
+        defer { try? FileManager.default.removeItem(at: mkvFolder) }
+        let mkvLast = String(decoding: mkv.standardOutput, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        #expect(mkv.status == 0 && mkvLast.contains("\"cut_short\":true"), "\(mkvLast) \(mkv.standardError)")
     }
 
     /// 7.1 sound whose only tone is in its side left channel (the 7th): mixed down by what each
