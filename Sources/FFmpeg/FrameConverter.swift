@@ -37,27 +37,13 @@ public enum FrameConverter {
     static func scaled(_ frame: Frame, to targetFormat: AVPixelFormat, width: Int, height: Int,
                        descriptor: UnsafePointer<AVPixFmtDescriptor>, threads: Int = 0) throws -> Frame {
         let source = frame.pointer
-        let sourceFormat = AVPixelFormat(rawValue: source.pointee.format)
         let isDownscale = width < frame.width || height < frame.height
         // Area averaging when shrinking, bicubic otherwise; accurate rounding and full chroma
         // interpolation so that colours come out within a level or two (colour bars within 1 level,
         // where swscale's fast path is off by up to 3 for 40 ms less at 1080p).
         let flags = (isDownscale ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP
-        let scaler = sws_alloc_context()
-        guard let context = scaler else { throw FFmpegError("cannot allocate a scaler", code: cffmpeg_averror(ENOMEM)) }
-        defer { sws_freeContext(scaler) }
-        let settings: [(String, Int64)] = [
-            ("srcw", Int64(frame.width)), ("srch", Int64(frame.height)), ("src_format", Int64(sourceFormat.rawValue)),
-            ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(targetFormat.rawValue)),
-            ("sws_flags", Int64(flags)),
-            // Slices on every core of the budget: at 1080p, 55 ms on one core, 30 on two.
-            ("threads", Int64(WorkerThreads.count(forSetting: threads))),
-        ]
-        for (name, value) in settings {
-            try FFmpegError.check(av_opt_set_int(UnsafeMutableRawPointer(context), name, value, 0), "cannot set up the scaler")
-        }
-        try FFmpegError.check(sws_init_context(context, nil, nil),
-                              "cannot convert \(String(cString: descriptor.pointee.name)) pictures")
+        let context = try scaler(from: frame, to: targetFormat, width: width, height: height, flags: flags, threads: threads)
+        defer { sws_freeContext(context) }
         let toRGB = av_pix_fmt_desc_get(targetFormat).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 } ?? false
         if toRGB && descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 && descriptor.pointee.nb_components >= 3 {
             let colour = colour(of: frame)
@@ -67,6 +53,32 @@ public enum FrameConverter {
         let converted = Frame()
         try FFmpegError.check(sws_scale_frame(context, converted.pointer, source), "cannot convert the picture")
         return converted
+    }
+
+    /// A libswscale context from `frame`'s size and format to `width` x `height` in `targetFormat`,
+    /// its slices on `threads` (0 for every core: at 1080p, 55 ms on one core, 30 on two), and
+    /// `extra` options (the ranges, for a Y'CbCr target): the one place a scaler is set up. The
+    /// caller frees it.
+    static func scaler(from frame: Frame, to targetFormat: AVPixelFormat, width: Int, height: Int, flags: Int32, threads: Int,
+                       extra: [(String, Int64)] = []) throws -> OpaquePointer {
+        guard let context = sws_alloc_context() else { throw FFmpegError("cannot allocate a scaler", code: cffmpeg_averror(ENOMEM)) }
+        let source = frame.pointer.pointee
+        let settings: [(String, Int64)] = [
+            ("srcw", Int64(source.width)), ("srch", Int64(source.height)), ("src_format", Int64(source.format)),
+            ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(targetFormat.rawValue)),
+            ("sws_flags", Int64(flags)), ("threads", Int64(WorkerThreads.count(forSetting: threads))),
+        ] + extra
+        do {
+            for (name, value) in settings {
+                try FFmpegError.check(av_opt_set_int(UnsafeMutableRawPointer(context), name, value, 0), "cannot set up the scaler")
+            }
+            let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: source.format)).map { String(cString: $0) } ?? "these"
+            try FFmpegError.check(sws_init_context(context, nil, nil), "cannot convert \(name) pictures")
+        } catch {
+            sws_freeContext(context)
+            throw error
+        }
+        return context
     }
 
     /// PQ or HLG, from the frame's transfer characteristics.

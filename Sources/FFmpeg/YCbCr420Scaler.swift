@@ -1,6 +1,5 @@
 import CFFmpeg
 import Imaging
-import WorkerPool
 
 /// A picture as the three planes H.264 for the web codes: 8-bit 4:2:0, BT.709, limited range.
 public struct YCbCr420Picture: Sendable {
@@ -84,20 +83,10 @@ public final class YCbCr420Scaler {
         sws_freeContext(context)
         context = nil
         source = nil
-        let pointer = frame.pointer.pointee
-        guard let made = sws_alloc_context() else { throw FFmpegError("cannot allocate a scaler", code: cffmpeg_averror(ENOMEM)) }
-        context = made
         // Bicubic, as FFmpeg's own scale filter: the same picture a site's ffmpeg recipe gives.
-        let settings: [(String, Int64)] = [
-            ("srcw", Int64(pointer.width)), ("srch", Int64(pointer.height)), ("src_format", Int64(pointer.format)),
-            ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(AV_PIX_FMT_YUV420P.rawValue)),
-            ("sws_flags", Int64(SWS_BICUBIC)), ("threads", Int64(WorkerThreads.count(forSetting: threads))),
-            ("src_range", isFullRange ? 1 : 0), ("dst_range", 0),
-        ]
-        for (name, value) in settings {
-            try FFmpegError.check(av_opt_set_int(UnsafeMutableRawPointer(made), name, value, 0), "cannot set up the scaler")
-        }
-        try FFmpegError.check(sws_init_context(made, nil, nil), "cannot scale these pictures")
+        context = try FrameConverter.scaler(from: frame, to: AV_PIX_FMT_YUV420P, width: width, height: height, flags: SWS_BICUBIC,
+                                            threads: threads, extra: [("src_range", isFullRange ? 1 : 0), ("dst_range", 0)])
+        let pointer = frame.pointer.pointee
         source = (pointer.width, pointer.height, pointer.format, isFullRange)
     }
 }
