@@ -61,7 +61,7 @@ enum MP4SampleTables {
         // second read meets before any header of its own is believed (the seventh red team's `free`
         // box read as the movie on the second read: 30 million samples in 4 KB, "ok").
         var worst = Index()
-        for footers in Set(ID3Footers.allCases.map { reader.boxesStart(skipping: $0) } + [0]).sorted() {
+        for footers in Set(ID3Footers.allCases.map { reader.boxesStart(skipping: $0) }).sorted() {
             let first = try index(from: footers, of: &reader, size: size, after: nil)
             if first.index.entries > worst.entries { worst = first.index }
             if !first.foundMovie {
