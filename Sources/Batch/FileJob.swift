@@ -28,6 +28,9 @@ public struct FileJob: Sendable {
     /// its index first): a worker writes that file itself, within its file size limit, where the
     /// output is a file; through a pipe otherwise (standard output), where the job must stream.
     public var writesInPlace = false
+    /// A long job by nature (a web video, an HLS ladder) that says how far it has got: its
+    /// worker's progress moves its stall deadline on, and is shown.
+    public var progresses = false
 
     public init(recognise: (@Sendable (UnsafeRawBufferPointer) throws -> Void)?, policy: OutputPolicy,
                 allowsOutput: OutputRule? = nil, work: @escaping Work) {

@@ -107,8 +107,14 @@ public struct OutputPlan: Sendable, Equatable {
     /// over a file found in a folder that is named `{stem}.{label}.{outputExtension}` where `label` is
     /// one `earlierVariant` accepts and another input of that folder has the stem `{stem}`: what an
     /// earlier run with other sizes wrote beside its input.
+    ///
+    /// `sideOutputOwner`: a subcommand whose job writes files beside its planned output (an HLS
+    /// ladder's renditions beside its master playlist) names, for a file found, the planned output
+    /// it would be written beside (nil: none); such a file is passed over where an input of the
+    /// run writes that output.
     public func passingOverOwnOutputs(_ inputs: [BatchInput], defaultTemplate: String, outputExtension: String = "",
-                                      earlierVariant: ((String) -> Bool)? = nil) -> (inputs: [BatchInput], passedOver: Int) {
+                                      earlierVariant: ((String) -> Bool)? = nil,
+                                      sideOutputOwner: ((String) -> String?)? = nil) -> (inputs: [BatchInput], passedOver: Int) {
         guard explicitPath == nil else { return (inputs, 0) }
         var stems: Set<[UInt8]> = []
         if earlierVariant != nil {
@@ -136,6 +142,10 @@ public struct OutputPlan: Sendable, Equatable {
         let kept = inputs.filter { input in
             guard input.isFoundInFolder, input.problem == nil else { return true }
             if isEarlierVariant(input) { return false }
+            if let owner = sideOutputOwner?(input.path), let sources = writers[Self.place(of: owner)],
+               !sources.subtracting([PathBytes.bytes(input.path)]).isEmpty {
+                return false
+            }
             guard let sources = writers[Self.place(of: input.path)] else { return true }
             return sources.subtracting([PathBytes.bytes(input.path)]).isEmpty
         }

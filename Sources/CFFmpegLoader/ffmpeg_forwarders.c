@@ -154,6 +154,8 @@ FORWARD(AVFORMAT, int, avformat_alloc_output_context2,
 FORWARD_VOID(AVFORMAT, avformat_free_context, (AVFormatContext *s), (s))
 FORWARD(AVFORMAT, AVStream *, avformat_new_stream, (AVFormatContext *s, const AVCodec *c), (s, c))
 FORWARD(AVFORMAT, int, avformat_write_header, (AVFormatContext *s, AVDictionary **options), (s, options))
+FORWARD(AVFORMAT, int, av_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt))
+FORWARD(AVFORMAT, int64_t, avio_seek, (AVIOContext *s, int64_t offset, int whence), (s, offset, whence))
 FORWARD(AVFORMAT, int, av_interleaved_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt))
 FORWARD(AVFORMAT, int, av_write_trailer, (AVFormatContext *s), (s))
 FORWARD(AVFORMAT, int, av_find_best_stream,

@@ -13,13 +13,16 @@ final class H264Encoder {
 
     /// What libx264 is told: its `preset` and `crf` (and any other of its AVOptions), the time base
     /// of the timestamps given, the frame rate it mostly runs at, B-frames (nil: the preset's),
-    /// and its threads (0: every core).
+    /// and its threads (0: every core). `keyframesOnRequest`: an IDR frame where the caller asks
+    /// for one and nowhere else (no scene cuts, no interval), so that renditions of one video made
+    /// side by side have their keyframes at the same frames (an HLS ladder's segments).
     struct Settings {
         var options: [(String, String)]
         var timeBase: AVRational
         var fps: Double
         var bFrames: Int?
         var threads: Int
+        var keyframesOnRequest = false
     }
 
     init(width: Int, height: Int, settings: Settings) throws(FFmpegError) {
@@ -48,6 +51,10 @@ final class H264Encoder {
         context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         var options: OpaquePointer?
         for (key, value) in settings.options { av_dict_set(&options, key, value, 0) }
+        if settings.keyframesOnRequest {
+            av_dict_set(&options, "x264-params", "keyint=infinite:scenecut=0", 0)
+            av_dict_set(&options, "forced-idr", "1", 0)
+        }
         defer { av_dict_free(&options) }
         frame = Frame()
         packet = Packet()
@@ -85,8 +92,9 @@ final class H264Encoder {
     }
 
     /// Encodes a frame of 8-bit RGB rows (`channels` 3, or 4 whose alpha is dropped) of the
-    /// encoder's size, shown from `timestamp` (in the time base); each packet made goes to `write`.
-    func add(rgb pixels: UnsafeRawBufferPointer, channels: Int, timestamp: Int64,
+    /// encoder's size, shown from `timestamp` (in the time base), an IDR frame where `keyframe`
+    /// asks; each packet made goes to `write`.
+    func add(rgb pixels: UnsafeRawBufferPointer, channels: Int, timestamp: Int64, keyframe: Bool = false,
              write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
         precondition((channels == 3 || channels == 4) && pixels.count == width * height * channels)
         try FFmpegError.check(av_frame_make_writable(frame.pointer), "cannot allocate a frame")
@@ -95,13 +103,13 @@ final class H264Encoder {
                                   luma: planes.data.0!, lumaStride: Int(planes.linesize.0),
                                   cb: planes.data.1!, cr: planes.data.2!, chromaStride: Int(planes.linesize.1))
         }
-        frame.pointer.pointee.pts = timestamp
-        try send(frame.pointer, write: write)
+        try send(frame.pointer, at: timestamp, keyframe: keyframe, write: write)
     }
 
-    /// Encodes a picture already in the encoder's format and size (`YCbCr420Scaler`'s), shown
-    /// from `timestamp`; each packet made goes to `write`.
-    func add(_ picture: YCbCr420Picture, timestamp: Int64, write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+    /// Encodes a picture already in the encoder's format and size (`YCbCr420Scaler`'s), as
+    /// `add(rgb:)` does.
+    func add(_ picture: YCbCr420Picture, timestamp: Int64, keyframe: Bool = false,
+             write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
         precondition(picture.width == width && picture.height == height)
         try FFmpegError.check(av_frame_make_writable(frame.pointer), "cannot allocate a frame")
         frame.withPlanes { planes in
@@ -116,8 +124,14 @@ final class H264Encoder {
                 }
             }
         }
-        frame.pointer.pointee.pts = timestamp
-        try send(frame.pointer, write: write)
+        try send(frame.pointer, at: timestamp, keyframe: keyframe, write: write)
+    }
+
+    private func send(_ picture: UnsafeMutablePointer<AVFrame>, at timestamp: Int64, keyframe: Bool,
+                      write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        picture.pointee.pts = timestamp
+        picture.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        try send(picture, write: write)
     }
 
     /// Drains the encoder: every packet it still holds goes to `write`.

@@ -7,6 +7,8 @@ import Glibc
 /// it writes a plain MP4 (whose `moov` the caller moves first, `MP4Faststart`); to a pipe, which
 /// cannot be sought back in, a fragmented one whose `moov` comes first as it is. No metadata is
 /// copied from the source: a creation time only, where given; never a location.
+/// Segmented (an HLS rendition), it writes a fragmented MP4 whatever the descriptor, a fragment
+/// from each keyframe the caller asks for to the next, and says where each one lies.
 public final class WebMP4Writer {
     public struct Video: Sendable {
         public var width: Int
@@ -17,15 +19,27 @@ public final class WebMP4Writer {
         /// The frame rate the video mostly runs at (rate control's hint; each frame keeps its own time).
         public var fps: Double
         public var threads: Int
+        /// Keyframes where `addVideo`'s `keyframe` asks and only there, each starting a fragment
+        /// of its own: an HLS rendition's segments.
+        public var segmented: Bool
 
-        public init(width: Int, height: Int, preset: String, crf: Double, fps: Double, threads: Int) {
+        public init(width: Int, height: Int, preset: String, crf: Double, fps: Double, threads: Int, segmented: Bool = false) {
             self.width = width
             self.height = height
             self.preset = preset
             self.crf = crf
             self.fps = fps
             self.threads = threads
+            self.segmented = segmented
         }
+    }
+
+    /// A segmented file's parts: its initialisation (`ftyp` and `moov`), then each fragment
+    /// from a keyframe asked for, with the time its first frame is shown.
+    public struct Segment: Equatable, Sendable {
+        public let offset: Int
+        public let bytes: Int
+        public let seconds: Double
     }
 
     /// The sound's rate and channels (1 or 2), as `AudioSource` hands them.
@@ -46,6 +60,15 @@ public final class WebMP4Writer {
     public var width: Int { video.width }
     public var height: Int { video.height }
     public let isFragmented: Bool
+    public let isSegmented: Bool
+    /// Where a segmented file's fragments start, and the bytes before the first (its initialisation).
+    public private(set) var initialisationBytes = 0
+    private var fragmentStarts: [(offset: Int, seconds: Double)] = []
+    /// Past the last fragment, once the file is finished.
+    private var fragmentsEnd: Int?
+    /// The time of the last video packet written: a segmented file's sound is encoded no further,
+    /// so that each fragment's sound ends with its pictures.
+    private var writtenVideoSeconds = 0.0
     private let video: H264Encoder
     private let audioEncoder: UnsafeMutablePointer<AVCodecContext>?
     private let muxer: UnsafeMutablePointer<AVFormatContext>
@@ -68,13 +91,15 @@ public final class WebMP4Writer {
     private let frameTicks: Int64
 
     public init(descriptor: Int32, target: String, video settings: Video, audio: Audio?, creationTime: String?) throws {
-        output = DescriptorOutput(descriptor: descriptor, target: target)
+        // A segmented file is written straight through: its byte ranges are final as they go.
+        output = DescriptorOutput(descriptor: descriptor, target: target, seeks: !settings.segmented)
+        isSegmented = settings.segmented
         isFragmented = !output.isSeekable
         frameTicks = max(1, Int64((Double(Self.videoClock) / max(settings.fps, 1)).rounded()))
         video = try H264Encoder(width: settings.width, height: settings.height, settings: .init(
             options: [("preset", settings.preset), ("crf", String(settings.crf)), ("profile", "high")],
             timeBase: AVRational(num: 1, den: Self.videoClock), fps: settings.fps, bFrames: isFragmented ? 0 : nil,
-            threads: settings.threads))
+            threads: settings.threads, keyframesOnRequest: settings.segmented))
         var made: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_alloc_output_context2(&made, nil, "mp4", nil), "cannot set up the MP4 muxer")
         muxer = made!
@@ -110,9 +135,15 @@ public final class WebMP4Writer {
         // The source's own words (FFmpeg's ISO 8601), which the muxer parses into `mvhd`.
         if let creationTime { av_dict_set(&muxer.pointee.metadata, "creation_time", creationTime, 0) }
         var flags: OpaquePointer?
-        if isFragmented { av_dict_set(&flags, "movflags", "+frag_keyframe+empty_moov+default_base_moof", 0) }
+        // Segmented: fragments cut here (`frag_custom`), none at the end (`mfra` is no segment's).
+        if isSegmented {
+            av_dict_set(&flags, "movflags", "+frag_custom+empty_moov+default_base_moof+skip_trailer", 0)
+        } else if isFragmented {
+            av_dict_set(&flags, "movflags", "+frag_keyframe+empty_moov+default_base_moof", 0)
+        }
         defer { av_dict_free(&flags) }
         try FFmpegError.check(avformat_write_header(muxer, &flags), "cannot write the MP4 header")
+        initialisationBytes = Int(avio_tell(muxer.pointee.pb))
     }
 
     deinit {
@@ -144,9 +175,12 @@ public final class WebMP4Writer {
 
     /// Adds a frame of 8-bit RGB rows of the writer's size, shown from `seconds` (after the first
     /// frame, at 0). A frame no later than the one before is passed over.
-    public func addVideo(rgb pixels: UnsafeRawBufferPointer, channels: Int, seconds: Double) throws {
+    /// `keyframe`: a segmented file's next segment starts here (its first frame is one in any case).
+    public func addVideo(rgb pixels: UnsafeRawBufferPointer, channels: Int, seconds: Double, keyframe: Bool = false) throws {
         guard let timestamp = nextVideoTimestamp(seconds) else { return }
-        try video.add(rgb: pixels, channels: channels, timestamp: timestamp) { try write($0, from: video.context, to: videoStream) }
+        try video.add(rgb: pixels, channels: channels, timestamp: timestamp, keyframe: keyframe && isSegmented) {
+            try write($0, from: video.context, to: videoStream)
+        }
         frameCount += 1
     }
 
@@ -157,9 +191,9 @@ public final class WebMP4Writer {
     }
 
     /// Adds a frame already in H.264's planes (`YCbCr420Scaler`'s), as `addVideo(rgb:)` does.
-    public func addVideo(_ picture: YCbCr420Picture, seconds: Double) throws {
+    public func addVideo(_ picture: YCbCr420Picture, seconds: Double, keyframe: Bool = false) throws {
         guard let timestamp = nextVideoTimestamp(seconds) else { return }
-        try video.add(picture, timestamp: timestamp) { try write($0, from: video.context, to: videoStream) }
+        try video.add(picture, timestamp: timestamp, keyframe: keyframe && isSegmented) { try write($0, from: video.context, to: videoStream) }
         frameCount += 1
     }
 
@@ -190,7 +224,8 @@ public final class WebMP4Writer {
     public func encodeAudio(through seconds: Double) throws {
         guard let audioEncoder else { return }
         let size = Int(audioEncoder.pointee.frame_size)
-        let end = Int64((seconds * Double(audioEncoder.pointee.sample_rate)).rounded(.down))
+        let through = isSegmented ? min(seconds, writtenVideoSeconds) : seconds
+        let end = Int64((through * Double(audioEncoder.pointee.sample_rate)).rounded(.down))
         while pendingCount >= size && samplesSent + Int64(size) <= end { try encodePendingAudio(count: size) }
     }
 
@@ -241,11 +276,67 @@ public final class WebMP4Writer {
                        to stream: UnsafeMutablePointer<AVStream>) throws {
         packet.pointee.stream_index = stream.pointee.index
         if stream == videoStream && packet.pointee.duration <= 0 { packet.pointee.duration = frameTicks }
+        if isSegmented && stream == videoStream {
+            let seconds = Double(packet.pointee.pts) * av_q2d(encoder.pointee.time_base)
+            // A keyframe starts a fragment: what came before it is written out as the last one.
+            if packet.pointee.flags & AV_PKT_FLAG_KEY != 0 {
+                if !fragmentStarts.isEmpty { try cutFragment() }
+                fragmentStarts.append((Int(avio_tell(muxer.pointee.pb)), seconds))
+            }
+            writtenVideoSeconds = max(writtenVideoSeconds, seconds)
+        }
         av_packet_rescale_ts(packet, encoder.pointee.time_base, stream.pointee.time_base)
         // av_interleaved_write_frame takes the packet's data and leaves it blank.
         let written = av_interleaved_write_frame(muxer, packet)
         if let failure = output.failure { throw failure }
         try FFmpegError.check(written, "cannot write the MP4 file")
+    }
+
+    /// Writes every packet given so far as one fragment.
+    private func cutFragment() throws {
+        let interleaved = av_interleaved_write_frame(muxer, nil)
+        if let failure = output.failure { throw failure }
+        try FFmpegError.check(interleaved, "cannot write the MP4 file")
+        let cut = av_write_frame(muxer, nil)
+        if let failure = output.failure { throw failure }
+        try FFmpegError.check(cut, "cannot write the MP4 file")
+    }
+
+    /// RFC 6381's names of the file's codecs (an HLS master playlist's CODECS): H.264's profile,
+    /// constraints and level from its sequence parameter set; AAC-LC where there is sound.
+    public var codecs: String {
+        let context = video.context.pointee
+        let header = context.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, context.extradata_size)))) } ?? []
+        let video = Self.avc1Name(header) ?? "avc1.640028"
+        return audioEncoder == nil ? video : video + ",mp4a.40.2"
+    }
+
+    /// "avc1.PPCCLL" from an H.264 header: an `avcC` record (version 1 first) or Annex B units
+    /// (its sequence parameter set, type 7, after a start code).
+    static func avc1Name(_ header: [UInt8]) -> String? {
+        var parameters: ArraySlice<UInt8>?
+        if header.first == 1, header.count >= 4 {
+            parameters = header[1..<4]
+        } else {
+            var index = 0
+            while index + 3 < header.count {
+                if header[index] == 0, header[index + 1] == 0, header[index + 2] == 1 {
+                    if header[index + 3] & 0x1F == 7, index + 7 <= header.count { parameters = header[(index + 4)..<(index + 7)]; break }
+                    index += 3
+                } else {
+                    index += 1
+                }
+            }
+        }
+        guard let parameters else { return nil }
+        return "avc1." + parameters.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+
+    /// A segmented file's segments, once it is finished: each from its keyframe to the next.
+    public var segments: [Segment] {
+        guard let fragmentsEnd else { return [] }
+        let ends = fragmentStarts.dropFirst().map(\.offset) + [fragmentsEnd]
+        return zip(fragmentStarts, ends).map { Segment(offset: $0.offset, bytes: $1 - $0.offset, seconds: $0.seconds) }
     }
 
     /// Ends the file: the last sound (cut at `endSeconds`, the video's end), both encoders
@@ -265,6 +356,11 @@ public final class WebMP4Writer {
             while pendingCount > 0 { try encodePendingAudio(count: min(size, pendingCount)) }
             try FFmpegError.check(avcodec_send_frame(audioEncoder, nil), "cannot encode the sound")
             try receivePackets(from: audioEncoder, to: audioStream)
+        }
+        if isSegmented {
+            writtenVideoSeconds = .infinity
+            try cutFragment()
+            fragmentsEnd = Int(avio_tell(muxer.pointee.pb))
         }
         let ended = av_write_trailer(muxer)
         if let failure = output.failure { throw failure }
@@ -288,10 +384,11 @@ final class DescriptorOutput {
     /// The furthest byte written: the file's size.
     private(set) var size = 0
 
-    init(descriptor: Int32, target: String) {
+    /// `seeks`: whether the muxer may seek where the descriptor allows it.
+    init(descriptor: Int32, target: String, seeks: Bool = true) {
         self.descriptor = descriptor
         self.target = target
-        isSeekable = FileSystem.isRewritableFile(descriptor)
+        isSeekable = seeks && FileSystem.isRewritableFile(descriptor)
         let bufferSize: Int32 = 1 << 18
         let buffer = av_malloc(Int(bufferSize))!
         let opaque = Unmanaged.passUnretained(self).toOpaque()
@@ -334,4 +431,8 @@ final class DescriptorOutput {
         }
         return Int64(position)
     }
+}
+
+private extension String {
+    func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }

@@ -51,7 +51,7 @@ public enum JobSpec: Sendable, Codable {
             return Ingester(options: options).job
         case .transcode(var options):
             options.threads = threads
-            return Transcoder(options: options).job
+            return options.makesLadder ? Transcoder(options: options).ladderJob : Transcoder(options: options).job
         case .pixels(let job):
             // The caller set its threads.
             return job.job

@@ -15,6 +15,7 @@ extension Transcoder {
             return try JobReport(result, warnings: made.warnings)
         }
         job.writesInPlace = true
+        job.progresses = true
         return job
     }
 }
@@ -50,5 +51,124 @@ public struct TranscodeResult: Codable, Sendable {
         try container.encode(bytes, forKey: .bytes)
         try container.encode(fragmented, forKey: .fragmented)
         try container.encode(cutShort, forKey: .cutShort)
+    }
+}
+
+extension Transcoder {
+    /// The HLS ladder as a job of the batch: the master playlist planned (CLIP.m3u8), each
+    /// rendition's video and playlist beside it (CLIP.720p.mp4, CLIP.720p.m3u8) the only other
+    /// outputs it may open. All appear together, the master last.
+    public var ladderJob: FileJob {
+        let most = 2 * Self.ladderRungs.count
+        var job = FileJob(recognise: VideoSource.recognise, policy: options.output, allowsOutput: { planned, path, namedByUser, opened in
+            !namedByUser && opened.count < most && HLSNames(master: planned[0].path).isRenditionFile(path)
+        }) { file, outputs, master in
+            let names = HLSNames(master: master)
+            var videos: [(name: String, descriptor: Int32)] = []
+            let ladder = try makeLadder(file, open: { rung in
+                let path = names.video(rung)
+                let descriptor = try outputs.open(path, namedByUser: false)
+                videos.append((rung, descriptor))
+                return (descriptor, path)
+            }) { outputs.progress($0) }
+            for (_, descriptor) in videos { try outputs.finish(descriptor) }
+            for rendition in ladder.renditions {
+                let path = names.playlist(rendition.name)
+                let descriptor = try outputs.open(path, namedByUser: false)
+                let text = HLSPlaylist.media(of: rendition, videoName: names.fileName(names.video(rendition.name)))
+                try FileSystem.writeAll(Array(text.utf8), to: descriptor, target: path)
+                try outputs.finish(descriptor)
+            }
+            let playlists = ladder.renditions.map { names.fileName(names.playlist($0.name)) }
+            try FileSystem.writeAll(Array(HLSPlaylist.master(of: ladder, playlistNames: playlists).utf8), to: outputs.primary, target: master)
+            let result = LadderResult(ladder: ladder, names: names)
+            return try JobReport(result, warnings: ladder.warnings)
+        }
+        job.progresses = true
+        return job
+    }
+}
+
+/// Where an HLS ladder's files go: beside its master playlist CLIP.m3u8, each rendition's
+/// video CLIP.720p.mp4 and playlist CLIP.720p.m3u8.
+public struct HLSNames: Sendable {
+    /// The master's path without its extension.
+    let base: String
+
+    public init(master: String) {
+        base = master.hasSuffix(".m3u8") ? String(master.dropLast(5)) : master
+    }
+
+    public func video(_ rung: String) -> String { "\(base).\(rung).mp4" }
+    public func playlist(_ rung: String) -> String { "\(base).\(rung).m3u8" }
+
+    /// The last part of `path`: how a playlist names a file beside it.
+    func fileName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+
+    /// Whether `path` is one of the ladder's renditions' files.
+    func isRenditionFile(_ path: String) -> Bool {
+        Self.master(ofRendition: path).map { HLSNames(master: $0).base == base } ?? false
+    }
+
+    /// The master playlist a rendition's video or playlist at `path` is written beside
+    /// (BASE.720p.mp4 or .m3u8: BASE.m3u8), a rung named by 1 to 4 digits and "p"; nil for any
+    /// other file.
+    public static func master(ofRendition path: String) -> String? {
+        for fileExtension in [".mp4", ".m3u8"] where path.hasSuffix(fileExtension) {
+            let named = path.dropLast(fileExtension.count)
+            guard let dot = named.lastIndex(of: "."), !named[..<dot].hasSuffix("/"), dot != named.startIndex else { return nil }
+            let rung = named[named.index(after: dot)...]
+            guard rung.count >= 2, rung.count <= 5, rung.hasSuffix("p"), rung.dropLast().allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+            return named[..<dot] + ".m3u8"
+        }
+        return nil
+    }
+}
+
+/// An HLS ladder's line: the master playlist's renditions, largest first.
+public struct LadderResult: Codable, Sendable {
+    public struct Rendition: Codable, Sendable {
+        public let name: String
+        public let width: Int
+        public let height: Int
+        public let bytes: Int
+        public let segments: Int
+        /// The master playlist's BANDWIDTH: bits a second of its most demanding segment.
+        public let bandwidth: Int
+        public let codecs: String
+        public let video: String
+        public let playlist: String
+    }
+    public let frames: Int
+    public let seconds: Double
+    public let sound: String?
+    public let soundFrom: String?
+    public let cutShort: Bool
+    public let renditions: [Rendition]
+
+    private enum CodingKeys: String, CodingKey {
+        case frames, seconds, sound, soundFrom = "sound_from", cutShort = "cut_short", renditions
+    }
+
+    init(ladder: HLSLadder, names: HLSNames) {
+        frames = ladder.frames
+        seconds = ladder.seconds
+        sound = ladder.soundFrom.map { _ in "aac" }
+        soundFrom = ladder.soundFrom
+        cutShort = ladder.isCutShort
+        renditions = ladder.renditions.map {
+            Rendition(name: $0.name, width: $0.width, height: $0.height, bytes: $0.bytes, segments: $0.segments.count,
+                      bandwidth: $0.peakBitsPerSecond, codecs: $0.codecs, video: names.video($0.name), playlist: names.playlist($0.name))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(frames, forKey: .frames)
+        try container.encode(seconds, forKey: .seconds)
+        try container.encode(sound, forKey: .sound)
+        try container.encode(soundFrom, forKey: .soundFrom)
+        try container.encode(cutShort, forKey: .cutShort)
+        try container.encode(renditions, forKey: .renditions)
     }
 }

@@ -29,8 +29,8 @@ struct JobExchange {
     /// The planned output where the worker writes it itself (a web video, whose muxer seeks back
     /// in it): its descriptor, the worker's copy bounded by its file size limit.
     var inPlace: (descriptor: Int32, name: String)?
-    /// Whether the job may say it progresses: one whose output is sought in (a web video), long by
-    /// nature, whether it writes in place or, to a pipe, streams.
+    /// Whether the job may say it progresses: one long by nature (`FileJob.progresses`: a web
+    /// video, an HLS ladder), whether it writes in place or, to a pipe, streams.
     var acceptsProgress = false
     /// The frames the worker last said it made (`WireMessage.progress`): only more move the deadline on.
     var progressFrames = 0

@@ -138,7 +138,7 @@ public final class SandboxedJobs: Sendable {
         let inPlace = job.writesInPlace && outputs.map { FileSystem.isRewritableFile($0.primary) } == true
         do {
             let report = try perform(on: &box, spec: spec, input: file, outputs: outputs, planned: planned,
-                                     primary: nil, writesInPlace: inPlace, acceptsProgress: job.writesInPlace, threads: threads,
+                                     primary: nil, writesInPlace: inPlace, acceptsProgress: job.progresses, threads: threads,
                                      cancellation: cancellation, budget: budget ?? settings.budget, progress: progress)
             if inPlace { _ = box.worker.end() } else { checkin(box) }
             try outputs?.commit()

@@ -37,10 +37,9 @@ public enum TranscodeError: Error, Equatable, CustomStringConvertible {
     case picture
     /// The video runs past the longest made.
     case tooLong(limit: Double)
-    /// x264 at this size and preset needs more memory than the limit.
-    /// x264 at this size and preset needs more memory than the limit leaves beside what
-    /// decoding holds (`held`).
-    case encoderOverMemory(needed: Int, held: Int, limit: Int, width: Int, height: Int, preset: String)
+    /// x264 at this size and preset (with `renditions` - 1 smaller ones beside it: an HLS ladder)
+    /// needs more memory than the limit leaves beside what decoding holds (`held`).
+    case encoderOverMemory(needed: Int, held: Int, limit: Int, width: Int, height: Int, preset: String, renditions: Int = 1)
 
     public var description: String {
         switch self {
@@ -48,8 +47,9 @@ public enum TranscodeError: Error, Equatable, CustomStringConvertible {
             return "a picture, not a video: a web video is made of a video's frames (thumbnail makes pictures of pictures)"
         case .tooLong(let limit):
             return "the video runs past \(Int(limit)) s, the longest made (--max-duration)"
-        case .encoderOverMemory(let needed, let held, let limit, let width, let height, let preset):
-            return "encoding \(width)x\(height) at --preset \(preset) needs \(DecodeLimitError.mebibytes(needed)) of memory beside the "
+        case .encoderOverMemory(let needed, let held, let limit, let width, let height, let preset, let renditions):
+            let smaller = renditions > 1 ? " and \(renditions - 1) smaller renditions" : ""
+            return "encoding \(width)x\(height)\(smaller) at --preset \(preset) needs \(DecodeLimitError.mebibytes(needed)) of memory beside the "
                 + "\(DecodeLimitError.mebibytes(held)) decoding holds, over the limit of \(DecodeLimitError.mebibytes(limit, roundingUp: false)) (--max-memory): a lower --height or a faster preset needs less"
         }
     }

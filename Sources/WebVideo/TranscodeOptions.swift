@@ -22,6 +22,8 @@ public struct TranscodeOptions: Sendable, Codable {
     public var limits = DecodeLimits()
     /// What writing the file may do to what is at its path.
     public var output = OutputPolicy(overwrite: false, isNamedByUser: false)
+    /// An HLS ladder (`Transcoder.makeLadder`) instead of one MP4.
+    public var makesLadder = false
     /// Threads of one video (decoder, scaler, encoder); 0 for every core.
     public var threads = 0
 

@@ -35,6 +35,36 @@ public struct Transcoder: Sendable {
     /// Decodes `file` once and writes its web video to `descriptor` (`target` names it in errors).
     /// `progress` is told how far it has got, after each frame.
     public func transcode(_ file: InputFile, to descriptor: Int32, target: String, progress: (JobProgress) -> Void = { _ in }) throws -> WebVideo {
+        let made = try encode(file, progress: progress, segmentSeconds: nil, sizes: { natural in [natural] }) { _, _ in (descriptor, target) }
+        let writer = made.renditions[0].writer
+        if !writer.isFragmented { try MP4Faststart.moveMovieFirst(in: descriptor, size: made.renditions[0].bytes, target: target) }
+        let geometry = made.renditions[0].geometry
+        return WebVideo(width: geometry.outputWidth, height: geometry.outputHeight, frames: writer.frameCount, seconds: made.seconds,
+                        bytes: made.renditions[0].bytes, soundFrom: made.soundFrom, isFragmented: writer.isFragmented,
+                        isCutShort: made.isCutShort, warnings: made.warnings)
+    }
+
+    /// A web video's renditions from one decode, as `encode` made them.
+    struct Encoded {
+        struct Rendition {
+            let geometry: DisplayGeometry
+            let writer: WebMP4Writer
+            let bytes: Int
+        }
+        let renditions: [Rendition]
+        let seconds: Double
+        let soundFrom: String?
+        let isCutShort: Bool
+        let warnings: [String]
+    }
+
+    /// Decodes `file` once and encodes each of its frames at every size `sizes` gives for the
+    /// upright picture fitted to the options' box (the first the largest), each to the
+    /// descriptor `open` gives for its index and size. With `segmentSeconds`, each rendition is
+    /// segmented, a keyframe in all of them at the first frame that many seconds after the last.
+    func encode(_ file: InputFile, progress: (JobProgress) -> Void, segmentSeconds: Double?,
+                sizes: (DisplayGeometry) -> [DisplayGeometry],
+                open: (Int, DisplayGeometry) throws -> (descriptor: Int32, target: String)) throws -> Encoded {
         if try InputKind.of(file).isPicture { throw TranscodeError.picture }
         let video = try VideoSource(file: file, threads: options.threads, videoStream: options.videoStream, limits: options.limits)
         if video.isPicture { throw TranscodeError.picture }
@@ -51,17 +81,15 @@ public struct Transcoder: Sendable {
         }
         // Known only where the sound was looked for and none was there.
         let hasNoSoundTrack = options.keepsSound && sound == nil && !soundFailed
-        var writer: WebMP4Writer?
-        var geometry: DisplayGeometry?
+        var renditions: [Rendition] = []
         // Held until the video is written.
         var encoderMemory: MemoryBudget.Reservation?
         defer { withExtendedLifetime(encoderMemory) {} }
-        // SDR frames in BT.709 go to H.264's planes without RGB between (the others through RGB).
-        var scaler: YCbCr420Scaler?
         var resampler: LinearResampler?
         var soundOffset: Double?
         var lastSeconds = 0.0
         var keptSlot: Double?
+        var lastKeyframe: Double?
         var damaged = false
         var framesBack = 0
         let colourWarning = video.colourWarning
@@ -79,63 +107,34 @@ public struct Transcoder: Sendable {
             let slot = (located.seconds * TranscodeOptions.mostFramesPerSecond).rounded()
             if let keptSlot, slot <= keptSlot { return true }
             keptSlot = slot
-            if writer == nil {
-                let (natural, warning) = video.display(of: located.frame, upright: options.appliesOrientation)
-                if let warning { warnings.append(warning) }
-                // H.264 codes at most 8192 a side: a wider box (or a wide pixel aspect) is fitted to it.
-                let box = (width: min(options.maxWidth ?? 8192, 8192), height: min(options.maxHeight ?? 8192, 8192))
-                let larger = natural.outputWidth > box.width || natural.outputHeight > box.height
-                let fitted = larger ? video.display(of: located.frame, upright: options.appliesOrientation, maxWidth: box.width,
-                                                    maxHeight: box.height).geometry : natural
-                geometry = fitted.evenSided
-                let audio = sound.map { source in
-                    let rate = WebMP4Writer.aacSampleRates.contains(source.sampleRate) ? source.sampleRate : 48000
-                    if rate != source.sampleRate { resampler = LinearResampler(from: source.sampleRate, to: rate) }
-                    return WebMP4Writer.Audio(sampleRate: rate, channels: source.channels)
-                }
-                // x264's memory (its lookahead, references and frame threads' pictures) from the
-                // run's budget, as a decoder's frames are: two 8192x1080 videos took 768 MiB at
-                // --max-memory 256M before (the eighth red team's).
-                let (width, height) = (geometry!.outputWidth, geometry!.outputHeight)
-                let needed = WebMP4Writer.encoderMemory(width: width, height: height, preset: options.preset)
-                // Beside what this job holds already, or it would wait for itself.
-                let held = video.heldBytes + (sound?.heldBytes ?? 0)
-                if needed > options.limits.maxMemory - held {
-                    throw TranscodeError.encoderOverMemory(needed: needed, held: held, limit: options.limits.maxMemory, width: width,
-                                                           height: height, preset: options.preset)
-                }
-                encoderMemory = try options.limits.reserve(needed, width: width, height: height)
-                writer = try WebMP4Writer(descriptor: descriptor, target: target, video: .init(
-                    width: geometry!.outputWidth, height: geometry!.outputHeight, preset: options.preset, crf: options.crf,
-                    fps: video.frameSeconds.map { 1 / $0 } ?? 30, threads: options.threads),
-                    audio: audio, creationTime: video.creationTimeTag)
+            if renditions.isEmpty {
+                renditions = try makeRenditions(for: located.frame, of: video, sound: sound, sizes: sizes, segmented: segmentSeconds != nil,
+                                                resampler: &resampler, memory: &encoderMemory, warnings: &warnings, open: open)
             }
-            if let planes = try video.uprightYCbCr420(of: located.frame, geometry!, scaler: &scaler, deinterlaces: options.deinterlaces,
-                                                       threads: options.threads) {
-                try writer!.addVideo(planes, seconds: located.seconds)
-            } else {
-                let picture = try video.uprightPixels(of: located.frame, geometry!, deinterlaces: options.deinterlaces, threads: options.threads)
-                try picture.bytes.withUnsafeBytes { try writer!.addVideo(rgb: $0, channels: picture.channels, seconds: located.seconds) }
+            let keyframe = segmentSeconds.map { segment in lastKeyframe.map { located.seconds >= $0 + segment } ?? true } ?? false
+            if keyframe { lastKeyframe = located.seconds }
+            for rendition in renditions {
+                try rendition.add(located.frame, of: video, seconds: located.seconds, keyframe: keyframe, options: options)
             }
             lastSeconds = located.seconds
-            progress(JobProgress(frames: writer!.frameCount, milliseconds: Self.milliseconds(located.seconds),
+            progress(JobProgress(frames: renditions[0].writer.frameCount, milliseconds: Self.milliseconds(located.seconds),
                                  totalMilliseconds: statedLength.map(Self.milliseconds).flatMap { $0 > 0 ? $0 : nil }))
             // The sound up to a little past this frame, so that the muxer interleaves as it goes.
             if let source = sound {
-                try feedSound(from: source, to: writer!, until: located.seconds + 0.5, videoStart: video.startSeconds,
+                try feedSound(from: source, to: renditions.map(\.writer), until: located.seconds + 0.5, videoStart: video.startSeconds,
                               offset: &soundOffset, resampler: &resampler, warnings: &warnings, silenced: &sound)
             }
-            try writer!.encodeAudio(through: located.seconds)
+            for rendition in renditions { try rendition.writer.encodeAudio(through: located.seconds) }
             return true
         }
-        guard let writer, let geometry else { throw VideoError.noDecodableFrame(cause: nil) }
+        guard !renditions.isEmpty else { throw VideoError.noDecodableFrame(cause: nil) }
         let endSeconds = lastSeconds + (video.frameSeconds ?? 0)
         if let source = sound {
-            try feedSound(from: source, to: writer, until: endSeconds, videoStart: video.startSeconds,
+            try feedSound(from: source, to: renditions.map(\.writer), until: endSeconds, videoStart: video.startSeconds,
                           offset: &soundOffset, resampler: &resampler, warnings: &warnings, silenced: &sound)
         }
-        let size = try writer.finish(endSeconds: endSeconds)
-        if !writer.isFragmented { try MP4Faststart.moveMovieFirst(in: descriptor, size: size, target: target) }
+        let finished = try renditions.map { Encoded.Rendition(geometry: $0.geometry, writer: $0.writer,
+                                                              bytes: try $0.writer.finish(endSeconds: endSeconds)) }
         if damaged { warnings.append("frames of the video are damaged: the web video shows them as decoded") }
         // Frames timed at or before one shown ahead of them (a stream joined to another, whose
         // clock starts again): passed over, as a video's times only go forward, and said.
@@ -155,10 +154,71 @@ public struct Transcoder: Sendable {
                             + "the file is cut short or damaged there, and the web video is what could be decoded")
         }
         if let colourWarning { warnings.append(colourWarning) }
-        return WebVideo(width: geometry.outputWidth, height: geometry.outputHeight, frames: writer.frameCount,
-                        seconds: (endSeconds * 1000).rounded() / 1000,
-                        bytes: size, soundFrom: sound?.codecName, isFragmented: writer.isFragmented, isCutShort: isCutShort,
-                        warnings: warnings)
+        return Encoded(renditions: finished, seconds: (endSeconds * 1000).rounded() / 1000, soundFrom: sound?.codecName,
+                       isCutShort: isCutShort, warnings: warnings)
+    }
+
+    /// One size a video is encoded at: its writer, and the scaler that makes its pictures.
+    final class Rendition {
+        let geometry: DisplayGeometry
+        let writer: WebMP4Writer
+        /// SDR frames in BT.709 go to H.264's planes without RGB between (the others through RGB).
+        private var scaler: YCbCr420Scaler?
+
+        init(geometry: DisplayGeometry, writer: WebMP4Writer) {
+            self.geometry = geometry
+            self.writer = writer
+        }
+
+        func add(_ frame: Frame, of video: VideoSource, seconds: Double, keyframe: Bool, options: TranscodeOptions) throws {
+            if let planes = try video.uprightYCbCr420(of: frame, geometry, scaler: &scaler, deinterlaces: options.deinterlaces,
+                                                       threads: options.threads) {
+                try writer.addVideo(planes, seconds: seconds, keyframe: keyframe)
+            } else {
+                let picture = try video.uprightPixels(of: frame, geometry, deinterlaces: options.deinterlaces, threads: options.threads)
+                try picture.bytes.withUnsafeBytes { try writer.addVideo(rgb: $0, channels: picture.channels, seconds: seconds, keyframe: keyframe) }
+            }
+        }
+    }
+
+    /// The renditions of a video whose first frame is `frame`, their encoders' memory reserved.
+    private func makeRenditions(for frame: Frame, of video: VideoSource, sound: AudioSource?, sizes: (DisplayGeometry) -> [DisplayGeometry],
+                                segmented: Bool, resampler: inout LinearResampler?, memory: inout MemoryBudget.Reservation?,
+                                warnings: inout [String], open: (Int, DisplayGeometry) throws -> (descriptor: Int32, target: String))
+        throws -> [Rendition] {
+        let (natural, warning) = video.display(of: frame, upright: options.appliesOrientation)
+        if let warning { warnings.append(warning) }
+        // H.264 codes at most 8192 a side: a wider box (or a wide pixel aspect) is fitted to it.
+        let box = (width: min(options.maxWidth ?? 8192, 8192), height: min(options.maxHeight ?? 8192, 8192))
+        let larger = natural.outputWidth > box.width || natural.outputHeight > box.height
+        let fitted = larger ? video.display(of: frame, upright: options.appliesOrientation, maxWidth: box.width,
+                                            maxHeight: box.height).geometry : natural
+        let geometries = sizes(fitted.evenSided)
+        let audio = sound.map { source in
+            let rate = WebMP4Writer.aacSampleRates.contains(source.sampleRate) ? source.sampleRate : 48000
+            if rate != source.sampleRate { resampler = LinearResampler(from: source.sampleRate, to: rate) }
+            return WebMP4Writer.Audio(sampleRate: rate, channels: source.channels)
+        }
+        // x264's memory (its lookahead, references and frame threads' pictures) from the run's
+        // budget, as a decoder's frames are: two 8192x1080 videos took 768 MiB at --max-memory
+        // 256M before (the eighth red team's).
+        let needed = geometries.reduce(0) { $0 + WebMP4Writer.encoderMemory(width: $1.outputWidth, height: $1.outputHeight, preset: options.preset) }
+        // Beside what this job holds already, or it would wait for itself.
+        let held = video.heldBytes + (sound?.heldBytes ?? 0)
+        let (width, height) = (geometries[0].outputWidth, geometries[0].outputHeight)
+        if needed > options.limits.maxMemory - held {
+            throw TranscodeError.encoderOverMemory(needed: needed, held: held, limit: options.limits.maxMemory, width: width,
+                                                   height: height, preset: options.preset, renditions: geometries.count)
+        }
+        memory = try options.limits.reserve(needed, width: width, height: height)
+        return try geometries.enumerated().map { index, geometry in
+            let (descriptor, target) = try open(index, geometry)
+            let writer = try WebMP4Writer(descriptor: descriptor, target: target, video: .init(
+                width: geometry.outputWidth, height: geometry.outputHeight, preset: options.preset, crf: options.crf,
+                fps: video.frameSeconds.map { 1 / $0 } ?? 30, threads: options.threads, segmented: segmented),
+                audio: audio, creationTime: video.creationTimeTag)
+            return Rendition(geometry: geometry, writer: writer)
+        }
     }
 
     private static func tenths(_ seconds: Double) -> String { String((min(seconds, 1e12) * 10).rounded() / 10) }
@@ -167,18 +227,18 @@ public struct Transcoder: Sendable {
     /// large a `--max-duration` let them be.
     private static func milliseconds(_ seconds: Double) -> Int { Int(min(max(seconds, 0), 1e12) * 1000) }
 
-    /// Hands `writer` the sound until `seconds` (on the video's clock, its first frame at 0):
-    /// silence first where the sound starts after the first frame, its start cut where it starts
-    /// before. A sound track that fails part way is ended there, with a warning.
-    private func feedSound(from source: AudioSource, to writer: WebMP4Writer, until seconds: Double, videoStart: Double,
+    /// Hands `writers` (each alike) the sound until `seconds` (on the video's clock, its first
+    /// frame at 0): silence first where the sound starts after the first frame, its start cut
+    /// where it starts before. A sound track that fails part way is ended there, with a warning.
+    private func feedSound(from source: AudioSource, to writers: [WebMP4Writer], until seconds: Double, videoStart: Double,
                            offset: inout Double?, resampler: inout LinearResampler?, warnings: inout [String],
                            silenced: inout AudioSource?) throws {
-        while writer.audioSeconds < seconds {
+        while writers[0].audioSeconds < seconds {
             let block: [[Float]]?
             do {
                 block = try source.nextBlock()
             } catch {
-                warnings.append("the sound stops at \((writer.audioSeconds * 10).rounded() / 10) s: \(error)")
+                warnings.append("the sound stops at \((writers[0].audioSeconds * 10).rounded() / 10) s: \(error)")
                 silenced = nil
                 return
             }
@@ -191,13 +251,13 @@ public struct Transcoder: Sendable {
                 if start > 0 {
                     // Silence until the sound starts, made as the video reaches it, not at once:
                     // a sound 30 minutes after a 4 s video took a gigabyte of zeros.
-                    writer.addSilence(seconds: start)
+                    for writer in writers { writer.addSilence(seconds: start) }
                 } else if start < 0 {
                     let cut = min(samples[0].count, Int((-start * rate).rounded()))
                     samples = samples.map { Array($0.dropFirst(cut)) }
                 }
             }
-            writer.addAudio(samples)
+            for writer in writers { writer.addAudio(samples) }
         }
     }
 }

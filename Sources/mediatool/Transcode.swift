@@ -33,6 +33,16 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
             CLIP.mov gives CLIP.web.mp4 beside it, or -o FILE (one input; - for standard output, \
             written as a fragmented MP4), or --out-dir DIR.
 
+            --hls DIR: an HLS ladder from the one decode, in DIR: the master playlist \
+            CLIP.m3u8 (BANDWIDTH, AVERAGE-BANDWIDTH, RESOLUTION and CODECS of each rendition, \
+            largest first) and a rendition at 1080, 720, 480 and 360 lines on the picture's \
+            shorter side, each at or below the video's own (and inside --width and --height): \
+            CLIP.720p.mp4, a fragmented MP4 that plays on its own too, and CLIP.720p.m3u8, its \
+            segments by byte range. Segments start at the first frame 4 s after the last \
+            segment's start, at the same frames in every rendition, each with a keyframe (there \
+            are no others). Keep DIR out of the folders given as inputs: a later run would take \
+            the renditions for uploads.
+
             --timeout: a video takes as long as it takes to encode; the limit ends a video that \
             is stuck (no frame for that long), not a long one.
 
@@ -46,6 +56,7 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
               mediatool transcode clip.mov
               mediatool transcode --height 720 --crf 26 --out-dir web/ uploads/
               mediatool transcode --preset medium clip.mp4 -o clip.web.mp4
+              mediatool transcode --hls site/video/ clip.mov
 
             Exit status: 0 when every input gave a video, 1 when any failed, 64 for usage errors.
             """
@@ -67,6 +78,10 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
 
     @Flag(help: "Leave the sound out.")
     var noSound = false
+
+    @Option(help: ArgumentHelp("Write an HLS ladder to this folder instead of one MP4: CLIP.m3u8 and, for each rendition, CLIP.720p.mp4 and CLIP.720p.m3u8.", valueName: "dir"),
+            completion: .directory)
+    var hls: String?
 
     @OptionGroup var outputs: OutputOptions
 
@@ -90,14 +105,20 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
         guard crf >= 0, crf <= 51 else { throw ValidationError("--crf takes 0 to 51.") }
         guard maxDuration > 0, maxDuration.isFinite else { throw ValidationError("--max-duration takes seconds above 0.") }
         if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
+        if hls != nil {
+            if outputs.output != nil || outputs.outDir != nil { throw ValidationError("--hls names the ladder's folder: give it without -o or --out-dir.") }
+            try InputList.refuseEmpty([("--hls", hls)])
+            if let name = outputs.name, !name.hasSuffix(".m3u8") { throw ValidationError("--name with --hls names the master playlist: end it with .m3u8.") }
+        }
         if outputs.name?.contains("{size}") == true { throw ValidationError("--name's {size} is thumbnail's: a web video has one size.") }
     }
 
     func run() throws {
         var options = TranscodeOptions()
-        // 1080 lines unless a box is given.
+        // 1080 lines unless a box is given (a ladder's largest rendition is 1080 on its shorter side).
         options.maxWidth = frames.width
-        options.maxHeight = frames.height ?? (frames.width == nil ? 1080 : nil)
+        options.maxHeight = frames.height ?? (frames.width == nil && hls == nil ? 1080 : nil)
+        options.makesLadder = hls != nil
         options.preset = preset
         options.crf = crf
         options.maxSeconds = maxDuration
@@ -108,9 +129,13 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
         options.output = outputs.policy
         options.limits = limits.runLimits()
         let sandboxRun = sandbox.begin(limits: limits)
-        let (plan, videos, ownOutputs) = try outputs.plan(
-            for: inputs, extensions: SearchedExtensions.videos, batch: batch,
-            defaultTemplate: OutputPlan.defaultTemplate(suffix: "web", fileExtension: "mp4"))
+        let (plan, videos, ownOutputs) = if let hls {
+            try OutputOptions.plan(output: nil, outDir: hls, name: outputs.name, for: inputs, extensions: SearchedExtensions.videos,
+                                   batch: batch, defaultTemplate: "{stem}.m3u8", sideOutputOwner: HLSNames.master(ofRendition:))
+        } else {
+            try outputs.plan(for: inputs, extensions: SearchedExtensions.videos, batch: batch,
+                             defaultTemplate: OutputPlan.defaultTemplate(suffix: "web", fileExtension: "mp4"))
+        }
         try sandboxRun.runBatch(videos, plan: plan, jobs: jobs, ownOutputs: ownOutputs, spec: .transcode(options),
                                 serving: batch.serve ? batch.selection(extensions: SearchedExtensions.videos) : nil)
     }

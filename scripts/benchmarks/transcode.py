@@ -4,7 +4,10 @@ site would write for the same result, at the same x264 preset and CRF (veryfast,
   - 10 s of 1080p SDR H.264 at 30 fps with stereo sound, to 720p;
   - 5 s of 4K HLG HEVC 10-bit (an iPhone's kind) at 30 fps made from an SDR pattern by BT.2100's
     maths, to 1080p SDR: ffmpeg scales first, then zscale and tonemap (hable) to BT.709, the
-    recipe of its documentation's examples.
+    recipe of its documentation's examples;
+  - a 3-rung HLS ladder (720, 480 and 360 lines, 4 s segments at the same frames, fragmented MP4
+    by byte range) of 10 s of 720p SDR H.264 with sound: one `transcode --hls` against three
+    ffmpeg runs of its hls muxer, one a rendition, keyframes forced every 4 s and no scene cuts.
 Then what came out: its bytes, and the PSNR of its frames against the SDR it was made from (the
 1080p source; the pattern itself for the HLG clip), all decoded by ffmpeg as a player shows them."""
 import math
@@ -32,7 +35,10 @@ def sources():
     # reference white, as the HDR fixtures are made): tone mapped back, each tool's frames can
     # be compared with the SDR pattern itself.
     hlg = made(os.path.join(FOLDER, "transcode-4k-hlg-from-sdr.mp4"), hlg_from_sdr)
-    return hd, hlg
+    hd720 = made(os.path.join(FOLDER, "transcode-720p.mp4"), lambda partial: ffmpeg(
+        "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=10", "-f", "lavfi", "-i", "sine=frequency=440:duration=10",
+        "-c:v", "libx264", "-preset", "medium", "-crf", "20", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", partial))
+    return hd, hlg, hd720
 
 
 PATTERN = ["-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=30:duration=5"]
@@ -85,7 +91,7 @@ def psnr(a, b):
 
 def main():
     options = arguments(__doc__)
-    hd, hlg = sources()
+    hd, hlg, hd720 = sources()
     out = os.path.join(FOLDER, "transcode-out")
     os.makedirs(out, exist_ok=True)
     print(f"median of {options.runs} runs\n")
@@ -116,6 +122,34 @@ def main():
               f"({os.path.getsize(mine) / os.path.getsize(theirs) - 1:+.1%}); PSNR against the SDR source "
               f"{psnr(frames(mine, width, height), reference_frames):.2f} dB against ffmpeg's "
               f"{psnr(frames(theirs, width, height), reference_frames):.2f} dB\n")
+    if not options.only or "3-rung HLS ladder".startswith(options.only):
+        ladder(hd720, out, x264, options.runs)
+
+
+def ladder(source, out, x264, runs):
+    """One `transcode --hls` against three ffmpeg runs, a rendition each."""
+    mine = os.path.join(out, "ladder-mediatool")
+    theirs = os.path.join(out, "ladder-ffmpeg")
+    os.makedirs(theirs, exist_ok=True)
+    renditions = []
+    for height in (720, 480, 360):
+        renditions.append(" ".join([
+            "ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", source, "-vf", f"scale=-2:{height}",
+            *[argument for argument in x264 if argument not in ("-movflags", "+faststart")],
+            "-force_key_frames", "'expr:gte(t,n_forced*4)'", "-sc_threshold", "0",
+            "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4", "-hls_flags", "single_file",
+            os.path.join(theirs, f"{height}p.m3u8")]))
+    results = compare({
+        "mediatool transcode --hls": ["sh", "-c", f'rm -rf "{mine}" && exec "{MEDIATOOL}" transcode --hls "{mine}" "{source}"'],
+        "ffmpeg x3": ["sh", "-c", " && ".join(renditions)],
+    }, runs)
+    print("3-rung HLS ladder of 720p SDR H.264 (720, 480, 360)")
+    table(results)
+    ratio = results["ffmpeg x3"][0] / results["mediatool transcode --hls"][0]
+    stem = os.path.splitext(os.path.basename(source))[0]
+    mine_bytes = sum(os.path.getsize(os.path.join(mine, f"{stem}.{height}p.mp4")) for height in (720, 480, 360))
+    theirs_bytes = sum(os.path.getsize(os.path.join(theirs, f"{height}p.m4s")) for height in (720, 480, 360))
+    print(f"  mediatool {ratio:.2f}x three ffmpeg runs; bytes {mine_bytes} against {theirs_bytes} ({mine_bytes / theirs_bytes - 1:+.1%})\n")
 
 
 if __name__ == "__main__":
