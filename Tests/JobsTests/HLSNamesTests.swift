@@ -1,6 +1,7 @@
 @testable import FFmpeg
 import Imaging
 @testable import Jobs
+import FileIO
 import Testing
 @testable import WebVideo
 
@@ -20,6 +21,21 @@ import Testing
         }
         #expect(HLSNames.master(ofRendition: "a/b.c.480p.mp4") == "a/b.c.m3u8")
         #expect(HLSNames.master(ofRendition: "a/.480p.mp4") == nil && HLSNames.master(ofRendition: "a/b.mp4") == nil)
+    }
+
+    /// The ladder's job lets its worker open a rendition's video or playlist beside the master,
+    /// as many as the rungs make, and nothing else: not a name the user gave, not another file.
+    @Test func theLadderJobOpensNothingButItsRenditions() throws {
+        var options = TranscodeOptions()
+        options.makesLadder = true
+        let rule = try #require(Transcoder(options: options).ladderJob.allowsOutput)
+        let planned = [PlannedOutput(path: "out/clip.m3u8")]
+        #expect(rule(planned, "out/clip.720p.mp4", false, []))
+        #expect(!rule(planned, "out/clip.720p.mp4", true, []))
+        #expect(!rule(planned, "out/other.mp4", false, []))
+        #expect(!rule(planned, "out/clip.jpg", false, []))
+        let eight = (1...8).map { "out/clip.\($0)p.mp4" }
+        #expect(!rule(planned, "out/clip.720p.m3u8", false, eight))
     }
 
     /// A name's quote, line break, '#', space or non-ASCII letter is percent-encoded where a
