@@ -31,3 +31,10 @@ Rails.application.initialize!
 ActiveRecord::Migration.verbose = false
 require ActiveStorage::Engine.root.join("db/migrate/20170806125915_create_active_storage_tables.rb").to_s
 CreateActiveStorageTables.migrate(:up)
+
+# What an app attaches uploads to: a video, and the web video made of it (`WebVideoJob`).
+ActiveRecord::Schema.define { create_table(:uploads) { |table| table.timestamps } }
+class Upload < ActiveRecord::Base
+  has_one_attached :video
+  has_one_attached :web_video
+end

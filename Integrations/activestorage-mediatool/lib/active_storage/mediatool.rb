@@ -39,6 +39,7 @@ module ActiveStorage
     autoload :Tool, "active_storage/mediatool/tool"
     autoload :Analyzer, "active_storage/mediatool/analyzer"
     autoload :Previewer, "active_storage/mediatool/previewer"
+    autoload :WebVideoJob, "active_storage/mediatool/web_video_job"
 
     class << self
       # The app's settings (`config.active_storage.mediatool`), read when Rails starts.

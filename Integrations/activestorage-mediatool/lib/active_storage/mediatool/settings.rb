@@ -13,18 +13,25 @@ module ActiveStorage
     #   digests     true to add placeholders (thumbhash, blurhash) and perceptual hashes (dhash,
     #               phash) of a picture, or of a video's poster, to its metadata: the picture is
     #               decoded (`mediatool ingest`), where a probe reads headers only
+    #   web_video_deadline  seconds a web video (`WebVideoJob`) may take as a whole (default 3600;
+    #               `timeout` ends one whose frames stop coming)
     class Settings
-      attr_reader :max_pixels, :max_memory, :timeout, :gps, :serve, :servers, :digests
+      attr_reader :max_pixels, :max_memory, :timeout, :gps, :serve, :servers, :digests, :web_video_deadline
 
       def initialize(options = {})
         options = options.to_h.transform_keys(&:to_sym)
-        unknown = options.keys - %i[max_pixels max_memory timeout gps serve servers digests]
+        unknown = options.keys - %i[max_pixels max_memory timeout gps serve servers digests web_video_deadline]
         raise ArgumentError, "config.active_storage.mediatool: unknown setting #{unknown.first}" if unknown.any?
 
         @max_pixels = options[:max_pixels] && Integer(options[:max_pixels])
         @max_memory = options[:max_memory]&.to_s
         @timeout = Float(options.fetch(:timeout, 60))
         raise ArgumentError, "config.active_storage.mediatool.timeout: seconds above 0, not #{@timeout}" unless @timeout.positive?
+
+        @web_video_deadline = Float(options.fetch(:web_video_deadline, 3600))
+        unless @web_video_deadline.positive?
+          raise ArgumentError, "config.active_storage.mediatool.web_video_deadline: seconds above 0, not #{@web_video_deadline}"
+        end
 
         @gps = options.fetch(:gps, true) ? true : false
         @serve = options.fetch(:serve, true) ? true : false

@@ -113,6 +113,31 @@ module ActiveStorage
         raise Error, "its poster could not be read: #{Mediatool.reason(error)}"
       end
 
+      # The web video of the video at `path` (`mediatool transcode`: H.264 and AAC in an MP4
+      # every browser plays, upright, SDR, `moov` first), as an open file that is gone once
+      # closed, and mediatool's report of it. A run a video, under `deadline` seconds as a whole;
+      # `--timeout` ends one that stalls. Raises as `probe` does.
+      def web_video(path, height: 1080, deadline: @settings.web_video_deadline)
+        Dir.mktmpdir("activestorage-mediatool-") do |folder|
+          output = File.join(folder, "web.mp4")
+          arguments = ["transcode", "--height", Integer(height).to_s, *@settings.arguments, "--json", "--quiet", "-o", output, "--", path]
+          status, said, error = Command.run([binary, *arguments], timeout: deadline)
+          raise failure(status, error, path) if said.empty? && !status.success?
+
+          report = parse(said.lines.last.to_s)
+          raise verdict(report["error"]) unless report["status"] == "ok"
+
+          file = File.open(output, "rb")
+          File.unlink(output)
+          [file, report]
+        end
+      rescue NotStarted
+        Binary.forget
+        raise
+      rescue SystemCallError => error
+        raise Error, "its web video could not be read: #{Mediatool.reason(error)}"
+      end
+
       def stop
         @lock.synchronize do
           @pools.each_value(&:stop)

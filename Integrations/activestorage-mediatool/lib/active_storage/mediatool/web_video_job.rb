@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+require "active_job"
+
+module ActiveStorage
+  module Mediatool
+    # Makes the web video of a record's attached video and attaches it to another of its
+    # attachments, in the background:
+    #
+    #   class Upload < ApplicationRecord
+    #     has_one_attached :video
+    #     has_one_attached :web_video
+    #     after_create_commit { ActiveStorage::Mediatool::WebVideoJob.perform_later(self, :video, :web_video) }
+    #   end
+    #
+    # The web video is `mediatool transcode`'s (H.264 and AAC in an MP4 every browser plays,
+    # upright, SDR, `moov` first, at most `height` lines), named after the source (clip.mov gives
+    # clip.web.mp4), its metadata the report's (width, height, duration, and the source's sound).
+    #
+    # A video mediatool refuses (damaged, over a limit, no video at all) will be refused again:
+    # the job is discarded and the log says why; the source stays attached as it is. When mediatool
+    # gave no answer (not found, ended, past `web_video_deadline`) the job raises Error, for Active
+    # Job's retries. A record or source gone meanwhile: nothing to do.
+    class WebVideoJob < ActiveJob::Base
+      queue_as { ActiveStorage.queues[:mediatool_web_video] || :default }
+
+      discard_on ActiveRecord::RecordNotFound
+      discard_on ActiveStorage::FileNotFoundError
+      discard_on Refused, NotMedia do |job, error|
+        job.logger.warn "mediatool made no web video of #{job.arguments.first.class.name} #{job.arguments.first.try(:id)}'s " \
+                        "#{job.arguments.second}: #{error.message}"
+      end
+
+      def perform(record, source, target, height: 1080)
+        attached = record.public_send(source)
+        return unless attached.attached?
+
+        blob = attached.respond_to?(:blob) ? attached.blob : attached.first.blob
+        tool = Mediatool.tool or raise Error, "there is no mediatool to make the web video with"
+        file, report = Mediatool.with_local_path(blob) do |path|
+          ActiveSupport::Notifications.instrument("web_video.active_storage", key: blob.key) { tool.web_video(path, height: height) }
+        end
+        begin
+          record.public_send(target).attach(io: file, filename: "#{blob.filename.base}.web.mp4", content_type: "video/mp4",
+                                            metadata: metadata(report))
+        ensure
+          file.close
+        end
+      end
+
+      private
+        # What the report says of the video made, as Active Storage's analyzer would name it.
+        def metadata(report)
+          { "width" => report["width"], "height" => report["height"], "duration" => report["seconds"],
+            "video" => true, "audio" => !report["sound"].nil?, "analyzed" => true }.compact
+        end
+    end
+  end
+end
