@@ -27,23 +27,11 @@ struct ThumbnailResult: Encodable {
 
     let kind: String
     /// A video's frame's time; nil for a picture, written `null`.
-    let seconds: Double?
+    @Nullable var seconds: Double?
     let width: Int
     let height: Int
     let orientation: Int
     let outputs: [Output]
-
-    private enum CodingKeys: String, CodingKey { case kind, seconds, width, height, orientation, outputs }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(seconds, forKey: .seconds)
-        try container.encode(width, forKey: .width)
-        try container.encode(height, forKey: .height)
-        try container.encode(orientation, forKey: .orientation)
-        try container.encode(outputs, forKey: .outputs)
-    }
 }
 
 /// A crop's line: the orientation it turned upright, and the rect it took of the stored pixels.

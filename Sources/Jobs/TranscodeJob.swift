@@ -1,6 +1,7 @@
 import Batch
 import FFmpeg
 import FileIO
+import JSON
 import WebVideo
 
 extension Transcoder {
@@ -27,9 +28,9 @@ public struct TranscodeResult: Codable, Sendable {
     public let frames: Int
     public let seconds: Double
     /// The sound's codec in the file, nil (written `null`) for a silent video.
-    public let sound: String?
+    @Nullable public var sound: String?
     /// The source's sound codec it was made from.
-    public let soundFrom: String?
+    @Nullable public var soundFrom: String?
     public let bytes: Int
     /// Written as fragments (to a pipe), its `moov` first all the same.
     public let fragmented: Bool
@@ -38,19 +39,6 @@ public struct TranscodeResult: Codable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case width, height, frames, seconds, sound, soundFrom = "sound_from", bytes, fragmented, cutShort = "cut_short"
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(width, forKey: .width)
-        try container.encode(height, forKey: .height)
-        try container.encode(frames, forKey: .frames)
-        try container.encode(seconds, forKey: .seconds)
-        try container.encode(sound, forKey: .sound)
-        try container.encode(soundFrom, forKey: .soundFrom)
-        try container.encode(bytes, forKey: .bytes)
-        try container.encode(fragmented, forKey: .fragmented)
-        try container.encode(cutShort, forKey: .cutShort)
     }
 }
 
@@ -141,8 +129,8 @@ public struct LadderResult: Codable, Sendable {
     }
     public let frames: Int
     public let seconds: Double
-    public let sound: String?
-    public let soundFrom: String?
+    @Nullable public var sound: String?
+    @Nullable public var soundFrom: String?
     public let cutShort: Bool
     public let renditions: [Rendition]
 
@@ -160,15 +148,5 @@ public struct LadderResult: Codable, Sendable {
             Rendition(name: $0.name, width: $0.width, height: $0.height, bytes: $0.bytes, segments: $0.segments.count,
                       bandwidth: $0.peakBitsPerSecond, codecs: $0.codecs, video: names.video($0.name), playlist: names.playlist($0.name))
         }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(frames, forKey: .frames)
-        try container.encode(seconds, forKey: .seconds)
-        try container.encode(sound, forKey: .sound)
-        try container.encode(soundFrom, forKey: .soundFrom)
-        try container.encode(cutShort, forKey: .cutShort)
-        try container.encode(renditions, forKey: .renditions)
     }
 }
