@@ -34,6 +34,16 @@ public struct DisplayGeometry: Equatable, Sendable {
         self.scaledHeight = scaledHeight
     }
 
+    /// The same picture with its shorter side as shown `side` pixels and the other in
+    /// proportion, each rounded to the nearest even number, 2 at least (an HLS ladder's rungs:
+    /// 854x480 of 1920x1080, where rounding then making even gave 852).
+    public func withEvenShorterSide(_ side: Int) -> DisplayGeometry {
+        let (width, height) = (Double(scaledWidth), Double(scaledHeight))
+        let scale = Double(side) / min(width, height)
+        func even(_ length: Double) -> Int { max(2, Int((length / 2).rounded()) * 2) }
+        return DisplayGeometry(orientation: orientation, scaledWidth: even(width * scale), scaledHeight: even(height * scale))
+    }
+
     /// The same with each side even (one less where odd, 2 at least): what 4:2:0 video needs.
     public var evenSided: DisplayGeometry {
         DisplayGeometry(orientation: orientation, scaledWidth: max(2, scaledWidth & ~1), scaledHeight: max(2, scaledHeight & ~1))

@@ -48,7 +48,7 @@ extension Transcoder {
     /// has its keyframes, so its segments, at the same frames.
     public func makeLadder(_ file: InputFile, open: (_ name: String) throws -> (descriptor: Int32, target: String),
                            progress: (JobProgress) -> Void = { _ in }) throws -> HLSLadder {
-        let made = try encode(file, progress: progress, segmentSeconds: Self.segmentSeconds, sizes: Self.ladder(of:)) { _, geometry in
+        let made = try encode(file, progress: progress, segmentSeconds: Self.segmentSeconds, sizes: Self.ladder(natural:fitted:)) { _, geometry in
             try open(Self.rungName(geometry))
         }
         let renditions = made.renditions.map { rendition in
@@ -68,20 +68,14 @@ extension Transcoder {
                          soundFrom: made.soundFrom, isCutShort: made.isCutShort, warnings: made.warnings)
     }
 
-    /// The sizes of the ladder whose largest picture is `top`: `top`, then each rung below it
-    /// on the shorter side (a portrait video's width), each side even.
-    static func ladder(of top: DisplayGeometry) -> [DisplayGeometry] {
-        let shorter = min(top.outputWidth, top.outputHeight)
-        let portrait = top.outputHeight > top.outputWidth
-        let largest = shorter > ladderRungs[0]
-            ? DisplayGeometry(codedWidth: top.scaledWidth, codedHeight: top.scaledHeight, pixelAspect: (1, 1), orientation: top.orientation,
-                              maxWidth: portrait ? ladderRungs[0] : nil, maxHeight: portrait ? nil : ladderRungs[0]).evenSided
-            : top
-        let largestShorter = min(largest.outputWidth, largest.outputHeight)
-        return [largest] + ladderRungs.filter { $0 < largestShorter }.map { rung in
-            DisplayGeometry(codedWidth: top.scaledWidth, codedHeight: top.scaledHeight, pixelAspect: (1, 1), orientation: top.orientation,
-                            maxWidth: portrait ? rung : nil, maxHeight: portrait ? nil : rung).evenSided
-        }
+    /// The sizes of the ladder of a video shown at `natural` (upright, square pixels) whose
+    /// largest picture, fitted to the options' box, is `fitted`: that, at most 1080 on its
+    /// shorter side, then each rung of `ladderRungs` below it, all made from `natural` (a rung
+    /// made from the fitted picture took its rounding: 360x638 of a 608x1080 one).
+    static func ladder(natural: DisplayGeometry, fitted: DisplayGeometry) -> [DisplayGeometry] {
+        let shorter = { (geometry: DisplayGeometry) in min(geometry.outputWidth, geometry.outputHeight) }
+        let largest = shorter(fitted) > ladderRungs[0] ? natural.withEvenShorterSide(ladderRungs[0]) : fitted
+        return [largest] + ladderRungs.filter { $0 < shorter(largest) }.map { natural.withEvenShorterSide($0) }
     }
 
     static func rungName(_ geometry: DisplayGeometry) -> String {

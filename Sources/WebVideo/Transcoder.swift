@@ -35,7 +35,7 @@ public struct Transcoder: Sendable {
     /// Decodes `file` once and writes its web video to `descriptor` (`target` names it in errors).
     /// `progress` is told how far it has got, after each frame.
     public func transcode(_ file: InputFile, to descriptor: Int32, target: String, progress: (JobProgress) -> Void = { _ in }) throws -> WebVideo {
-        let made = try encode(file, progress: progress, segmentSeconds: nil, sizes: { natural in [natural] }) { _, _ in (descriptor, target) }
+        let made = try encode(file, progress: progress, segmentSeconds: nil, sizes: { _, fitted in [fitted] }) { _, _ in (descriptor, target) }
         let writer = made.renditions[0].writer
         if !writer.isFragmented { try MP4Faststart.moveMovieFirst(in: descriptor, size: made.renditions[0].bytes, target: target) }
         let geometry = made.renditions[0].geometry
@@ -59,11 +59,12 @@ public struct Transcoder: Sendable {
     }
 
     /// Decodes `file` once and encodes each of its frames at every size `sizes` gives for the
-    /// upright picture fitted to the options' box (the first the largest), each to the
+    /// upright picture as shown and as fitted to the options' box, each side even (the first the
+    /// largest), each to the
     /// descriptor `open` gives for its index and size. With `segmentSeconds`, each rendition is
     /// segmented, a keyframe in all of them at the first frame that many seconds after the last.
     func encode(_ file: InputFile, progress: (JobProgress) -> Void, segmentSeconds: Double?,
-                sizes: (DisplayGeometry) -> [DisplayGeometry],
+                sizes: (_ natural: DisplayGeometry, _ fitted: DisplayGeometry) -> [DisplayGeometry],
                 open: (Int, DisplayGeometry) throws -> (descriptor: Int32, target: String)) throws -> Encoded {
         if try InputKind.of(file).isPicture { throw TranscodeError.picture }
         let video = try VideoSource(file: file, threads: options.threads, videoStream: options.videoStream, limits: options.limits)
@@ -182,7 +183,8 @@ public struct Transcoder: Sendable {
     }
 
     /// The renditions of a video whose first frame is `frame`, their encoders' memory reserved.
-    private func makeRenditions(for frame: Frame, of video: VideoSource, sound: AudioSource?, sizes: (DisplayGeometry) -> [DisplayGeometry],
+    private func makeRenditions(for frame: Frame, of video: VideoSource, sound: AudioSource?,
+                                sizes: (_ natural: DisplayGeometry, _ fitted: DisplayGeometry) -> [DisplayGeometry],
                                 segmented: Bool, resampler: inout LinearResampler?, memory: inout MemoryBudget.Reservation?,
                                 warnings: inout [String], open: (Int, DisplayGeometry) throws -> (descriptor: Int32, target: String))
         throws -> [Rendition] {
@@ -193,7 +195,7 @@ public struct Transcoder: Sendable {
         let larger = natural.outputWidth > box.width || natural.outputHeight > box.height
         let fitted = larger ? video.display(of: frame, upright: options.appliesOrientation, maxWidth: box.width,
                                             maxHeight: box.height).geometry : natural
-        let geometries = sizes(fitted.evenSided)
+        let geometries = sizes(natural, fitted.evenSided)
         let audio = sound.map { source in
             let rate = WebMP4Writer.aacSampleRates.contains(source.sampleRate) ? source.sampleRate : 48000
             if rate != source.sampleRate { resampler = LinearResampler(from: source.sampleRate, to: rate) }

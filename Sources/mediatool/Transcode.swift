@@ -35,13 +35,13 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
 
             --hls DIR: an HLS ladder from the one decode, in DIR: the master playlist \
             CLIP.m3u8 (BANDWIDTH, AVERAGE-BANDWIDTH, RESOLUTION and CODECS of each rendition, \
-            largest first) and a rendition at 1080, 720, 480 and 360 lines on the picture's \
-            shorter side, each at or below the video's own (and inside --width and --height): \
-            CLIP.720p.mp4, a fragmented MP4 that plays on its own too, and CLIP.720p.m3u8, its \
-            segments by byte range. Segments start at the first frame 4 s after the last \
-            segment's start, at the same frames in every rendition, each with a keyframe (there \
-            are no others). Keep DIR out of the folders given as inputs: a later run would take \
-            the renditions for uploads.
+            largest first; --name names it) and, for each rendition, CLIP.720p.mp4, a fragmented \
+            MP4 that plays on its own too, and CLIP.720p.m3u8, its segments by byte range. The \
+            renditions go by the picture's shorter side (a portrait clip's width): the largest \
+            at the video's own size, at most 1080 and inside --width and --height if given, \
+            then 720, 480 and 360 below it. Segments start at the first frame 4 s after the \
+            last segment's start, at the same frames in every rendition, each with a keyframe \
+            (there are no others).
 
             --timeout: a video takes as long as it takes to encode; the limit ends a video that \
             is stuck (no frame for that long), not a long one.

@@ -56,14 +56,19 @@ import Testing
     /// The rungs below a video's size by its shorter side, each side even: 4K gives four, a
     /// portrait phone video's go by its width, a small one has one at its own size.
     @Test func theRungsGoByTheShorterSide() {
-        func sizes(_ width: Int, _ height: Int) -> [String] {
-            let top = DisplayGeometry(codedWidth: width, codedHeight: height, pixelAspect: (1, 1), orientation: .identity, maxWidth: nil,
-                                      maxHeight: nil)
-            return Transcoder.ladder(of: top).map { "\($0.outputWidth)x\($0.outputHeight)" }
+        func sizes(_ width: Int, _ height: Int, maxHeight: Int? = nil) -> [String] {
+            let natural = DisplayGeometry(codedWidth: width, codedHeight: height, pixelAspect: (1, 1), orientation: .identity, maxWidth: nil,
+                                          maxHeight: nil)
+            let fitted = maxHeight.map { DisplayGeometry(codedWidth: width, codedHeight: height, pixelAspect: (1, 1), orientation: .identity,
+                                                         maxWidth: nil, maxHeight: $0) } ?? natural
+            return Transcoder.ladder(natural: natural, fitted: fitted.evenSided).map { "\($0.outputWidth)x\($0.outputHeight)" }
         }
-        #expect(sizes(3840, 2160) == ["1920x1080", "1280x720", "852x480", "640x360"])
-        #expect(sizes(1080, 1920) == ["1080x1920", "720x1280", "480x852", "360x640"])
+        #expect(sizes(3840, 2160) == ["1920x1080", "1280x720", "854x480", "640x360"])
+        #expect(sizes(1080, 1920) == ["1080x1920", "720x1280", "480x854", "360x640"])
         #expect(sizes(1920, 800) == ["1920x800", "1728x720", "1152x480", "864x360"])
         #expect(sizes(320, 240) == ["320x240"])
+        // A box given (--height 1080 of a portrait video): the largest fits it, the rungs below
+        // are made from the picture as shown, not from the fitted one's rounding.
+        #expect(sizes(1080, 1920, maxHeight: 1080) == ["608x1080", "480x854", "360x640"])
     }
 }

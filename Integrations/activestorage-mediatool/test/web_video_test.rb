@@ -54,9 +54,18 @@ class WebVideoTest < ActiveSupport::TestCase
            log_lines_since(mark).join)
   end
 
-  test "a record without the source attached is left as it is" do
+  test "a record without the source attached is left as it is, and the log says so" do
     upload = Upload.create!
+    mark = LOG.string.size
     ActiveStorage::Mediatool::WebVideoJob.perform_now(upload, :video, :web_video)
     refute upload.reload.web_video.attached?
+    assert(log_lines_since(mark).any? { |line| line.include?("Upload #{upload.id}'s video: nothing is attached as video") },
+           log_lines_since(mark).join)
+  end
+
+  test "a job enqueued where the README says, after create! returns, finds the video stored" do
+    upload = File.open(fixture("video/sync.mov"), "rb") { |file| Upload.create!(video: { io: file, filename: "sync.mov" }) }
+    ActiveStorage::Mediatool::WebVideoJob.perform_later(upload, :video, :web_video)
+    assert upload.reload.web_video.attached?
   end
 end

@@ -10,8 +10,14 @@ module ActiveStorage
     #   class Upload < ApplicationRecord
     #     has_one_attached :video
     #     has_one_attached :web_video
-    #     after_create_commit { ActiveStorage::Mediatool::WebVideoJob.perform_later(self, :video, :web_video) }
     #   end
+    #
+    #   upload = Upload.create!(video: params[:video])
+    #   ActiveStorage::Mediatool::WebVideoJob.perform_later(upload, :video, :web_video)
+    #
+    # Enqueued once `create!` has returned, when the video is stored: an `after_create_commit`
+    # declared after `has_one_attached` runs before Rails 6.1 uploads the file (commit callbacks
+    # run last declared first), and the job would find no file.
     #
     # The web video is `mediatool transcode`'s (H.264 and AAC in an MP4 every browser plays,
     # upright, SDR, `moov` first, at most `height` lines), named after the source (clip.mov gives
@@ -25,15 +31,13 @@ module ActiveStorage
       queue_as { ActiveStorage.queues[:mediatool_web_video] || :default }
 
       discard_on ActiveRecord::RecordNotFound
-      discard_on ActiveStorage::FileNotFoundError
-      discard_on Refused, NotMedia do |job, error|
-        job.logger.warn "mediatool made no web video of #{job.arguments.first.class.name} #{job.arguments.first.try(:id)}'s " \
-                        "#{job.arguments.second}: #{error.message}"
+      discard_on ActiveStorage::FileNotFoundError, Refused, NotMedia do |job, error|
+        job.logger.warn "#{job.what_is_made}: #{error.message}"
       end
 
       def perform(record, source, target, height: 1080)
         attached = record.public_send(source)
-        return unless attached.attached?
+        return logger.warn("#{what_is_made}: nothing is attached as #{source}") unless attached.attached?
 
         blob = attached.respond_to?(:blob) ? attached.blob : attached.first.blob
         tool = Mediatool.tool or raise Error, "there is no mediatool to make the web video with"
@@ -46,6 +50,12 @@ module ActiveStorage
         ensure
           file.close
         end
+      end
+
+      # "mediatool made no web video of Upload 7's video", for the log.
+      def what_is_made
+        record, source = arguments
+        "mediatool made no web video of #{record.class.name} #{record.try(:id)}'s #{source}"
       end
 
       private
