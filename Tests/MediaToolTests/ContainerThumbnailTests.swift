@@ -18,7 +18,7 @@ import TestSupport
 
     @Test(arguments: containers)
     func theExactFrameIsTheOneOnScreen(container: String) throws {
-        for (time, frame) in Self.times {
+        for (time, frame) in Sanitized.sample(Self.times) {
             let (run, image) = try ThumbnailTests.thumbnail(container, ["--at", time])
             #expect(run.status == 0 && run.standardError == "", "\(container) at \(time): \(run.standardError)")
             #expect(ThumbnailTests.frameNumber(try #require(image)) == frame, "\(container) at \(time)")
@@ -34,7 +34,7 @@ import TestSupport
 
     @Test(arguments: containers)
     func theKeyframeIsTheLastOneAtOrBeforeTheTime(container: String) throws {
-        for (time, frame) in Self.times {
+        for (time, frame) in Sanitized.sample(Self.times) {
             let expected = Self.keyframes[container]!.last { $0 <= frame }!
             let (run, image) = try ThumbnailTests.thumbnail(container, ["--keyframe", "--at", time])
             // No spurious "past the end": every time here is inside the clip.
