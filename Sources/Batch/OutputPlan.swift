@@ -158,7 +158,9 @@ public struct OutputPlan: Sendable, Equatable {
     /// template, or a link among the folders it passes through that leads out) is one failed
     /// input, not the run's: a stranger's file name does not stop the others. Inputs that could
     /// not be listed have no output. The inputs, those that escape marked so.
-    public func check(_ inputs: [BatchInput]) throws(OutputPlanError) -> [BatchInput] {
+    /// `sideOutputOwner` (see `passingOverOwnOutputs`): an input that a job of the run would write
+    /// beside its planned output (an HLS rendition named as an input) is an output that is an input.
+    public func check(_ inputs: [BatchInput], sideOutputOwner: ((String) -> String?)? = nil) throws(OutputPlanError) -> [BatchInput] {
         var escaping: [String: String] = [:]
         let listed = inputs.filter { $0.problem == nil }
         var inputIdentities: [FileIdentity: String] = [:]
@@ -181,6 +183,13 @@ public struct OutputPlan: Sendable, Equatable {
                     if !Self.staysInside(folder ?? ".", relative), escaping[input.path] == nil {
                         escaping[input.path] = OutputPlanError.escapes(output: output, folder: folder ?? ".").description
                     }
+                }
+            }
+        }
+        if let sideOutputOwner {
+            for input in listed {
+                if let owner = sideOutputOwner(input.path), owners[Self.place(of: owner)] != nil {
+                    throw .outputIsInput(output: input.path, input: input.path)
                 }
             }
         }

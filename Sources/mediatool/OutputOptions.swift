@@ -128,7 +128,7 @@ struct OutputOptions: ParsableArguments {
         }
         let inputs: [BatchInput]
         do {
-            inputs = try plan.check(shared)
+            inputs = try plan.check(shared, sideOutputOwner: sideOutputOwner)
         } catch {
             throw ValidationError(Diagnostics.printable(error.description))
         }

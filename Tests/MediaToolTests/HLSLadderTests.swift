@@ -143,6 +143,24 @@ import TestSupport
         }
     }
 
+    /// A file named as a rendition of a ladder the run writes is never an input it replaces:
+    /// given by name beside its video, the run is refused before any work (with --overwrite
+    /// too); found in a folder the run reads, it is passed over as the run's own output.
+    @Test func aRenditionNamedAsAnInputIsNeverReplaced() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("clip.mov").path
+        try FileManager.default.copyItem(atPath: Fixture.path("video/sync.mov"), toPath: video)
+        let rendition = folder.appendingPathComponent("clip.64p.mp4").path
+        try FileManager.default.copyItem(atPath: Fixture.path("video/counter.mp4"), toPath: rendition)
+        let named = try ToolRun.run(["transcode", "--hls", folder.path, "--overwrite", video, rendition], deadline: 120)
+        #expect(named.status == 64 && named.standardError.contains("inputs are never written to"), "\(named.standardError)")
+        let found = try ToolRun.run(["transcode", "--hls", folder.path, "--overwrite", "--json", folder.path], deadline: 120)
+        #expect(found.status == 0 && found.standardError.contains("1 of mediatool's own outputs passed over"), "\(found.standardError)")
+        let results = String(decoding: found.standardOutput, as: UTF8.self).split(separator: "\n").filter { !$0.contains("\"progress\"") }
+        #expect(results.count == 1 && results.first?.contains("\"input\":\"\(video)\"") == true, "\(results)")
+    }
+
     /// Chromium plays the master's first rendition, a fragmented MP4, on its own: its size and
     /// length as written.
     @Test(.enabled(if: try Requirement.tool(PreviewTests.chromium) && hasReferences,
