@@ -1,6 +1,5 @@
 import FFmpeg
 import FileIO
-import Foundation
 import Imaging
 
 /// One rendition of an HLS ladder: a fragmented MP4 whose segments its playlist lists by byte
@@ -117,8 +116,11 @@ public enum HLSPlaylist {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func decimal(_ seconds: Double) -> String {
-        String(format: "%.3f", seconds)
+    /// Seconds with three decimals (milliseconds), as "4.000".
+    static func decimal(_ seconds: Double) -> String {
+        let milliseconds = Int((max(0, min(seconds, 1e12)) * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// A file beside the playlist as a relative URI: every byte but RFC 3986's unreserved ones
@@ -130,7 +132,8 @@ public enum HLSPlaylist {
             if byte < 0x80, scalar.properties.isASCIIHexDigit || ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || "-._~".unicodeScalars.contains(scalar) {
                 uri.unicodeScalars.append(scalar)
             } else {
-                uri += String(format: "%%%02X", byte)
+                let hex = String(byte, radix: 16, uppercase: true)
+                uri += "%" + (hex.count == 1 ? "0" + hex : hex)
             }
         }
         return uri
