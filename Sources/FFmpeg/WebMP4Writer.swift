@@ -69,6 +69,9 @@ public final class WebMP4Writer {
     /// The time of the last video packet written: a segmented file's sound is encoded no further,
     /// so that each fragment's sound ends with its pictures.
     private var writtenVideoSeconds = 0.0
+    /// A segmented file's last video packet, muxed once the next one gives its length.
+    private let heldVideo = Packet()
+    private var heldVideoIsPending = false
     private let video: H264Encoder
     private let audioEncoder: UnsafeMutablePointer<AVCodecContext>?
     private let muxer: UnsafeMutablePointer<AVFormatContext>
@@ -274,6 +277,34 @@ public final class WebMP4Writer {
 
     private func write(_ packet: UnsafeMutablePointer<AVPacket>, from encoder: UnsafeMutablePointer<AVCodecContext>,
                        to stream: UnsafeMutablePointer<AVStream>) throws {
+        // A segmented file's fragment holds no time of its own for each frame, only a length: the
+        // last frame of a fragment given a nominal length moved the next fragment's keyframe to
+        // match (a frame after a gap of 3 hours shown 3 hours early). Each video packet waits for
+        // the next, whose time gives its length.
+        if isSegmented && stream == videoStream {
+            if heldVideoIsPending {
+                let length = packet.pointee.dts - heldVideo.pointer.pointee.dts
+                heldVideo.pointer.pointee.duration = length > 0 ? length : frameTicks
+                try mux(heldVideo.pointer, from: encoder, to: stream)
+            }
+            av_packet_move_ref(heldVideo.pointer, packet)
+            heldVideoIsPending = true
+            return
+        }
+        try mux(packet, from: encoder, to: stream)
+    }
+
+    /// Muxes the video packet held back, lasting until `endSeconds`.
+    private func writeHeldVideo(endingAt endSeconds: Double) throws {
+        guard heldVideoIsPending else { return }
+        heldVideoIsPending = false
+        let length = Int64((endSeconds * Double(Self.videoClock)).rounded()) - heldVideo.pointer.pointee.dts
+        heldVideo.pointer.pointee.duration = length > 0 ? length : frameTicks
+        try mux(heldVideo.pointer, from: video.context, to: videoStream)
+    }
+
+    private func mux(_ packet: UnsafeMutablePointer<AVPacket>, from encoder: UnsafeMutablePointer<AVCodecContext>,
+                     to stream: UnsafeMutablePointer<AVStream>) throws {
         packet.pointee.stream_index = stream.pointee.index
         if stream == videoStream && packet.pointee.duration <= 0 { packet.pointee.duration = frameTicks }
         if isSegmented && stream == videoStream {
@@ -358,6 +389,7 @@ public final class WebMP4Writer {
             try receivePackets(from: audioEncoder, to: audioStream)
         }
         if isSegmented {
+            try writeHeldVideo(endingAt: endSeconds)
             writtenVideoSeconds = .infinity
             try cutFragment()
             fragmentsEnd = Int(avio_tell(muxer.pointee.pb))

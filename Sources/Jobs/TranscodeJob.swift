@@ -1,4 +1,6 @@
 import Batch
+import Failures
+import Glibc
 import FFmpeg
 import FileIO
 import JSON
@@ -52,6 +54,9 @@ extension Transcoder {
             !namedByUser && opened.count < most && HLSNames(master: planned[0].path).isRenditionFile(path)
         }) { file, outputs, master in
             let names = HLSNames(master: master)
+            // Named as a rendition of another video's ladder (v.480p.mov's master v.480p.m3u8 is
+            // v.mov's 480p playlist): one would replace the other.
+            if HLSNames.master(ofRendition: master) != nil { throw HLSNameError.masterNamedAsARendition(master: master) }
             var videos: [(name: String, descriptor: Int32)] = []
             let ladder = try makeLadder(file, open: { rung in
                 let path = names.video(rung)
@@ -98,6 +103,23 @@ public struct HLSNames: Sendable {
         Self.master(ofRendition: path).map { HLSNames(master: $0).base == base } ?? false
     }
 
+    /// Whether the master playlist at `master` lists the rendition at `path` (its playlist, of
+    /// the same rung): a file found that is known to be a ladder's, not merely named like one.
+    public static func isListed(_ path: String, in master: String) -> Bool {
+        guard let rung = path.split(separator: ".").dropLast().last else { return false }
+        let names = HLSNames(master: master)
+        let listed = HLSPlaylist.uriReference(names.fileName(names.playlist(String(rung))))
+        let descriptor = FileSystem.open(master, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        // A master lists a few renditions: 64 KiB holds any this writes.
+        var bytes = [UInt8](repeating: 0, count: 1 << 16)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        let lines = String(decoding: bytes[0..<count], as: UTF8.self).split(separator: "\n")
+        return lines.first == "#EXTM3U" && lines.contains { $0 == listed }
+    }
+
     /// The master playlist a rendition's video or playlist at `path` is written beside
     /// (BASE.720p.mp4 or .m3u8: BASE.m3u8), a rung named by 1 to 4 digits and "p"; nil for any
     /// other file.
@@ -111,6 +133,23 @@ public struct HLSNames: Sendable {
         }
         return nil
     }
+}
+
+/// A ladder whose files cannot be named apart from another's.
+public enum HLSNameError: Error, Equatable, CustomStringConvertible {
+    case masterNamedAsARendition(master: String)
+
+    public var description: String {
+        switch self {
+        case .masterNamedAsARendition(let master):
+            return "its master playlist \(master) would be named as a rendition's playlist of another video's ladder "
+                + "(NAME.720p.m3u8): --name can name it otherwise (e.g. '{stem}-hls.m3u8')"
+        }
+    }
+}
+
+extension HLSNameError: ClassifiedError {
+    public var failureKind: FailureKind { .invalidRequest }
 }
 
 /// An HLS ladder's line: the master playlist's renditions, largest first.

@@ -125,7 +125,7 @@ public enum HLSPlaylist {
 
     /// A file beside the playlist as a relative URI: every byte but RFC 3986's unreserved ones
     /// percent-encoded, so that a name's quote, line break, '#' or ':' is read as part of it.
-    static func uriReference(_ name: String) -> String {
+    public static func uriReference(_ name: String) -> String {
         var uri = ""
         for byte in name.utf8 {
             let scalar = Unicode.Scalar(byte)

@@ -217,7 +217,10 @@ public struct Transcoder: Sendable {
             let (descriptor, target) = try open(index, geometry)
             let writer = try WebMP4Writer(descriptor: descriptor, target: target, video: .init(
                 width: geometry.outputWidth, height: geometry.outputHeight, preset: options.preset, crf: options.crf,
-                fps: video.frameSeconds.map { 1 / $0 } ?? 30, threads: options.threads, segmented: segmented),
+                // The rate the frames kept run at, at most: x264's level follows it (a 1000 fps
+                // claim made a 640x360 rendition level 5.1, which phones may refuse).
+                fps: min(video.frameSeconds.map { 1 / $0 } ?? 30, TranscodeOptions.mostFramesPerSecond), threads: options.threads,
+                segmented: segmented),
                 audio: audio, creationTime: video.creationTimeTag)
             return Rendition(geometry: geometry, writer: writer)
         }

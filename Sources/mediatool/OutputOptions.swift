@@ -105,7 +105,8 @@ struct OutputOptions: ParsableArguments {
     /// The same, for a subcommand that names its outputs otherwise (`ingest`: by its recipe).
     static func plan(output: String?, outDir: String?, name: String?, for arguments: [String], extensions: Set<String>, batch: BatchOptions,
                      defaultTemplate: String, variants: [String] = [""], firstMarksCompletion: Bool = false, collisionRemedy: String? = nil,
-                     earlierVariant: ((String) -> Bool)? = nil, sideOutputOwner: ((String) -> String?)? = nil) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
+                     earlierVariant: ((String) -> Bool)? = nil, sideOutputOwner: ((String) -> String?)? = nil,
+                     sideOutputIsKnown: ((_ path: String, _ owner: String) -> Bool)? = nil) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
         if batch.serve && output != nil { throw ValidationError("--serve writes an output for each input it is sent: give --out-dir, not -o.") }
         var plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
         // The example names the format the run writes: one naming another is refused (a new user
@@ -121,7 +122,13 @@ struct OutputOptions: ParsableArguments {
         let (kept, ownOutputs) = plan.passingOverOwnOutputs(try batch.allInputs(arguments, extensions: extensions),
                                                             defaultTemplate: defaultTemplate,
                                                             outputExtension: fileExtension(of: defaultTemplate)?.lowercased() ?? "",
-                                                            earlierVariant: earlierVariant, sideOutputOwner: sideOutputOwner)
+                                                            earlierVariant: earlierVariant,
+                                                            // Passed over only where the file is known to be one (its
+                                                            // master lists it), not merely named like one: an upload
+                                                            // named a.240p.mp4 is no rendition to pass over.
+                                                            sideOutputOwner: sideOutputOwner.map { owner in { path in
+                                                                owner(path).flatMap { master in sideOutputIsKnown?(path, master) ?? true ? master : nil }
+                                                            } })
         let shared = batch.shardShare(of: kept)
         if output != nil && shared.count != 1 {
             throw ValidationError("-o names one output: use --out-dir for \(shared.count) inputs.")

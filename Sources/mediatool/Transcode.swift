@@ -108,7 +108,9 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
         if hls != nil {
             if outputs.output != nil || outputs.outDir != nil { throw ValidationError("--hls names the ladder's folder: give it without -o or --out-dir.") }
             try InputList.refuseEmpty([("--hls", hls)])
-            if let name = outputs.name, !name.hasSuffix(".m3u8") { throw ValidationError("--name with --hls names the master playlist: end it with .m3u8.") }
+            if let name = outputs.name, !name.hasSuffix(".m3u8") || name.hasSuffix("/.m3u8") || name == ".m3u8" {
+                throw ValidationError("--name with --hls names the master playlist: a name that ends with .m3u8.")
+            }
         }
         if outputs.name?.contains("{size}") == true { throw ValidationError("--name's {size} is thumbnail's: a web video has one size.") }
     }
@@ -131,7 +133,8 @@ struct Transcode: ParsableCommand, DecodesInWorkers {
         let sandboxRun = sandbox.begin(limits: limits)
         let (plan, videos, ownOutputs) = if let hls {
             try OutputOptions.plan(output: nil, outDir: hls, name: outputs.name, for: inputs, extensions: SearchedExtensions.videos,
-                                   batch: batch, defaultTemplate: "{stem}.m3u8", sideOutputOwner: HLSNames.master(ofRendition:))
+                                   batch: batch, defaultTemplate: "{stem}.m3u8", sideOutputOwner: HLSNames.master(ofRendition:),
+                                   sideOutputIsKnown: HLSNames.isListed(_:in:))
         } else {
             try outputs.plan(for: inputs, extensions: SearchedExtensions.videos, batch: batch,
                              defaultTemplate: OutputPlan.defaultTemplate(suffix: "web", fileExtension: "mp4"))

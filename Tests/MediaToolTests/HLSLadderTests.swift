@@ -110,6 +110,23 @@ import TestSupport
         #expect(first?.first == "1" && (first?.last).flatMap { Double($0) }.map { abs($0 - 4) < 0.01 } == true, "\(listed.prefix(2))")
     }
 
+    /// A frame after a gap keeps its time in a segmented rendition: the fragment before it lasts
+    /// until it (the last frame of a fragment given a nominal length moved it 3 hours early).
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func aFrameAfterAGapKeepsItsTime() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = try TranscodeTests.made("plain.mkv", in: folder, ["-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=1", "-c:v", "libx264",
+                                                                       "-bf", "0", "-pix_fmt", "yuv420p"])
+        let gap = try TranscodeTests.made("clip.mkv", in: folder, ["-i", plain, "-c", "copy", "-bsf:v", "setts=ts=if(gte(N\\,9)\\,PTS+600000\\,PTS)"])
+        let (run, _) = try Self.ladder(of: gap, in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        let keyframes = try Self.keyframeTimes(folder.appendingPathComponent("hls/clip.48p.mp4").path)
+        #expect(keyframes.count == 2 && abs((keyframes.last ?? 0) - 600.9) < 0.01, "\(keyframes)")
+        let playlist = try String(contentsOf: folder.appendingPathComponent("hls/clip.48p.m3u8"), encoding: .utf8)
+        #expect(playlist.contains("#EXTINF:600.900,"), "\(playlist)")
+    }
+
     /// A portrait video's rungs go by its width, the shorter side: 480x640 and 360x480.
     @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
     func aPortraitVideosRungsGoByItsWidth() throws {
@@ -144,21 +161,35 @@ import TestSupport
     }
 
     /// A file named as a rendition of a ladder the run writes is never an input it replaces:
-    /// given by name beside its video, the run is refused before any work (with --overwrite
-    /// too); found in a folder the run reads, it is passed over as the run's own output.
+    /// given by name beside its video, or found in the folder without a master that lists it
+    /// (an upload that merely looks like one), the run is refused before any work, --overwrite
+    /// or not; a rendition a master of the folder lists is passed over as the run's own output.
+    /// A video whose master would be named as another's rendition playlist fails, alone.
     @Test func aRenditionNamedAsAnInputIsNeverReplaced() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = folder.appendingPathComponent("clip.mov").path
         try FileManager.default.copyItem(atPath: Fixture.path("video/sync.mov"), toPath: video)
-        let rendition = folder.appendingPathComponent("clip.64p.mp4").path
-        try FileManager.default.copyItem(atPath: Fixture.path("video/counter.mp4"), toPath: rendition)
-        let named = try ToolRun.run(["transcode", "--hls", folder.path, "--overwrite", video, rendition], deadline: 120)
-        #expect(named.status == 64 && named.standardError.contains("inputs are never written to"), "\(named.standardError)")
+        let impostor = folder.appendingPathComponent("clip.64p.mp4").path
+        try FileManager.default.copyItem(atPath: Fixture.path("video/counter.mp4"), toPath: impostor)
+        let before = try Data(contentsOf: URL(fileURLWithPath: impostor))
+        for inputs in [[video, impostor], [folder.path]] {
+            let run = try ToolRun.run(["transcode", "--hls", folder.path, "--overwrite"] + inputs, deadline: 120)
+            #expect(run.status == 64 && run.standardError.contains("inputs are never written to"), "\(inputs): \(run.standardError)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: impostor)) == before)
+        let other = folder.appendingPathComponent("other.mp4").path
+        try FileManager.default.moveItem(atPath: impostor, toPath: other)
+        #expect(try ToolRun.run(["transcode", "--hls", folder.path, video], deadline: 120).status == 0)
+        // The ladder's own rendition, listed by its master, is passed over; the other video is
+        // transcoded; one named as a rendition of it fails alone.
+        let renamed = folder.appendingPathComponent("other.240p.mkv").path
+        try FileManager.default.copyItem(atPath: Fixture.path("video/counter.mkv"), toPath: renamed)
         let found = try ToolRun.run(["transcode", "--hls", folder.path, "--overwrite", "--json", folder.path], deadline: 120)
-        #expect(found.status == 0 && found.standardError.contains("1 of mediatool's own outputs passed over"), "\(found.standardError)")
+        #expect(found.status == 1 && found.standardError.contains("1 of mediatool's own outputs passed over"), "\(found.standardError)")
         let results = String(decoding: found.standardOutput, as: UTF8.self).split(separator: "\n").filter { !$0.contains("\"progress\"") }
-        #expect(results.count == 1 && results.first?.contains("\"input\":\"\(video)\"") == true, "\(results)")
+        #expect(results.count == 3, "\(results)")
+        #expect(results.contains { $0.contains(renamed) && $0.contains("would be named as a rendition's playlist") }, "\(results)")
     }
 
     /// Chromium plays the master's first rendition, a fragmented MP4, on its own: its size and

@@ -54,6 +54,14 @@ class WebVideoTest < ActiveSupport::TestCase
            log_lines_since(mark).join)
   end
 
+  test "a video past web_video_deadline is discarded, not retried, and the log says so" do
+    upload = upload_of(fixture("probe/phone-hlg-portrait.mov"))
+    mark = LOG.string.size
+    with_settings(web_video_deadline: 0.001) { ActiveStorage::Mediatool::WebVideoJob.perform_now(upload, :video, :web_video) }
+    refute upload.reload.web_video.attached?
+    assert(log_lines_since(mark).any? { |line| line.include?("took longer than its deadline") }, log_lines_since(mark).join)
+  end
+
   test "a record without the source attached is left as it is, and the log says so" do
     upload = Upload.create!
     mark = LOG.string.size

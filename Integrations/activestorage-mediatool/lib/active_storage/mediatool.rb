@@ -29,6 +29,8 @@ module ActiveStorage
     class Refused < Error; end
     # The mediatool binary could not be started (removed, replaced by what does not run).
     class NotStarted < Error; end
+    # mediatool was stopped at its deadline: the same file would most likely pass it again.
+    class PastDeadline < Error; end
 
     autoload :Binary, "active_storage/mediatool/binary"
     autoload :Command, "active_storage/mediatool/command"

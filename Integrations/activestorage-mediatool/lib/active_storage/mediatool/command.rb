@@ -52,7 +52,7 @@ module ActiveStorage
         open = collected.keys
         until open.empty?
           left = deadline - now
-          raise Error, "mediatool #{what} took longer than its deadline and was stopped" if left <= 0
+          raise PastDeadline, "mediatool #{what} took longer than its deadline and was stopped" if left <= 0
 
           ready, = IO.select(open, nil, nil, left)
           next unless ready
@@ -81,7 +81,7 @@ module ActiveStorage
         loop do
           _, status = Process.wait2(pid, Process::WNOHANG)
           return status if status
-          raise Error, "mediatool #{what} took longer than its deadline and was stopped" if now > deadline
+          raise PastDeadline, "mediatool #{what} took longer than its deadline and was stopped" if now > deadline
 
           sleep 0.005
         end

@@ -23,15 +23,16 @@ module ActiveStorage
     # upright, SDR, `moov` first, at most `height` lines), named after the source (clip.mov gives
     # clip.web.mp4), its metadata the report's (width, height, duration, and the source's sound).
     #
-    # A video mediatool refuses (damaged, over a limit, no video at all) will be refused again:
-    # the job is discarded and the log says why; the source stays attached as it is. When mediatool
-    # gave no answer (not found, ended, past `web_video_deadline`) the job raises Error, for Active
-    # Job's retries. A record or source gone meanwhile: nothing to do.
+    # A video mediatool refuses (damaged, over a limit, no video at all), or that takes longer than
+    # `web_video_deadline`, would be refused again: the job is discarded and the log says why; the
+    # source stays attached as it is. When mediatool gave no other answer (not found, ended) the
+    # job raises Error, for the app's retries. A record or source gone meanwhile: nothing to do.
     class WebVideoJob < ActiveJob::Base
       queue_as { ActiveStorage.queues[:mediatool_web_video] || :default }
 
       discard_on ActiveRecord::RecordNotFound
-      discard_on ActiveStorage::FileNotFoundError, Refused, NotMedia do |job, error|
+      # A video past web_video_deadline would pass it again: an hour's work a retry, for nothing.
+      discard_on ActiveStorage::FileNotFoundError, Refused, NotMedia, PastDeadline do |job, error|
         job.logger.warn "#{job.what_is_made}: #{error.message}"
       end
 
