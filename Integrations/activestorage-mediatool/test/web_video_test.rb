@@ -23,6 +23,14 @@ class WebVideoTest < ActiveSupport::TestCase
     end
   end
 
+  # The job run on `upload` attaches nothing, and the log has a line with `logged`.
+  def assert_passed_over(upload, logged)
+    mark = LOG.string.size
+    ActiveStorage::Mediatool::WebVideoJob.perform_now(upload, :video, :web_video)
+    refute upload.reload.web_video.attached?
+    assert(log_lines_since(mark).any? { |line| line.include?(logged) }, log_lines_since(mark).join)
+  end
+
   test "a portrait phone clip in HDR becomes an upright H.264 and AAC web video attached beside it" do
     upload = upload_of(fixture("probe/phone-hlg-portrait.mov"))
     ActiveStorage::Mediatool::WebVideoJob.perform_later(upload, :video, :web_video)
@@ -47,28 +55,17 @@ class WebVideoTest < ActiveSupport::TestCase
 
   test "a video mediatool refuses gets no web video: the job is discarded and the log says why" do
     upload = upload_of(index_bomb)
-    mark = LOG.string.size
-    ActiveStorage::Mediatool::WebVideoJob.perform_now(upload, :video, :web_video)
-    refute upload.reload.web_video.attached?
-    assert(log_lines_since(mark).any? { |line| line.include?("mediatool made no web video of Upload #{upload.id}'s video") },
-           log_lines_since(mark).join)
+    assert_passed_over(upload, "mediatool made no web video of Upload #{upload.id}'s video")
   end
 
   test "a video past web_video_deadline is discarded, not retried, and the log says so" do
     upload = upload_of(fixture("probe/phone-hlg-portrait.mov"))
-    mark = LOG.string.size
-    with_settings(web_video_deadline: 0.001) { ActiveStorage::Mediatool::WebVideoJob.perform_now(upload, :video, :web_video) }
-    refute upload.reload.web_video.attached?
-    assert(log_lines_since(mark).any? { |line| line.include?("took longer than its deadline") }, log_lines_since(mark).join)
+    with_settings(web_video_deadline: 0.001) { assert_passed_over(upload, "took longer than its deadline") }
   end
 
   test "a record without the source attached is left as it is, and the log says so" do
     upload = Upload.create!
-    mark = LOG.string.size
-    ActiveStorage::Mediatool::WebVideoJob.perform_now(upload, :video, :web_video)
-    refute upload.reload.web_video.attached?
-    assert(log_lines_since(mark).any? { |line| line.include?("Upload #{upload.id}'s video: nothing is attached as video") },
-           log_lines_since(mark).join)
+    assert_passed_over(upload, "Upload #{upload.id}'s video: nothing is attached as video")
   end
 
   test "a job enqueued where the README says, after create! returns, finds the video stored" do
