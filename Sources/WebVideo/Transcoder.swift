@@ -134,6 +134,9 @@ public struct Transcoder: Sendable {
             try feedSound(from: source, to: renditions.map(\.writer), until: endSeconds, videoStart: video.startSeconds,
                           offset: &soundOffset, resampler: &resampler, warnings: &warnings, silenced: &sound)
         }
+        // Where the sound ends, if within a second of the video's end: a file cut short ends both,
+        // where a video track shorter than the file's sound is no cut.
+        let soundEnd = sound.flatMap { Self.secondsLeft(in: $0) }.map { renditions[0].writer.audioSeconds + $0 }
         let finished = try renditions.map { Encoded.Rendition(geometry: $0.geometry, writer: $0.writer,
                                                               bytes: try $0.writer.finish(endSeconds: endSeconds)) }
         if damaged { warnings.append("frames of the video are damaged: the web video shows them as decoded") }
@@ -146,10 +149,14 @@ public struct Transcoder: Sendable {
         // A file cut short (an upload that stopped) decodes to its last whole frame without a
         // word from FFmpeg: what was decodable is made, and said to be short of its stated length.
         // The stream's own length; the file's where the stream states none (Matroska's) and the
-        // file has no sound, whose length the file's may be.
-        let fileLength = hasNoSoundTrack ? video.durationSeconds : nil
+        // file has no sound, whose length the file's may be, or a sound that ends with the video
+        // (a Matroska file with sound cut in half said nothing).
+        let fileLength = hasNoSoundTrack || soundEnd != nil ? video.durationSeconds : nil
         let stated = (video.streamDurationSeconds ?? fileLength).flatMap { $0.isFinite ? $0 : nil }
-        let isCutShort = stated.map { endSeconds < $0 - max(0.25, 2 * (video.frameSeconds ?? 0)) } ?? false
+        // Against the file's length, the later of the pictures' and the sound's ends (a sound
+        // half a second longer than the pictures makes the file's length).
+        let reached = video.streamDurationSeconds == nil ? max(endSeconds, soundEnd ?? 0) : endSeconds
+        let isCutShort = stated.map { reached < $0 - max(0.25, 2 * (video.frameSeconds ?? 0)) } ?? false
         if isCutShort, let stated {
             warnings.append("the video ends at \(Self.tenths(endSeconds)) s of the \(Self.tenths(stated)) s its file states: "
                             + "the file is cut short or damaged there, and the web video is what could be decoded")
@@ -224,6 +231,19 @@ public struct Transcoder: Sendable {
                 audio: audio, creationTime: video.creationTimeTag)
             return Rendition(geometry: geometry, writer: writer)
         }
+    }
+
+    /// The seconds of sound `source` has left after what was read, if under one (what is read
+    /// is let go: it is past the video's end); nil for more, or a sound that fails.
+    private static func secondsLeft(in source: AudioSource) -> Double? {
+        var samples = 0
+        while samples < source.sampleRate {
+            let block: [[Float]]?
+            do { block = try source.nextBlock() } catch { return nil }
+            guard let block else { return Double(samples) / Double(max(1, source.sampleRate)) }
+            samples += max(1, block.first?.count ?? 0)
+        }
+        return nil
     }
 
     private static func tenths(_ seconds: Double) -> String { String((min(seconds, 1e12) * 10).rounded() / 10) }

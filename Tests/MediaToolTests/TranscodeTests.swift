@@ -119,6 +119,30 @@ import TestSupport
         #expect(mkv.status == 0 && mkvLast.contains("\"cut_short\":true"), "\(mkvLast) \(mkv.standardError)")
     }
 
+    /// A Matroska file with sound cut in half: its sound ends with its pictures, so the file's
+    /// stated length is theirs, and the cut is said; a video track that ends before a sound that
+    /// goes on is no cut, nor one whose sound ends 0.6 s after it (the file's length is the sound's).
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func aMatroskaFileWithSoundCutShortIsSaidToBe() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try Self.made("whole.mkv", in: folder, ["-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=8", "-f", "lavfi", "-i",
+                                                             "sine=duration=8", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let half = folder.appendingPathComponent("half.mkv").path
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: half))
+        let shortVideo = try Self.made("short-video.mkv", in: folder, ["-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=2", "-f", "lavfi", "-i",
+                                                                        "sine=duration=8", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac"])
+        let longerSound = try Self.made("longer-sound.mkv", in: folder, ["-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=4", "-f", "lavfi", "-i",
+                                                                          "sine=duration=4.6", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac"])
+        for (input, cut) in [(half, true), (whole, false), (shortVideo, false), (longerSound, false)] {
+            let run = try ToolRun.run(["transcode", "--json", input, "-o", input + ".web.mp4"], deadline: 120)
+            let last = String(decoding: run.standardOutput, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+            #expect(run.status == 0 && last.contains("\"cut_short\":\(cut)"), "\(input): \(last) \(run.standardError)")
+            #expect(run.standardError.contains("the file is cut short") == cut, "\(input): \(run.standardError)")
+        }
+    }
+
     /// 7.1 sound whose only tone is in its side left channel (the 7th): mixed down by what each
     /// channel is in the layout, the tone is in the left channel at -3 dB less the mix's scale,
     /// and the right one is silent (by the channels' places, 5.1's, the tone was lost).
