@@ -76,3 +76,24 @@ public enum PathBytes {
         Unicode.Scalar(byteScalarBase + UInt32(byte))!
     }
 }
+
+extension PathBytes {
+    /// A file name as a relative URL (a WebVTT cue's picture, an HLS playlist's segment): bytes
+    /// other than unreserved characters percent-encoded, so that a space, `#`, `?`, quote or line
+    /// break in a name does not end the URL or the line. The name's own bytes are encoded, so one
+    /// that is not UTF-8 (`caf\xe9.mp4`) is `caf%E9.mp4`, the file's name.
+    public static func urlPath(_ name: String) -> String {
+        var encoded = ""
+        for byte in bytes(name) {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                encoded.append(Character(Unicode.Scalar(byte)))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return encoded
+    }
+}

@@ -108,7 +108,7 @@ public struct HLSNames: Sendable {
     public static func isListed(_ path: String, in master: String) -> Bool {
         guard let rung = path.split(separator: ".").dropLast().last else { return false }
         let names = HLSNames(master: master)
-        let listed = HLSPlaylist.uriReference(names.fileName(names.playlist(String(rung))))
+        let listed = PathBytes.urlPath(names.fileName(names.playlist(String(rung))))
         let descriptor = FileSystem.open(master, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }

@@ -57,21 +57,6 @@ public struct WebVTT: Sendable {
         return "\(padded(hours, 2)):\(padded(minutes, 2)):\(padded(seconds, 2)).\(padded(milliseconds % 1000, 3))"
     }
 
-    /// A file name as a relative URL: bytes other than unreserved characters percent-encoded, so
-    /// that a space, `#` or `?` in a name does not end the URL or start its fragment. The name's
-    /// own bytes are encoded, so one that is not UTF-8 (`caf\xe9.mp4`) is `caf%E9.mp4`, the file's name.
-    public static func urlPath(_ name: String) -> String {
-        var encoded = ""
-        for byte in PathBytes.bytes(name) {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.append(Character(Unicode.Scalar(byte)))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return encoded
-    }
+    /// A file name as a relative URL (`PathBytes.urlPath`).
+    public static func urlPath(_ name: String) -> String { PathBytes.urlPath(name) }
 }

@@ -90,7 +90,7 @@ extension Transcoder {
 public enum HLSPlaylist {
     /// The media playlist of `rendition`, whose file is `videoName` beside it.
     public static func media(of rendition: HLSRendition, videoName: String) -> String {
-        let uri = uriReference(videoName)
+        let uri = PathBytes.urlPath(videoName)
         // Each segment's length rounded is at most the target (RFC 8216, 4.3.3.1).
         let target = Int((rendition.segmentSeconds.max() ?? 1).rounded(.up))
         var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(max(1, target))", "#EXT-X-MEDIA-SEQUENCE:0",
@@ -111,7 +111,7 @@ public enum HLSPlaylist {
         for (rendition, name) in zip(ladder.renditions, playlistNames) {
             lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(rendition.peakBitsPerSecond),AVERAGE-BANDWIDTH=\(rendition.averageBitsPerSecond),"
                          + "RESOLUTION=\(rendition.width)x\(rendition.height),CODECS=\"\(rendition.codecs)\"")
-            lines.append(uriReference(name))
+            lines.append(PathBytes.urlPath(name))
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -121,21 +121,5 @@ public enum HLSPlaylist {
         let milliseconds = Int((max(0, min(seconds, 1e12)) * 1000).rounded())
         let fraction = String(milliseconds % 1000)
         return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
-
-    /// A file beside the playlist as a relative URI: every byte but RFC 3986's unreserved ones
-    /// percent-encoded, so that a name's quote, line break, '#' or ':' is read as part of it.
-    public static func uriReference(_ name: String) -> String {
-        var uri = ""
-        for byte in name.utf8 {
-            let scalar = Unicode.Scalar(byte)
-            if byte < 0x80, scalar.properties.isASCIIHexDigit || ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || "-._~".unicodeScalars.contains(scalar) {
-                uri.unicodeScalars.append(scalar)
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                uri += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return uri
     }
 }

@@ -41,8 +41,8 @@ import Testing
     /// A name's quote, line break, '#', space or non-ASCII letter is percent-encoded where a
     /// playlist names a file: read back, each names the file and nothing else.
     @Test func aPlaylistNamesItsFilesAsURIs() {
-        #expect(HLSPlaylist.uriReference("clip.720p.mp4") == "clip.720p.mp4")
-        #expect(HLSPlaylist.uriReference("a \"b\"\n#EXT-X-ENDLIST é.mp4") == "a%20%22b%22%0A%23EXT-X-ENDLIST%20%C3%A9.mp4")
+        #expect(PathBytes.urlPath("clip.720p.mp4") == "clip.720p.mp4")
+        #expect(PathBytes.urlPath("a \"b\"\n#EXT-X-ENDLIST é.mp4") == "a%20%22b%22%0A%23EXT-X-ENDLIST%20%C3%A9.mp4")
         let rendition = HLSRendition(name: "240p", width: 320, height: 240, bytes: 300, initialisationBytes: 100,
                                      segments: [.init(offset: 100, bytes: 150, seconds: 0), .init(offset: 250, bytes: 50, seconds: 4)],
                                      segmentSeconds: [4, 1.5], codecs: "avc1.64000d", peakBitsPerSecond: 300, averageBitsPerSecond: 290)
