@@ -109,9 +109,12 @@ public struct HLSNames: Sendable {
         guard let rung = path.split(separator: ".").dropLast().last else { return false }
         let names = HLSNames(master: master)
         let listed = PathBytes.urlPath(names.fileName(names.playlist(String(rung))))
-        let descriptor = FileSystem.open(master, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // Without waiting on a FIFO's writer (a FIFO named as a master held the plan for ever),
+        // and only a regular file read.
+        let descriptor = FileSystem.open(master, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
+        guard let status = FileSystem.status(ofDescriptor: descriptor), status.st_mode & S_IFMT == S_IFREG else { return false }
         // A master lists a few renditions: 64 KiB holds any this writes.
         var bytes = [UInt8](repeating: 0, count: 1 << 16)
         let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

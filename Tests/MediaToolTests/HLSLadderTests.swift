@@ -192,6 +192,19 @@ import TestSupport
         #expect(results.contains { $0.contains(renamed) && $0.contains("would be named as a rendition's playlist") }, "\(results)")
     }
 
+    /// A FIFO where a master would be, beside a file named as its rendition, is not read to
+    /// learn whether it lists it (opening it waited for a writer for ever): the file is no known
+    /// rendition, and the run is refused at once.
+    @Test func aFIFONamedAsAMasterIsNotWaitedOn() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(atPath: Fixture.path("video/sync.mov"), toPath: folder.appendingPathComponent("clip.mov").path)
+        try FileManager.default.copyItem(atPath: Fixture.path("video/counter.mp4"), toPath: folder.appendingPathComponent("clip.64p.mp4").path)
+        #expect(mkfifo(folder.appendingPathComponent("clip.m3u8").path, 0o600) == 0)
+        let planned = try ToolRun.run(["transcode", "--hls", folder.path, folder.path], deadline: 60)
+        #expect(planned.status == 64 && planned.standardError.contains("inputs are never written to"), "\(planned.standardError)")
+    }
+
     /// Chromium plays the master's first rendition, a fragmented MP4, on its own: its size and
     /// length as written.
     @Test(.enabled(if: try Requirement.tool(PreviewTests.chromium) && hasReferences,
