@@ -129,7 +129,7 @@ let package = Package(
         .target(name: "JPEGCodec", dependencies: ["Failures", "CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
 
         // `ingest`: from one open of an upload, its probe, renditions, storyboard, preview, placeholders and hashes.
-        .target(name: "Ingest", dependencies: ["Failures", "FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "MediaFormats", "MediaProbe", "PictureDigests", "Previews", "Storyboards", "VideoThumbnails", "WorkerPool", "CMediaToolSystem"]),
+        .target(name: "Ingest", dependencies: ["Failures", "FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "MediaFormats", "MediaProbe", "PictureDigests", "Previews", "Storyboards", "VideoThumbnails", "WebVideo", "WorkerPool", "CMediaToolSystem"]),
         // A picture's placeholders (BlurHash, ThumbHash) and perceptual hashes (ImageHash's dHash, pHash).
         .target(name: "PictureDigests", dependencies: ["Imaging"]),
         // Pixel buffers and orientation, shared by thumbnail and crop: no codec here.
@@ -179,6 +179,7 @@ let package = Package(
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Imaging", "TestSupport"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "Imaging", "FileIO"]),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards"]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "MediaProbe", "FileIO"]),
         .testTarget(name: "PreviewsTests", dependencies: ["Previews", "FileIO", "TestSupport"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "FileIO", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "FileIO", "TestSupport"]),

@@ -28,6 +28,10 @@ public struct FileJob: Sendable {
     /// its index first): a worker writes that file itself, within its file size limit, where the
     /// output is a file; through a pipe otherwise (standard output), where the job must stream.
     public var writesInPlace = false
+    /// Outputs besides the planned one that are likewise sought back in (an ingest's web video):
+    /// a worker writes each itself, where it is a file; nil: none.
+    public typealias InPlaceRule = @Sendable (_ planned: [PlannedOutput], _ path: String) -> Bool
+    public var writesInPlaceBeside: InPlaceRule?
     /// A long job by nature (a web video, an HLS ladder) that says how far it has got: its
     /// worker's progress moves its stall deadline on, and is shown.
     public var progresses = false

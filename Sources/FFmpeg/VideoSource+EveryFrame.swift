@@ -6,9 +6,30 @@ extension VideoSource {
     /// frame timed at or before the one before it (a broken or repeated timestamp) is passed over:
     /// a video's times only go forward. Damaged frames are passed over as every pass does, within
     /// `DecodeErrors.limit`. `passedOver` is told of each frame passed over for its time.
-    public func everyFrame(passedOver: () -> Void = {}, _ body: (LocatedFrame) throws -> Bool) throws {
+    ///
+    /// `alongside`: jobs that take the frames shown at times of their own from the same pass (an
+    /// ingest's storyboard, preview and poster from its web video's), each handed the frame shown
+    /// at each of its times as exact mode finds it (times past the last frame its last frame),
+    /// before `body` has the frame after it. One frame more is held for them.
+    public func everyFrame(alongside: [FramesAlongside] = [], passedOver: () -> Void = {}, _ body: (LocatedFrame) throws -> Bool) throws {
         if startNeedsDecoding { try learnStart() }
+        // Every time with its job and index, in the order of the times (a job's own order kept).
+        let wanted = try alongside.enumerated().flatMap { job, alongside in
+            try alongside.times(self).enumerated().map { (target: startTimestamp + ticks(atOrBefore: max(0, $1)), job: job, index: $0) }
+        }.sorted { ($0.target, $0.job, $0.index) < ($1.target, $1.job, $1.index) }
         try startOver()
+        var next = 0
+        var held = Frame()
+        var heldTimestamp: Int64?
+        var lastHanded = [Int64?](repeating: nil, count: alongside.count)
+        func hand(_ frame: Frame, at timestamp: Int64, isPastEnd: Bool) throws {
+            let entry = wanted[next]
+            next += 1
+            let located = LocatedFrame(frame: frame, seconds: seconds(ticks: timestamp - startTimestamp), isPastEnd: isPastEnd)
+            let repeats = lastHanded[entry.job] == timestamp
+            lastHanded[entry.job] = timestamp
+            try alongside[entry.job].take(FrameForTime(index: entry.index, located: located, repeatsPrevious: repeats), self)
+        }
         var previousTimestamp: Int64?
         var shownTimestamp: Int64?
         var shownAny = false
@@ -23,13 +44,28 @@ extension VideoSource {
                 }
                 shownTimestamp = timestamp
                 shownAny = true
+                // Every time before this frame shows the one held (the first frame, before it).
+                while next < wanted.count, wanted[next].target < timestamp {
+                    try hand(heldTimestamp == nil ? incoming : held, at: heldTimestamp ?? timestamp, isPastEnd: false)
+                }
                 var located = LocatedFrame(frame: incoming, seconds: seconds(ticks: timestamp - startTimestamp), isPastEnd: false)
                 located.hasErrors = failedSoFar > 0
-                return try body(located) ? nil : ()
+                let goesOn = try body(located)
+                if next < wanted.count {
+                    swap(&held, &incoming)
+                    heldTimestamp = timestamp
+                }
+                return goesOn ? nil : ()
             },
             finished: { _, errors in
                 if !shownAny { throw VideoError.noDecodableFrame(cause: errors.last) }
             })
+        // The times left show the last frame; those past its end say so.
+        if let heldTimestamp {
+            while next < wanted.count {
+                try hand(held, at: heldTimestamp, isPastEnd: wanted[next].target >= heldTimestamp + (frameDuration ?? 1))
+            }
+        }
     }
 
     /// One frame's duration in seconds, where the stream states its rate.

@@ -21,9 +21,16 @@ struct IngestManifest: Encodable {
         case keptRendition(name: String, width: Int, height: Int, format: String)
         case storyboard(path: String, file: String, width: Int, height: Int, frames: Int, sheets: [String])
         case preview(path: String, file: String, width: Int, height: Int, format: String, bytes: Int, frames: Int, milliseconds: Int)
+        /// `because`: what kept browsers from playing the upload as it is (empty: made as the recipe says always).
+        case webVideo(path: String, file: String, width: Int, height: Int, codecs: String, milliseconds: Int, frames: Int, bytes: Int,
+                      because: [String])
+        /// None made: the upload plays in browsers as it is.
+        case webVideoNotNeeded
         case kept(name: String)
 
-        private enum Key: String, CodingKey { case name, path, file, width, height, format, bytes, frames, sheets, milliseconds, kept }
+        private enum Key: String, CodingKey {
+            case name, path, file, width, height, format, codecs, bytes, frames, sheets, milliseconds, because, kept, playsAsUploaded = "plays_as_uploaded"
+        }
 
         func encode(to encoder: any Encoder) throws {
             var entry = encoder.container(keyedBy: Key.self)
@@ -48,6 +55,17 @@ struct IngestManifest: Encodable {
                 try entry.encode(bytes, forKey: .bytes)
                 try entry.encode(frames, forKey: .frames)
                 try entry.encode(milliseconds, forKey: .milliseconds)
+            case .webVideo(let path, let file, let width, let height, let codecs, let milliseconds, let frames, let bytes, let because):
+                try Self.made(name: "web_video", path: path, file: file, width: width, height: height, format: "mp4", into: &entry)
+                try entry.encode(codecs, forKey: .codecs)
+                try entry.encode(milliseconds, forKey: .milliseconds)
+                try entry.encode(frames, forKey: .frames)
+                try entry.encode(bytes, forKey: .bytes)
+                try entry.encode(because, forKey: .because)
+            case .webVideoNotNeeded:
+                try entry.encode("web_video", forKey: .name)
+                try entry.encodeNil(forKey: .path)
+                try entry.encode(true, forKey: .playsAsUploaded)
             case .kept(let name):
                 try entry.encode(name, forKey: .name)
                 try entry.encodeNil(forKey: .path)

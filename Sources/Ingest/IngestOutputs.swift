@@ -6,6 +6,7 @@ public enum IngestOutput: Sendable, Hashable {
     case rendition(index: Int)
     case storyboard
     case preview
+    case webVideo
 }
 
 extension IngestRecipe {
@@ -15,5 +16,6 @@ extension IngestRecipe {
             + renditions.indices.map { (.rendition(index: $0), renditionTemplate(renditions[$0])) }
             + (storyboard == nil ? [] : [(.storyboard, storyboardTemplate)])
             + (preview == nil ? [] : [(.preview, previewTemplate)])
+            + (webVideo == nil ? [] : [(.webVideo, names.webVideo)])
     }
 }

@@ -48,6 +48,19 @@ public struct IngestRecipe: Sendable, Codable, Equatable {
         public init() {}
     }
 
+    /// A video's web video (`mediatool transcode`): H.264 and AAC in an MP4 that every browser
+    /// plays, made from the same decode as the poster, storyboard and preview.
+    public struct WebVideoSettings: Sendable, Codable, Equatable {
+        /// Where the upload plays in browsers as it is, it is not made again unless `always`.
+        public var always = false
+        /// The most the picture's shorter side may be, upright (1080p, portrait or landscape):
+        /// larger videos are scaled down, never up.
+        public var shorterSide = 1080
+        public var preset = "veryfast"
+        public var crf = 23.0
+        public init() {}
+    }
+
     /// File names, under `--out-dir` at the input's relative path. `{stem}`, `{ext}` and `{dir}`
     /// are the input's; a rendition's also has `{name}`, `{size}` and `{format}` (its extension).
     /// The input's extension is in each: an iPhone's Live Photo is IMG_0001.HEIC and IMG_0001.MOV
@@ -56,6 +69,7 @@ public struct IngestRecipe: Sendable, Codable, Equatable {
         public var rendition = "{stem}.{ext}.{name}.{format}"
         public var storyboard = "{stem}.{ext}.storyboard.vtt"
         public var preview = "{stem}.{ext}.preview.{format}"
+        public var webVideo = "{stem}.{ext}.web.mp4"
         public var manifest = "{stem}.{ext}.json"
         public init() {}
     }
@@ -67,6 +81,8 @@ public struct IngestRecipe: Sendable, Codable, Equatable {
     public var storyboard: StoryboardSettings? = StoryboardSettings()
     /// nil: no preview.
     public var preview: PreviewSettings? = PreviewSettings()
+    /// nil: no web video.
+    public var webVideo: WebVideoSettings? = WebVideoSettings()
     public var digests = PictureDigests.Request()
     public var names = Names()
 
@@ -82,7 +98,8 @@ public struct IngestRecipe: Sendable, Codable, Equatable {
     /// enlarged; JPEG at WordPress's quality 82 (which flattens transparency on white: a recipe
     /// asks for `webp` or `png` to keep it). A
     /// video's poster in the same sizes, a storyboard and a preview as those subcommands make them
-    /// by default; both placeholders and both hashes.
+    /// by default, and its web video where the upload is not what browsers play; both
+    /// placeholders and both hashes.
     public static let standard = IngestRecipe(renditions: [
         Rendition(name: "thumbnail", size: ThumbnailSize(width: 150, height: 150, fill: .attention)),
         Rendition(name: "medium", size: ThumbnailSize(width: 300, height: 300)),

@@ -10,6 +10,7 @@ import PictureDigests
 import Previews
 import Storyboards
 import VideoThumbnails
+import WebVideo
 
 /// Everything a site needs from one upload, from one open of it: its probe, its renditions (of a
 /// video, of its poster frame), a video's storyboard and preview, placeholders and hashes, and
@@ -52,21 +53,30 @@ public struct Ingester: Sendable {
             // the memory holds both: each holds frames of the budget, and side by side they can
             // each wait for what the other holds (an 8K clip at 1 GiB waited out its stall, alone,
             // then was refused); else the poster is decoded after them.
-            let alongside = decodesPicture && probe.kind == .video && Self.posterFitsAlongside(probe, limits: options.limits)
-            // Alongside, the poster's decoding has its share of the memory only: a header that
-            // says the frames are smaller than they are (an MJPEG's sample description of 64x64
-            // over 8K pictures) would have both wait for the other. A poster that does not fit
-            // its share (or fails for any reason) is made again after them, with all of it.
-            let poster = alongside ? JoinableTask { try pictures(of: file, memoryShare: Self.framesHeldAlongside) } : nil
             var videoEntries: [IngestManifest.Entry] = []
-            do {
-                if probe.kind == .video { videoEntries = try videoOutputs(of: file, outputs: outputs, planned: planned, warnings: &warnings) }
-            } catch {
-                _ = try? poster?.value()
-                throw error
+            var poster: MadeThumbnails?
+            if probe.kind == .video, let webVideo = webVideoToMake(of: file, probe: probe, planned: planned) {
+                (videoEntries, poster) = try oneDecode(of: file, webVideo: webVideo, decodesPicture: decodesPicture, outputs: outputs,
+                                                       planned: planned, warnings: &warnings)
+            } else {
+                let alongside = decodesPicture && probe.kind == .video && Self.posterFitsAlongside(probe, limits: options.limits)
+                // Alongside, the poster's decoding has its share of the memory only: a header that
+                // says the frames are smaller than they are (an MJPEG's sample description of 64x64
+                // over 8K pictures) would have both wait for the other. A poster that does not fit
+                // its share (or fails for any reason) is made again after them, with all of it.
+                let posterTask = alongside ? JoinableTask { try pictures(of: file, memoryShare: Self.framesHeldAlongside) } : nil
+                do {
+                    if probe.kind == .video { videoEntries = try videoOutputs(of: file, outputs: outputs, planned: planned, warnings: &warnings) }
+                } catch {
+                    _ = try? posterTask?.value()
+                    throw error
+                }
+                if decodesPicture { poster = try (try? posterTask?.value()) ?? pictures(of: file, coverArt: coverArt) }
+                if probe.kind == .video, options.recipe.webVideo != nil {
+                    videoEntries.append(planned[.webVideo] == nil ? .kept(name: "web_video") : .webVideoNotNeeded)
+                }
             }
-            if decodesPicture {
-                let made = try (try? poster?.value()) ?? pictures(of: file, coverArt: coverArt)
+            if decodesPicture, let made = poster {
                 // The conversion to sRGB is ingest's own, not a setting a warning could point to.
                 let ownWarnings = made.warnings.map { $0.replacingEvery(" (\(Setting.convertsToSRGB))", with: "") }
                 warnings += ownWarnings.filter { !warnings.contains($0) }
@@ -91,6 +101,88 @@ public struct Ingester: Sendable {
         let text = line.text + "\n"
         try FileSystem.writeAll(Array(text.utf8), to: outputs.primary, target: planned[.manifest] ?? "")
         return (fields, warnings)
+    }
+
+    /// The web video this run makes of a video, where the recipe asks for one and the run makes
+    /// it (not kept from an earlier run), and why: where the upload plays in browsers as it is,
+    /// none, unless the recipe says always.
+    private func webVideoToMake(of file: InputFile, probe: ProbeResult, planned: [IngestOutput: String])
+        -> (path: String, reasons: [String])? {
+        guard let settings = options.recipe.webVideo, let path = planned[.webVideo] else { return nil }
+        let reasons = WebPlayability.reasons(probe, movieFirst: WebPlayability.movieComesFirst(in: file))
+        if reasons.isEmpty && !settings.always { return nil }
+        return (path, reasons)
+    }
+
+    /// A video's web video, storyboard, preview and poster from one decode: the web video's pass
+    /// over every frame, from which the others take the frames shown at their times (the
+    /// storyboard and preview each their own frames, not keyframes near them). The poster's time
+    /// is chosen first, as `thumbnail` chooses it (a poster frame looks at a few keyframes).
+    private func oneDecode(of file: InputFile, webVideo: (path: String, reasons: [String]), decodesPicture: Bool,
+                           outputs: any JobOutputs, planned: [IngestOutput: String],
+                           warnings: inout [String]) throws -> (entries: [IngestManifest.Entry], poster: MadeThumbnails?) {
+        let transcoder = Transcoder(options: transcodeOptions(options.recipe.webVideo ?? IngestRecipe.WebVideoSettings()))
+        let video = try transcoder.opening(file)
+        var poster: MadeThumbnails?
+        var jobs: [FramesAlongside] = []
+        if decodesPicture {
+            let thumbnailer = Thumbnailer(options: posterOptions())
+            let (seconds, timeWarnings) = try thumbnailer.frameTime(in: video)
+            jobs.append(FramesAlongside(times: { _ in [seconds] }, take: { found, video in
+                var made = try thumbnailer.pictures(of: found.located, askedAt: seconds, in: video, sizes: thumbnailer.options.sizes)
+                made.pictures = made.pictures.map { $0.withBytesPerSample(1) }
+                made.warnings = timeWarnings + made.warnings
+                poster = made
+            }))
+        }
+        let preview = options.recipe.preview.flatMap { settings in
+            planned[.preview].map { _ in PreviewAlongside(previewer: Previewer(options: previewOptions(settings))) }
+        }
+        let previewJob = preview?.job
+        let descriptor = try outputs.open(webVideo.path, namedByUser: false)
+        var made: WebVideo?
+        let pass = { (others: [FramesAlongside]) throws in
+            made = try transcoder.transcode(file, video: video, alongside: others + jobs, to: descriptor, target: webVideo.path)
+        }
+        var entries: [IngestManifest.Entry] = []
+        if let settings = options.recipe.storyboard {
+            if let vtt = planned[.storyboard] {
+                var tookAlongside = false
+                entries.append(try storyboard(of: file, vtt: vtt, settings: settings, outputs: outputs, planned: planned,
+                                              alongside: previewJob, pass: SharedPass(video: video, run: pass),
+                                              tookAlongside: &tookAlongside, warnings: &warnings))
+            } else {
+                entries.append(.kept(name: "storyboard"))
+            }
+        }
+        if made == nil { try pass(previewJob.map { [$0] } ?? []) }
+        guard let made else { preconditionFailure("the pass was run") }
+        try outputs.finish(descriptor)
+        if let settings = options.recipe.preview {
+            if let path = planned[.preview], let assembly = preview?.assembly {
+                entries.append(try writePreview(assembly.finish(), settings: settings, to: path, outputs: outputs,
+                                                planned: planned, warnings: &warnings))
+            } else {
+                entries.append(.kept(name: "preview"))
+            }
+        }
+        warnings += made.warnings.filter { !warnings.contains($0) }
+        entries.append(.webVideo(path: webVideo.path, file: Self.relative(webVideo.path, to: planned[.manifest]), width: made.width,
+                                 height: made.height, codecs: made.codecs, milliseconds: Int((made.seconds * 1000).rounded()),
+                                 frames: made.frames, bytes: made.bytes, because: webVideo.reasons))
+        return (entries, poster)
+    }
+
+    private func transcodeOptions(_ settings: IngestRecipe.WebVideoSettings) -> TranscodeOptions {
+        var transcode = TranscodeOptions()
+        (transcode.maxWidth, transcode.maxHeight) = (nil, nil)
+        transcode.maxShorterSide = settings.shorterSide
+        transcode.preset = settings.preset
+        transcode.crf = settings.crf
+        transcode.limits = options.limits
+        transcode.output = options.output
+        transcode.threads = options.threads
+        return transcode
     }
 
     /// Frames held at once where the poster is decoded beside the storyboard and preview: the
@@ -133,6 +225,14 @@ public struct Ingester: Sendable {
     /// 8 bits: of a picture, or of a video's poster frame.
     /// `memoryShare`: the part of the memory limit the decoding may take (one in that many).
     func pictures(of file: InputFile, coverArt: Bool = false, memoryShare: Int = 1) throws -> MadeThumbnails {
+        let thumbnails = posterOptions(coverArt: coverArt, memoryShare: memoryShare)
+        var made = try Thumbnailer(options: thumbnails).pictures(from: file, sizes: thumbnails.sizes)
+        made.pictures = made.pictures.map { $0.withBytesPerSample(1) }
+        return made
+    }
+
+    /// How the renditions and the digests' small pictures are made of a picture or a video's frame.
+    private func posterOptions(coverArt: Bool = false, memoryShare: Int = 1) -> ThumbnailOptions {
         var thumbnails = ThumbnailOptions()
         thumbnails.cover = coverArt ? .only : .never
         thumbnails.time = options.recipe.posterTime
@@ -149,9 +249,7 @@ public struct Ingester: Sendable {
             sizes.append(ThumbnailSize(width: PictureDigests.hashBox, height: PictureDigests.hashBox))
         }
         thumbnails.sizes = sizes
-        var made = try Thumbnailer(options: thumbnails).pictures(from: file, sizes: sizes)
-        made.pictures = made.pictures.map { $0.withBytesPerSample(1) }
-        return made
+        return thumbnails
     }
 
     /// A video's storyboard and preview, each where the recipe asks for one and this run makes it.
@@ -165,50 +263,59 @@ public struct Ingester: Sendable {
             if let vtt = planned[.storyboard] {
                 // The preview's frames from the storyboard's pass, where it decodes its cells' own
                 // frames: a frame both need is decoded once.
-                var assembly: PreviewAssembly?
-                var previewTimes: [Double] = []
-                let alongside = previewer.flatMap { previewer in previewPath.map { _ in
-                    FramesAlongside(times: { video in
-                        let (times, made) = try previewer.frames(alongsideIn: video)
-                        (previewTimes, assembly) = (times, made)
-                        return times
-                    }, take: { found, video in
-                        try assembly!.take(found.index, try previewer.picture(of: found.located, askedAt: previewTimes[found.index], in: video))
-                    })
-                } }
-                let storyboardOutputs = StoryboardOutputs(vtt: vtt, of: outputs)
-                let report: StoryboardReport
-                do {
-                    report = try Storyboarder(options: storyboardOptions(settings)).makeStoryboard(
-                        from: file, input: file.displayName, vtt: vtt, html: nil, outputs: storyboardOutputs, alongside: alongside)
-                } catch {
-                    throw storyboardOutputs.openFailure ?? error
-                }
-                warnings += report.warnings
-                try storyboardOutputs.finishPrimary()
-                if report.tookAlongside, let assembly { preview = try assembly.finish() }
-                storyboardEntry = .storyboard(path: vtt, file: Self.relative(vtt, to: planned[.manifest]),
-                                              width: report.frames.first?.width ?? 0, height: report.frames.first?.height ?? 0,
-                                              frames: report.frames.count, sheets: report.files)
+                let alongside = previewer.flatMap { previewer in previewPath.map { _ in PreviewAlongside(previewer: previewer) } }
+                var tookAlongside = false
+                storyboardEntry = try storyboard(of: file, vtt: vtt, settings: settings, outputs: outputs, planned: planned,
+                                                 alongside: alongside?.job, pass: nil, tookAlongside: &tookAlongside, warnings: &warnings)
+                if tookAlongside, let assembly = alongside?.assembly { preview = try assembly.finish() }
             } else {
                 storyboardEntry = .kept(name: "storyboard")
             }
         }
         if let settings = options.recipe.preview, let previewer {
             if let path = previewPath {
-                let made = try preview ?? previewer.makePreview(from: file)
-                warnings += made.warnings.filter { !warnings.contains($0) }
-                let descriptor = try outputs.open(path, namedByUser: false)
-                try FileSystem.writeAll(made.bytes, to: descriptor, target: path)
-                try outputs.finish(descriptor)
-                previewEntry = .preview(path: path, file: Self.relative(path, to: planned[.manifest]), width: made.width,
-                                        height: made.height, format: settings.format.rawValue, bytes: made.bytes.count,
-                                        frames: made.frameCount, milliseconds: made.milliseconds)
+                previewEntry = try writePreview(preview ?? previewer.makePreview(from: file), settings: settings, to: path,
+                                                outputs: outputs, planned: planned, warnings: &warnings)
             } else {
                 previewEntry = .kept(name: "preview")
             }
         }
         return [storyboardEntry, previewEntry].compactMap { $0 }
+    }
+
+    /// The storyboard written to its WebVTT file `vtt` and its sheets, from its own pass over the
+    /// video or from `pass`; `alongside` takes its frames from the same pass, where the storyboard
+    /// decodes each cell's own frame (`tookAlongside` says whether it did).
+    private func storyboard(of file: InputFile, vtt: String, settings: IngestRecipe.StoryboardSettings, outputs: any JobOutputs,
+                            planned: [IngestOutput: String], alongside: FramesAlongside?, pass: SharedPass?,
+                            tookAlongside: inout Bool, warnings: inout [String]) throws -> IngestManifest.Entry {
+        let storyboardOutputs = StoryboardOutputs(vtt: vtt, of: outputs)
+        let report: StoryboardReport
+        do {
+            report = try Storyboarder(options: storyboardOptions(settings)).makeStoryboard(
+                from: file, input: file.displayName, vtt: vtt, html: nil, outputs: storyboardOutputs, alongside: alongside, pass: pass)
+        } catch {
+            throw storyboardOutputs.openFailure ?? error
+        }
+        warnings += report.warnings
+        try storyboardOutputs.finishPrimary()
+        tookAlongside = report.tookAlongside
+        return .storyboard(path: vtt, file: Self.relative(vtt, to: planned[.manifest]),
+                           width: report.frames.first?.width ?? 0, height: report.frames.first?.height ?? 0,
+                           frames: report.frames.count, sheets: report.files)
+    }
+
+    /// The preview written to `path`.
+    private func writePreview(_ made: Preview, settings: IngestRecipe.PreviewSettings, to path: String,
+                              outputs: any JobOutputs, planned: [IngestOutput: String],
+                              warnings: inout [String]) throws -> IngestManifest.Entry {
+        warnings += made.warnings.filter { !warnings.contains($0) }
+        let descriptor = try outputs.open(path, namedByUser: false)
+        try FileSystem.writeAll(made.bytes, to: descriptor, target: path)
+        try outputs.finish(descriptor)
+        return .preview(path: path, file: Self.relative(path, to: planned[.manifest]), width: made.width,
+                        height: made.height, format: settings.format.rawValue, bytes: made.bytes.count,
+                        frames: made.frameCount, milliseconds: made.milliseconds)
     }
 
     /// `path` from the manifest's folder: what a site serving the folder puts in a URL, however

@@ -7,6 +7,7 @@ import PictureDigests
 import Previews
 import Storyboards
 import VideoThumbnails
+import WebVideo
 
 extension IngestRecipe {
     /// The largest recipe read: far more than any list of renditions needs.
@@ -26,16 +27,18 @@ extension IngestRecipe {
     ///                      "format": "jpeg", "quality": 90},   // or false; count or every
     ///       "preview": {"segments": 4, "seconds": 1, "fps": 10, "width": 320,
     ///                   "format": "webp", "quality": 75},      // or false
+    ///       "web_video": {"always": false, "shorter_side": 1080, "preset": "veryfast", "crf": 23},  // or false
     ///       "placeholders": {"blurhash": [4, 3]},              // or true, or false
     ///       "hashes": true,
     ///       "names": {"rendition": "{stem}.{ext}.{name}.{format}", "storyboard": "{stem}.{ext}.storyboard.vtt",
-    ///                 "preview": "{stem}.{ext}.preview.{format}", "manifest": "{stem}.{ext}.json"}
+    ///                 "preview": "{stem}.{ext}.preview.{format}", "web_video": "{stem}.{ext}.web.mp4",
+    ///                 "manifest": "{stem}.{ext}.json"}
     ///     }
     public static func read(_ text: [UInt8]) throws(RecipeError) -> IngestRecipe {
         guard text.count <= largestText else { throw .unusable("is \(text.count) bytes: a recipe has at most \(largestText)") }
         let value: JSONValue
         do { value = try JSONTextParser.parse(text) } catch { throw .syntax(error) }
-        var reader = try Fields(value, place: "top level", keys: ["renditions", "format", "quality", "poster", "storyboard", "preview", "placeholders", "hashes", "names"])
+        var reader = try Fields(value, place: "top level", keys: ["renditions", "format", "quality", "poster", "storyboard", "preview", "web_video", "placeholders", "hashes", "names"])
         var recipe = IngestRecipe.standard
         let format = try reader.take("format", renditionFormat) ?? .jpeg
         let quality = try reader.take("quality") { value, place throws(RecipeError) in try integer(value, place, 1...100) } ?? defaultQuality
@@ -47,6 +50,7 @@ extension IngestRecipe {
         if let poster = try reader.take("poster", readPosterTime) { recipe.posterTime = poster }
         if let storyboard = try reader.take("storyboard", readStoryboard) { recipe.storyboard = storyboard }
         if let preview = try reader.take("preview", readPreview) { recipe.preview = preview }
+        if let webVideo = try reader.take("web_video", readWebVideo) { recipe.webVideo = webVideo }
         if let placeholders = try reader.take("placeholders", readPlaceholders) {
             recipe.digests.placeholders = placeholders != nil
             if let placeholders { (recipe.digests.blurHashComponentsX, recipe.digests.blurHashComponentsY) = (placeholders.x, placeholders.y) }
@@ -67,6 +71,7 @@ extension IngestRecipe {
             + zip(renditions, templates).map { ("renditions \"\($0.name)\"", $1) }
             + (storyboard == nil ? [] : [("names.storyboard", storyboardTemplate)])
             + (preview == nil ? [] : [("names.preview", previewTemplate)])
+            + (webVideo == nil ? [] : [("names.web_video", names.webVideo)])
         for (place, template) in all {
             if let first = seen[template] {
                 throw .unusable("names two outputs \(template): \(first) and \(place) (use {name} in names.rendition)")
@@ -286,6 +291,23 @@ private func readPreview(_ value: JSONValue, _ place: String) throws(RecipeError
     }
 }
 
+private func readWebVideo(_ value: JSONValue, _ place: String) throws(RecipeError) -> IngestRecipe.WebVideoSettings? {
+    try optionalObject(value, place, defaults: IngestRecipe.WebVideoSettings(),
+                       keys: ["always", "shorter_side", "preset", "crf"]) { fields, settings throws(RecipeError) in
+        if let always = try fields.take("always", boolean) { settings.always = always }
+        if let side = try fields.take("shorter_side", { value, place throws(RecipeError) in try integer(value, place, 16...8192) }) {
+            settings.shorterSide = side
+        }
+        if let preset = try fields.take("preset", { value, place throws(RecipeError) -> String in
+            let expected = TranscodeOptions.presets.joined(separator: ", ")
+            let text = try string(value, place, expected)
+            guard TranscodeOptions.presets.contains(text) else { throw .invalid(place: place, expected: expected, found: describe(value)) }
+            return text
+        }) { settings.preset = preset }
+        if let crf = try fields.take("crf", { value, place throws(RecipeError) in try number(value, place, 0...51) }) { settings.crf = crf }
+    }
+}
+
 private struct BlurHashComponents {
     let x: Int
     let y: Int
@@ -311,7 +333,7 @@ private func readPlaceholders(_ value: JSONValue, _ place: String) throws(Recipe
 }
 
 private func readNames(_ value: JSONValue, _ place: String) throws(RecipeError) -> IngestRecipe.Names {
-    var fields = try Fields(value, place: place, keys: ["rendition", "storyboard", "preview", "manifest"])
+    var fields = try Fields(value, place: place, keys: ["rendition", "storyboard", "preview", "web_video", "manifest"])
     var names = IngestRecipe.Names()
     func template(_ value: JSONValue, _ place: String) throws(RecipeError) -> String {
         let text = try string(value, place, "a file name template")
@@ -332,6 +354,7 @@ private func readNames(_ value: JSONValue, _ place: String) throws(RecipeError) 
     }
     if let text = try fields.take("storyboard", template) { names.storyboard = text }
     if let text = try fields.take("preview", template) { names.preview = text }
+    if let text = try fields.take("web_video", template) { names.webVideo = text }
     if let text = try fields.take("manifest", template) { names.manifest = text }
     try fields.finish()
     return names

@@ -27,6 +27,11 @@ extension Ingester {
             return JobReport(fields: fields.filter { $0.name != "input" }, warnings: warnings)
         }
         job.decoders = JobDecoders.forStart
+        // The web video's muxer moves its index first, in the file: where it is a file, the worker writes it itself.
+        if recipe.webVideo != nil {
+            let template = recipe.names.webVideo
+            job.writesInPlaceBeside = { planned, path in planned.contains { $0.variant == template && $0.path == path } }
+        }
         return job
     }
 }

@@ -29,6 +29,9 @@ struct JobExchange {
     /// The planned output where the worker writes it itself (a web video, whose muxer seeks back
     /// in it): its descriptor, the worker's copy bounded by its file size limit.
     var inPlace: (descriptor: Int32, name: String)?
+    /// Which other outputs the worker writes itself (`FileJob.writesInPlaceBeside`), and those it was given.
+    var writesInPlaceBeside: ((String) -> Bool)?
+    var inPlaceBeside: [(descriptor: Int32, name: String)] = []
     /// Whether the job may say it progresses: one long by nature (`FileJob.progresses`: a web
     /// video, an HLS ladder), whether it writes in place or, to a pipe, streams.
     var acceptsProgress = false
@@ -186,9 +189,11 @@ extension SandboxedJobs {
         // A worker that says it is done with an output it never wrote is wrong: an empty
         // file put in place would be reported "ok".
         if let empty = exchange.pipes.first(where: { $0.written == 0 }) { throw WorkerFailure.emptyOutput(name: empty.name) }
-        if let inPlace = exchange.inPlace, (FileSystem.status(ofDescriptor: inPlace.descriptor)?.st_size ?? 0) <= 0 {
+        for inPlace in (exchange.inPlace.map { [$0] } ?? []) + exchange.inPlaceBeside
+            where (FileSystem.status(ofDescriptor: inPlace.descriptor)?.st_size ?? 0) <= 0 {
             throw WorkerFailure.emptyOutput(name: inPlace.name)
         }
+        for beside in exchange.inPlaceBeside { try exchange.outputs?.finish(beside.descriptor) }
         // A job that writes nothing is its report: an empty one is no answer either.
         if exchange.pipes.isEmpty && exchange.inPlace == nil && fields.isEmpty { throw WorkerFailure.emptyOutput(name: "its report") }
         // The batch's own fields are the batch's: a worker gone wrong does not write them.
@@ -222,16 +227,25 @@ extension SandboxedJobs {
     private func openOutput(_ path: String, namedByUser: Bool, in exchange: inout JobExchange, worker: WorkerProcess) throws {
         var reply = WireMessage.outputOpened
         var pipe: OutputPipe?
+        var handed: [Int32] = []
         do {
             guard let outputs = exchange.outputs else { throw JobOutputError.notAllowed(path: path) }
             // Jobs finish each output before the next: a worker that holds many open is wrong.
             guard exchange.pipes.count <= OutputPipe.mostOpen else { throw JobOutputError.tooManyOpen(limit: OutputPipe.mostOpen) }
-            pipe = try OutputPipe(target: try outputs.open(path, namedByUser: namedByUser), name: path, limit: exchange.outputLimit)
+            let target = try outputs.open(path, namedByUser: namedByUser)
+            if exchange.writesInPlaceBeside?(path) == true, FileSystem.isRewritableFile(target) {
+                // The worker writes it itself, within its file size limit; put in place once it is done.
+                exchange.inPlaceBeside.append((target, path))
+                handed = [target]
+            } else {
+                pipe = try OutputPipe(target: target, name: path, limit: exchange.outputLimit)
+                handed = pipe.map { [$0.writeEnd] } ?? []
+            }
         } catch {
             reply = .outputRefused(message: "\(error)")
             exchange.refusal = exchange.refusal ?? error
         }
-        try send(reply, to: worker, descriptors: pipe.map { [$0.writeEnd] } ?? [])
+        try send(reply, to: worker, descriptors: handed)
         pipe?.closeWriteEnd()
         if let pipe { exchange.pipes.append(pipe) }
     }

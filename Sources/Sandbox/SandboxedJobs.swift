@@ -136,16 +136,19 @@ public final class SandboxedJobs: Sendable {
         // it is one; its worker then had a descriptor of what is about to be put in place, and is
         // ended with the job rather than kept (it could write there later).
         let inPlace = job.writesInPlace && outputs.map { FileSystem.isRewritableFile($0.primary) } == true
+        // Likewise a worker given another output to write itself (an ingest's web video).
+        var handedAFile = inPlace
         do {
             let report = try perform(on: &box, spec: spec, input: file, outputs: outputs, planned: planned,
-                                     primary: nil, writesInPlace: inPlace, acceptsProgress: job.progresses, threads: threads,
+                                     primary: nil, writesInPlace: inPlace, writesInPlaceBeside: job.writesInPlaceBeside,
+                                     handedAFile: &handedAFile, acceptsProgress: job.progresses, threads: threads,
                                      cancellation: cancellation, budget: budget ?? settings.budget, progress: progress)
-            if inPlace { _ = box.worker.end() } else { checkin(box) }
+            if handedAFile { _ = box.worker.end() } else { checkin(box) }
             try outputs?.commit()
             return report
         } catch let failure as JobFailure {
             // The job's own error: the worker is fine and stays.
-            if inPlace { _ = box.worker.end() } else { checkin(box) }
+            if handedAFile { _ = box.worker.end() } else { checkin(box) }
             throw failure
         }
     }
@@ -166,9 +169,11 @@ public final class SandboxedJobs: Sendable {
         var (box, holdsPermit) = try checkout(for: decoders(Self.start(of: input)), cancellation: cancellation)
         defer { if holdsPermit { mediaPermits?.give() } }
         let pipe = try sink.map { try OutputPipe(target: -1, name: input.displayName, limit: limit, sink: $0) }
+        // No outputs but the pipe: no file is handed to the worker.
+        var handedAFile = false
         do {
             let report = try perform(on: &box, spec: spec, input: input, outputs: nil,
-                                     planned: pipe == nil ? [] : [PlannedOutput(path: "-")], primary: pipe, threads: threads,
+                                     planned: pipe == nil ? [] : [PlannedOutput(path: "-")], primary: pipe, handedAFile: &handedAFile, threads: threads,
                                      cancellation: cancellation, budget: budget ?? settings.budget)
             do {
                 try accept(report)
@@ -279,7 +284,8 @@ public final class SandboxedJobs: Sendable {
     /// `primary`: the planned output's pipe when it goes elsewhere than `outputs` (to memory).
     /// Each step, and each message of the worker's, is a function of `JobExchange.swift`.
     private func perform(on box: inout WorkerBox, spec: JSONValue, input: InputFile, outputs: OutputSet?, planned: [PlannedOutput],
-                         primary: OutputPipe?, writesInPlace: Bool = false, acceptsProgress: Bool = false, threads: Int,
+                         primary: OutputPipe?, writesInPlace: Bool = false, writesInPlaceBeside: FileJob.InPlaceRule? = nil,
+                         handedAFile: inout Bool, acceptsProgress: Bool = false, threads: Int,
                          cancellation: JobCancellation?, budget: MemoryBudget?,
                          progress: (@Sendable (JobProgress) -> Void)? = nil) throws -> JobReport {
         let request = WireMessage.job(input: input.displayName, head: try input.head(), outputs: planned, threads: threads, spec: spec).bytes
@@ -289,6 +295,9 @@ public final class SandboxedJobs: Sendable {
         // What the worker holds of the budget is given back when the job ends, however it ends (a
         // worker that crashed gives back nothing itself), and a wait for more is given up.
         defer { exchange.endWaiting() }
+        exchange.writesInPlaceBeside = writesInPlaceBeside.map { rule in { rule(planned, $0) } }
+        // Said however the job ends: a worker with a descriptor of an output could write there later.
+        defer { if !exchange.inPlaceBeside.isEmpty { handedAFile = true } }
         exchange.acceptsProgress = acceptsProgress
         exchange.reportsProgress = progress
         if let primary {

@@ -18,11 +18,13 @@ public struct Storyboarder: Sendable {
     /// and the page to an output `outputs` opens; the caller moves them into place.
     /// `alongside`: frames another job wants from the same pass; found when the storyboard decodes
     /// its cells' own frames (its keyframes alone would not serve them), else left to that job.
+    /// `pass`: another job's pass over every frame (an ingest's web video), which the storyboard
+    /// and `alongside` take their frames from, each frame its own.
     public func makeStoryboard(from file: InputFile, input: String, vtt: String, html: String?, outputs: any JobOutputs,
-                               alongside: FramesAlongside? = nil) throws -> StoryboardReport {
+                               alongside: FramesAlongside? = nil, pass: SharedPass? = nil) throws -> StoryboardReport {
         // One keyframe gains nothing from frame threads (see Thumbnailer); a run of frames does.
-        var video = try VideoSource(file: file, threads: options.mode == .keyframe ? 1 : options.threads,
-                                    videoStream: options.videoStream, limits: options.limits)
+        var video = try pass?.video ?? VideoSource(file: file, threads: options.mode == .keyframe ? 1 : options.threads,
+                                                   videoStream: options.videoStream, limits: options.limits)
         // A picture FFmpeg reads (a GIF, a PNG) is no video to scrub, as probe and thumbnail say.
         if video.isPicture { throw StoryboardError.picture }
         let duration = video.durationSeconds
@@ -38,7 +40,7 @@ public struct Storyboarder: Sendable {
         // Cells are different moments: where keyframes are sparser than the cells (a phone clip, an
         // encoder's default of one every 250 frames), the keyframes would repeat, and each cell's
         // own frame is decoded instead, in the same one pass.
-        var mode = options.mode
+        var mode = pass == nil ? options.mode : .exact
         if mode == .keyframe, !options.keyframesMayRepeat, Self.keyframesRepeat(video.indexedKeyframeSeconds(), at: schedule.entries.map(\.time)) {
             mode = .exact
             video.giveBackFrameMemory()
@@ -109,7 +111,11 @@ public struct Storyboarder: Sendable {
         }
         let cellTimes = schedule.entries.map(\.time)
         var tookAlongside = false
-        if let alongside, mode == .exact {
+        if let pass {
+            tookAlongside = alongside != nil
+            let cells = FramesAlongside(times: { _ in cellTimes }, take: { found, _ in try place(found) })
+            try pass.run([cells] + (alongside.map { [$0] } ?? []))
+        } else if let alongside, mode == .exact {
             let theirs = try alongside.times(video)
             tookAlongside = true
             // The frames alongside are taken to the end; cells past the last frame are not made.

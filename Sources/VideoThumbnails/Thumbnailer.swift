@@ -89,6 +89,13 @@ public struct Thumbnailer: Sendable {
         try VideoFrameThumbnails(options: options).make(from: file, atSeconds: { _, _ in times }, sizes: sizes, body)
     }
 
+    /// The time of the frame of `video` the options ask for (a poster frame chosen, a share of
+    /// the duration in seconds), and what is said of it (a duration unknown).
+    public func frameTime(in video: VideoSource) throws -> (seconds: Double, warnings: [String]) {
+        let (seconds, _, warnings) = try VideoFrameThumbnails(options: options).time(in: video, threads: options.threads)
+        return (seconds, warnings)
+    }
+
     /// A frame another pass found (`VideoSource.frames(atSeconds:mode:)`) for the time `seconds`,
     /// in every size, as this thumbnailer makes a video's frame.
     public func pictures(of located: VideoSource.LocatedFrame, askedAt seconds: Double, in video: VideoSource,

@@ -23,6 +23,23 @@ struct VideoFrameThumbnails {
         // against 60 ms at 1080p); a run of frames to decode gains 1.45x from them.
         let threads = options.mode == .keyframe ? 1 : options.threads
         let video = try VideoSource(file: file, threads: threads, videoStream: options.videoStream, limits: options.limits)
+        let (seconds, mode, timeWarnings) = try time(in: video, threads: threads)
+        var warnings = timeWarnings
+        if let colourWarning = video.colourWarning { warnings.append(colourWarning) }
+        let located = try video.frame(atSeconds: seconds, mode: mode)
+        var made = try pictures(of: located, askedAt: seconds, in: video, sizes: sizes)
+        made.warnings = warnings + made.warnings
+        if video.isPicture {
+            if options.animationTime != nil && !located.isPastEnd {
+                made.warnings.append("an animated picture: the frame shown at \(SecondsText.of(located.seconds)) s was read")
+            }
+            made.seconds = nil
+        }
+        return made
+    }
+
+    /// The time of the frame the options ask for in `video`, how to find it, and what is said of it.
+    func time(in video: VideoSource, threads: Int) throws -> (seconds: Double, mode: VideoSource.SeekMode, warnings: [String]) {
         var warnings: [String] = []
         var seconds = 0.0
         var mode = options.mode
@@ -55,17 +72,7 @@ struct VideoFrameThumbnails {
                 throw VideoError.unknownDuration
             }
         }
-        if let colourWarning = video.colourWarning { warnings.append(colourWarning) }
-        let located = try video.frame(atSeconds: seconds, mode: mode)
-        var made = try pictures(of: located, askedAt: seconds, in: video, sizes: sizes)
-        made.warnings = warnings + made.warnings
-        if video.isPicture {
-            if options.animationTime != nil && !located.isPastEnd {
-                made.warnings.append("an animated picture: the frame shown at \(SecondsText.of(located.seconds)) s was read")
-            }
-            made.seconds = nil
-        }
-        return made
+        return (seconds, mode, warnings)
     }
 
     /// The frames shown at many times (ascending), each in every size, from one pass over the file

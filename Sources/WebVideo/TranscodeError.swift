@@ -46,7 +46,7 @@ public enum TranscodeError: Error, Equatable, CustomStringConvertible {
         case .picture:
             return "a picture, not a video: a web video is made of a video's frames (thumbnail makes pictures of pictures)"
         case .tooLong(let limit):
-            return "the video runs past \(Int(limit)) s, the longest made (--max-duration)"
+            return "the video runs past \(Int(limit)) s, the longest web video made (transcode --max-duration)"
         case .encoderOverMemory(let needed, let held, let limit, let width, let height, let preset, let renditions):
             let smaller = renditions > 1 ? " and \(renditions - 1) smaller renditions" : ""
             return "encoding \(width)x\(height)\(smaller) at --preset \(preset) needs \(DecodeLimitError.mebibytes(needed)) of memory beside the "

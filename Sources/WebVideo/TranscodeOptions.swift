@@ -7,6 +7,9 @@ public struct TranscodeOptions: Sendable, Codable {
     /// The box the picture (upright) fits inside: a larger video is scaled down, never up.
     public var maxWidth: Int?
     public var maxHeight: Int? = 1080
+    /// The most the picture's shorter side may be, upright (1080: 1080p, portrait or landscape),
+    /// besides the box.
+    public var maxShorterSide: Int?
     /// libx264's preset: its speed against the bytes a quality takes.
     public var preset = "veryfast"
     /// libx264's constant rate factor: lower is better and larger (18 looks lossless; 23 is its default).

@@ -12,6 +12,8 @@ public struct WebVideo: Sendable {
     public let bytes: Int
     /// The source's sound codec, where the video has sound (now AAC).
     public let soundFrom: String?
+    /// RFC 6381's names of its codecs, as a `<source type>` gives them: "avc1.64001f,mp4a.40.2".
+    public let codecs: String
     /// Written as fragments (to a pipe): its `moov` first as well.
     public let isFragmented: Bool
     /// The video ends well before the length its stream states (a file cut short): what could
@@ -34,14 +36,26 @@ public struct Transcoder: Sendable {
 
     /// Decodes `file` once and writes its web video to `descriptor` (`target` names it in errors).
     /// `progress` is told how far it has got, after each frame.
-    public func transcode(_ file: InputFile, to descriptor: Int32, target: String, progress: (JobProgress) -> Void = { _ in }) throws -> WebVideo {
-        let made = try encode(file, progress: progress, segmentSeconds: nil, sizes: { _, fitted in [fitted] }) { _, _ in (descriptor, target) }
+    /// `video`: the file's video opened already (`opening(_:)`), by a job that makes more of it.
+    /// `alongside`: what other jobs take from the same pass (`VideoSource.everyFrame`).
+    public func transcode(_ file: InputFile, video: VideoSource? = nil, alongside: [FramesAlongside] = [], to descriptor: Int32,
+                          target: String, progress: (JobProgress) -> Void = { _ in }) throws -> WebVideo {
+        let made = try encode(file, video: video, alongside: alongside, progress: progress, segmentSeconds: nil,
+                              sizes: { _, fitted in [fitted] }) { _, _ in (descriptor, target) }
         let writer = made.renditions[0].writer
         if !writer.isFragmented { try MP4Faststart.moveMovieFirst(in: descriptor, size: made.renditions[0].bytes, target: target) }
         let geometry = made.renditions[0].geometry
         return WebVideo(width: geometry.outputWidth, height: geometry.outputHeight, frames: writer.frameCount, seconds: made.seconds,
-                        bytes: made.renditions[0].bytes, soundFrom: made.soundFrom, isFragmented: writer.isFragmented,
+                        bytes: made.renditions[0].bytes, soundFrom: made.soundFrom, codecs: writer.codecs, isFragmented: writer.isFragmented,
                         isCutShort: made.isCutShort, warnings: made.warnings)
+    }
+
+    /// The video of `file` as the transcoder reads it; refused for a picture.
+    public func opening(_ file: InputFile) throws -> VideoSource {
+        if try InputKind.of(file).isPicture { throw TranscodeError.picture }
+        let video = try VideoSource(file: file, threads: options.threads, videoStream: options.videoStream, limits: options.limits)
+        if video.isPicture { throw TranscodeError.picture }
+        return video
     }
 
     /// A web video's renditions from one decode, as `encode` made them.
@@ -63,12 +77,11 @@ public struct Transcoder: Sendable {
     /// largest), each to the
     /// descriptor `open` gives for its index and size. With `segmentSeconds`, each rendition is
     /// segmented, a keyframe in all of them at the first frame that many seconds after the last.
-    func encode(_ file: InputFile, progress: (JobProgress) -> Void, segmentSeconds: Double?,
+    func encode(_ file: InputFile, video opened: VideoSource? = nil, alongside: [FramesAlongside] = [],
+                progress: (JobProgress) -> Void, segmentSeconds: Double?,
                 sizes: (_ natural: DisplayGeometry, _ fitted: DisplayGeometry) -> [DisplayGeometry],
                 open: (Int, DisplayGeometry) throws -> (descriptor: Int32, target: String)) throws -> Encoded {
-        if try InputKind.of(file).isPicture { throw TranscodeError.picture }
-        let video = try VideoSource(file: file, threads: options.threads, videoStream: options.videoStream, limits: options.limits)
-        if video.isPicture { throw TranscodeError.picture }
+        let video = try opened ?? opening(file)
         var warnings: [String] = []
         var sound: AudioSource?
         var soundFailed = false
@@ -96,7 +109,7 @@ public struct Transcoder: Sendable {
         let colourWarning = video.colourWarning
         // The length the file states, for the progress shown (a claim, and no limit).
         let statedLength = video.durationSeconds.flatMap { $0.isFinite && $0 > 0 ? min($0, options.maxSeconds) : nil }
-        try video.everyFrame(passedOver: { framesBack += 1 }) { located in
+        try video.everyFrame(alongside: alongside, passedOver: { framesBack += 1 }) { located in
             if located.hasErrors { damaged = true }
             // Checked before anything is made of its time (a frame at 1e15 s trapped a conversion).
             guard located.seconds.isFinite, located.seconds <= options.maxSeconds else { throw TranscodeError.tooLong(limit: options.maxSeconds) }
@@ -198,7 +211,10 @@ public struct Transcoder: Sendable {
         let (natural, warning) = video.display(of: frame, upright: options.appliesOrientation)
         if let warning { warnings.append(warning) }
         // H.264 codes at most 8192 a side: a wider box (or a wide pixel aspect) is fitted to it.
-        let box = (width: min(options.maxWidth ?? 8192, 8192), height: min(options.maxHeight ?? 8192, 8192))
+        var box = (width: min(options.maxWidth ?? 8192, 8192), height: min(options.maxHeight ?? 8192, 8192))
+        if let side = options.maxShorterSide {
+            if natural.outputWidth >= natural.outputHeight { box.height = min(box.height, side) } else { box.width = min(box.width, side) }
+        }
         let larger = natural.outputWidth > box.width || natural.outputHeight > box.height
         let fitted = larger ? video.display(of: frame, upright: options.appliesOrientation, maxWidth: box.width,
                                             maxHeight: box.height).geometry : natural

@@ -73,8 +73,9 @@ import TestSupport
         for name in saved.keys { #expect(try Self.same(saved[name], manifest[name]), "\(name)") }
     }
 
-    /// A video: its poster's renditions, a storyboard (its WebVTT file and sheet), a preview, and
-    /// placeholders of the poster; with the default recipe.
+    /// A video: its poster's renditions, a storyboard (its WebVTT file and sheet), a preview, its
+    /// web video (its index is after its media data), and placeholders of the poster; with the
+    /// default recipe.
     @Test func aVideoGetsPosterRenditionsStoryboardAndPreview() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -85,10 +86,12 @@ import TestSupport
         let manifest = try #require(try Self.lines(run)[input])
         #expect(manifest["kind"] as? String == "video")
         let renditions = try #require(manifest["renditions"] as? [[String: Any]])
-        #expect(renditions.map { $0["name"] as? String } == ["thumbnail", "medium", "medium_large", "large", "1536x1536", "2048x2048", "storyboard", "preview"])
+        #expect(renditions.map { $0["name"] as? String } == ["thumbnail", "medium", "medium_large", "large", "1536x1536", "2048x2048", "storyboard", "preview",
+                                                             "web_video"])
         #expect(try Self.files(in: out) == ["counter.mp4.1536x1536.jpg", "counter.mp4.2048x2048.jpg", "counter.mp4.json", "counter.mp4.large.jpg",
                                             "counter.mp4.medium.jpg", "counter.mp4.medium_large.jpg", "counter.mp4.preview.webp",
-                                            "counter.mp4.storyboard.sheet-1.jpg", "counter.mp4.storyboard.vtt", "counter.mp4.thumbnail.jpg"])
+                                            "counter.mp4.storyboard.sheet-1.jpg", "counter.mp4.storyboard.vtt", "counter.mp4.thumbnail.jpg",
+                                            "counter.mp4.web.mp4"])
         let vtt = try String(contentsOf: out.appendingPathComponent("counter.mp4.storyboard.vtt"), encoding: .utf8)
         #expect(vtt.hasPrefix("WEBVTT") && vtt.contains("counter.mp4.storyboard.sheet-1.jpg#xywh="))
         let webp = try ChildProcess.run("/usr/bin/webpmux", ["-info", out.appendingPathComponent("counter.mp4.preview.webp").path])
@@ -135,14 +138,20 @@ import TestSupport
     }
 
     /// A video whose header claims a duration of ages trapped in the storyboard's arithmetic (the
-    /// sandbox off: the whole run). Now it is made, its times past the end said in a warning.
+    /// sandbox off: the whole run). Now it is made, its times past the end said in a warning; its
+    /// web video, whose frames run past the longest made, fails it whole, in one line.
     @Test func aLyingDurationIsNoCrash() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Fixture.path("probe/hostile-duration.mov")
-        let recipe = try Self.writeRecipe(#"{"storyboard": {"every": 0.001}}"#, in: folder)
-        let run = try ToolRun.run(["ingest", "--sandbox", "off", "--out-dir", folder.appendingPathComponent("a").path, input])
+        let recipe = try Self.writeRecipe(#"{"storyboard": {"every": 0.001}, "web_video": false}"#, in: folder)
+        let noWebVideo = try Self.writeRecipe(#"{"web_video": false}"#, in: folder)
+        let run = try ToolRun.run(["ingest", "--sandbox", "off", "--recipe", noWebVideo, "--out-dir", folder.appendingPathComponent("a").path, input])
         #expect(run.status == 0, "\(run.standardError)")
+        let web = try ToolRun.run(["ingest", "--sandbox", "off", "--out-dir", folder.appendingPathComponent("c").path, input])
+        #expect(web.status == 1 && web.errorLines.filter { !$0.hasPrefix("mediatool: warning") && !$0.hasPrefix("mediatool: summary") }
+                == ["mediatool: \(input): the video runs past 14400 s, the longest web video made (transcode --max-duration)"], "\(web.standardError)")
+        #expect(try Self.files(in: folder.appendingPathComponent("c")).isEmpty)
         let every = try ToolRun.run(["ingest", "--sandbox", "off", "--recipe", recipe, "--out-dir", folder.appendingPathComponent("b").path, input])
         #expect(every.status == 1)
         #expect(every.errorLines.filter { !$0.hasPrefix("mediatool: warning") && !$0.hasPrefix("mediatool: summary") && !$0.hasPrefix("mediatool: failed") }
@@ -300,8 +309,8 @@ import TestSupport
     /// was refused (the poster's two readers, the storyboard's keyframe reader kept while its exact
     /// one opened, the poster decoded beside both); a 720p clip at 24 MiB is the same.
     @Test(.enabled(if: try Requirement.tool(StoryboardTests.ffmpeg), "ffmpeg is not installed (scripts/bootstrap test installs it)"),
-          arguments: [#"{"renditions": [], "preview": false, "storyboard": false}"#, #"{"renditions": [], "preview": false}"#,
-                      #"{"renditions": [], "storyboard": false}"#])
+          arguments: [#"{"renditions": [], "preview": false, "storyboard": false, "web_video": false}"#,
+                      #"{"renditions": [], "preview": false, "web_video": false}"#, #"{"renditions": [], "storyboard": false, "web_video": false}"#])
     func aVideoOfOneFrameWithinTheLimitIsIngestedAFrameAtATime(recipe: String) throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

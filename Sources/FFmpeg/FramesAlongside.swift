@@ -1,7 +1,6 @@
-import FFmpeg
-
-/// Frames another job takes from a storyboard's pass over a video (an ingest's preview), so that
-/// a frame both need is decoded once.
+/// Frames another job takes from a pass over a video that one job makes (an ingest's preview from
+/// its storyboard's pass; its storyboard, preview and poster from its web video's), so that a
+/// frame several need is decoded once.
 public struct FramesAlongside {
     /// The times it needs (ascending), asked once the video is open.
     public var times: (_ video: VideoSource) throws -> [Double]
