@@ -220,6 +220,7 @@ final class WorkerOutputs: JobOutputs {
         switch WireMessage(bytes: answer.bytes) {
         case .outputOpened? where answer.descriptors.count == 1:
             opened.append(answer.descriptors[0])
+            TestTrigger.opened(answer.descriptors[0])
             return answer.descriptors[0]
         case .outputRefused(let message)?:
             answer.descriptors.forEach { close($0) }

@@ -4,7 +4,8 @@ import Failures
 
 /// Debug builds only: `MEDIATOOL_TEST_WORKER_TRIGGER=ACTION:SUFFIX` makes a worker misbehave on each
 /// input whose name ends in SUFFIX, as a hostile file would make a decoder: `crash` (SIGSEGV),
-/// `abort`, `sanitizer-oom` (AddressSanitizer's report of an allocation over the limit, then
+/// `abort`, `tamper` (keeps the planned output's descriptor and writes to it at every later input),
+/// `tamper-beside` (the same with the next output opened besides), `sanitizer-oom` (AddressSanitizer's report of an allocation over the limit, then
 /// SIGABRT), `hold-memory:BYTES` (holds that much of the budget, then asks for as much again; the
 /// other inputs begin half a second later), `hold-memory-waiting:BYTES` (holds that much and asks
 /// for as much again at once), `hold-memory-working:BYTES` (holds it and works on until its
@@ -55,6 +56,9 @@ enum TestTrigger {
             while write(output, zeros, zeros.count) > 0 {}
         case "tamper":
             kept = dup(output)
+        case "tamper-beside":
+            // The next output it is given besides (an ingest's web video, written in place).
+            keepsNextOutput = true
         case "hold-memory":
             // As a hostile input may make a decoder: holds BYTES of the run's budget, then a second
             // later asks for as much again, more than the budget leaves, and waits for it.
@@ -147,6 +151,20 @@ extension TestTrigger {
 #if DEBUG
 /// The output descriptor a `tamper` trigger kept.
 nonisolated(unsafe) private var kept: Int32 = -1
+/// A `tamper-beside` trigger fired: the next output opened is kept.
+nonisolated(unsafe) private var keepsNextOutput = false
+
+extension TestTrigger {
+    /// The worker was given `descriptor` for an output besides its planned one.
+    static func opened(_ descriptor: Int32) {
+        #if DEBUG
+        if keepsNextOutput {
+            keepsNextOutput = false
+            kept = dup(descriptor)
+        }
+        #endif
+    }
+}
 #endif
 
 /// What a probe found: the job fails with it.

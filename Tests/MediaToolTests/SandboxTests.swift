@@ -168,6 +168,22 @@ import TestSupport
         #expect(!first.isEmpty && first == second && first == third)
     }
 
+    /// A worker given an output to write itself (an ingest's web video, whose index is moved
+    /// first in the file) is ended with its job: kept for the next input, it could change the
+    /// file once mediatool moved it into place.
+    @Test func aWorkerThatWroteAFileItselfIsNotKept() throws {
+        let folder = try Self.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recipe = try IngestRunTests.writeRecipe(#"{"renditions": [], "storyboard": false, "preview": false, "placeholders": false, "hashes": false}"#, in: folder)
+        let run = try ToolRun.run(["ingest", "--jobs", "1", "--recipe", recipe, "--out-dir", folder.appendingPathComponent("out").path,
+                                   folder.appendingPathComponent("in").path],
+                                  environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "tamper-beside:v1.mkv"], deadline: 120)
+        #expect(run.status == 0, "\(run.standardError)")
+        // The three clips are one: their web videos are the same bytes, v1's too.
+        let videos = try ["v1", "v2", "v3"].map { try Data(contentsOf: folder.appendingPathComponent("out/\($0).mkv.web.mp4")) }
+        #expect(!videos[0].isEmpty && videos[0] == videos[1] && videos[0] == videos[2], "\(videos.map(\.count))")
+    }
+
     /// Every thread of a worker is confined, not only the one that set the filter: seccomp in
     /// filter mode, no new privileges, no capabilities, as /proc tells from outside.
     /// Its command line is `mediatool __worker`: the job comes through its socket, and no input's
