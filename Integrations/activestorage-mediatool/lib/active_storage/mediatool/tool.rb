@@ -13,7 +13,7 @@ module ActiveStorage
       attr_reader :binary
 
       # Nothing written but the manifest.
-      DIGESTS_RECIPE = '{"renditions": [], "storyboard": false, "preview": false}'
+      DIGESTS_RECIPE = '{"renditions": [], "storyboard": false, "preview": false, "web_video": false}'
 
       # mediatool's words (its error line without "mediatool: FILE: ", as its JSON's `error` has
       # it) for a file of no kind it reads: no format's signature in its first bytes, nothing at
