@@ -24,12 +24,15 @@ struct IngestManifest: Encodable {
         /// `because`: what kept browsers from playing the upload as it is (empty: made as the recipe says always).
         case webVideo(path: String, file: String, width: Int, height: Int, codecs: String, milliseconds: Int, frames: Int, bytes: Int,
                       because: [String])
+        /// An HLS ladder: its master playlist, and each rendition's files from the manifest's folder.
+        case hlsLadder(path: String, file: String, milliseconds: Int, frames: Int, renditions: [LadderRendition], because: [String])
         /// None made: the upload plays in browsers as it is.
         case webVideoNotNeeded
         case kept(name: String)
 
         private enum Key: String, CodingKey {
-            case name, path, file, width, height, format, codecs, bytes, frames, sheets, milliseconds, because, kept, playsAsUploaded = "plays_as_uploaded"
+            case name, path, file, width, height, format, codecs, bytes, frames, sheets, milliseconds, renditions, because, kept
+            case playsAsUploaded = "plays_as_uploaded"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -62,6 +65,13 @@ struct IngestManifest: Encodable {
                 try entry.encode(frames, forKey: .frames)
                 try entry.encode(bytes, forKey: .bytes)
                 try entry.encode(because, forKey: .because)
+            case .hlsLadder(let path, let file, let milliseconds, let frames, let renditions, let because):
+                try Self.made(name: "web_video", path: path, file: file, width: renditions.first?.width ?? 0,
+                              height: renditions.first?.height ?? 0, format: "hls", into: &entry)
+                try entry.encode(milliseconds, forKey: .milliseconds)
+                try entry.encode(frames, forKey: .frames)
+                try entry.encode(renditions, forKey: .renditions)
+                try entry.encode(because, forKey: .because)
             case .webVideoNotNeeded:
                 try entry.encode("web_video", forKey: .name)
                 try entry.encodeNil(forKey: .path)
@@ -83,6 +93,33 @@ struct IngestManifest: Encodable {
             try entry.encode(width, forKey: .width)
             try entry.encode(height, forKey: .height)
             try entry.encode(format, forKey: .format)
+        }
+    }
+
+    /// One rendition of a ladder: its files as a site serving the manifest's folder names them.
+    struct LadderRendition: Encodable {
+        let name: String
+        let width: Int
+        let height: Int
+        let codecs: String
+        /// The master playlist's BANDWIDTH: bits a second of its most demanding segment.
+        let bandwidth: Int
+        let bytes: Int
+        let video: String
+        let playlist: String
+
+        private enum Key: String, CodingKey { case name, width, height, codecs, bandwidth, bytes, video, playlist }
+
+        func encode(to encoder: any Encoder) throws {
+            var entry = encoder.container(keyedBy: Key.self)
+            try entry.encode(name, forKey: .name)
+            try entry.encode(width, forKey: .width)
+            try entry.encode(height, forKey: .height)
+            try entry.encode(codecs, forKey: .codecs)
+            try entry.encode(bandwidth, forKey: .bandwidth)
+            try entry.encode(bytes, forKey: .bytes)
+            try entry.encode(JSONPath(video), forKey: .video)
+            try entry.encode(JSONPath(playlist), forKey: .playlist)
         }
     }
 

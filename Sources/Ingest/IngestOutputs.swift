@@ -10,12 +10,15 @@ public enum IngestOutput: Sendable, Hashable {
 }
 
 extension IngestRecipe {
+    /// The web video's file: its MP4, or its ladder's master playlist.
+    public var webVideoTemplate: String { webVideo?.hls == true ? names.hls : names.webVideo }
+
     /// Every output an input may have, with its template, in the plan's order.
     public var outputs: [(output: IngestOutput, template: String)] {
         [(.manifest, names.manifest)]
             + renditions.indices.map { (.rendition(index: $0), renditionTemplate(renditions[$0])) }
             + (storyboard == nil ? [] : [(.storyboard, storyboardTemplate)])
             + (preview == nil ? [] : [(.preview, previewTemplate)])
-            + (webVideo == nil ? [] : [(.webVideo, names.webVideo)])
+            + (webVideo == nil ? [] : [(.webVideo, webVideoTemplate)])
     }
 }

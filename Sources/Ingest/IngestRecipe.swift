@@ -53,6 +53,8 @@ public struct IngestRecipe: Sendable, Codable, Equatable {
     public struct WebVideoSettings: Sendable, Codable, Equatable {
         /// Where the upload plays in browsers as it is, it is not made again unless `always`.
         public var always = false
+        /// An HLS ladder (as `transcode --hls` makes it) instead of one MP4.
+        public var hls = false
         /// The most the picture's shorter side may be, upright (1080p, portrait or landscape):
         /// larger videos are scaled down, never up.
         public var shorterSide = 1080
@@ -70,6 +72,8 @@ public struct IngestRecipe: Sendable, Codable, Equatable {
         public var storyboard = "{stem}.{ext}.storyboard.vtt"
         public var preview = "{stem}.{ext}.preview.{format}"
         public var webVideo = "{stem}.{ext}.web.mp4"
+        /// An HLS ladder's master playlist, its renditions beside it (`.720p.mp4`, `.720p.m3u8`).
+        public var hls = "{stem}.{ext}.m3u8"
         public var manifest = "{stem}.{ext}.json"
         public init() {}
     }

@@ -121,6 +121,11 @@ public struct Ingester: Sendable {
     private func oneDecode(of file: InputFile, webVideo: (path: String, reasons: [String]), decodesPicture: Bool,
                            outputs: any JobOutputs, planned: [IngestOutput: String],
                            warnings: inout [String]) throws -> (entries: [IngestManifest.Entry], poster: MadeThumbnails?) {
+        // Named as a rendition of another video's ladder (v.480p.mov's master v.480p.mov.m3u8 is
+        // no rendition, but a template may make one): one would replace the other.
+        if options.recipe.webVideo?.hls == true, HLSNames.master(ofRendition: webVideo.path) != nil {
+            throw HLSNameError.masterNamedAsARendition(master: webVideo.path)
+        }
         let transcoder = Transcoder(options: transcodeOptions(options.recipe.webVideo ?? IngestRecipe.WebVideoSettings()))
         let video = try transcoder.opening(file)
         var poster: MadeThumbnails?
@@ -139,10 +144,10 @@ public struct Ingester: Sendable {
             planned[.preview].map { _ in PreviewAlongside(previewer: Previewer(options: previewOptions(settings))) }
         }
         let previewJob = preview?.job
-        let descriptor = try outputs.open(webVideo.path, namedByUser: false)
-        var made: WebVideo?
+        var made: (entry: IngestManifest.Entry, warnings: [String])?
         let pass = { (others: [FramesAlongside]) throws in
-            made = try transcoder.transcode(file, video: video, alongside: others + jobs, to: descriptor, target: webVideo.path)
+            made = try writeWebVideo(of: file, video: video, alongside: others + jobs, by: transcoder, webVideo: webVideo,
+                                     outputs: outputs, planned: planned)
         }
         var entries: [IngestManifest.Entry] = []
         if let settings = options.recipe.storyboard {
@@ -157,7 +162,6 @@ public struct Ingester: Sendable {
         }
         if made == nil { try pass(previewJob.map { [$0] } ?? []) }
         guard let made else { preconditionFailure("the pass was run") }
-        try outputs.finish(descriptor)
         if let settings = options.recipe.preview {
             if let path = planned[.preview], let assembly = preview?.assembly {
                 entries.append(try writePreview(assembly.finish(), settings: settings, to: path, outputs: outputs,
@@ -167,10 +171,49 @@ public struct Ingester: Sendable {
             }
         }
         warnings += made.warnings.filter { !warnings.contains($0) }
-        entries.append(.webVideo(path: webVideo.path, file: Self.relative(webVideo.path, to: planned[.manifest]), width: made.width,
-                                 height: made.height, codecs: made.codecs, milliseconds: Int((made.seconds * 1000).rounded()),
-                                 frames: made.frames, bytes: made.bytes, because: webVideo.reasons))
+        entries.append(made.entry)
         return (entries, poster)
+    }
+
+    /// The web video, an MP4 or an HLS ladder, from the pass over every frame that `alongside`
+    /// take theirs from; opened once the pass begins (after the storyboard looked for its files).
+    private func writeWebVideo(of file: InputFile, video: VideoSource, alongside: [FramesAlongside], by transcoder: Transcoder,
+                               webVideo: (path: String, reasons: [String]), outputs: any JobOutputs,
+                               planned: [IngestOutput: String]) throws -> (entry: IngestManifest.Entry, warnings: [String]) {
+        let path = webVideo.path, fromManifest = Self.relative(webVideo.path, to: planned[.manifest])
+        guard options.recipe.webVideo?.hls == true else {
+            let descriptor = try outputs.open(path, namedByUser: false)
+            let made = try transcoder.transcode(file, video: video, alongside: alongside, to: descriptor, target: path)
+            try outputs.finish(descriptor)
+            return (.webVideo(path: path, file: fromManifest, width: made.width, height: made.height, codecs: made.codecs,
+                              milliseconds: Int((made.seconds * 1000).rounded()), frames: made.frames, bytes: made.bytes,
+                              because: webVideo.reasons), made.warnings)
+        }
+        let names = HLSNames(master: path)
+        var videos: [Int32] = []
+        let ladder = try transcoder.makeLadder(file, video: video, alongside: alongside, open: { rung in
+            let descriptor = try outputs.open(names.video(rung), namedByUser: false)
+            videos.append(descriptor)
+            return (descriptor, names.video(rung))
+        })
+        for descriptor in videos { try outputs.finish(descriptor) }
+        for rendition in ladder.renditions {
+            let text = HLSPlaylist.media(of: rendition, videoName: names.fileName(names.video(rendition.name)))
+            let descriptor = try outputs.open(names.playlist(rendition.name), namedByUser: false)
+            try FileSystem.writeAll(Array(text.utf8), to: descriptor, target: names.playlist(rendition.name))
+            try outputs.finish(descriptor)
+        }
+        let master = HLSPlaylist.master(of: ladder, playlistNames: ladder.renditions.map { names.fileName(names.playlist($0.name)) })
+        let descriptor = try outputs.open(path, namedByUser: false)
+        try FileSystem.writeAll(Array(master.utf8), to: descriptor, target: path)
+        try outputs.finish(descriptor)
+        let renditions = ladder.renditions.map {
+            IngestManifest.LadderRendition(name: $0.name, width: $0.width, height: $0.height, codecs: $0.codecs, bandwidth: $0.peakBitsPerSecond,
+                                           bytes: $0.bytes, video: Self.relative(names.video($0.name), to: planned[.manifest]),
+                                           playlist: Self.relative(names.playlist($0.name), to: planned[.manifest]))
+        }
+        return (.hlsLadder(path: path, file: fromManifest, milliseconds: Int((ladder.seconds * 1000).rounded()), frames: ladder.frames,
+                           renditions: renditions, because: webVideo.reasons), ladder.warnings)
     }
 
     private func transcodeOptions(_ settings: IngestRecipe.WebVideoSettings) -> TranscodeOptions {

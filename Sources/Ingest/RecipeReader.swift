@@ -27,11 +27,11 @@ extension IngestRecipe {
     ///                      "format": "jpeg", "quality": 90},   // or false; count or every
     ///       "preview": {"segments": 4, "seconds": 1, "fps": 10, "width": 320,
     ///                   "format": "webp", "quality": 75},      // or false
-    ///       "web_video": {"always": false, "shorter_side": 1080, "preset": "veryfast", "crf": 23},  // or false
+    ///       "web_video": {"always": false, "hls": false, "shorter_side": 1080, "preset": "veryfast", "crf": 23},  // or false
     ///       "placeholders": {"blurhash": [4, 3]},              // or true, or false
     ///       "hashes": true,
     ///       "names": {"rendition": "{stem}.{ext}.{name}.{format}", "storyboard": "{stem}.{ext}.storyboard.vtt",
-    ///                 "preview": "{stem}.{ext}.preview.{format}", "web_video": "{stem}.{ext}.web.mp4",
+    ///                 "preview": "{stem}.{ext}.preview.{format}", "web_video": "{stem}.{ext}.web.mp4", "hls": "{stem}.{ext}.m3u8",
     ///                 "manifest": "{stem}.{ext}.json"}
     ///     }
     public static func read(_ text: [UInt8]) throws(RecipeError) -> IngestRecipe {
@@ -71,7 +71,7 @@ extension IngestRecipe {
             + zip(renditions, templates).map { ("renditions \"\($0.name)\"", $1) }
             + (storyboard == nil ? [] : [("names.storyboard", storyboardTemplate)])
             + (preview == nil ? [] : [("names.preview", previewTemplate)])
-            + (webVideo == nil ? [] : [("names.web_video", names.webVideo)])
+            + (webVideo == nil ? [] : [(webVideo?.hls == true ? "names.hls" : "names.web_video", webVideoTemplate)])
         for (place, template) in all {
             if let first = seen[template] {
                 throw .unusable("names two outputs \(template): \(first) and \(place) (use {name} in names.rendition)")
@@ -293,8 +293,9 @@ private func readPreview(_ value: JSONValue, _ place: String) throws(RecipeError
 
 private func readWebVideo(_ value: JSONValue, _ place: String) throws(RecipeError) -> IngestRecipe.WebVideoSettings? {
     try optionalObject(value, place, defaults: IngestRecipe.WebVideoSettings(),
-                       keys: ["always", "shorter_side", "preset", "crf"]) { fields, settings throws(RecipeError) in
+                       keys: ["always", "hls", "shorter_side", "preset", "crf"]) { fields, settings throws(RecipeError) in
         if let always = try fields.take("always", boolean) { settings.always = always }
+        if let hls = try fields.take("hls", boolean) { settings.hls = hls }
         if let side = try fields.take("shorter_side", { value, place throws(RecipeError) in try integer(value, place, 16...8192) }) {
             settings.shorterSide = side
         }
@@ -333,7 +334,7 @@ private func readPlaceholders(_ value: JSONValue, _ place: String) throws(Recipe
 }
 
 private func readNames(_ value: JSONValue, _ place: String) throws(RecipeError) -> IngestRecipe.Names {
-    var fields = try Fields(value, place: place, keys: ["rendition", "storyboard", "preview", "web_video", "manifest"])
+    var fields = try Fields(value, place: place, keys: ["rendition", "storyboard", "preview", "web_video", "hls", "manifest"])
     var names = IngestRecipe.Names()
     func template(_ value: JSONValue, _ place: String) throws(RecipeError) -> String {
         let text = try string(value, place, "a file name template")
@@ -355,6 +356,12 @@ private func readNames(_ value: JSONValue, _ place: String) throws(RecipeError) 
     if let text = try fields.take("storyboard", template) { names.storyboard = text }
     if let text = try fields.take("preview", template) { names.preview = text }
     if let text = try fields.take("web_video", template) { names.webVideo = text }
+    if let text = try fields.take("hls", template) {
+        guard text.hasSuffix(".m3u8") else {
+            throw .invalid(place: "\(place).hls", expected: "a template ending .m3u8 (its renditions are named after it)", found: "\"\(text)\"")
+        }
+        names.hls = text
+    }
     if let text = try fields.take("manifest", template) { names.manifest = text }
     try fields.finish()
     return names

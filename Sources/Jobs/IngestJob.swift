@@ -4,6 +4,7 @@ import Ingest
 import JSON
 import Storyboards
 import VideoThumbnails
+import WebVideo
 
 extension Ingester {
     /// The ingest as a job: its manifest planned first (opened before the work, moved into place
@@ -14,10 +15,18 @@ extension Ingester {
         let storyboardTemplate = recipe.storyboardTemplate
         let sheets = recipe.storyboard.map { (format: $0.format.fileExtension, tiling: Tiling.sheets(columns: $0.columns, rows: $0.rows)) }
         let most = if case .count(let count) = recipe.storyboard?.selection { count } else { FrameSchedule.maxFrames }
+        // An HLS ladder's renditions, beside its master playlist (a planned output).
+        let ladderTemplate = recipe.webVideo?.hls == true ? recipe.webVideoTemplate : nil
         var job = FileJob(recognise: Thumbnailer.recognise, policy: options.output, allowsOutput: { planned, path, namedByUser, opened in
-            guard !namedByUser, let sheets, let vtt = planned.first(where: { $0.variant == storyboardTemplate })?.path else { return false }
+            guard !namedByUser else { return false }
+            if let ladderTemplate, let master = planned.first(where: { $0.variant == ladderTemplate })?.path {
+                let names = HLSNames(master: master)
+                if names.isRenditionFile(path) { return opened.filter(names.isRenditionFile).count < HLSNames.mostFiles }
+            }
+            guard let sheets, let vtt = planned.first(where: { $0.variant == storyboardTemplate })?.path else { return false }
             let plannedPaths = Set(planned.map(\.path))
-            let pictures = opened.filter { !plannedPaths.contains($0) }
+            let ladder = ladderTemplate.flatMap { template in planned.first { $0.variant == template }.map { HLSNames(master: $0.path) } }
+            let pictures = opened.filter { !plannedPaths.contains($0) && ladder?.isRenditionFile($0) != true }
             return pictures.count < most
                 && StoryboardNames.isPicture(path, number: pictures.count + 1, after: pictures.first, of: vtt,
                                              fileExtension: sheets.format, tiling: sheets.tiling, most: most)
@@ -28,7 +37,7 @@ extension Ingester {
         }
         job.decoders = JobDecoders.forStart
         // The web video's muxer moves its index first, in the file: where it is a file, the worker writes it itself.
-        if recipe.webVideo != nil {
+        if recipe.webVideo != nil, recipe.webVideo?.hls != true {
             let template = recipe.names.webVideo
             job.writesInPlaceBeside = { planned, path in planned.contains { $0.variant == template && $0.path == path } }
         }

@@ -45,9 +45,12 @@ extension Transcoder {
     /// for the rendition's name: the largest at the video's size (fitted to the options' box, and
     /// to 1080 on its shorter side), then each rung of `ladderRungs` below it. Every rendition
     /// has its keyframes, so its segments, at the same frames.
-    public func makeLadder(_ file: InputFile, open: (_ name: String) throws -> (descriptor: Int32, target: String),
+    /// `video` and `alongside` as for `transcode`.
+    public func makeLadder(_ file: InputFile, video: VideoSource? = nil, alongside: [FramesAlongside] = [],
+                           open: (_ name: String) throws -> (descriptor: Int32, target: String),
                            progress: (JobProgress) -> Void = { _ in }) throws -> HLSLadder {
-        let made = try encode(file, progress: progress, segmentSeconds: Self.segmentSeconds, sizes: Self.ladder(natural:fitted:)) { _, geometry in
+        let made = try encode(file, video: video, alongside: alongside, progress: progress, segmentSeconds: Self.segmentSeconds,
+                              sizes: Self.ladder(natural:fitted:)) { _, geometry in
             try open(Self.rungName(geometry))
         }
         let renditions = made.renditions.map { rendition in

@@ -5,6 +5,7 @@ import FileIO
 import ImageCodecs
 import Imaging
 import Ingest
+import WebVideo
 import Jobs
 import Reporting
 
@@ -83,11 +84,14 @@ struct Ingest: ParsableCommand, DecodesInWorkers {
         let extensions = SearchedExtensions.media
         let sandboxRun = sandbox.begin(limits: limits, starting: [StartingDecoders.guess(inputs, filesFrom: batch.filesFrom != nil)])
         let templates = recipe.outputs.map(\.template)
+        let ladderOwner: ((String) -> String?)? = recipe.webVideo?.hls == true ? { HLSNames.master(ofRendition: $0) } : nil
         let (plan, files, ownOutputs) = try OutputOptions.plan(
             output: nil, outDir: folder.outDir, name: nil, for: inputs, extensions: extensions, batch: batch,
             // Each variant is a whole name: the template only places it.
             defaultTemplate: "{size}", variants: templates, firstMarksCompletion: true,
-            collisionRemedy: "the recipe's names can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. \"names\": {\"manifest\": \"{dir}-{stem}.{ext}.json\", ...})")
+            collisionRemedy: "the recipe's names can tell them apart: {stem}, {ext} and {dir} are the input's name, extension and folder (e.g. \"names\": {\"manifest\": \"{dir}-{stem}.{ext}.json\", ...})",
+            // An HLS ladder's renditions found in a folder the run writes, where its master lists them.
+            sideOutputOwner: ladderOwner, sideOutputIsKnown: HLSNames.isListed)
         let apart: (inputs: [BatchInput], passedOver: Int)
         do {
             apart = try IngestPlan.keepingSheetsApart(files, plan: plan, recipe: recipe)

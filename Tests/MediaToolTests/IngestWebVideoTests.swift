@@ -87,6 +87,44 @@ import TestSupport
         #expect(try IngestRunTests.files(in: never.folder.appendingPathComponent("out")).allSatisfy { !$0.hasSuffix(".web.mp4") })
     }
 
+    /// Asked for HLS: a ladder from the same decode, its master playlist in the manifest with
+    /// each rendition, which ffprobe opens and ffmpeg decodes; a second run over the folder
+    /// passes its renditions over, as its own outputs, and makes nothing again.
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func aRecipeAsksForAnHLSLadderFromTheSameDecode() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let uploads = folder.appendingPathComponent("up")
+        try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
+        let video = uploads.appendingPathComponent("clip.webm").path
+        let made = try ChildProcess.run(TranscodeTests.ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-f", "lavfi",
+                                                                "-i", "testsrc2=size=854x480:rate=10:duration=1", "-c:v", "libvpx-vp9",
+                                                                "-deadline", "realtime", "-cpu-used", "8", video], deadline: 120)
+        try #require(made.status == 0, "\(String(decoding: made.standardError, as: UTF8.self))")
+        let recipe = try IngestRunTests.writeRecipe(#"{"web_video": {"hls": true}, "storyboard": {"count": 4}}"#, in: folder)
+        let run = try ToolRun.run(["ingest", "--json", "--recipe", recipe, "--out-dir", uploads.path, uploads.path], deadline: 300)
+        #expect(run.status == 0, "\(run.standardError)")
+        let web = try #require(Self.entry("web_video", of: try IngestRunTests.lines(run)[video]))
+        #expect(web["format"] as? String == "hls" && web["file"] as? String == "clip.webm.m3u8")
+        #expect(web["because"] as? [String] == ["a webm file, not an MP4", "vp9 video, not H.264"])
+        let renditions = try #require(web["renditions"] as? [[String: Any]])
+        #expect(renditions.map { "\($0["name"] ?? "") \($0["width"] ?? "")x\($0["height"] ?? "")" } == ["480p 854x480", "360p 640x360"])
+        let master = try String(contentsOfFile: try #require(web["path"] as? String), encoding: .utf8)
+        for rendition in renditions {
+            let playlist = try #require(rendition["playlist"] as? String)
+            #expect(master.contains("\n\(playlist)\n"), "\(master)")
+            let file = uploads.appendingPathComponent(try #require(rendition["video"] as? String)).path
+            #expect((try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue == rendition["bytes"] as? Int)
+        }
+        // Every rendition decodes through the master, without a word from ffmpeg.
+        let decoded = try ChildProcess.run(TranscodeTests.ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-i", web["path"] as? String ?? "",
+                                                                   "-map", "0:v:0", "-map", "0:v:1", "-f", "null", "-"], deadline: 120)
+        #expect(decoded.status == 0 && decoded.standardError.isEmpty, "\(String(decoding: decoded.standardError, as: UTF8.self))")
+        let again = try ToolRun.run(["ingest", "--json", "--skip-existing", "--recipe", recipe, "--out-dir", uploads.path, uploads.path], deadline: 300)
+        #expect(again.status == 0 && again.errorLines.last?.hasPrefix("mediatool: summary: 0 ok, 0 failed, 1 skipped of 1 ") == true,
+                "\(again.standardError)")
+    }
+
     @Test(arguments: [
         (#"{"web_video": {"preset": "warp"}}"#, "web_video.preset"),
         (#"{"web_video": {"crf": 60}}"#, "web_video.crf"),
