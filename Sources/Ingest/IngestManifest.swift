@@ -105,22 +105,8 @@ struct IngestManifest: Encodable {
         /// The master playlist's BANDWIDTH: bits a second of its most demanding segment.
         let bandwidth: Int
         let bytes: Int
-        let video: String
-        let playlist: String
-
-        private enum Key: String, CodingKey { case name, width, height, codecs, bandwidth, bytes, video, playlist }
-
-        func encode(to encoder: any Encoder) throws {
-            var entry = encoder.container(keyedBy: Key.self)
-            try entry.encode(name, forKey: .name)
-            try entry.encode(width, forKey: .width)
-            try entry.encode(height, forKey: .height)
-            try entry.encode(codecs, forKey: .codecs)
-            try entry.encode(bandwidth, forKey: .bandwidth)
-            try entry.encode(bytes, forKey: .bytes)
-            try entry.encode(JSONPath(video), forKey: .video)
-            try entry.encode(JSONPath(playlist), forKey: .playlist)
-        }
+        let video: JSONPath
+        let playlist: JSONPath
     }
 
     private enum Key: String, CodingKey { case input, renditions, placeholder, hash, thumbhash, blurhash, dhash, phash }

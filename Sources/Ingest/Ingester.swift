@@ -209,8 +209,8 @@ public struct Ingester: Sendable {
         try outputs.finish(descriptor)
         let renditions = ladder.renditions.map {
             IngestManifest.LadderRendition(name: $0.name, width: $0.width, height: $0.height, codecs: $0.codecs, bandwidth: $0.peakBitsPerSecond,
-                                           bytes: $0.bytes, video: Self.relative(names.video($0.name), to: planned[.manifest]),
-                                           playlist: Self.relative(names.playlist($0.name), to: planned[.manifest]))
+                                           bytes: $0.bytes, video: JSONPath(Self.relative(names.video($0.name), to: planned[.manifest])),
+                                           playlist: JSONPath(Self.relative(names.playlist($0.name), to: planned[.manifest])))
         }
         return (.hlsLadder(path: path, file: fromManifest, milliseconds: Int((ladder.seconds * 1000).rounded()), frames: ladder.frames,
                            renditions: renditions, because: webVideo.reasons), ladder.warnings)
