@@ -50,6 +50,17 @@ public final class VideoSource {
         reservation = nil
         reservedPixels = 0
     }
+    /// Gives back what the frame holds of the budget, for a caller that reserves it again at once
+    /// with more beside it (a web video's encoder): waiting for the more while holding the frame,
+    /// two jobs each held what the other waited for (two 4K clips at 600M, each of which fits
+    /// alone, waited until one was refused). The frame's size stays counted as reserved: the
+    /// caller's reservation holds it. The bytes given back.
+    public func handOverFrameMemory() -> Int {
+        let bytes = decodingBytes
+        reservation = nil
+        return bytes
+    }
+
     /// The frame size the reservation was made for, and the limits it was made under.
     var reservedPixels: Int
     let limits: DecodeLimits

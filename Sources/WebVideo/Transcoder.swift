@@ -235,7 +235,8 @@ public struct Transcoder: Sendable {
             throw TranscodeError.encoderOverMemory(needed: needed, held: held, limit: options.limits.maxMemory, width: width,
                                                    height: height, preset: options.preset, renditions: geometries.count)
         }
-        memory = try options.limits.reserve(needed, width: width, height: height)
+        // With the decoder's frame, as one reservation, so that nothing is held while it waits.
+        memory = try options.limits.reserve(needed + video.handOverFrameMemory(), width: width, height: height)
         return try geometries.enumerated().map { index, geometry in
             let (descriptor, target) = try open(index, geometry)
             let writer = try WebMP4Writer(descriptor: descriptor, target: target, video: .init(
