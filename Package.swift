@@ -184,7 +184,7 @@ let package = Package(
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "CPNG", "FileIO", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "FileIO", "TestSupport"]),
         .testTarget(name: "WorkerPoolTests", dependencies: ["WorkerPool"]),
-        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Failures", "FileIO", "Sandbox", "JSON", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "MediaProbe", "Previews", "Storyboards", "VideoThumbnails", "WebVideo"]),
+        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Failures", "FileIO", "Sandbox", "JSON", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "MediaProbe", "Previews", "Storyboards", "VideoThumbnails", "WebVideo", "WorkerPool", "TestSupport"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "FileIO", "TestSupport"]),
         .testTarget(name: "WebPCodecTests", dependencies: ["WebPCodec", "FileIO", "TestSupport"]),
         .testTarget(name: "TIFFCodecTests", dependencies: ["TIFFCodec", "FileIO", "TestSupport"]),

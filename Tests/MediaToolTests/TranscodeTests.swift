@@ -173,28 +173,6 @@ import TestSupport
         #expect(made.status == 0 && FileManager.default.fileExists(atPath: output), "\(made.standardError)")
     }
 
-    /// Two videos that each fit the memory alone, side by side: each decoder's frame was held
-    /// while it waited for its encoder's memory, so each held what the other waited for (two 4K
-    /// clips at 600M, the red team's, waited until one was refused). The frame is now reserved
-    /// again with the encoder, nothing held meanwhile: one waits while the other works, and both
-    /// are made. At 720p x264 takes 113 MiB and a frame 15: one fits 135 MiB, two frames and an
-    /// encoder do not.
-    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
-    func twoVideosThatEachFitTheMemoryAloneAreBothMadeSideBySide() throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let uploads = folder.appendingPathComponent("in")
-        try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
-        let first = uploads.appendingPathComponent("a.avi").path
-        let made = try ChildProcess.run(Self.ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-f", "lavfi", "-i",
-                                                      "testsrc2=size=1280x720:rate=10:duration=1", "-c:v", "mpeg4", "-q:v", "5", first], deadline: 120)
-        try #require(made.status == 0)
-        try FileManager.default.copyItem(atPath: first, toPath: uploads.appendingPathComponent("b.avi").path)
-        let run = try ToolRun.run(["transcode", "--jobs", "2", "--max-memory", "135M", "--timeout", "3",
-                                   "--out-dir", folder.appendingPathComponent("out").path, uploads.path], deadline: 300)
-        #expect(run.status == 0 && run.errorLines.last?.hasPrefix("mediatool: summary: 2 ok, 0 failed") == true, "\(run.standardError)")
-    }
-
     /// 120 frames a second in a millisecond time base (frames 8 and 9 ms apart) are all kept,
     /// where a comparison without a tolerance kept 64 a second; two TS recordings joined, whose
     /// second clock starts again, give the first's frames and a warning, not silence.
