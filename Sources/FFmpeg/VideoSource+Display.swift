@@ -120,6 +120,9 @@ extension VideoSource {
         hasShownAFrame = true
     }
 
+    /// Whether `frame` is coded as interlaced fields (which H.264 in MP4 says only in its frames).
+    public func isInterlaced(_ frame: Frame) -> Bool { Deinterlacer.isInterlaced(frame) }
+
     /// Whether `frame` is HDR (PQ or HLG).
     public func isHDR(_ frame: Frame) -> Bool { FrameConverter.hdrTransfer(of: frame) != nil }
 

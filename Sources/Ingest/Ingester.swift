@@ -55,7 +55,8 @@ public struct Ingester: Sendable {
             // then was refused); else the poster is decoded after them.
             var videoEntries: [IngestManifest.Entry] = []
             var poster: MadeThumbnails?
-            if probe.kind == .video, let webVideo = webVideoToMake(of: file, probe: probe, planned: planned) {
+            let cutShort = probeWarnings.contains { $0.hasPrefix(Prober.cutShortWarning) }
+            if probe.kind == .video, let webVideo = webVideoToMake(of: file, probe: probe, cutShort: cutShort, planned: planned) {
                 (videoEntries, poster) = try oneDecode(of: file, webVideo: webVideo, decodesPicture: decodesPicture, outputs: outputs,
                                                        planned: planned, warnings: &warnings)
             } else {
@@ -106,12 +107,24 @@ public struct Ingester: Sendable {
     /// The web video this run makes of a video, where the recipe asks for one and the run makes
     /// it (not kept from an earlier run), and why: where the upload plays in browsers as it is,
     /// none, unless the recipe says always.
-    private func webVideoToMake(of file: InputFile, probe: ProbeResult, planned: [IngestOutput: String])
+    private func webVideoToMake(of file: InputFile, probe: ProbeResult, cutShort: Bool, planned: [IngestOutput: String])
         -> (path: String, reasons: [String])? {
         guard let settings = options.recipe.webVideo, let path = planned[.webVideo] else { return nil }
-        let reasons = WebPlayability.reasons(probe, movieFirst: WebPlayability.movieComesFirst(in: file))
+        var reasons = WebPlayability.reasons(probe, movieFirst: WebPlayability.movieComesFirst(in: file), cutShort: cutShort)
+        // H.264 in MP4 says whether it is interlaced only in its frames: where nothing else
+        // decides, its first frame is decoded to tell (an interlaced upload was served as it was).
+        if reasons.isEmpty && probe.interlaced == nil {
+            reasons = WebPlayability.reasons(probe, movieFirst: true, firstFrameInterlaced: firstFrameIsInterlaced(of: file))
+        }
         if reasons.isEmpty && !settings.always { return nil }
         return (path, reasons)
+    }
+
+    /// Whether the video's first frame is coded as fields; nil where it does not decode.
+    private func firstFrameIsInterlaced(of file: InputFile) -> Bool? {
+        guard let video = try? VideoSource(file: file, threads: 1, limits: options.limits),
+              let first = try? video.frame(atSeconds: 0, mode: .keyframe) else { return nil }
+        return video.isInterlaced(first.frame)
     }
 
     /// A video's web video, storyboard, preview and poster from one decode: the web video's pass

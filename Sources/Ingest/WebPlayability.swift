@@ -7,20 +7,23 @@ import MediaProbe
 /// makes a web video of is what fails one of these.
 enum WebPlayability {
     /// What keeps browsers from playing it as it is; empty where they play it.
-    static func reasons(_ probe: ProbeResult, movieFirst: Bool?) -> [String] {
+    /// `cutShort`: the probe found frames its index lists past the file's end.
+    static func reasons(_ probe: ProbeResult, movieFirst: Bool?, cutShort: Bool = false, firstFrameInterlaced: Bool? = false) -> [String] {
         var reasons: [String] = []
         if probe.format != "mp4" { reasons.append("a \(probe.format) file, not an MP4") }
         if probe.codec != "h264" { reasons.append("\(probe.codec ?? "unknown") video, not H.264") }
         if probe.codec == "h264", let profile = probe.profile, !playedProfiles.contains(profile) { reasons.append("H.264's \(profile) profile") }
         if let depth = probe.bitDepth, depth != 8 { reasons.append("\(depth)-bit video") }
         if let format = probe.pixelFormat, !["yuv420p", "yuvj420p"].contains(format) { reasons.append("\(format) pixels, not 4:2:0") }
-        if probe.interlaced == true { reasons.append("interlaced") }
+        if probe.interlaced == true || firstFrameInterlaced == true { reasons.append("interlaced") }
+        if firstFrameInterlaced == nil { reasons.append("its first frame does not decode") }
         if let hdr = probe.hdr { reasons.append("HDR (\(hdr))") }
         if let rotation = probe.rotation, rotation != 0 { reasons.append("stored rotated by \(rotation) degrees") }
         if let width = probe.width, let height = probe.height, min(width, height) > largestShorterSide {
             reasons.append("\(width)x\(height), over \(largestShorterSide)p")
         }
         for sound in probe.audio ?? [] where sound.codec != "aac" { reasons.append("\(sound.codec) sound, not AAC") }
+        if cutShort { reasons.append("cut short: frames its index lists lie past its end") }
         if probe.format == "mp4", movieFirst != true {
             reasons.append(movieFirst == false ? "its index (moov) after its media data" : "no index (moov) found before its media data")
         }
@@ -47,18 +50,18 @@ enum WebPlayability {
             guard offset + 8 <= size,
                   let read = try? header.withUnsafeMutableBytes({ try file.read(at: offset, into: $0) }), read >= 8 else { return nil }
             var boxSize = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
-            switch String(decoding: header[4..<8], as: UTF8.self) {
-            case "moov": return true
-            case "mdat": return false
-            default: break
-            }
             if boxSize == 1 {
                 guard read == 16 else { return nil }
                 boxSize = header[8..<16].reduce(0) { $0 << 8 | Int($1) }
             }
-            // A box to the end (size 0), or one that claims less than its header or more than the file.
+            // A box to the end (size 0), or one that claims less than its header or more than the
+            // file (a `moov` that says it runs past the end, which strict players wait for).
             guard boxSize >= 8, boxSize <= size - offset else { return nil }
-            offset += boxSize
+            switch String(decoding: header[4..<8], as: UTF8.self) {
+            case "moov": return true
+            case "mdat": return false
+            default: offset += boxSize
+            }
         }
         return nil
     }

@@ -40,7 +40,7 @@ enum MediaProbe {
         }
         // A file cut short keeps an index that is at its front: its frames past the end are said.
         if let (missing, indexed) = facts.framesPastTheEnd, missing > 0 {
-            warnings.append("the file is cut short: \(missing) of the \(indexed) frames its index lists lie past its end")
+            warnings.append("\(Prober.cutShortWarning): \(missing) of the \(indexed) frames its index lists lie past its end")
         }
         if options.deep, let index = facts.mainVideoStream {
             try decodeFirstFrame(of: file, into: &result, limits: limits, threads: options.threads)
@@ -110,6 +110,12 @@ enum MediaProbe {
     private static func start(of file: InputFile) throws -> [UInt8] {
         Array(try file.head().prefix(64))
     }
+}
+
+extension Prober {
+    /// How the warning of a file cut short begins (its frames past the end follow): for a caller
+    /// that acts on it (ingest makes a web video of what decodes rather than serve it as it is).
+    public static let cutShortWarning = "the file is cut short"
 }
 
 /// Why a file could not be probed, beyond what its readers said.

@@ -43,6 +43,12 @@ import FileIO
                 == ["pcm_s16le sound, not AAC"])
         #expect(reasons({ _ in }, movieFirst: false) == ["its index (moov) after its media data"])
         #expect(reasons({ _ in }, movieFirst: nil) == ["no index (moov) found before its media data"])
+        var probe = Self.playable
+        #expect(WebPlayability.reasons(probe, movieFirst: true, cutShort: true) == ["cut short: frames its index lists lie past its end"])
+        #expect(WebPlayability.reasons(probe, movieFirst: true, firstFrameInterlaced: true) == ["interlaced"])
+        #expect(WebPlayability.reasons(probe, movieFirst: true, firstFrameInterlaced: nil) == ["its first frame does not decode"])
+        probe.interlaced = true
+        #expect(WebPlayability.reasons(probe, movieFirst: true, firstFrameInterlaced: false) == ["interlaced"])
     }
 
     /// The boxes before the index, read from the file: a box's size is a claim, never followed
@@ -74,6 +80,8 @@ import FileIO
         #expect(try Self.movieFirst([("ftyp", 4, 8), ("moov", 16, 8)]) == nil)
         #expect(try Self.movieFirst([("ftyp", UInt64(Int64.max), 8), ("moov", 16, 8)]) == nil)
         #expect(try Self.movieFirst([("ftyp", 0, 8), ("moov", 16, 8)]) == nil)
+        // An index that says it runs past the file's end, over the media data: strict players wait for it.
+        #expect(try Self.movieFirst([("ftyp", 16, 8), ("moov", 0xFFFF_FFF0, 8), ("mdat", 16, 8)]) == nil)
         // More small boxes before it than any MP4 has: not looked for further.
         let many = Array(repeating: (type: "free", size: UInt64(8), body: 0), count: WebPlayability.mostBoxesBeforeMovie)
         #expect(try Self.movieFirst([("ftyp", 16, 8)] + many + [("moov", 16, 8)]) == nil)

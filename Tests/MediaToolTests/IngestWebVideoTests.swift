@@ -125,6 +125,27 @@ import TestSupport
                 "\(again.standardError)")
     }
 
+    /// What the header does not say: H.264 in an MP4 is interlaced in its frames only (its first
+    /// is decoded to tell), and a file cut short keeps the index of its whole length. Each gets
+    /// its web video, of what decodes.
+    @Test(.enabled(if: hasReferences, "ffmpeg is not installed (scripts/bootstrap test installs it)"))
+    func anInterlacedOrCutShortMP4IsNotServedAsItIs() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let interlaced = folder.appendingPathComponent("fields.mp4").path
+        let made = try ChildProcess.run(TranscodeTests.ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-f", "lavfi", "-i",
+                                                                "testsrc2=size=320x180:rate=10:duration=1", "-c:v", "libx264", "-flags", "+ildct+ilme",
+                                                                "-pix_fmt", "yuv420p", "-movflags", "+faststart", interlaced], deadline: 120)
+        try #require(made.status == 0)
+        // The reference: ffprobe decodes it and says its fields' order.
+        #expect(try TranscodeTests.probe(interlaced, "stream=field_order") == ["field_order=tt"])
+        for (input, reason) in [(interlaced, "interlaced"), (Fixture.path("video/truncated-front-index.mp4"), "cut short: frames its index lists lie past its end")] {
+            let run = try ToolRun.run(["ingest", "--json", "--out-dir", folder.appendingPathComponent("out").path, input], deadline: 300)
+            let web = try #require(Self.entry("web_video", of: try IngestRunTests.lines(run)[input]), "\(run.standardError)")
+            #expect(web["because"] as? [String] == [reason] && web["path"] is String, "\(web)")
+        }
+    }
+
     @Test(arguments: [
         (#"{"web_video": {"preset": "warp"}}"#, "web_video.preset"),
         (#"{"web_video": {"crf": 60}}"#, "web_video.crf"),
