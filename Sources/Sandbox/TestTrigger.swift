@@ -153,9 +153,11 @@ extension TestTrigger {
 nonisolated(unsafe) private var kept: Int32 = -1
 /// A `tamper-beside` trigger fired: the next output opened is kept.
 nonisolated(unsafe) private var keepsNextOutput = false
+#endif
 
 extension TestTrigger {
-    /// The worker was given `descriptor` for an output besides its planned one.
+    /// The worker was given `descriptor` for an output besides its planned one (release builds:
+    /// nothing, as every trigger).
     static func opened(_ descriptor: Int32) {
         #if DEBUG
         if keepsNextOutput {
@@ -165,7 +167,6 @@ extension TestTrigger {
         #endif
     }
 }
-#endif
 
 /// What a probe found: the job fails with it.
 struct ProbeOutcome: Error, CustomStringConvertible {

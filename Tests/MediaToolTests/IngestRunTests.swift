@@ -320,7 +320,7 @@ import TestSupport
                                                                  "-i", "testsrc2=size=1280x720:rate=25:duration=0.5", "-c:v", "libx264",
                                                                  "-preset", "ultrafast", "-pix_fmt", "yuv420p", video])
         try #require(made.status == 0, "\(String(decoding: made.standardError, as: UTF8.self))")
-        let run = try ToolRun.run(["ingest", "--recipe", try Self.writeRecipe(recipe, in: folder), "--max-memory", "24M", "--timeout", "4",
+        let run = try ToolRun.run(["ingest", "--recipe", try Self.writeRecipe(recipe, in: folder), "--max-memory", "24M", "--timeout", "12",
                                    "--out-dir", folder.appendingPathComponent("out").path, "--json", video])
         let manifest = try #require(try Self.lines(run)[video])
         #expect(run.status == 0 && manifest["status"] as? String == "ok", "\(manifest["error"] ?? run.standardError)")
