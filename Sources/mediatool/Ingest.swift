@@ -11,24 +11,29 @@ import Reporting
 
 struct Ingest: ParsableCommand, DecodesInWorkers {
     static let configuration = CommandConfiguration(
-        abstract: "Make everything a site needs of each upload in one run, under --out-dir DIR: its probe, renditions, a video's storyboard and preview, placeholders and hashes, and a manifest listing them.",
+        abstract: "Make everything a site needs of each upload in one run, under --out-dir DIR: its probe, renditions, a video's storyboard, preview and web video, placeholders and hashes, and a manifest listing them.",
         discussion: """
             Each input is opened once. A picture is decoded once, at the smallest scale that \
             serves its largest rendition, and every rendition, the placeholders (ThumbHash, \
             BlurHash) and the perceptual hashes (dHash, pHash, as the ImageHash library computes \
             them) come from that decode, upright and in sRGB. A video's renditions, placeholders \
-            and hashes are of its poster frame (--at auto's), and it also gets a storyboard and a \
-            hover preview.
+            and hashes are of its poster frame (--at auto's), and it also gets a storyboard, a \
+            hover preview and, where browsers cannot play it as uploaded (not H.264 in an MP4 \
+            with AAC, HDR, rotated, over 1080p, its index last, interlaced, cut short), the web \
+            video transcode makes: IMG_0001.MOV.web.mp4, or with the recipe's "web_video": \
+            {"hls": true} an HLS ladder. Then every frame is decoded once, for all of them.
 
             Without --recipe: WordPress's six sizes (thumbnail 150x150 filled where the attention \
             is, medium 300, medium_large 768 wide, large 1024, 1536x1536, 2048x2048, never \
             enlarged) as JPEG at quality 82; for a video, its poster in those sizes, a storyboard \
-            and a preview as those subcommands make them; both placeholders and both hashes. A \
-            recipe (JSON) changes any of it: its keys are in docs/ingest.md.
+            and a preview as those subcommands make them, and its web video; both placeholders \
+            and both hashes. A recipe (JSON) changes any of it ("web_video": false turns the \
+            video off): its keys are in docs/ingest.md.
 
             Each input's outputs go under --out-dir at its relative path: IMG_0001.HEIC.medium.jpg... \
             and IMG_0001.HEIC.json, the manifest: the probe's fields, then renditions (name, \
-            path, width, height, format, bytes), placeholder {thumbhash, blurhash} and hash \
+            path, file, width, height, format, bytes; a web video's codecs, milliseconds and \
+            why it was made, or plays_as_uploaded), placeholder {thumbhash, blurhash} and hash \
             {dhash, phash}. --json prints it as one line for each input on standard output too. \
             All of an input's outputs appear together, the manifest last, or none do; with \
             --skip-existing an input whose manifest is there is skipped, and renditions found \
@@ -45,7 +50,7 @@ struct Ingest: ParsableCommand, DecodesInWorkers {
     @Argument(help: "Photos and videos, and folders of them.", completion: .file())
     var inputs: [String] = []
 
-    @Option(help: ArgumentHelp("The recipe: a JSON file of renditions, storyboard, preview, placeholders, hashes and names (default: WordPress's sizes, all of the rest).", valueName: "file"), completion: .file())
+    @Option(help: ArgumentHelp("The recipe: a JSON file of renditions, storyboard, preview, web video, placeholders, hashes and names (default: WordPress's sizes, all of the rest).", valueName: "file"), completion: .file())
     var recipe: String?
 
     @Flag(help: "Leave the position (GPS) out of the manifest.")
