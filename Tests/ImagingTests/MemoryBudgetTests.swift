@@ -43,7 +43,9 @@ import Testing
     @Test(arguments: [true, false])
     func ofTwoJobsWaitingOnEachOtherTheOneHoldingMostGivesUp(largerWaitsFirst: Bool) throws {
         let budget = MemoryBudget(total: 1000)
-        let shares = ["large": (budget.share(total: 1000, givingUpAfter: 0.3), 700), "small": (budget.share(total: 1000, givingUpAfter: 0.3), 250)]
+        // A second's stall: at 0.3 s, in a loaded full run, the small one gave up too before the
+        // large one's thread had given its memory back.
+        let shares = ["large": (budget.share(total: 1000, givingUpAfter: 1), 700), "small": (budget.share(total: 1000, givingUpAfter: 1), 250)]
         let outcomes = Mutex<[String: Bool]>([:])
         let holding = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
