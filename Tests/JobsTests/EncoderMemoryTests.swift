@@ -1,4 +1,5 @@
 import Foundation
+import FFmpeg
 import FileIO
 import Imaging
 import Synchronization
@@ -6,6 +7,17 @@ import Testing
 import TestSupport
 import WebVideo
 import WorkerPool
+
+/// One transcode of the test, its video opened before it runs.
+private final class Job {
+    let transcoder: Transcoder
+    var video: VideoSource?
+
+    init(transcoder: Transcoder, video: VideoSource) {
+        self.transcoder = transcoder
+        self.video = video
+    }
+}
 
 /// A web video's encoder memory is reserved with its decoder's frame, as one: waiting for it
 /// while holding the frame, two jobs each held what the other waited for.
@@ -32,11 +44,15 @@ import WorkerPool
             options.threads = 1
             let transcoder = Transcoder(options: options)
             // Opened here, both: each holds its frame before either asks for its encoder.
-            return HandedOver((transcoder, try transcoder.opening(try InputFile(path: clip))))
+            return HandedOver(Job(transcoder: transcoder, video: try transcoder.opening(try InputFile(path: clip))))
         }
         let failures = Mutex<[String]>([])
         WorkerThreads.run(count: 2) { index in
-            let (transcoder, video) = jobs[index].value
+            let transcoder = jobs[index].value.transcoder
+            // The thread's own from here: a job that fails lets its frame go with it (kept here,
+            // it would hold memory past its end, and the other would wait for it for ever).
+            let video = jobs[index].value.video!
+            jobs[index].value.video = nil
             let output = folder.appendingPathComponent("web-\(index).mp4").path
             do {
                 let descriptor = FileSystem.open(output, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
