@@ -110,12 +110,8 @@ public struct Ingester: Sendable {
     private func webVideoToMake(of file: InputFile, probe: ProbeResult, cutShort: Bool, planned: [IngestOutput: String])
         -> (path: String, reasons: [String])? {
         guard let settings = options.recipe.webVideo, let path = planned[.webVideo] else { return nil }
-        var reasons = WebPlayability.reasons(probe, movieFirst: WebPlayability.movieComesFirst(in: file), cutShort: cutShort)
-        // H.264 in MP4 says whether it is interlaced only in its frames: where nothing else
-        // decides, its first frame is decoded to tell (an interlaced upload was served as it was).
-        if reasons.isEmpty && probe.interlaced == nil {
-            reasons = WebPlayability.reasons(probe, movieFirst: true, firstFrameInterlaced: firstFrameIsInterlaced(of: file))
-        }
+        let reasons = WebPlayability.reasons(probe, movieFirst: WebPlayability.movieComesFirst(in: file), cutShort: cutShort,
+                                             firstFrameInterlaced: { firstFrameIsInterlaced(of: file) })
         if reasons.isEmpty && !settings.always { return nil }
         return (path, reasons)
     }

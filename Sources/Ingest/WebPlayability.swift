@@ -8,15 +8,18 @@ import MediaProbe
 enum WebPlayability {
     /// What keeps browsers from playing it as it is; empty where they play it.
     /// `cutShort`: the probe found frames its index lists past the file's end.
-    static func reasons(_ probe: ProbeResult, movieFirst: Bool?, cutShort: Bool = false, firstFrameInterlaced: Bool? = false) -> [String] {
+    /// `firstFrameInterlaced`: asked only where nothing else decides and the header does not say
+    /// (H.264 in MP4 is interlaced in its frames only): whether the first frame is coded as
+    /// fields, nil where it does not decode.
+    static func reasons(_ probe: ProbeResult, movieFirst: Bool?, cutShort: Bool = false,
+                        firstFrameInterlaced: () -> Bool? = { false }) -> [String] {
         var reasons: [String] = []
         if probe.format != "mp4" { reasons.append("a \(probe.format) file, not an MP4") }
         if probe.codec != "h264" { reasons.append("\(probe.codec ?? "unknown") video, not H.264") }
         if probe.codec == "h264", let profile = probe.profile, !playedProfiles.contains(profile) { reasons.append("H.264's \(profile) profile") }
         if let depth = probe.bitDepth, depth != 8 { reasons.append("\(depth)-bit video") }
         if let format = probe.pixelFormat, !["yuv420p", "yuvj420p"].contains(format) { reasons.append("\(format) pixels, not 4:2:0") }
-        if probe.interlaced == true || firstFrameInterlaced == true { reasons.append("interlaced") }
-        if firstFrameInterlaced == nil { reasons.append("its first frame does not decode") }
+        if probe.interlaced == true { reasons.append("interlaced") }
         if let hdr = probe.hdr { reasons.append("HDR (\(hdr))") }
         if let rotation = probe.rotation, rotation != 0 { reasons.append("stored rotated by \(rotation) degrees") }
         if let width = probe.width, let height = probe.height, min(width, height) > largestShorterSide {
@@ -26,6 +29,13 @@ enum WebPlayability {
         if cutShort { reasons.append("cut short: frames its index lists lie past its end") }
         if probe.format == "mp4", movieFirst != true {
             reasons.append(movieFirst == false ? "its index (moov) after its media data" : "no index (moov) found before its media data")
+        }
+        if reasons.isEmpty, probe.interlaced == nil {
+            switch firstFrameInterlaced() {
+            case true?: reasons.append("interlaced")
+            case nil: reasons.append("its first frame does not decode")
+            case false?: break
+            }
         }
         return reasons
     }

@@ -45,10 +45,10 @@ import FileIO
         #expect(reasons({ _ in }, movieFirst: nil) == ["no index (moov) found before its media data"])
         var probe = Self.playable
         #expect(WebPlayability.reasons(probe, movieFirst: true, cutShort: true) == ["cut short: frames its index lists lie past its end"])
-        #expect(WebPlayability.reasons(probe, movieFirst: true, firstFrameInterlaced: true) == ["interlaced"])
-        #expect(WebPlayability.reasons(probe, movieFirst: true, firstFrameInterlaced: nil) == ["its first frame does not decode"])
+        #expect(WebPlayability.reasons(probe, movieFirst: true, firstFrameInterlaced: { true }) == ["interlaced"])
+        #expect(WebPlayability.reasons(probe, movieFirst: true, firstFrameInterlaced: { nil }) == ["its first frame does not decode"])
         probe.interlaced = true
-        #expect(WebPlayability.reasons(probe, movieFirst: true, firstFrameInterlaced: false) == ["interlaced"])
+        #expect(WebPlayability.reasons(probe, movieFirst: true, firstFrameInterlaced: { false }) == ["interlaced"])
     }
 
     /// The boxes before the index, read from the file: a box's size is a claim, never followed
