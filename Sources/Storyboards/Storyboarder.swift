@@ -109,27 +109,8 @@ public struct Storyboarder: Sendable {
                                                  file: names.path(fileIndex), x: rect.x, y: rect.y,
                                                  width: rect.width, height: rect.height))
         }
-        let cellTimes = schedule.entries.map(\.time)
-        var tookAlongside = false
-        if let pass {
-            tookAlongside = alongside != nil
-            let cells = FramesAlongside(times: { _ in cellTimes }, take: { found, _ in try place(found) })
-            try pass.run([cells] + (alongside.map { [$0] } ?? []))
-        } else if let alongside, mode == .exact {
-            let theirs = try alongside.times(video)
-            tookAlongside = true
-            // The frames alongside are taken to the end; cells past the last frame are not made.
-            try video.frames(atSeconds: [cellTimes, theirs], mode: .exact) { list, found in
-                if list == 0 { try place(found) } else { try alongside.take(found, video) }
-            }
-        } else {
-            do {
-                try video.frames(atSeconds: cellTimes, mode: mode) { found in
-                    try place(found)
-                    if lastFrameCell != nil { throw ReachedTheLastFrame() }
-                }
-            } catch is ReachedTheLastFrame {}
-        }
+        let tookAlongside = try walkCells(at: schedule.entries.map(\.time), of: video, mode: mode, pass: pass, alongside: alongside,
+                                          place: place, reachedTheLastFrame: { lastFrameCell != nil })
         try finishSheet()
         warnings += endWarnings(cells: schedule.entries.count, frames: frames, lastFrameCell: lastFrameCell, claimedEnd: to,
                                 repeated: repeated, mode: mode)
@@ -145,6 +126,33 @@ public struct Storyboarder: Sendable {
         var report = StoryboardReport(vtt: vtt, files: sheets, frames: frames, warnings: warnings)
         report.tookAlongside = tookAlongside
         return report
+    }
+
+    /// Hands `place` each cell's frame, from `pass` where another job decodes every frame, else
+    /// from the storyboard's own walk; true when the frames `alongside` were taken on the way.
+    private func walkCells(at cellTimes: [Double], of video: VideoSource, mode: VideoSource.SeekMode, pass: SharedPass?,
+                           alongside: FramesAlongside?, place: @escaping (VideoSource.FrameForTime) throws -> Void,
+                           reachedTheLastFrame: () -> Bool) throws -> Bool {
+        if let pass {
+            let cells = FramesAlongside(times: { _ in cellTimes }, take: { found, _ in try place(found) })
+            try pass.run([cells] + (alongside.map { [$0] } ?? []))
+            return alongside != nil
+        }
+        if let alongside, mode == .exact {
+            let theirs = try alongside.times(video)
+            // The frames alongside are taken to the end; cells past the last frame are not made.
+            try video.frames(atSeconds: [cellTimes, theirs], mode: .exact) { list, found in
+                if list == 0 { try place(found) } else { try alongside.take(found, video) }
+            }
+            return true
+        }
+        do {
+            try video.frames(atSeconds: cellTimes, mode: mode) { found in
+                try place(found)
+                if reachedTheLastFrame() { throw ReachedTheLastFrame() }
+            }
+        } catch is ReachedTheLastFrame {}
+        return false
     }
 
     /// An empty sheet of `cells` cells the size of `cell`, as the tiling lays them out; refused
