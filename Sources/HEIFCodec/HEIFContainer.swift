@@ -13,6 +13,12 @@ public struct HEIFContainer: Sendable {
         return brands.contains(String(decoding: start[8..<12], as: UTF8.self))
     }
 
+    /// Whether `start` begins an AVIF file: an `ftyp` whose major brand is AVIF's.
+    public static func hasAVIFBrand(_ start: [UInt8]) -> Bool {
+        guard start.count >= 12, start[4...7].elementsEqual("ftyp".utf8) else { return false }
+        return ["avif", "avis"].contains(String(decoding: start[8..<12], as: UTF8.self))
+    }
+
     public struct Item: Sendable {
         public let id: UInt32
         public let type: String

@@ -26,6 +26,10 @@ public enum HEIFError: Error, Equatable, CustomStringConvertible {
     /// Why the HEVC or AV1 decoder could not decode the image, in its words (or the check that
     /// kept data from it).
     case decoding(String)
+    /// Why libheif's AV1 encoder could not write a picture, in its words.
+    case encoding(String)
+    /// Larger than the AV1 encoder writes correctly (`AVIFEncoder.mostPixels`).
+    case tooLargeToEncode(width: Int, height: Int)
 
     public var description: String {
         switch self {
@@ -53,10 +57,20 @@ public enum HEIFError: Error, Equatable, CustomStringConvertible {
             return "libheif: \(message)"
         case .decoding(let reason):
             return "HEIF image could not be decoded: \(reason)"
+        case .encoding(let reason):
+            return "AVIF could not be written: \(reason)"
+        case .tooLargeToEncode(let width, let height):
+            return "an AVIF of \(width)x\(height) is larger than the 8192x4352 pixels Debian 12's aom 3.6 encodes correctly: a smaller size"
         }
     }
 }
 
 extension HEIFError: ClassifiedError {
-    public var failureKind: FailureKind { .damaged }
+    /// An input's fault, but for the encoder's: writing fails for what this machine lacks or did
+    /// wrong, never for what an upload holds.
+    public var failureKind: FailureKind {
+        if case .encoding = self { return .internalFailure }
+        if case .tooLargeToEncode = self { return .overLimit }
+        return .damaged
+    }
 }

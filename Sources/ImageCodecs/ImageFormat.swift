@@ -3,12 +3,17 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
     case png
     case jpeg
     case webp
+    case avif
 
     /// Its row of the format list.
     public var descriptor: PictureFormat { PictureFormat.all.first { $0.output == self }! }
 
     /// The extension outputs get by default.
     public var fileExtension: String { descriptor.extensions[0] }
+
+    /// Whether HDR pictures are written as HDR (`--hdr keep`): 16-bit PNG with a cICP chunk.
+    /// (AVIF would take 10 bits, which Debian 12's libheif cannot give its AV1 encoder.)
+    public var keepsHDR: Bool { self == .png }
 
     /// The largest width or height it holds.
     public var largestSide: Int { descriptor.largestSide }

@@ -11,7 +11,7 @@ import WebPCodec
 /// is one row here and one codec module (as libvips's `vips_foreign_find_load`/`find_save`).
 public struct PictureFormat: Sendable {
     public enum Name: String, Sendable, CaseIterable {
-        case png, jpeg, webp, heif, tiff
+        case png, jpeg, webp, avif, heif, tiff
     }
 
     public let name: Name
@@ -35,15 +35,21 @@ public struct PictureFormat: Sendable {
                       holds16Bit: false, output: .jpeg, matches: { $0.starts(with: [0xFF, 0xD8, 0xFF]) }, reader: JPEGPicture.init),
         PictureFormat(name: .webp, extensions: ["webp"], largestSide: 16383, holdsAlpha: true, holds16Bit: false,
                       output: .webp, matches: WebPDecoder.hasSignature, reader: WebPPicture.init),
-        PictureFormat(name: .heif, extensions: ["heic", "heif", "hif", "avif"], largestSide: 65535, holdsAlpha: true,
-                      holds16Bit: true, output: nil, matches: HEIFContainer.hasSignature, reader: { file, opening in
-                          // A header alone (probe) is read without libheif where the container says it all.
-                          if !opening.readsPixels, let header = try HEIFHeaderPicture(file: file, opening: opening) { return header }
-                          return try HEIFPicture(file: file, opening: opening)
-                      }),
+        // AVIF is HEIF holding AV1: read as HEIF is, and written (its brand tells it from HEIC).
+        PictureFormat(name: .avif, extensions: ["avif"], largestSide: 65535, holdsAlpha: true, holds16Bit: true,
+                      output: .avif, matches: HEIFContainer.hasAVIFBrand, reader: readHEIF),
+        PictureFormat(name: .heif, extensions: ["heic", "heif", "hif"], largestSide: 65535, holdsAlpha: true,
+                      holds16Bit: true, output: nil, matches: HEIFContainer.hasSignature, reader: readHEIF),
         PictureFormat(name: .tiff, extensions: ["tif", "tiff"], largestSide: Int(UInt32.max), holdsAlpha: true, holds16Bit: true,
                       output: nil, matches: TIFFDecoder.hasSignature, reader: TIFFPicture.init),
     ]
+
+    /// A HEIF file (HEIC or AVIF): a header alone (probe) is read without libheif where the
+    /// container says it all.
+    private static func readHEIF(_ file: InputFile, _ opening: PictureOpening) throws -> any SourcePicture {
+        if !opening.readsPixels, let header = try HEIFHeaderPicture(file: file, opening: opening) { return header }
+        return try HEIFPicture(file: file, opening: opening)
+    }
 
     /// The format whose signature `start` (a file's first 12 bytes or more) begins with; nil for none.
     public static func identify(_ start: [UInt8]) -> PictureFormat? {

@@ -253,7 +253,12 @@ public struct Ingester: Sendable {
     /// Each rendition this run makes, encoded to its output; the manifest's entry of each.
     private func writeRenditions(_ made: MadeThumbnails, outputs: any JobOutputs, planned: [IngestOutput: String],
                                  warnings: inout [String]) throws -> [IngestManifest.Entry] {
-        try options.recipe.renditions.enumerated().map { index, rendition in
+        // The encoders' memory, held while they encode: the largest of any format's need.
+        let reservations = try Set(options.recipe.renditions.map(\.format)).map { format in
+            try format.reserveEncoder(for: made.pictures, maxMemory: options.limits.maxMemory, budget: options.limits.budget)
+        }
+        defer { withExtendedLifetime(reservations) {} }
+        return try options.recipe.renditions.enumerated().map { index, rendition in
             let pixels = made.pictures[index]
             guard let path = planned[.rendition(index: index)] else {
                 return .keptRendition(name: rendition.name, width: pixels.width, height: pixels.height, format: rendition.format.rawValue)

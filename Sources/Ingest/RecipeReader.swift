@@ -20,7 +20,7 @@ extension IngestRecipe {
     ///     {
     ///       "renditions": [{"name": "thumbnail", "size": "150", "fill": "attention",
     ///                       "enlarge": false, "format": "jpeg", "quality": 82}, ...],
-    ///       "format": "jpeg",              // the renditions' default: jpeg, png or webp
+    ///       "format": "jpeg",              // the renditions' default: jpeg, png, webp or avif
     ///       "quality": 82,                 // the renditions' default, 1 to 100
     ///       "poster": {"at": "auto"},      // a video's frame: auto, seconds, [h:]m:s, or 10%
     ///       "storyboard": {"count": 100, "every": 2.5, "width": 160, "columns": 10, "rows": 10,
@@ -177,7 +177,7 @@ private func boolean(_ value: JSONValue, _ place: String) throws(RecipeError) ->
 }
 
 private func renditionFormat(_ value: JSONValue, _ place: String) throws(RecipeError) -> ImageFormat {
-    let expected = "jpeg, png or webp"
+    let expected = "jpeg, png, webp or avif"
     let text = try string(value, place, expected)
     guard let format = ImageFormat(rawValue: text == "jpg" ? "jpeg" : text) else { throw .invalid(place: place, expected: expected, found: describe(value)) }
     return format

@@ -5,6 +5,8 @@ public enum ImageFileFormat: String, Sendable, CaseIterable, Codable {
     case png
     case jpeg
     case webp
+    /// AV1 in HEIF, 4:2:0, its quality on JPEG's scale (see `ImageEncoding.quality`).
+    case avif
 
     /// The extension a file of this format gets: `png`, `jpg`, `webp`.
     public var fileExtension: String { format.fileExtension }
@@ -19,12 +21,15 @@ public enum ImageFileFormat: String, Sendable, CaseIterable, Codable {
 public struct ImageEncoding: Sendable, Equatable {
     /// The file format.
     public var format: ImageFileFormat
-    /// 1 to 100, for JPEG and lossy WebP.
+    /// 1 to 100, for JPEG, lossy WebP and AVIF (AVIF's mapped to look as JPEG's of the same
+    /// quality does).
     public var quality: Int
     /// WebP without loss.
     public var lossless: Bool
     /// zlib's 0 to 9, for PNG.
     public var pngCompressionLevel: Int
+    /// AVIF's effort, 0 (fastest) to 9 (smallest files), as libvips's.
+    public var effort = 3
 
     /// The command line's defaults: quality 90, lossy WebP, PNG at zlib's level 1 (levels above it
     /// took 2 to 3 times as long for files a few percent smaller).
@@ -41,6 +46,8 @@ public struct ImageEncoding: Sendable, Equatable {
     public static let jpeg = ImageEncoding(.jpeg)
     /// Lossy WebP, quality 90.
     public static let webp = ImageEncoding(.webp)
+    /// AVIF, quality 90 on JPEG's scale, effort 3.
+    public static let avif = ImageEncoding(.avif)
 
     /// The encoder's settings, its threads from the configuration.
     func settings(threads: Int) throws(MediaError) -> EncodingSettings {
@@ -50,8 +57,12 @@ public struct ImageEncoding: Sendable, Equatable {
         guard (0...9).contains(pngCompressionLevel) else {
             throw .invalidRequest(file: "<encoding>", reason: "PNG compression level \(pngCompressionLevel) is not from 0 to 9")
         }
+        guard (0...9).contains(effort) else {
+            throw .invalidRequest(file: "<encoding>", reason: "AVIF effort \(effort) is not from 0 to 9")
+        }
         var settings = EncodingSettings()
         settings.jpegQuality = quality
+        settings.avifEffort = effort
         settings.webpLossless = lossless
         settings.pngCompressionLevel = pngCompressionLevel
         settings.threads = threads

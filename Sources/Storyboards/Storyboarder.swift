@@ -66,7 +66,9 @@ public struct Storyboarder: Sendable {
             }
             // Named after the WebVTT file, not by the user: a link in their place is never followed.
             let descriptor = try outputs.open(names.path(current.index), namedByUser: false)
-            warnings += try encoder.write(current.pixels.pixels, metadata: PictureMetadata(), to: descriptor)
+            let reservation = try options.format.reserveEncoder(for: [current.pixels.pixels], maxMemory: options.limits.maxMemory,
+                                                                budget: options.limits.budget)
+            warnings += try withExtendedLifetime(reservation) { try encoder.write(current.pixels.pixels, metadata: PictureMetadata(), to: descriptor) }
             try outputs.finish(descriptor)
             sheets.append(names.path(current.index))
             sheet = nil

@@ -51,8 +51,8 @@ struct PictureThumbnails {
             }
         }
         if let transfer = picture.hdrTransfer {
-            if options.hdr == .keep && options.format == .png {
-                // As HDR video frames are kept: 16-bit, the code points in a cICP chunk.
+            if options.hdr == .keep && options.format.keepsHDR {
+                // As HDR video frames are kept: 16-bit, the code points with them (PNG's cICP, AVIF's nclx).
                 metadata = PictureMetadata(codePoints: picture.codePoints.map { [$0[0], $0[1], 0, 1] })
                 return MadeThumbnails(pictures: pictures.map { $0.withBytesPerSample(2) }, metadata: metadata, seconds: nil,
                                       orientation: orientation, warnings: warnings)

@@ -23,19 +23,19 @@ protocol EncodingHelp {
 }
 
 enum CropEncodingHelp: EncodingHelp {
-    static let format = "png, jpeg or webp (default: from the extension of -o or --name, else png)."
+    static let format = "png, jpeg, webp or avif (default: from the extension of -o or --name, else png)."
     static let subsampling = "JPEG chroma sampling: 420, 422 or 444 (default: a JPEG source's own, else 420)."
     static let lossless = "No loss: WebP written without loss; a JPEG of a JPEG made of the source's own blocks, cropped on their grid and turned upright without decoding (--lossless=expand widens a rect off the grid to the nearest one on it)."
 }
 
 enum ThumbnailEncodingHelp: EncodingHelp {
-    static let format = "png, jpeg or webp (default: from the extension of -o or --name, else png)."
+    static let format = "png, jpeg, webp or avif (default: from the extension of -o or --name, else png)."
     static let subsampling = "JPEG chroma sampling: 420, 422 or 444 (default: 420)."
     static let lossless = "WebP written without loss."
 }
 
 enum StoryboardEncodingHelp: EncodingHelp {
-    static let format = "The sheets' format: jpeg, png or webp (default: jpeg)."
+    static let format = "The sheets' format: jpeg, png, webp or avif (default: jpeg)."
     static let subsampling = "JPEG chroma sampling: 420, 422 or 444 (default: 420)."
     static let lossless = "WebP written without loss."
 }
@@ -45,8 +45,11 @@ struct EncodingOptions<Help: EncodingHelp>: ParsableArguments {
     @Option(help: ArgumentHelp(Help.format, valueName: "format"))
     var format: ImageFormat?
 
-    @Option(help: "JPEG and lossy WebP quality, 1 to 100 (default: 90).")
+    @Option(help: "JPEG, lossy WebP and AVIF quality, 1 to 100 (default: 90). AVIF's is mapped to look as a JPEG of the same quality does (docs/avif.md).")
     var quality: Int?
+
+    @Option(help: "AVIF's encoding effort, 0 (fastest) to 9 (smallest files), as libvips's (default: 3).")
+    var effort: Int?
 
     @Option(help: ArgumentHelp(Help.subsampling, valueName: "420|422|444"))
     var subsampling: ChromaSubsampling?
@@ -67,6 +70,7 @@ struct EncodingOptions<Help: EncodingHelp>: ParsableArguments {
     func validate() throws {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
         guard (0...9).contains(compression) else { throw ValidationError("--png-compression takes 0 to 9.") }
+        if let effort, !(0...9).contains(effort) { throw ValidationError("--effort takes 0 to 9.") }
     }
 
     /// The lossless JPEG crop asked for: `--lossless` (or `--lossless=expand`) with JPEG output.
@@ -79,6 +83,10 @@ struct EncodingOptions<Help: EncodingHelp>: ParsableArguments {
     /// blocks can be kept (`canKeepJPEGBlocks`), and then with nothing that re-encodes.
     func check(for format: ImageFormat, canKeepJPEGBlocks: Bool) throws {
         if subsampling != nil && format != .jpeg { throw ValidationError("--subsampling is for JPEG output, not \(format.rawValue).") }
+        if effort != nil && format != .avif { throw ValidationError("--effort is for AVIF output, not \(format.rawValue).") }
+        if format == .avif && (lossless || losslessExpand) {
+            throw ValidationError("--lossless: AVIF is written with loss here (4:2:0); give --format png or webp for a picture without loss.")
+        }
         guard losslessJPEG(for: format) != nil else {
             if losslessExpand { throw ValidationError("--lossless=expand is for JPEG crops of JPEG pictures.") }
             return
@@ -97,6 +105,7 @@ struct EncodingOptions<Help: EncodingHelp>: ParsableArguments {
         settings.jpegProgressive = progressive
         settings.webpLossless = lossless || losslessExpand
         settings.pngCompressionLevel = compression
+        if let effort { settings.avifEffort = effort }
         return settings
     }
 }

@@ -182,9 +182,11 @@ struct Thumbnail: ParsableCommand, DecodesInWorkers {
         options.sixteenBit = depth == 16
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
         try encoding.check(for: options.format, canKeepJPEGBlocks: false)
-        if (hdr == .keep || depth == 16) && !options.format.descriptor.holds16Bit {
-            let asked = hdr == .keep ? "--hdr keep" : "--depth 16"
-            throw ValidationError("\(asked) writes 16-bit PNG: \(options.format.rawValue) holds 8 bits\(hdr == .keep ? " and no cICP chunk" : "").")
+        if hdr == .keep && !options.format.keepsHDR {
+            throw ValidationError("--hdr keep writes 16-bit PNG with a cICP chunk: \(options.format.rawValue) \(options.format == .avif ? "is written with 8 bits here" : "holds 8 bits and no cICP chunk").")
+        }
+        if depth == 16 && options.format != .png {
+            throw ValidationError("--depth 16 writes 16-bit PNG: \(options.format.rawValue) \(options.format == .avif ? "is written with 8 bits (10 for HDR kept)" : "holds 8 bits").")
         }
         options.encoding = encoding.settings
         options.output = outputs.policy

@@ -1,0 +1,183 @@
+import CHeif
+
+/// AVIF through libheif and its AV1 encoder (aom on Debian 12): the same encoder libvips uses,
+/// chosen by measurement (docs/avif.md). Pixels are 8-bit RGB or RGBA; libheif turns them into
+/// 4:2:0 YCbCr by the matrix of the colour tags given. Not 10-bit: Debian 12's libheif 1.15 gives
+/// aom 10-bit pictures with the profile of 12-bit ones, and aom aborts the process.
+public struct AVIFEncoder: Sendable {
+    /// libheif's quality, 0 to 100 (aom's quantiser, 63 to 0).
+    public var quality: Int
+    /// aom's speed (`cpu-used`), 0 (slowest, smallest) to 9.
+    public var speed: Int
+    /// aom's threads, 1 to 16.
+    public var threads: Int
+
+    public init(quality: Int, speed: Int, threads: Int) {
+        self.quality = min(max(quality, 0), 100)
+        self.speed = min(max(speed, 0), 9)
+        self.threads = min(max(threads, 1), 16)
+    }
+
+    /// Pixels to encode: rows of `width` pixels of `channels` 8-bit samples (3 or 4), packed.
+    public struct Pixels {
+        public let width: Int
+        public let height: Int
+        public let channels: Int
+        public let samples: UnsafeRawBufferPointer
+
+        public init(width: Int, height: Int, channels: Int, samples: UnsafeRawBufferPointer) {
+            precondition(channels == 3 || channels == 4)
+            precondition(samples.count == width * height * channels)
+            self.width = width
+            self.height = height
+            self.channels = channels
+            self.samples = samples
+        }
+    }
+
+    /// The colour tags (ITU-T H.273 code points), written in an `nclx` box; the matrix is the one
+    /// the pixels are turned into YCbCr by.
+    public struct CodePoints: Sendable, Equatable {
+        public let primaries: Int
+        public let transfer: Int
+        public let matrix: Int
+        public let fullRange: Bool
+
+        public init(primaries: Int, transfer: Int, matrix: Int, fullRange: Bool) {
+            self.primaries = primaries
+            self.transfer = transfer
+            self.matrix = matrix
+            self.fullRange = fullRange
+        }
+
+        /// sRGB: BT.709 primaries, the sRGB transfer, BT.601's matrix (as libavif and libheif tag
+        /// SDR pictures), full range.
+        public static let sRGB = CodePoints(primaries: 1, transfer: 13, matrix: 6, fullRange: true)
+    }
+
+    /// What is written beside the pixels.
+    public struct Metadata {
+        public var codePoints: CodePoints
+        /// An ICC profile, in a `colr` box of its own beside the `nclx`.
+        public var iccProfile: [UInt8]?
+        /// A TIFF-headed EXIF block.
+        public var exif: [UInt8]?
+        public var xmp: [UInt8]?
+        /// EXIF's orientation of the pixels (1 to 8), written as HEIF's `irot` and `imir`, which
+        /// is what readers apply.
+        public var orientation: Int
+
+        public init(codePoints: CodePoints = .sRGB, iccProfile: [UInt8]? = nil, exif: [UInt8]? = nil, xmp: [UInt8]? = nil, orientation: Int = 1) {
+            self.codePoints = codePoints
+            self.iccProfile = iccProfile
+            self.exif = exif
+            self.xmp = xmp
+            self.orientation = orientation
+        }
+    }
+
+    /// The largest picture written: aom 3.6.0, Debian 12's, encodes larger ones wrongly (libheif
+    /// 1.17 refuses them for this reason: 8192x4352 pixels, at most twice that a side).
+    public static let mostPixels = 8192 * 4352
+    public static let longestSide = 8192 * 2
+
+    /// The bytes of an AVIF file holding `pixels`.
+    public func encode(_ pixels: Pixels, metadata: Metadata) throws(HEIFError) -> [UInt8] {
+        if pixels.width * pixels.height > Self.mostPixels || pixels.width > Self.longestSide || pixels.height > 4352 * 2 {
+            throw .tooLargeToEncode(width: pixels.width, height: pixels.height)
+        }
+        guard let context = heif_context_alloc() else { throw .library(message: "libheif could not allocate a context") }
+        defer { heif_context_free(context) }
+        var encoder: OpaquePointer?
+        try check(heif_context_get_encoder_for_format(context, heif_compression_AV1, &encoder), "finding libheif's AV1 encoder")
+        guard let encoder else { throw .library(message: "libheif has no AV1 encoder") }
+        defer { heif_encoder_release(encoder) }
+        try check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), "setting the quality")
+        try check(heif_encoder_set_parameter_integer(encoder, "speed", Int32(speed)), "setting aom's speed")
+        try check(heif_encoder_set_parameter_integer(encoder, "threads", Int32(threads)), "setting aom's threads")
+        try check(heif_encoder_set_parameter_string(encoder, "chroma", "420"), "setting 4:2:0")
+
+        let image = try makeImage(pixels)
+        defer { heif_image_release(image) }
+        guard let nclx = heif_nclx_color_profile_alloc() else { throw .library(message: "libheif could not allocate a colour profile") }
+        defer { heif_nclx_color_profile_free(nclx) }
+        nclx.pointee.color_primaries = heif_color_primaries(UInt32(metadata.codePoints.primaries))
+        nclx.pointee.transfer_characteristics = heif_transfer_characteristics(UInt32(metadata.codePoints.transfer))
+        nclx.pointee.matrix_coefficients = heif_matrix_coefficients(UInt32(metadata.codePoints.matrix))
+        nclx.pointee.full_range_flag = metadata.codePoints.fullRange ? 1 : 0
+        try check(heif_image_set_nclx_color_profile(image, nclx), "tagging the colours")
+        if let profile = metadata.iccProfile {
+            try check(profile.withUnsafeBytes { heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count) }, "adding the ICC profile")
+        }
+
+        guard let options = heif_encoding_options_alloc() else { throw .library(message: "libheif could not allocate options") }
+        defer { heif_encoding_options_free(options) }
+        options.pointee.save_alpha_channel = 1
+        // Both boxes where there is a profile: the nclx still says which matrix the YCbCr is in.
+        options.pointee.save_two_colr_boxes_when_ICC_and_nclx_available = 1
+        options.pointee.output_nclx_profile = nclx
+        options.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
+        options.pointee.image_orientation = heif_orientation(UInt32(min(max(metadata.orientation, 1), 8)))
+        var handle: OpaquePointer?
+        try check(heif_context_encode_image(context, image, encoder, options, &handle), "encoding")
+        defer { if let handle { heif_image_handle_release(handle) } }
+        if let exif = metadata.exif {
+            try check(exif.withUnsafeBytes { heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count)) }, "adding EXIF")
+        }
+        if let xmp = metadata.xmp {
+            try check(xmp.withUnsafeBytes { heif_context_add_XMP_metadata(context, handle, $0.baseAddress, Int32($0.count)) }, "adding XMP")
+        }
+        return try write(context)
+    }
+
+    /// A libheif image of `pixels`, 8-bit interleaved RGB(A), which libheif turns into YCbCr.
+    private func makeImage(_ pixels: Pixels) throws(HEIFError) -> OpaquePointer {
+        let chroma = pixels.channels == 3 ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RGBA
+        var created: OpaquePointer?
+        try check(heif_image_create(Int32(pixels.width), Int32(pixels.height), heif_colorspace_RGB, chroma, &created), "making the image")
+        guard let image = created else { throw .library(message: "libheif made no image") }
+        do throws(HEIFError) {
+            try check(heif_image_add_plane(image, heif_channel_interleaved, Int32(pixels.width), Int32(pixels.height), 8),
+                      "adding the pixels' plane")
+            var stride: Int32 = 0
+            guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
+                throw HEIFError.library(message: "libheif gave no plane to write the pixels to")
+            }
+            let rowBytes = pixels.width * pixels.channels
+            for row in 0..<pixels.height {
+                UnsafeMutableRawPointer(plane + row * Int(stride))
+                    .copyMemory(from: pixels.samples.baseAddress! + row * rowBytes, byteCount: rowBytes)
+            }
+        } catch {
+            heif_image_release(image)
+            throw error
+        }
+        return image
+    }
+
+    /// The file libheif assembles, gathered in memory.
+    private func write(_ context: OpaquePointer) throws(HEIFError) -> [UInt8] {
+        final class Gathered { var bytes: [UInt8] = [] }
+        let gathered = Gathered()
+        var writer = heif_writer()
+        writer.writer_api_version = 1
+        writer.write = { _, data, size, userdata in
+            let gathered = Unmanaged<Gathered>.fromOpaque(userdata!).takeUnretainedValue()
+            gathered.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size))
+            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: AVIFEncoder.noMessage)
+        }
+        try withExtendedLifetime(gathered) { () throws(HEIFError) in
+            try check(heif_context_write(context, &writer, Unmanaged.passUnretained(gathered).toOpaque()), "writing the file")
+        }
+        return gathered.bytes
+    }
+
+    /// The message of a write that succeeded: a C string that lives as long as the program.
+    private static var noMessage: UnsafePointer<CChar> { UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self) }
+
+    private func check(_ error: heif_error, _ doing: String) throws(HEIFError) {
+        guard error.code != heif_error_Ok else { return }
+        let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        throw .encoding("\(doing): \(message)")
+    }
+}

@@ -1,0 +1,55 @@
+import HEIFCodec
+import Imaging
+import FileIO
+import WorkerPool
+
+/// AVIF output through libheif's AV1 encoder (aom), 4:2:0, 8-bit RGB or RGBA (gray written as
+/// RGB, 16-bit samples rounded). Tagged sRGB, or the picture's ICC profile beside that. EXIF and
+/// XMP kept; an EXIF orientation other than 1 (`--keep-orientation`) is written as
+/// HEIF's `irot`/`imir` too, which is what AVIF readers apply.
+public struct AVIFImageEncoder: ImageEncoder {
+    public let encoder: AVIFEncoder
+
+    /// `quality` on the scale JPEG's and WebP's `--quality` use (see `libheifQuality`); `effort`
+    /// 0 (fastest) to 9, as libvips's, aom's speed being 9 minus it.
+    public init(quality: Int, effort: Int, threads: Int) {
+        encoder = AVIFEncoder(quality: Self.libheifQuality(quality), speed: 9 - min(max(effort, 0), 9),
+                              threads: WorkerThreads.count(forSetting: threads))
+    }
+
+    /// libheif's quality for a `--quality` of `jpegScale`: the AVIF quality whose PSNR matched a
+    /// 4:2:0 JPEG's of that quality on real phone photos at 1024 px (docs/avif.md), so that one
+    /// `--quality` means one look whichever format is asked; AVIF's file is then 35 to 45 % smaller.
+    /// Between the measured points the quality is interpolated.
+    public static func libheifQuality(_ jpegScale: Int) -> Int {
+        let measured: [(jpeg: Double, avif: Double)] = [(0, 0), (50, 38), (70, 44), (80, 52), (90, 68), (95, 82), (100, 100)]
+        let wanted = Double(min(max(jpegScale, 0), 100))
+        let above = measured.firstIndex { $0.jpeg >= wanted }!
+        if above == 0 { return 0 }
+        let (low, high) = (measured[above - 1], measured[above])
+        return Int((low.avif + (wanted - low.jpeg) / (high.jpeg - low.jpeg) * (high.avif - low.avif)).rounded())
+    }
+
+    public func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String] {
+        var warnings: [String] = []
+        if let color = metadata.color, color.iccProfile == nil, color.srgbIntent == nil, color.gamma != nil || color.chromaticities != nil {
+            warnings.append("AVIF written here has no gAMA or cHRM: the PNG's gamma and primaries were left out (the AVIF reads as sRGB)")
+        }
+        let hasAlpha = pixels.channels == 2 || pixels.channels == 4
+        let channels = hasAlpha ? 4 : 3
+        var avifMetadata = AVIFEncoder.Metadata(iccProfile: metadata.color?.iccProfile, exif: metadata.exif, xmp: metadata.xmp)
+        var ignored: [String] = []
+        avifMetadata.orientation = Orientation.stated(exif: metadata.exif, xmp: nil, warnings: &ignored).rawValue
+        // HDR kept as HDR needs 10 bits, which Debian 12's libheif cannot give aom (AVIFEncoder):
+        // refused, never written as if its signal were sRGB.
+        if metadata.codePoints != nil { throw HEIFError.encoding("HDR kept as HDR is written as 16-bit PNG (--format png), not yet as AVIF") }
+        let samples = WebPImageEncoder.eightBitColour(pixels, channels: channels)
+        let bytes = try samples.withUnsafeBytes { raw in
+            try encoder.encode(AVIFEncoder.Pixels(width: pixels.width, height: pixels.height, channels: channels, samples: raw), metadata: avifMetadata)
+        }
+        let output = BufferedOutput(descriptor: descriptor, displayName: "the AVIF output")
+        try output.write(bytes)
+        try output.flush()
+        return warnings
+    }
+}
