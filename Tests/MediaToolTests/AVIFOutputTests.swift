@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `--format avif` (issue 55): every AVIF written decodes alike in libheif's heif-convert and in
+/// pillow-heif (its own libheif and aom, from PyPI), close to the PNG of the same pixels; colour,
+/// alpha and orientation kept; what AVIF cannot be here is refused in one line.
+@Suite struct AVIFOutputTests {
+    static let python = Fixture.root.deletingLastPathComponent().appendingPathComponent(".build/references/bin/python").path
+    static let script = Fixture.root.deletingLastPathComponent().appendingPathComponent("Tests/MediaToolTests/Scripts/decode_avif.py").path
+    static let heifConvert = "/usr/bin/heif-convert"
+
+    /// The AVIF's pixels as pillow-heif decodes them, and what it says of the file.
+    static func pillowHeif(_ avif: String, in folder: URL, profileOf source: String? = nil) throws -> (pixels: DecodedPNG, facts: [String: Any]) {
+        let png = folder.appendingPathComponent(URL(fileURLWithPath: avif).lastPathComponent + ".pillow.png").path
+        let run = try ChildProcess.run(python, [script, avif, png] + (source.map { [$0] } ?? []))
+        #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
+        let facts = try #require(try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any])
+        return (try DecodedPNG(path: png), facts)
+    }
+
+    /// The AVIF's pixels as heif-convert (Debian's libheif and dav1d) decodes them.
+    static func heifConverted(_ avif: String, in folder: URL) throws -> DecodedPNG {
+        let png = folder.appendingPathComponent(URL(fileURLWithPath: avif).lastPathComponent + ".libheif.png").path
+        let run = try ChildProcess.run(heifConvert, [avif, png])
+        #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
+        return try DecodedPNG(path: png)
+    }
+
+    static var referencesInstalled: Bool {
+        get throws { try Requirement.tool(python) && Requirement.tool(heifConvert) }
+    }
+
+    /// A photo at the default quality: both decoders give the same picture, within 36 dB of the
+    /// PNG mediatool writes of the same size (the issue's bar), and the file is tagged sRGB.
+    @Test(.enabled(if: try referencesInstalled))
+    func aThumbnailDecodesAlikeInBothDecodersAndCloseToThePNG() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let avif = folder.appendingPathComponent("photo.avif").path, png = folder.appendingPathComponent("photo.png").path
+        for output in [avif, png] {
+            let run = try ToolRun.run(["thumbnail", "--size", "160", Fixture.path("hdr/photo-sdr.png"), "-o", output])
+            #expect(run.status == 0 && run.errorLines.isEmpty, "\(run.standardError)")
+        }
+        let ours = try DecodedPNG(path: png)
+        let (pillow, facts) = try Self.pillowHeif(avif, in: folder)
+        let libheif = try Self.heifConverted(avif, in: folder)
+        #expect(facts["mode"] as? String == "RGB" && facts["width"] as? Int == ours.width && facts["height"] as? Int == ours.height)
+        #expect(pillow.bytes.count == ours.bytes.count && libheif.bytes.count == ours.bytes.count)
+        let fromPillow = peakSignalToNoise(pillow.bytes, ours.bytes), fromLibheif = peakSignalToNoise(libheif.bytes, ours.bytes)
+        #expect(fromPillow >= 36 && fromLibheif >= 36, "pillow-heif \(fromPillow) dB, heif-convert \(fromLibheif) dB")
+        #expect(peakSignalToNoise(pillow.bytes, libheif.bytes) >= 45)
+        // nclx: BT.709 primaries, sRGB transfer, BT.601 matrix; read by exiftool.
+        let tags = try ChildProcess.run("/usr/bin/exiftool", ["-s", "-s", "-s", "-n", "-ColorPrimaries", "-TransferCharacteristics",
+                                                              "-MatrixCoefficients", avif])
+        #expect(String(decoding: tags.standardOutput, as: UTF8.self).split(separator: "\n") == ["1", "13", "6"])
+    }
+
+    /// One --quality for every format: AVIF at JPEG's quality is smaller than the JPEG and looks
+    /// no worse (the mapping of docs/avif.md), at the default and at a low quality.
+    @Test(.enabled(if: try referencesInstalled), arguments: [90, 60])
+    func atOneQualityAVIFIsSmallerThanJPEGAndNoWorse(quality: Int) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var made: [String: (bytes: Int, psnr: Double)] = [:]
+        let source = try DecodedPNG(path: Fixture.path("hdr/photo-sdr.png"))
+        for format in ["avif", "jpg"] {
+            let output = folder.appendingPathComponent("photo.\(format)").path
+            let run = try ToolRun.run(["thumbnail", "--quality", String(quality), Fixture.path("hdr/photo-sdr.png"), "-o", output])
+            #expect(run.status == 0, "\(run.standardError)")
+            let png = folder.appendingPathComponent("decoded-\(format).png").path
+            let decoded = try ChildProcess.run(format == "avif" ? Self.heifConvert : "/usr/bin/convert", [output, png])
+            #expect(decoded.status == 0)
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int)
+            made[format] = (size, peakSignalToNoise(try DecodedPNG(path: png).bytes, source.bytes))
+        }
+        let avif = try #require(made["avif"]), jpeg = try #require(made["jpg"])
+        #expect(avif.bytes < jpeg.bytes, "AVIF \(avif.bytes) B, JPEG \(jpeg.bytes) B")
+        #expect(avif.psnr >= jpeg.psnr - 1, "AVIF \(avif.psnr) dB, JPEG \(jpeg.psnr) dB")
+    }
+
+    /// A crop keeps the picture's ICC profile (beside the nclx), as the other formats do.
+    @Test(.enabled(if: try referencesInstalled))
+    func aCropKeepsTheICCProfile() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let avif = folder.appendingPathComponent("crop.avif").path
+        let run = try ToolRun.run(["crop", "--rect", "0,0,30,20", Fixture.path("pictures/icc.jpg"), "-o", avif])
+        #expect(run.status == 0, "\(run.standardError)")
+        let (_, facts) = try Self.pillowHeif(avif, in: folder, profileOf: Fixture.path("pictures/icc.jpg"))
+        #expect(facts["has_icc"] as? Bool == true && facts["same_icc"] as? Bool == true)
+    }
+
+    /// Alpha is kept: a transparent picture's AVIF has an alpha plane within a few levels.
+    @Test(.enabled(if: try referencesInstalled))
+    func transparencyIsKept() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let avif = folder.appendingPathComponent("alpha.avif").path
+        let run = try ToolRun.run(["thumbnail", Fixture.path("pictures/rgba8.png"), "-o", avif])
+        #expect(run.status == 0, "\(run.standardError)")
+        let (pillow, facts) = try Self.pillowHeif(avif, in: folder)
+        #expect(facts["mode"] as? String == "RGBA")
+        let source = try DecodedPNG(path: Fixture.path("pictures/rgba8.png"))
+        let alpha = { (picture: DecodedPNG) in stride(from: 3, to: picture.bytes.count, by: 4).map { Int(picture.bytes[$0]) } }
+        #expect(zip(alpha(pillow), alpha(source)).allSatisfy { abs($0 - $1) <= 8 }, "\(alpha(pillow)) against \(alpha(source))")
+    }
+
+    /// `--keep-orientation` keeps the stored pixels and says how to show them in HEIF's own
+    /// boxes (irot/imir), which readers apply: pillow-heif shows the crop upright.
+    @Test(.enabled(if: try referencesInstalled))
+    func aKeptOrientationIsShownUpright() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kept = folder.appendingPathComponent("kept.avif").path, upright = folder.appendingPathComponent("upright.png").path
+        let rect = ["--rect", "0,0,40,30"]
+        #expect(try ToolRun.run(["crop", "--keep-orientation"] + rect + [Fixture.path("pictures/orientation6.jpg"), "-o", kept]).status == 0)
+        #expect(try ToolRun.run(["crop"] + rect + [Fixture.path("pictures/orientation6.jpg"), "-o", upright]).status == 0)
+        let (shown, facts) = try Self.pillowHeif(kept, in: folder)
+        let expected = try DecodedPNG(path: upright)
+        #expect(facts["width"] as? Int == expected.width && facts["height"] as? Int == expected.height)
+        let psnr = peakSignalToNoise(shown.bytes, expected.bytes)
+        #expect(psnr >= 28, "\(psnr) dB")
+    }
+
+    /// Storyboard sheets and ingest renditions are written as AVIF when asked.
+    @Test(.enabled(if: try referencesInstalled))
+    func storyboardSheetsAndIngestRenditionsAreAVIF() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vtt = folder.appendingPathComponent("board.vtt").path
+        let board = try ToolRun.run(["storyboard", "--format", "avif", "--count", "4", Fixture.path("video/counter.mp4"), "--vtt", vtt])
+        #expect(board.status == 0, "\(board.standardError)")
+        #expect(try String(contentsOfFile: vtt, encoding: .utf8).contains(".avif#xywh="))
+        let recipe = folder.appendingPathComponent("recipe.json")
+        try Data(#"{"renditions": [{"name": "small", "size": "64", "format": "avif"}], "storyboard": false, "preview": false}"#.utf8).write(to: recipe)
+        let out = folder.appendingPathComponent("out")
+        let ingest = try ToolRun.run(["ingest", "--recipe", recipe.path, "--out-dir", out.path, "--json", Fixture.path("pictures/camera.jpg")])
+        #expect(ingest.status == 0, "\(ingest.standardError)")
+        let rendition = out.appendingPathComponent("camera.jpg.small.avif").path
+        #expect(ingest.output.contains(#""format":"avif""#), "\(ingest.output)")
+        let (_, facts) = try Self.pillowHeif(rendition, in: folder)
+        #expect(facts["mode"] as? String == "RGB" && facts["width"] as? Int == 61 && facts["height"] as? Int == 41)
+        for sheet in try FileManager.default.contentsOfDirectory(atPath: folder.path) where sheet.hasPrefix("board") && sheet.hasSuffix(".avif") {
+            _ = try Self.heifConverted(folder.appendingPathComponent(sheet).path, in: folder)
+        }
+    }
+
+    /// What AVIF is not here is refused in one line before any work: without loss, HDR kept,
+    /// an effort for another format, an encoder over --max-memory (no file left).
+    @Test func whatAVIFCannotBeIsRefusedInOneLine() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let avif = folder.appendingPathComponent("out.avif").path
+        let refusals: [([String], String)] = [
+            (["crop", "--lossless", "--rect", "0,0,8,8", Fixture.path("pictures/camera.jpg"), "-o", avif], "AVIF is written with loss"),
+            (["thumbnail", "--hdr", "keep", "--at", "0", Fixture.path("hdr/bars-hlg.mp4"), "-o", avif], "--hdr keep writes 16-bit PNG"),
+            (["thumbnail", "--effort", "5", Fixture.path("pictures/camera.jpg"), "-o", folder.appendingPathComponent("out.jpg").path], "--effort is for AVIF"),
+            (["thumbnail", "--effort", "10", Fixture.path("pictures/camera.jpg"), "-o", avif], "--effort takes 0 to 9"),
+            // 4000x2689 pixels, 24 bytes each for aom: 255 MiB.
+            (["thumbnail", "--size", "4000", "--enlarge", "--max-memory", "128M", Fixture.path("pictures/camera.jpg"), "-o", avif],
+             "encoding a 4000x2689 AVIF needs 255 MiB of memory, over the limit of 128 MiB (--max-memory)"),
+        ]
+        for (arguments, expected) in refusals {
+            let run = try ToolRun.run(arguments)
+            #expect(run.status != 0 && run.errorLines.count == 1 && run.standardError.contains(expected), "\(arguments): \(run.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: avif), "\(arguments)")
+        }
+    }
+}
