@@ -3,7 +3,11 @@ set for it: a 24 MP camera JPEG (orientation 6) to 256 px; six sizes (150 to 204
 against six vips runs; a 12 MP phone HEIC (8x6 grid of 512 tiles) to 256 px, without and with the
 thumbnail item phones write; a 24 MP PNG to 256 px (memory); WebP and TIFF to 256 px. Each output's
 quality is its PSNR against Pillow's Lanczos reduction of the whole decoded, upright picture.
---only jpeg|sizes|heic|png|webp|tiff runs one part."""
+Then six AVIF sizes of a 24 MP camera JPEG (a real phone photo of the real-world corpus, enlarged
+to 6000x4000) against six `vips thumbnail ... .avif` runs at vips's defaults (Q=50, effort 4):
+bytes and PSNR at 1024 px compared, mediatool at --quality 80, the JPEG-scale quality that maps
+to about vips's bytes.
+--only jpeg|sizes|heic|png|webp|tiff|avif runs one part."""
 import math
 import os
 import shutil
@@ -66,6 +70,45 @@ def six_sizes(source, out, options):
     print()
 
 
+CORPUS_PHOTO = os.path.join(os.environ.get("MEDIATOOL_CORPUS", os.path.expanduser("~/.cache/mediatool-realworld")),
+                            "files/forensics-samples-files/usr/share/forensics-samples/original-files/pic2/IMG_20191224_234846.jpg")
+
+
+def decoded_avif(path):
+    """The AVIF decoded by libheif's heif-convert, as PNG, for Pillow."""
+    png = path + ".png"
+    subprocess.run(["heif-convert", path, png], check=True, capture_output=True)
+    return png
+
+
+def six_avif_sizes(out, options):
+    source = os.path.join(FOLDER, "photo-24mp-camera.jpg")
+    if not os.path.exists(source):
+        if not os.path.exists(CORPUS_PHOTO):
+            print(f"AVIF sizes: skipped, {CORPUS_PHOTO} is missing (scripts/realworld fetches the corpus)\n")
+            return
+        subprocess.run(["vips", "resize", CORPUS_PHOTO, source + ".part.jpg[Q=90]", "1.5"], check=True)
+        os.replace(source + ".part.jpg", source)
+    print(f"24 MP camera JPEG to {len(SIZES)} AVIF sizes: one mediatool run (--quality 80) against {len(SIZES)} vips runs "
+          f"(its defaults), median of {options.runs} runs")
+    loop = "; ".join(f"vips thumbnail '{source}' '{out}/v{size}.avif' {size}" for size in SIZES)
+    results = compare({
+        "mediatool": [MEDIATOOL, "thumbnail", "--overwrite", "--quality", "80", "--sizes", ",".join(map(str, SIZES)), source,
+                      "-o", f"{out}/m{{size}}.avif"],
+        "vips x6": ["sh", "-c", loop],
+    }, options.runs)
+    table(results)
+    print(f"mediatool is {results['vips x6'][0] / results['mediatool'][0]:.2f}x as fast as six vips runs (target >= 2); "
+          f"peak {results['mediatool'][1] / 1024:.1f} MiB against vips {results['vips x6'][1] / 1024:.1f} MiB (target: no more)")
+    for size in SIZES:
+        ours, vips = f"{out}/m{size}.avif", f"{out}/v{size}.avif"
+        print(f"  {size}: {os.path.getsize(ours)} bytes against vips {os.path.getsize(vips)} "
+              f"({os.path.getsize(ours) / os.path.getsize(vips) - 1:+.1%}); PSNR against Pillow's Lanczos: "
+              f"mediatool {psnr_against_pillow(source, decoded_avif(ours)):.2f} dB, vips {psnr_against_pillow(source, decoded_avif(vips)):.2f} dB"
+              + (" (target: bytes <= +10 %, PSNR >= vips - 0.5)" if size == 1024 else ""))
+    print()
+
+
 def main():
     options = arguments(__doc__)
     jpeg = os.path.join(FOLDER, "photo-24mp-orientation6.jpg")
@@ -106,6 +149,8 @@ def main():
             subprocess.run(["vips", "copy", png, path + ".part." + path.rsplit(".", 1)[1] + settings], check=True)
             os.replace(path + ".part." + path.rsplit(".", 1)[1], path)
         one_size(f"24 MP {suffix.upper()}", path, 256, out, options)
+    if wanted("avif"):
+        six_avif_sizes(out, options)
 
 
 if __name__ == "__main__":
