@@ -15,6 +15,13 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
     /// (AVIF would take 10 bits, which Debian 12's libheif cannot give its AV1 encoder.)
     public var keepsHDR: Bool { self == .png }
 
+    /// The media type an HTTP response and a `<source type>` give it.
+    public var mimeType: String { "image/\(rawValue)" }
+
+    /// Its place in a `<picture>`'s `<source>` lines: the smallest at equal quality first (AVIF,
+    /// then WebP), then the fallback every browser shows (JPEG, then PNG).
+    public var pictureSetRank: Int { [.avif, .webp, .jpeg, .png].firstIndex(of: self)! }
+
     /// The largest width or height it holds.
     public var largestSide: Int { descriptor.largestSide }
 

@@ -17,7 +17,7 @@ struct IngestManifest: Encodable {
     /// One output of the upload: a picture's rendition, a video's storyboard or preview, each as
     /// made or as kept (made by an earlier run, `--skip-existing`).
     enum Entry: Encodable {
-        case rendition(name: String, path: String, file: String, width: Int, height: Int, format: String, bytes: Int?)
+        case rendition(name: String, path: String, file: String, width: Int, height: Int, format: String, mime: String, bytes: Int?)
         case keptRendition(name: String, width: Int, height: Int, format: String)
         case storyboard(path: String, file: String, width: Int, height: Int, frames: Int, sheets: [String])
         case preview(path: String, file: String, width: Int, height: Int, format: String, bytes: Int, frames: Int, milliseconds: Int)
@@ -31,15 +31,16 @@ struct IngestManifest: Encodable {
         case kept(name: String)
 
         private enum Key: String, CodingKey {
-            case name, path, file, width, height, format, codecs, bytes, frames, sheets, milliseconds, renditions, because, kept
+            case name, path, file, width, height, format, mime, codecs, bytes, frames, sheets, milliseconds, renditions, because, kept
             case playsAsUploaded = "plays_as_uploaded"
         }
 
         func encode(to encoder: any Encoder) throws {
             var entry = encoder.container(keyedBy: Key.self)
             switch self {
-            case .rendition(let name, let path, let file, let width, let height, let format, let bytes):
+            case .rendition(let name, let path, let file, let width, let height, let format, let mime, let bytes):
                 try Self.made(name: name, path: path, file: file, width: width, height: height, format: format, into: &entry)
+                try entry.encode(mime, forKey: .mime)
                 try entry.encode(bytes, forKey: .bytes)
             case .keptRendition(let name, let width, let height, let format):
                 try entry.encode(JSONPath(name), forKey: .name)

@@ -93,6 +93,14 @@ public struct IngestRecipe: Sendable, Codable, Equatable {
     /// WordPress's: what its sites have been shown at for years, so that a theme finds its sizes.
     public static let defaultQuality = 82
 
+    /// The renditions' sizes, each once, in their order: a rendition asked in several formats
+    /// (`"formats"`) is reduced once and written in each.
+    public var renditionSizes: [ThumbnailSize] {
+        var sizes: [ThumbnailSize] = []
+        for rendition in renditions where !sizes.contains(rendition.size) { sizes.append(rendition.size) }
+        return sizes
+    }
+
     public init(renditions: [Rendition]) {
         self.renditions = renditions
     }

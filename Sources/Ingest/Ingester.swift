@@ -82,7 +82,7 @@ public struct Ingester: Sendable {
                 let ownWarnings = made.warnings.map { $0.replacingEvery(" (\(Setting.convertsToSRGB))", with: "") }
                 warnings += ownWarnings.filter { !warnings.contains($0) }
                 renditions = try writeRenditions(made, outputs: outputs, planned: planned, warnings: &warnings)
-                let extra = made.pictures.dropFirst(recipe.renditions.count)
+                let extra = made.pictures.dropFirst(recipe.renditionSizes.count)
                 if !recipe.digests.isEmpty, extra.count == 2 {
                     digests = PictureDigests(request: recipe.digests, placeholderPicture: extra[extra.startIndex], hashPicture: extra[extra.startIndex + 1])
                 }
@@ -258,8 +258,10 @@ public struct Ingester: Sendable {
             try format.reserveEncoder(for: made.pictures, maxMemory: options.limits.maxMemory, budget: options.limits.budget)
         }
         defer { withExtendedLifetime(reservations) {} }
+        let sizes = options.recipe.renditionSizes
         return try options.recipe.renditions.enumerated().map { index, rendition in
-            let pixels = made.pictures[index]
+            // A rendition in several formats is one reduction, written in each.
+            let pixels = made.pictures[sizes.firstIndex(of: rendition.size)!]
             guard let path = planned[.rendition(index: index)] else {
                 return .keptRendition(name: rendition.name, width: pixels.width, height: pixels.height, format: rendition.format.rawValue)
             }
@@ -274,7 +276,8 @@ public struct Ingester: Sendable {
             warnings += left.filter { !warnings.contains($0) }
             try outputs.finish(descriptor)
             return .rendition(name: rendition.name, path: path, file: Self.relative(path, to: planned[.manifest]),
-                              width: pixels.width, height: pixels.height, format: rendition.format.rawValue, bytes: bytes)
+                              width: pixels.width, height: pixels.height, format: rendition.format.rawValue,
+                              mime: rendition.format.mimeType, bytes: bytes)
         }
     }
 
@@ -300,7 +303,7 @@ public struct Ingester: Sendable {
         thumbnails.convertsToSRGB = true
         thumbnails.hdr = .toneMap
         thumbnails.format = .jpeg
-        var sizes = options.recipe.renditions.map(\.size)
+        var sizes = options.recipe.renditionSizes
         if !options.recipe.digests.isEmpty {
             sizes.append(ThumbnailSize(width: PictureDigests.placeholderBox, height: PictureDigests.placeholderBox))
             sizes.append(ThumbnailSize(width: PictureDigests.hashBox, height: PictureDigests.hashBox))

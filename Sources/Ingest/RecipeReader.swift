@@ -68,13 +68,13 @@ extension IngestRecipe {
         let templates = renditions.map { renditionTemplate($0) }
         var seen: [String: String] = [:]
         let all = [("names.manifest", names.manifest)]
-            + zip(renditions, templates).map { ("renditions \"\($0.name)\"", $1) }
+            + zip(renditions, templates).map { ("renditions \"\($0.name)\" (\($0.format.rawValue))", $1) }
             + (storyboard == nil ? [] : [("names.storyboard", storyboardTemplate)])
             + (preview == nil ? [] : [("names.preview", previewTemplate)])
             + (webVideo == nil ? [] : [(webVideo?.hls == true ? "names.hls" : "names.web_video", webVideoTemplate)])
         for (place, template) in all {
             if let first = seen[template] {
-                throw .unusable("names two outputs \(template): \(first) and \(place) (use {name} in names.rendition)")
+                throw .unusable("names two outputs \(template): \(first) and \(place) (use {name} and {format} in names.rendition)")
             }
             seen[template] = place
         }
@@ -176,6 +176,21 @@ private func boolean(_ value: JSONValue, _ place: String) throws(RecipeError) ->
     return flag
 }
 
+/// A list of formats, each once, ordered best first for a `<picture>`'s `<source>` lines (AVIF,
+/// WebP, JPEG, PNG), whatever order the recipe gives them in.
+private func renditionFormats(_ value: JSONValue, _ place: String) throws(RecipeError) -> [ImageFormat] {
+    guard case .array(let items) = value, !items.isEmpty else {
+        throw .invalid(place: place, expected: "a list of formats, such as [\"avif\", \"webp\", \"jpeg\"]", found: describe(value))
+    }
+    var formats: [ImageFormat] = []
+    for (index, item) in items.enumerated() {
+        let format = try renditionFormat(item, "\(place)[\(index)]")
+        guard !formats.contains(format) else { throw .invalid(place: "\(place)[\(index)]", expected: "each format once", found: "\"\(format.rawValue)\" again") }
+        formats.append(format)
+    }
+    return formats.sorted { $0.pictureSetRank < $1.pictureSetRank }
+}
+
 private func renditionFormat(_ value: JSONValue, _ place: String) throws(RecipeError) -> ImageFormat {
     let expected = "jpeg, png, webp or avif"
     let text = try string(value, place, expected)
@@ -190,7 +205,7 @@ private func readRenditions(_ value: JSONValue, _ place: String, format: ImageFo
     var names: Set<String> = []
     var list: [IngestRecipe.Rendition] = []
     for (index, item) in items.enumerated() {
-        var fields = try Fields(item, place: "\(place)[\(index)]", keys: ["name", "size", "fill", "enlarge", "format", "quality"])
+        var fields = try Fields(item, place: "\(place)[\(index)]", keys: ["name", "size", "fill", "enlarge", "format", "formats", "quality"])
         guard let name = try fields.take("name", { value, place throws(RecipeError) -> String in
             let name = try string(value, place, "a name of lower-case letters, digits, _ and -")
             guard !name.isEmpty, name.count <= 64, name.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
@@ -217,11 +232,21 @@ private func readRenditions(_ value: JSONValue, _ place: String, format: ImageFo
         if fill != nil && (size.width == nil || size.height == nil) {
             throw .invalid(place: "\(fields.place).fill", expected: "a size that is a box (\"150\" or \"300x200\") to fill", found: "\"\(size.description)\"")
         }
-        let ownFormat = try fields.take("format", renditionFormat) ?? format
+        let ownFormat = try fields.take("format", renditionFormat)
+        // A `<picture>` set: the one reduction written in each format, one rendition each, best first.
+        let formats = try fields.take("formats", renditionFormats)
+        if ownFormat != nil && formats != nil {
+            throw .invalid(place: fields.place, expected: "\"format\" or \"formats\"", found: "both")
+        }
         let ownQuality = try fields.take("quality") { value, place throws(RecipeError) in try integer(value, place, 1...100) } ?? quality
         try fields.finish()
-        list.append(IngestRecipe.Rendition(name: name, size: ThumbnailSize(width: size.width, height: size.height, enlarges: enlarges, fill: fill),
-                                           format: ownFormat, quality: ownQuality))
+        for format in formats ?? [ownFormat ?? format] {
+            list.append(IngestRecipe.Rendition(name: name, size: ThumbnailSize(width: size.width, height: size.height, enlarges: enlarges, fill: fill),
+                                               format: format, quality: ownQuality))
+        }
+    }
+    guard list.count <= IngestRecipe.mostRenditions else {
+        throw .invalid(place: place, expected: "at most \(IngestRecipe.mostRenditions) files in all", found: "\(list.count) (each format of a rendition is one)")
     }
     return list
 }

@@ -168,3 +168,38 @@ import TestSupport
         }
     }
 }
+
+/// The `<picture>` set (issue 55): a rendition asked in several formats is one reduction written
+/// in each, listed best first with its MIME type and bytes, so a template can write `<source>` lines.
+@Suite struct PictureSetTests {
+    @Test(.enabled(if: try AVIFOutputTests.referencesInstalled))
+    func aRenditionInSeveralFormatsIsOneReductionListedBestFirst() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recipe = folder.appendingPathComponent("recipe.json")
+        // Listed worst first: the manifest orders them AVIF, WebP, JPEG whatever the recipe says.
+        try Data(#"{"renditions": [{"name": "card", "size": "120", "formats": ["jpeg", "webp", "avif"], "quality": 90}], "storyboard": false, "preview": false}"#.utf8)
+            .write(to: recipe)
+        let out = folder.appendingPathComponent("out")
+        let run = try ToolRun.run(["ingest", "--recipe", recipe.path, "--out-dir", out.path, "--json", Fixture.path("hdr/photo-sdr.png")])
+        #expect(run.status == 0, "\(run.standardError)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any])
+        let entries = try #require(manifest["renditions"] as? [[String: Any]])
+        #expect(entries.map { $0["mime"] as? String } == ["image/avif", "image/webp", "image/jpeg"])
+        #expect(entries.allSatisfy { $0["name"] as? String == "card" && $0["width"] as? Int == 120 && $0["height"] as? Int == 68 })
+        // Each file is what its entry says: its bytes, and (decoded by references) the same picture.
+        var decoded: [DecodedPNG] = []
+        for entry in entries {
+            let path = try #require(entry["path"] as? String)
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+            #expect(entry["bytes"] as? Int == size)
+            let png = folder.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent + ".png").path
+            let converted = try ChildProcess.run(path.hasSuffix(".avif") ? AVIFOutputTests.heifConvert : "/usr/bin/convert", [path, png])
+            #expect(converted.status == 0)
+            decoded.append(try DecodedPNG(path: png))
+        }
+        for other in decoded.dropFirst() {
+            #expect(peakSignalToNoise(decoded[0].bytes, other.bytes) >= 30)
+        }
+    }
+}

@@ -277,7 +277,13 @@ import TestSupport
     /// input here does not exist).
     @Test(arguments: [
         (#"{"renditions": [{"name": "a", "size": "abc"}]}"#, "the recipe's renditions[0].size: expected a size"),
-        (#"{"renditions": [{"name": "a", "sise": "150"}]}"#, #"the recipe's renditions[0] has no key "sise" (it takes "name", "size", "fill", "enlarge", "format", "quality")"#),
+        (#"{"renditions": [{"name": "a", "sise": "150"}]}"#, #"the recipe's renditions[0] has no key "sise" (it takes "name", "size", "fill", "enlarge", "format", "formats", "quality")"#),
+        (#"{"renditions": [{"name": "a", "size": "150", "format": "png", "formats": ["avif"]}]}"#, #"renditions[0]: expected "format" or "formats", found both"#),
+        (#"{"renditions": [{"name": "a", "size": "150", "formats": ["avif", "webp", "avif"]}]}"#, #"renditions[0].formats[2]: expected each format once, found "avif" again"#),
+        (#"{"renditions": [{"name": "a", "size": "150", "formats": []}]}"#, "renditions[0].formats: expected a list of formats"),
+        (#"{"renditions": [{"name": "a", "size": "150", "formats": ["heic"]}]}"#, "renditions[0].formats[0]: expected jpeg, png, webp or avif"),
+        (#"{"renditions": [{"name": "a", "size": "150", "formats": ["avif", "jpeg"]}], "names": {"rendition": "{stem}.{name}.img"}}"#,
+         "use {name} and {format} in names.rendition"),
         (#"{"renditions": [{"name": "a", "size": "300x", "fill": "centre"}]}"#, "the recipe's renditions[0].fill: expected a size that is a box"),
         (#"{"renditions": [{"name": "a", "size": "1"}, {"name": "a", "size": "2"}]}"#, #"renditions[1].name: expected a name no other rendition has, found "a" again"#),
         (#"{"renditions": [{"name": "A b", "size": "1"}]}"#, "renditions[0].name: expected a name of 1 to 64 lower-case letters"),
