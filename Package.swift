@@ -140,7 +140,7 @@ let package = Package(
         .target(name: "CToneMap"),
 
         // The one codec layer: the list of picture formats (names, extensions, signatures, limits), a reader and an encoder each.
-        .target(name: "ImageCodecs", dependencies: ["Failures", "Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "HEIFCodec", "TIFFCodec", "FileIO", "Reporting", "WorkerPool"]),
+        .target(name: "ImageCodecs", dependencies: ["Failures", "Imaging", "PNGCodec", "JPEGCodec", "WebPCodec", "HEIFCodec", "TIFFCodec", "FFmpeg", "FileIO", "Reporting", "WorkerPool"]),
         .systemLibrary(
             name: "CWebP",
             pkgConfig: "libwebp",

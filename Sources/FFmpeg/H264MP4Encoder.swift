@@ -60,7 +60,6 @@ public final class H264MP4Encoder {
         guard frameCount > 0 else { throw FFmpegError("no frame to encode", code: cffmpeg_averror(EINVAL)) }
         try encoder.finish(write: write)
         try FFmpegError.check(av_write_trailer(muxer), "cannot finish the MP4 file")
-        if let failure = output.failure { throw failure }
         return output.bytes
     }
 
@@ -69,29 +68,5 @@ public final class H264MP4Encoder {
         av_packet_rescale_ts(packet, encoder.context.pointee.time_base, stream.pointee.time_base)
         // av_interleaved_write_frame takes the packet's data and leaves it blank.
         try FFmpegError.check(av_interleaved_write_frame(muxer, packet), "cannot write the MP4 file")
-    }
-}
-
-/// An AVIOContext that appends what FFmpeg writes to bytes in memory.
-final class MemoryOutput {
-    private(set) var bytes: [UInt8] = []
-    private(set) var io: UnsafeMutablePointer<AVIOContext>!
-    private(set) var failure: FFmpegError?
-
-    init() {
-        let bufferSize: Int32 = 1 << 16
-        let buffer = av_malloc(Int(bufferSize))!
-        io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 1,
-                                Unmanaged.passUnretained(self).toOpaque(), nil, { opaque, source, size in
-            let output = Unmanaged<MemoryOutput>.fromOpaque(opaque!).takeUnretainedValue()
-            output.bytes.append(contentsOf: UnsafeBufferPointer(start: source, count: Int(size)))
-            return size
-        }, nil)
-    }
-
-    deinit {
-        av_free(io.pointee.buffer)
-        var context: UnsafeMutablePointer<AVIOContext>? = io
-        avio_context_free(&context)
     }
 }

@@ -1,10 +1,12 @@
+import FFmpeg
 import HEIFCodec
 import Imaging
 import FileIO
 import WorkerPool
 
 /// AVIF output through libheif's AV1 encoder (aom), 4:4:4, 8-bit RGB or RGBA (gray written as
-/// RGB, 16-bit samples rounded). Tagged sRGB, or the picture's ICC profile beside that. EXIF and
+/// RGB, 16-bit samples rounded); HDR kept as HDR (16-bit pixels with code points) as 10-bit 4:2:0
+/// through FFmpeg's aom (`HDRAVIFWriter`). Tagged sRGB, or the picture's ICC profile beside that. EXIF and
 /// XMP kept; an EXIF orientation other than 1 (`--keep-orientation`) is written as
 /// HEIF's `irot`/`imir` too, which is what AVIF readers apply.
 public struct AVIFImageEncoder: ImageEncoder {
@@ -40,13 +42,26 @@ public struct AVIFImageEncoder: ImageEncoder {
         var avifMetadata = AVIFEncoder.Metadata(iccProfile: metadata.color?.iccProfile, exif: metadata.exif, xmp: metadata.xmp)
         var ignored: [String] = []
         avifMetadata.orientation = Orientation.stated(exif: metadata.exif, xmp: nil, warnings: &ignored).rawValue
-        // HDR kept as HDR needs 10 bits, which Debian 12's libheif cannot give aom (AVIFEncoder):
-        // refused, never written as if its signal were sRGB.
-        if metadata.codePoints != nil { throw HEIFError.encoding("HDR kept as HDR is written as 16-bit PNG (--format png), not yet as AVIF") }
+        if let codePoints = metadata.codePoints {
+            // HDR kept as HDR: 10 bits, which Debian 12's libheif cannot give aom (AVIFEncoder),
+            // through FFmpeg; tagged with the picture's own primaries and transfer.
+            guard pixels.bytesPerSample == 2, pixels.channels >= 3, codePoints.count >= 2 else {
+                throw HEIFError.encoding("HDR kept as HDR needs 16-bit RGB pixels, not \(pixels.channels) channels of \(pixels.bytesPerSample * 8) bits")
+            }
+            let bytes = try HDRAVIFWriter.encode(HDRAVIFWriter.Picture(width: pixels.width, height: pixels.height, channels: pixels.channels, samples: pixels.bytes),
+                                                 primaries: Int(codePoints[0]), transfer: Int(codePoints[1]),
+                                                 crf: ((100 - encoder.quality) * 63 + 50) / 100, speed: encoder.speed, threads: encoder.threads)
+            if hasAlpha { warnings.append("HDR AVIF is written without alpha here: transparent pixels were written opaque") }
+            return try Self.write(bytes, to: descriptor, warnings: warnings)
+        }
         let samples = WebPImageEncoder.eightBitColour(pixels, channels: channels)
         let bytes = try samples.withUnsafeBytes { raw in
             try encoder.encode(AVIFEncoder.Pixels(width: pixels.width, height: pixels.height, channels: channels, samples: raw), metadata: avifMetadata)
         }
+        return try Self.write(bytes, to: descriptor, warnings: warnings)
+    }
+
+    private static func write(_ bytes: [UInt8], to descriptor: Int32, warnings: [String]) throws -> [String] {
         let output = BufferedOutput(descriptor: descriptor, displayName: "the AVIF output")
         try output.write(bytes)
         try output.flush()

@@ -11,9 +11,9 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
     /// The extension outputs get by default.
     public var fileExtension: String { descriptor.extensions[0] }
 
-    /// Whether HDR pictures are written as HDR (`--hdr keep`): 16-bit PNG with a cICP chunk.
-    /// (AVIF would take 10 bits, which Debian 12's libheif cannot give its AV1 encoder.)
-    public var keepsHDR: Bool { self == .png }
+    /// Whether HDR pictures are written as HDR (`--hdr keep`): 16-bit PNG with a cICP chunk,
+    /// 10-bit AVIF with its nclx.
+    public var keepsHDR: Bool { self == .png || self == .avif }
 
     /// The media type an HTTP response and a `<source type>` give it.
     public var mimeType: String { "image/\(rawValue)" }

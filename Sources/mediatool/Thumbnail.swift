@@ -80,7 +80,7 @@ struct Thumbnail: ParsableCommand, DecodesInWorkers {
     @Flag(help: "The keyframe at or before the time instead of the exact frame (faster).")
     var keyframe = false
 
-    @Option(help: ArgumentHelp("HDR (PQ, HLG) frames: tonemap to SDR, or keep as a 16-bit PNG with a cICP chunk that HDR viewers show as HDR.", valueName: "tonemap|keep"))
+    @Option(help: ArgumentHelp("HDR (PQ, HLG) frames and photos: tonemap to SDR, or keep as a 16-bit PNG with a cICP chunk or a 10-bit AVIF (--format avif), which HDR viewers show as HDR.", valueName: "tonemap|keep"))
     var hdr: HDRHandling = .toneMap
 
     @Option(help: ArgumentHelp("PNG sample depth: 8, or 16 to keep 10 and 12-bit precision.", valueName: "8|16"))
@@ -183,7 +183,7 @@ struct Thumbnail: ParsableCommand, DecodesInWorkers {
         options.format = try outputs.format(chosen: encoding.format, fallback: .png)
         try encoding.check(for: options.format, canKeepJPEGBlocks: false)
         if hdr == .keep && !options.format.keepsHDR {
-            throw ValidationError("--hdr keep writes 16-bit PNG with a cICP chunk: \(options.format.rawValue) \(options.format == .avif ? "is written with 8 bits here" : "holds 8 bits and no cICP chunk").")
+            throw ValidationError("--hdr keep writes 16-bit PNG with a cICP chunk or 10-bit AVIF: \(options.format.rawValue) holds 8 bits and no HDR tags.")
         }
         if depth == 16 && options.format != .png {
             throw ValidationError("--depth 16 writes 16-bit PNG: \(options.format.rawValue) \(options.format == .avif ? "is written with 8 bits (10 for HDR kept)" : "holds 8 bits").")

@@ -13,10 +13,15 @@ import TestSupport
     /// The AVIF's pixels as pillow-heif decodes them, and what it says of the file.
     static func pillowHeif(_ avif: String, in folder: URL, profileOf source: String? = nil) throws -> (pixels: DecodedPNG, facts: [String: Any]) {
         let png = folder.appendingPathComponent(URL(fileURLWithPath: avif).lastPathComponent + ".pillow.png").path
-        let run = try ChildProcess.run(python, [script, avif, png] + (source.map { [$0] } ?? []))
-        #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
-        let facts = try #require(try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any])
+        let facts = try pillowHeifFacts(avif, png: png, arguments: source.map { ["--profile-of", $0] } ?? [])
         return (try DecodedPNG(path: png), facts)
+    }
+
+    /// What pillow-heif says of the AVIF, and the samples of the pixels at `points`.
+    static func pillowHeifFacts(_ avif: String, png: String = "/dev/null", arguments: [String] = []) throws -> [String: Any] {
+        let run = try ChildProcess.run(python, [script, avif, png] + arguments)
+        #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
+        return try #require(try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any])
     }
 
     /// The AVIF's pixels as heif-convert (Debian's libheif and dav1d) decodes them.
@@ -146,15 +151,39 @@ import TestSupport
         }
     }
 
-    /// What AVIF is not here is refused in one line before any work: without loss, HDR kept,
-    /// an effort for another format, an encoder over --max-memory (no file left).
+    /// HDR kept as HDR (issue 55 item 2): a 10-bit AVIF tagged BT.2020 with the source's transfer,
+    /// of a video's frame and of an HDR photo; the 75% HLG bars' white is 0.75 of the signal, as
+    /// in the 16-bit PNG `--hdr keep` writes. SDR outputs stay 8-bit sRGB.
+    @Test(.enabled(if: try referencesInstalled), arguments: [("hdr/bars-hlg.mp4", 18), ("hdr/photo-pq.mp4", 16), ("hdr/photo-hlg.avif", 18), ("hdr/photo-pq.avif", 16)])
+    func hdrKeptIsTenBitWithTheSourcesTransfer(fixture: String, transfer: Int) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let avif = folder.appendingPathComponent("hdr.avif").path
+        let run = try ToolRun.run(["thumbnail", "--hdr", "keep"] + (fixture.hasSuffix(".mp4") ? ["--at", "0"] : []) + [Fixture.path(fixture), "-o", avif])
+        #expect(run.status == 0 && run.errorLines.isEmpty, "\(run.standardError)")
+        let facts = try Self.pillowHeifFacts(avif, arguments: ["--at", "8,8"])
+        #expect(facts["bit_depth"] as? Int == 10)
+        #expect(facts["nclx"] as? [Int] == [9, transfer, 9, 1])
+        if fixture == "hdr/bars-hlg.mp4" {
+            let white = try #require((facts["at"] as? [[Int]])?.first)
+            #expect(white.allSatisfy { abs($0 - 49151) <= 400 }, "\(white)")
+        }
+        let sdr = folder.appendingPathComponent("sdr.avif").path
+        #expect(try ToolRun.run(["thumbnail"] + (fixture.hasSuffix(".mp4") ? ["--at", "0"] : []) + [Fixture.path(fixture), "-o", sdr]).status == 0)
+        let sdrFacts = try Self.pillowHeifFacts(sdr)
+        #expect(sdrFacts["bit_depth"] as? Int == 8 && sdrFacts["nclx"] as? [Int] == [1, 13, 6, 1])
+    }
+
+    /// What AVIF is not here is refused in one line before any work: without loss, HDR kept in
+    /// a format without it, an effort for another format, an encoder over --max-memory (no file left).
     @Test func whatAVIFCannotBeIsRefusedInOneLine() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let avif = folder.appendingPathComponent("out.avif").path
         let refusals: [([String], String)] = [
             (["crop", "--lossless", "--rect", "0,0,8,8", Fixture.path("pictures/camera.jpg"), "-o", avif], "AVIF is written with loss"),
-            (["thumbnail", "--hdr", "keep", "--at", "0", Fixture.path("hdr/bars-hlg.mp4"), "-o", avif], "--hdr keep writes 16-bit PNG"),
+            (["thumbnail", "--hdr", "keep", "--at", "0", Fixture.path("hdr/bars-hlg.mp4"), "-o", folder.appendingPathComponent("out.webp").path],
+             "--hdr keep writes 16-bit PNG with a cICP chunk or 10-bit AVIF: webp holds 8 bits"),
             (["thumbnail", "--effort", "5", Fixture.path("pictures/camera.jpg"), "-o", folder.appendingPathComponent("out.jpg").path], "--effort is for AVIF"),
             (["thumbnail", "--effort", "10", Fixture.path("pictures/camera.jpg"), "-o", avif], "--effort takes 0 to 9"),
             // 4000x2689 pixels, 24 bytes each for aom: 255 MiB.
