@@ -3,7 +3,8 @@
 module ActiveStorage
   module Mediatool
     # Previews videos with `mediatool thumbnail --at auto`: a frame worth showing (not black, not
-    # mid-fade), upright by the display matrix, HDR tone mapped to SDR, as a JPEG. Active Storage
+    # mid-fade), upright by the display matrix, HDR tone mapped to SDR, as a JPEG (or an AVIF:
+    # the `preview_format` setting). Active Storage
     # attaches it and makes its variants as it does of its own previews. Photos that Active
     # Storage cannot make variants of (HEIC and AVIF on Rails 6.1) are previewed too, upright, so
     # that `blob.representation` works for a phone's photos.
@@ -27,7 +28,11 @@ module ActiveStorage
         poster = Mediatool.with_local_path(blob) do |path|
           instrument(:preview, key: blob.key) { tool.poster(path) }
         end
-        yield io: poster, filename: "#{blob.filename.base}.jpg", content_type: "image/jpeg", **options
+        settings = Mediatool.settings
+        extension = settings.preview_format == "jpeg" ? "jpg" : settings.preview_format
+        # Not identified again: Marcel 1.0 (Debian 12's) takes an AVIF for video/quicktime by its
+        # `ftyp`, and the picture was seen to be what it says (`Tool#picture`).
+        yield io: poster, filename: "#{blob.filename.base}.#{extension}", content_type: settings.preview_content_type, identify: false, **options
       rescue NotMedia => error
         preview_by_next_previewer(error.message, options, block)
       rescue Error => error

@@ -15,12 +15,18 @@ module ActiveStorage
     #               decoded (`mediatool ingest`), where a probe reads headers only
     #   web_video_deadline  seconds a web video (`WebVideoJob`) may take as a whole (default 3600;
     #               `timeout` ends one whose frames stop coming)
+    #   preview_format  "jpeg" (the default) or "avif": the pictures previews (of videos, and of
+    #               the HEIC and AVIF photos Rails 6.1 cannot vary) are attached as; an app that
+    #               asks for AVIF adds "image/avif" to `variable_content_types`, so that Active
+    #               Storage makes their variants
     class Settings
-      attr_reader :max_pixels, :max_memory, :timeout, :gps, :serve, :servers, :digests, :web_video_deadline
+      PREVIEW_FORMATS = { "jpeg" => "image/jpeg", "avif" => "image/avif" }.freeze
+
+      attr_reader :max_pixels, :max_memory, :timeout, :gps, :serve, :servers, :digests, :web_video_deadline, :preview_format
 
       def initialize(options = {})
         options = options.to_h.transform_keys(&:to_sym)
-        unknown = options.keys - %i[max_pixels max_memory timeout gps serve servers digests web_video_deadline]
+        unknown = options.keys - %i[max_pixels max_memory timeout gps serve servers digests web_video_deadline preview_format]
         raise ArgumentError, "config.active_storage.mediatool: unknown setting #{unknown.first}" if unknown.any?
 
         @max_pixels = options[:max_pixels] && Integer(options[:max_pixels])
@@ -33,11 +39,21 @@ module ActiveStorage
           raise ArgumentError, "config.active_storage.mediatool.web_video_deadline: seconds above 0, not #{@web_video_deadline}"
         end
 
+        @preview_format = options.fetch(:preview_format, "jpeg").to_s
+        unless PREVIEW_FORMATS.key?(@preview_format)
+          raise ArgumentError, "config.active_storage.mediatool.preview_format: jpeg or avif, not #{@preview_format}"
+        end
+
         @gps = options.fetch(:gps, true) ? true : false
         @serve = options.fetch(:serve, true) ? true : false
         @digests = options.fetch(:digests, false) ? true : false
         @servers = Integer(options.fetch(:servers, 2))
         raise ArgumentError, "config.active_storage.mediatool.servers: 1 or more, not #{@servers}" unless @servers.positive?
+      end
+
+      # The media type of the previews' pictures.
+      def preview_content_type
+        PREVIEW_FORMATS.fetch(preview_format)
       end
 
       # The options every run of mediatool is given.

@@ -88,15 +88,16 @@ module ActiveStorage
         raise Error, "its manifest could not be read: #{Mediatool.reason(error)}"
       end
 
-      # A poster of the video (a frame worth showing, upright, tone mapped), as an open JPEG
-      # file that is gone once closed.
+      # A poster of the video (a frame worth showing, upright, tone mapped), as an open file of
+      # the settings' `preview_format` (JPEG or AVIF) that is gone once closed.
       def poster(path)
-        arguments = ["thumbnail", "--at", "auto", "--format", "jpeg", *@settings.arguments]
-        return poster_by_run(path, arguments) unless serves?(path)
+        format = @settings.preview_format
+        arguments = ["thumbnail", "--at", "auto", "--format", format, *@settings.arguments]
+        return poster_by_run(path, arguments, format) unless serves?(path)
 
         folder = own_folder
-        report = pool(:thumbnail, folder) do
-          [binary, *arguments, "--serve", "--out-dir", folder, "--name", "{stem}.jpg", "--overwrite", "--no-fsync"]
+        report = pool(:"thumbnail_#{format}", folder) do
+          [binary, *arguments, "--serve", "--out-dir", folder, "--name", "{stem}.#{format == "jpeg" ? "jpg" : format}", "--overwrite", "--no-fsync"]
         end.answer(path)
         raise verdict(report["error"]) unless report["status"] == "ok"
 
@@ -105,7 +106,7 @@ module ActiveStorage
 
         file = File.open(output, "rb")
         File.unlink(output)
-        jpeg(file)
+        picture(file, format)
       rescue NotStarted
         Binary.forget
         raise
@@ -186,25 +187,27 @@ module ActiveStorage
           end
         end
 
-        def poster_by_run(path, arguments)
+        def poster_by_run(path, arguments, format)
           status, output, error = Command.run([binary, *arguments, "--quiet", "-o", "-", "--", path], timeout: run_deadline)
           raise failure(status, error, path) unless status.success? && !output.empty?
 
-          file = Tempfile.new(["poster", ".jpg"], binmode: true)
+          file = Tempfile.new(["poster", ".#{format}"], binmode: true)
           file.write(output)
           file.rewind
           file.unlink
-          jpeg(file)
+          picture(file, format)
         end
 
-        # `file`, rewound, once it is seen to begin as a JPEG does: nothing else is attached.
-        def jpeg(file)
-          start = file.read(3)
+        # `file`, rewound, once it is seen to begin as a JPEG (or an AVIF: an `ftyp` of brand
+        # `avif`) does: nothing else is attached.
+        def picture(file, format)
+          start = file.read(12).to_s
           file.rewind
-          return file if start == "\xFF\xD8\xFF".b
+          return file if format == "jpeg" && start.start_with?("\xFF\xD8\xFF".b)
+          return file if format == "avif" && start.byteslice(4, 8) == "ftypavif".b
 
           file.close
-          raise Error, "its poster is no JPEG"
+          raise Error, "its poster is no #{format == "jpeg" ? "JPEG" : "AVIF"}"
         end
 
         def run_deadline
