@@ -3,7 +3,8 @@ import CHeif
 /// AVIF through libheif and its AV1 encoder (aom on Debian 12): the same encoder libvips uses,
 /// chosen by measurement (docs/avif.md). Pixels are 8-bit RGB or RGBA, turned into 4:4:4 YCbCr
 /// here by the matrix of the colour tags given. Not 10-bit: Debian 12's libheif 1.15 gives
-/// aom 10-bit pictures with the profile of 12-bit ones, and aom aborts the process.
+/// aom 10-bit pictures with the profile of 12-bit ones, and aom aborts the process; HDR goes
+/// through FFmpeg instead (`HDRAVIFWriter`).
 public struct AVIFEncoder: Sendable {
     /// libheif's quality, 0 to 100 (aom's quantiser, 63 to 0).
     public var quality: Int

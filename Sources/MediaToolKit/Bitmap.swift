@@ -77,7 +77,7 @@ public struct Bitmap: Sendable, Equatable {
 
     /// Writes a file whole, or not at all: encoded on a thread of its own to a temporary file beside
     /// `url`, renamed over it when complete. The format is `encoding`'s, or without one the name's
-    /// (`.png`, `.jpg`, `.jpeg`, `.webp`; another extension is an error). An existing file is replaced
+    /// (`.png`, `.jpg`, `.jpeg`, `.webp`, `.avif`; another extension is an error). An existing file is replaced
     /// only with `overwrite`; a name that leads out of its folder through a link, a device or a FIFO
     /// at `url` are refused.
     public func write(to url: URL, as encoding: ImageEncoding? = nil, overwrite: Bool = false, threads: Int = 0) async throws(MediaError) {

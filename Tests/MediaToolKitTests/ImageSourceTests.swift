@@ -80,6 +80,15 @@ import TestSupport
         #expect(webp.prefix(4) == Data("RIFF".utf8) && webp[8..<12] == Data("WEBP".utf8))
         // A lossless WebP is the pixels again, decoded here by the library itself from bytes.
         #expect(try await ImageSource(.data(webp)).image().pixels == KitFixtures.upright)
+        // AVIF, read back by the library itself (libheif and dav1d), and by a .avif name's choice.
+        let avif = try await image.encoded(as: ImageEncoding(.avif, quality: 95))
+        #expect(avif[4..<12] == Data("ftypavif".utf8))
+        let back = try await ImageSource(.data(avif)).image()
+        #expect((back.width, back.height) == (61, 41))
+        #expect(peakSignalToNoise(back.pixels, KitFixtures.upright) >= 30)
+        try await image.write(to: folder.appendingPathComponent("named.avif"))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("named.avif"))[4..<12] == Data("ftypavif".utf8))
+        await #expect(throws: MediaError.self) { try await image.encoded(as: { var bad = ImageEncoding.avif; bad.effort = 10; return bad }()) }
     }
 
     @Test func writesAreWholeAndNeverReplaceUnasked() async throws {
