@@ -60,7 +60,7 @@ public enum HEIFError: Error, Equatable, CustomStringConvertible {
         case .encoding(let reason):
             return "AVIF could not be written: \(reason)"
         case .tooLargeToEncode(let width, let height):
-            return "an AVIF of \(width)x\(height) is larger than the 8192x4352 pixels Debian 12's aom 3.6 encodes correctly: a smaller size"
+            return "an AVIF of \(width)x\(height) is larger than Debian 12's aom 3.6 encodes correctly (8192x4352 pixels, at most 16384 wide and 8704 high): a smaller size"
         }
     }
 }

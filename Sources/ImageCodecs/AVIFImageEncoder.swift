@@ -32,6 +32,10 @@ public struct AVIFImageEncoder: ImageEncoder {
         return Int((low.avif + (wanted - low.jpeg) / (high.jpeg - low.jpeg) * (high.avif - low.avif)).rounded())
     }
 
+    /// Pictures of at most 64x64 pixels are written at libheif's quality 90 at least.
+    static let iconPixels = 64 * 64
+    static let iconQuality = 90
+
     public func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String] {
         var warnings: [String] = []
         if let color = metadata.color, color.iccProfile == nil, color.srgbIntent == nil, color.gamma != nil || color.chromaticities != nil {
@@ -55,6 +59,11 @@ public struct AVIFImageEncoder: ImageEncoder {
             return try Self.write(bytes, to: descriptor, warnings: warnings)
         }
         let samples = WebPImageEncoder.eightBitColour(pixels, channels: channels)
+        var encoder = self.encoder
+        // An icon's file is mostly its container (some 300 bytes): at the mapped quality 15 of
+        // 400 real-world pictures, all icons of 48x48 or less, came out under 36 dB of their
+        // PNG; at libheif's 90 they cost some 200 bytes more.
+        if pixels.width * pixels.height <= Self.iconPixels { encoder.quality = max(encoder.quality, Self.iconQuality) }
         let bytes = try samples.withUnsafeBytes { raw in
             try encoder.encode(AVIFEncoder.Pixels(width: pixels.width, height: pixels.height, channels: channels, samples: raw), metadata: avifMetadata)
         }

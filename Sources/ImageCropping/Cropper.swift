@@ -107,7 +107,7 @@ public struct Cropper: Sendable {
         var settings = options.encoding
         settings.jpegSubsampling = settings.jpegSubsampling ?? picture.subsampling
         let encoder = ImageEncoders.encoder(for: options.format, settings: settings)
-        let reservation = try options.format.reserveEncoder(for: [cropped.pixels], maxMemory: options.maxMemory, budget: options.budget)
+        let reservation = try options.format.reserveEncoder(for: [cropped.pixels], settings: settings, maxMemory: options.maxMemory, budget: options.budget)
         let left = try withExtendedLifetime(reservation) { try encoder.write(cropped.pixels, metadata: cropped.metadata, to: descriptor) }
         return CropReport(output: output, orientation: cropped.orientation, storedRect: storedRect, warnings: cropped.warnings + left)
     }

@@ -255,7 +255,7 @@ public struct Ingester: Sendable {
                                  warnings: inout [String]) throws -> [IngestManifest.Entry] {
         // The encoders' memory, held while they encode: the largest of any format's need.
         let reservations = try Set(options.recipe.renditions.map(\.format)).map { format in
-            try format.reserveEncoder(for: made.pictures, maxMemory: options.limits.maxMemory, budget: options.limits.budget)
+            try format.reserveEncoder(for: made.pictures, settings: EncodingSettings(), maxMemory: options.limits.maxMemory, budget: options.limits.budget)
         }
         defer { withExtendedLifetime(reservations) {} }
         let sizes = options.recipe.renditionSizes

@@ -15,6 +15,10 @@ struct JobExchange {
     /// When the job's time is up; moved on by what waits that are not the worker's took.
     var deadline: Double
     var pipes: [OutputPipe] = []
+    /// Side outputs the worker closed without writing a byte: no failure yet, since a worker that
+    /// fails closes its outputs before its message comes (which then says why); its "done" with
+    /// one of them is one (`done`).
+    var closedEmpty: [String] = []
     /// The first output refused to the worker: the job's failure, when it fails.
     var refusal: (any Error)?
     /// What the worker holds of the run's budget, by token: all of it given back when the job ends.
@@ -88,7 +92,10 @@ struct JobExchange {
             if pipe.target < 0 { deadline += Clock.seconds() - pumped }
         }
         for pipe in pipes.dropFirst() where !pipe.isOpen {
-            if pipe.written == 0 { throw WorkerFailure.emptyOutput(name: pipe.name) }
+            if pipe.written == 0 {
+                closedEmpty.append(pipe.name)
+                continue
+            }
             try outputs?.finish(pipe.target)
         }
         if pipes.count > 1 { pipes = [pipes[0]] + pipes.dropFirst().filter(\.isOpen) }
@@ -188,7 +195,7 @@ extension SandboxedJobs {
         for pipe in exchange.pipes { try pipe.pump(through: buffer, draining: true) }
         // A worker that says it is done with an output it never wrote is wrong: an empty
         // file put in place would be reported "ok".
-        if let empty = exchange.pipes.first(where: { $0.written == 0 }) { throw WorkerFailure.emptyOutput(name: empty.name) }
+        if let empty = exchange.pipes.first(where: { $0.written == 0 })?.name ?? exchange.closedEmpty.first { throw WorkerFailure.emptyOutput(name: empty) }
         for inPlace in (exchange.inPlace.map { [$0] } ?? []) + exchange.inPlaceBeside
             where (FileSystem.status(ofDescriptor: inPlace.descriptor)?.st_size ?? 0) <= 0 {
             throw WorkerFailure.emptyOutput(name: inPlace.name)

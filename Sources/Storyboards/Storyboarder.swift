@@ -64,10 +64,11 @@ public struct Storyboarder: Sendable {
             if let lastFrameCell, names.place(ofFrame: lastFrameCell).file == current.index {
                 current.pixels = current.pixels.keepingCells(names.place(ofFrame: lastFrameCell).cell + 1)
             }
+            // The encoder's memory beside the decoder's, before the sheet's file is opened.
+            let reservation = try options.format.reserveEncoder(for: [current.pixels.pixels], settings: options.encoding, maxMemory: options.limits.maxMemory,
+                                                                budget: options.limits.budget, beside: video.heldBytes)
             // Named after the WebVTT file, not by the user: a link in their place is never followed.
             let descriptor = try outputs.open(names.path(current.index), namedByUser: false)
-            let reservation = try options.format.reserveEncoder(for: [current.pixels.pixels], maxMemory: options.limits.maxMemory,
-                                                                budget: options.limits.budget)
             warnings += try withExtendedLifetime(reservation) { try encoder.write(current.pixels.pixels, metadata: PictureMetadata(), to: descriptor) }
             try outputs.finish(descriptor)
             sheets.append(names.path(current.index))

@@ -61,7 +61,7 @@ public struct Thumbnailer: Sendable {
         var warnings = made.warnings
         var written: [ThumbnailOutput] = []
         let encoder = ImageEncoders.encoder(for: options.format, settings: options.encoding)
-        let reservation = try options.format.reserveEncoder(for: made.pictures, maxMemory: options.limits.maxMemory, budget: options.limits.budget)
+        let reservation = try options.format.reserveEncoder(for: made.pictures, settings: options.encoding, maxMemory: options.limits.maxMemory, budget: options.limits.budget)
         defer { withExtendedLifetime(reservation) {} }
         for (index, pixels) in made.pictures.enumerated() {
             let planned = outputs.planned[index]

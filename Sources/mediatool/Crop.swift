@@ -19,7 +19,7 @@ struct Crop: ParsableCommand, DecodesInWorkers {
             it is in the coordinates of a view of that size showing the picture (--content-mode \
             stretch, fit or fill, as UIImageView does); with --stored, in the stored pixels. A \
             fractional rect is snapped outward where it is given (origin rounded down, far edges up), \
-            then mapped exactly. The output (PNG, JPEG or WebP, by --format or the extension of -o or \
+            then mapped exactly. The output (PNG, JPEG, WebP or AVIF, by --format or the extension of -o or \
             --name) holds upright pixels with the bit depth, alpha and colour profile (ICC, sRGB, gAMA, \
             cHRM) of the picture where the format can hold them, and its EXIF (orientation 1, the \
             crop's size, no thumbnail) and XMP unless --strip; PHOTO.jpg is written to \

@@ -85,7 +85,7 @@ struct EncodingOptions<Help: EncodingHelp>: ParsableArguments {
         if subsampling != nil && format != .jpeg { throw ValidationError("--subsampling is for JPEG output, not \(format.rawValue).") }
         if effort != nil && format != .avif { throw ValidationError("--effort is for AVIF output, not \(format.rawValue).") }
         if format == .avif && (lossless || losslessExpand) {
-            throw ValidationError("--lossless: AVIF is written with loss here (4:2:0); give --format png or webp for a picture without loss.")
+            throw ValidationError("--lossless: AVIF is always written with loss here; give --format png or webp for a picture without loss.")
         }
         guard losslessJPEG(for: format) != nil else {
             if losslessExpand { throw ValidationError("--lossless=expand is for JPEG crops of JPEG pictures.") }

@@ -25,14 +25,15 @@ struct Ingest: ParsableCommand, DecodesInWorkers {
 
             Without --recipe: WordPress's six sizes (thumbnail 150x150 filled where the attention \
             is, medium 300, medium_large 768 wide, large 1024, 1536x1536, 2048x2048, never \
-            enlarged) as JPEG at quality 82; for a video, its poster in those sizes, a storyboard \
+            enlarged) as JPEG at quality 82 (a recipe's "format" or "formats" makes PNG, WebP or \
+            AVIF, or several of them from one reduction for a <picture>); for a video, its poster in those sizes, a storyboard \
             and a preview as those subcommands make them, and its web video; both placeholders \
             and both hashes. A recipe (JSON) changes any of it ("web_video": false turns the \
             video off): its keys are in docs/ingest.md.
 
             Each input's outputs go under --out-dir at its relative path: IMG_0001.HEIC.medium.jpg... \
             and IMG_0001.HEIC.json, the manifest: the probe's fields, then renditions (name, \
-            path, file, width, height, format, bytes; a web video's codecs, milliseconds and \
+            path, file, width, height, format, mime, bytes; a web video's codecs, milliseconds and \
             why it was made, or plays_as_uploaded), placeholder {thumbhash, blurhash} and hash \
             {dhash, phash}. --json prints it as one line for each input on standard output too. \
             All of an input's outputs appear together, the manifest last, or none do; with \

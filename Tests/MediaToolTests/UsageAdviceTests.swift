@@ -72,7 +72,7 @@ import TestSupport
         let storyboard = try ToolRun.run(["storyboard", "--help"]).output
         #expect(!storyboard.contains("TileArgument"))
         #expect(storyboard.contains("(default: 10x10)"))
-        #expect(storyboard.contains("The sheets' format: jpeg, png or webp (default:"))
+        #expect(storyboard.contains("The sheets' format: jpeg, png, webp or avif"))
         for command in ["thumbnail", "storyboard"] {
             let help = try ToolRun.run([command, "--help"]).output
             #expect(!help.contains("crop of a JPEG"), "\(command)")
