@@ -35,14 +35,23 @@ final class MemoryOutput {
     }
 
     private func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
+        Self.seek(offset, whence, position: &position, size: bytes.count)
+    }
+
+    /// An AVIOContext's seek over an output of `size` bytes written to `position`: the size
+    /// (AVSEEK_SIZE), or the new position, moved; AVERROR(EINVAL) for a whence it does not know
+    /// or a position before the start. The one arithmetic of every output FFmpeg seeks in.
+    static func seek(_ offset: Int64, _ whence: Int32, position: inout Int, size: Int) -> Int64 {
+        let moved: Int
         switch whence & ~Int32(AVSEEK_FORCE) {
-        case cffmpeg_avseek_size(): return Int64(bytes.count)
-        case SEEK_SET: position = Int(offset)
-        case SEEK_CUR: position += Int(offset)
-        case SEEK_END: position = bytes.count + Int(offset)
+        case cffmpeg_avseek_size(): return Int64(size)
+        case SEEK_SET: moved = Int(offset)
+        case SEEK_CUR: moved = position + Int(offset)
+        case SEEK_END: moved = size + Int(offset)
         default: return Int64(cffmpeg_averror(EINVAL))
         }
-        guard position >= 0 else { return Int64(cffmpeg_averror(EINVAL)) }
-        return Int64(position)
+        guard moved >= 0 else { return Int64(cffmpeg_averror(EINVAL)) }
+        position = moved
+        return Int64(moved)
     }
 }

@@ -454,14 +454,7 @@ final class DescriptorOutput {
     }
 
     private func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
-        switch whence & ~Int32(AVSEEK_FORCE) {
-        case cffmpeg_avseek_size(): return Int64(size)
-        case SEEK_SET: position = Int(offset)
-        case SEEK_CUR: position += Int(offset)
-        case SEEK_END: position = size + Int(offset)
-        default: return Int64(cffmpeg_averror(EINVAL))
-        }
-        return Int64(position)
+        MemoryOutput.seek(offset, whence, position: &position, size: size)
     }
 }
 

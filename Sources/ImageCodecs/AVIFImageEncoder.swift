@@ -37,10 +37,7 @@ public struct AVIFImageEncoder: ImageEncoder {
     static let iconQuality = 90
 
     public func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String] {
-        var warnings: [String] = []
-        if let color = metadata.color, color.iccProfile == nil, color.srgbIntent == nil, color.gamma != nil || color.chromaticities != nil {
-            warnings.append("AVIF written here has no gAMA or cHRM: the PNG's gamma and primaries were left out (the AVIF reads as sRGB)")
-        }
+        var warnings = metadata.gammaLeftOut(by: "AVIF")
         let hasAlpha = pixels.channels == 2 || pixels.channels == 4
         let channels = hasAlpha ? 4 : 3
         var avifMetadata = AVIFEncoder.Metadata(iccProfile: metadata.color?.iccProfile, exif: metadata.exif, xmp: metadata.xmp)

@@ -23,6 +23,15 @@ public struct PictureMetadata: Sendable {
     }
 }
 
+extension PictureMetadata {
+    /// What a format without PNG's gAMA and cHRM (WebP, AVIF) says of a PNG's that has them and
+    /// no profile: left out, the picture read as sRGB.
+    func gammaLeftOut(by format: String) -> [String] {
+        guard let color, color.iccProfile == nil, color.srgbIntent == nil, color.gamma != nil || color.chromaticities != nil else { return [] }
+        return ["\(format) has no gAMA or cHRM: the PNG's gamma and primaries were left out (the \(format) reads as sRGB)"]
+    }
+}
+
 /// How outputs are encoded, whatever their format: each encoder takes what applies to it.
 public struct EncodingSettings: Sendable, Codable {
     /// zlib level 0 to 9 for PNG.

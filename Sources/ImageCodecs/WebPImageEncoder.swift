@@ -13,10 +13,7 @@ public struct WebPImageEncoder: ImageEncoder {
     }
 
     public func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String] {
-        var warnings: [String] = []
-        if let color = metadata.color, color.iccProfile == nil, color.srgbIntent == nil, color.gamma != nil || color.chromaticities != nil {
-            warnings.append("WebP has no gAMA or cHRM: the PNG's gamma and primaries were left out (the WebP reads as sRGB)")
-        }
+        let warnings = metadata.gammaLeftOut(by: "WebP")
         let hasAlpha = pixels.channels == 2 || pixels.channels == 4
         let channels = hasAlpha ? 4 : 3
         let samples = Self.eightBitColour(pixels, channels: channels)
