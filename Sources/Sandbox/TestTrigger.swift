@@ -33,6 +33,17 @@ enum TestTrigger {
         #endif
     }
 
+    /// `empty-side:SUFFIX`: for such an input the worker writes its planned output, opens its
+    /// next planned output (a later size), closes it empty, and answers "done".
+    static func leavesASideOutputEmpty(for input: String) -> Bool {
+        #if DEBUG
+        guard let value = getenv("MEDIATOOL_TEST_WORKER_TRIGGER").map({ String(cString: $0) }), value.hasPrefix("empty-side:") else { return false }
+        return input.hasSuffix(value.dropFirst("empty-side:".count))
+        #else
+        return false
+        #endif
+    }
+
     static func fire(for input: String, output: Int32) throws {
         #if DEBUG
         // What a worker kept of an earlier input's output is written to at every later input.

@@ -140,6 +140,23 @@ import TestSupport
                 == "the worker decoding it wrote nothing to its report and said it was done; the file was refused", "\(answer)")
     }
 
+    /// A side output (a later size) the worker closes without a byte and then says "done" of is
+    /// refused as the planned one is, and nothing of that input is put in place. (An error the
+    /// worker sends after closing one is the job's own: `AVIFOutputTests`.)
+    @Test func aWorkerDoneWithASideOutputLeftEmptyFailsItsInput() throws {
+        let folder = try Self.batch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["thumbnail", "--sizes", "16,32", "--at", "0", "--out-dir", folder.appendingPathComponent("out").path,
+                                   "--name", "{stem}.{size}.png", folder.appendingPathComponent("in").path],
+                                  environment: ["MEDIATOOL_TEST_WORKER_TRIGGER": "empty-side:v2.mkv"], deadline: 120)
+        #expect(run.status == 1)
+        let line = try #require(run.errorLines.first)
+        #expect(line.hasSuffix("v2.32.png and said it was done; the file was refused"), "\(line)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path).sorted()
+        #expect(!made.contains { $0.hasPrefix("v2.") }, "\(made)")
+        #expect(made.contains("v1.16.png") && made.contains("v3.32.png"), "\(made)")
+    }
+
     /// Opening a file by name, or changing its mode, is refused inside the worker, even for a file the user may change.
     @Test func openingAFileIsRefusedInTheWorker() throws {
         let folder = try Self.batch()
