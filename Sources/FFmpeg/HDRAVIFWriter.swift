@@ -28,9 +28,10 @@ public enum HDRAVIFWriter {
     public static func encode(_ picture: Picture, primaries: Int, transfer: Int, crf: Int, speed: Int, threads: Int) throws(FFmpegError) -> [UInt8] {
         // Loaded (and its logs silenced) here too: a picture's job has not loaded FFmpeg otherwise.
         do { try FFmpegLibraries.load() } catch { throw FFmpegError("\(error)", code: cffmpeg_averror(ENOSYS)) }
-        let width = picture.width & ~1, height = picture.height & ~1
-        guard width >= 2, height >= 2 else {
-            throw FFmpegError("cannot encode a \(picture.width)x\(picture.height) HDR AVIF (2 pixels a side at least)", code: cffmpeg_averror(EINVAL))
+        // AV1 codes odd sizes (its chroma rounds up): the picture keeps every pixel.
+        let width = picture.width, height = picture.height
+        guard width >= 1, height >= 1 else {
+            throw FFmpegError("cannot encode a \(width)x\(height) HDR AVIF", code: cffmpeg_averror(EINVAL))
         }
         guard let codec = avcodec_find_encoder_by_name("libaom-av1") else {
             throw FFmpegError("no AV1 encoder (FFmpeg was built without libaom)", code: cffmpeg_averror(ENOSYS))
@@ -117,13 +118,17 @@ public enum HDRAVIFWriter {
                     planes[0][y * strides[0] + x] = tenBit(red * r + green * g + blue * b)
                 }
             }
-            for y in 0..<(height / 2) {
-                for x in 0..<(width / 2) {
-                    var (r, g, b) = (0.0, 0.0, 0.0)
-                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                        let sample = rgb(2 * x + dx, 2 * y + dy)
-                        (r, g, b) = (r + sample.0 / 4, g + sample.1 / 4, b + sample.2 / 4)
+            for y in 0..<((height + 1) / 2) {
+                for x in 0..<((width + 1) / 2) {
+                    // A block at an odd side's edge is the pixels it has.
+                    var (r, g, b, count) = (0.0, 0.0, 0.0, 0.0)
+                    for row in (2 * y)..<min(2 * y + 2, height) {
+                        for column in (2 * x)..<min(2 * x + 2, width) {
+                            let sample = rgb(column, row)
+                            (r, g, b, count) = (r + sample.0, g + sample.1, b + sample.2, count + 1)
+                        }
                     }
+                    (r, g, b) = (r / count, g / count, b / count)
                     let yPrime = red * r + green * g + blue * b
                     planes[1][y * strides[1] + x] = tenBit((b - yPrime) / (2 * (1 - blue)) + 512)
                     planes[2][y * strides[2] + x] = tenBit((r - yPrime) / (2 * (1 - red)) + 512)

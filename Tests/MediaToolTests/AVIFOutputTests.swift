@@ -177,6 +177,18 @@ import TestSupport
         #expect(sdrFacts["bit_depth"] as? Int == 8 && sdrFacts["nclx"] as? [Int] == [1, 13, 6, 1])
     }
 
+    /// An HDR AVIF of odd sides keeps every pixel (AV1's chroma rounds up; H.264's would not).
+    @Test(.enabled(if: try referencesInstalled))
+    func hdrKeptAtAnOddSizeKeepsEveryPixel() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let avif = folder.appendingPathComponent("odd.avif").path
+        let run = try ToolRun.run(["thumbnail", "--hdr", "keep", "--size", "61", Fixture.path("hdr/photo-hlg.avif"), "-o", avif])
+        #expect(run.status == 0 && run.errorLines.isEmpty, "\(run.standardError)")
+        let facts = try Self.pillowHeifFacts(avif)
+        #expect(facts["width"] as? Int == 61 && facts["height"] as? Int == 34 && facts["bit_depth"] as? Int == 10)
+    }
+
     /// aom 3.6.0 (Debian 12's) encodes pictures over 8192x4352 wrongly: such an AVIF is refused
     /// in one line, nothing written, though the memory would allow it.
     @Test func anAVIFLargerThanAomEncodesRightIsRefused() throws {
