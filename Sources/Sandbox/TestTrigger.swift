@@ -25,20 +25,20 @@ enum TestTrigger {
     /// `silent:SUFFIX`: the worker answers "done" for such an input without doing its job, as a
     /// worker gone wrong may, leaving its outputs unwritten.
     static func answersWithoutWorking(for input: String) -> Bool {
-        #if DEBUG
-        guard let value = getenv("MEDIATOOL_TEST_WORKER_TRIGGER").map({ String(cString: $0) }), value.hasPrefix("silent:") else { return false }
-        return input.hasSuffix(value.dropFirst("silent:".count))
-        #else
-        return false
-        #endif
+        isSet("silent:", for: input)
     }
 
     /// `empty-side:SUFFIX`: for such an input the worker writes its planned output, opens its
     /// next planned output (a later size), closes it empty, and answers "done".
     static func leavesASideOutputEmpty(for input: String) -> Bool {
+        isSet("empty-side:", for: input)
+    }
+
+    /// Whether the trigger is `kind` followed by a suffix of `input`'s name (debug builds only).
+    private static func isSet(_ kind: String, for input: String) -> Bool {
         #if DEBUG
-        guard let value = getenv("MEDIATOOL_TEST_WORKER_TRIGGER").map({ String(cString: $0) }), value.hasPrefix("empty-side:") else { return false }
-        return input.hasSuffix(value.dropFirst("empty-side:".count))
+        guard let value = getenv("MEDIATOOL_TEST_WORKER_TRIGGER").map({ String(cString: $0) }), value.hasPrefix(kind) else { return false }
+        return input.hasSuffix(value.dropFirst(kind.count))
         #else
         return false
         #endif
