@@ -140,7 +140,7 @@ public struct SandboxWorker: Sendable {
                     report = JobReport()
                 } else if TestTrigger.leavesASideOutputEmpty(for: input), planned.count > 1 {
                     try FileSystem.writeAll(Array("written".utf8), to: outputs.primary, target: planned[0].path)
-                    try outputs.finish(try outputs.open(planned[1].path, namedByUser: false))
+                    outputs.finish(try outputs.open(planned[1].path, namedByUser: false))
                     report = JobReport()
                 } else {
                     report = try last!.job.work(file, outputs, planned.first?.path ?? "")
