@@ -156,7 +156,7 @@ let package = Package(
         // libheif's HEVC and AV1 decoders again, as plugins of mediatool's own that log nowhere
         // (libde265 and dav1d print to standard error from inside libheif's).
         .target(name: "CHeifShim", dependencies: ["CHeif"], linkerSettings: [.linkedLibrary("de265"), .linkedLibrary("dav1d")]),
-        .target(name: "HEIFCodec", dependencies: ["Failures", "CHeif", "CHeifShim", "FileIO", "Reporting", "WorkerPool"]),
+        .target(name: "HEIFCodec", dependencies: ["Failures", "CHeif", "CHeifShim", "FileIO", "Imaging", "Reporting", "WorkerPool"]),
         // libtiff for TIFF inputs: strips and tiles read where the rect is; its variadic tag calls behind a shim.
         .systemLibrary(
             name: "CTIFF",

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Imaging
 
 /// A 10-bit AVIF of an HDR picture, through FFmpeg's libaom-av1 and its `avif` muxer: 4:2:0
 /// YCbCr (AV1's Main profile, what every browser that shows HDR AVIF decodes), full range, its
@@ -97,8 +98,7 @@ public enum HDRAVIFWriter {
     /// Y′ of each pixel, Cb and Cr of each 2x2 block's mean, 10-bit full range, by `matrix`'s
     /// luma weights (BT.2020's or BT.709's).
     private static func fill(_ frame: UnsafeMutablePointer<AVFrame>, from picture: Picture, width: Int, height: Int, matrix: AVColorSpace) {
-        let (red, blue) = matrix == AVCOL_SPC_BT2020_NCL ? (0.2627, 0.0593) : (0.2126, 0.0722)
-        let green = 1 - red - blue
+        let weights: YCbCrMatrix = matrix == AVCOL_SPC_BT2020_NCL ? .bt2020 : .bt709
         let scale = 1023.0 / 65535.0
         let planes = [frame.pointee.data.0!, frame.pointee.data.1!, frame.pointee.data.2!].map {
             UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt16.self)
@@ -115,7 +115,7 @@ public enum HDRAVIFWriter {
             for y in 0..<height {
                 for x in 0..<width {
                     let (r, g, b) = rgb(x, y)
-                    planes[0][y * strides[0] + x] = tenBit(red * r + green * g + blue * b)
+                    planes[0][y * strides[0] + x] = tenBit(weights.fullRange(red: r, green: g, blue: b).luma)
                 }
             }
             for y in 0..<((height + 1) / 2) {
@@ -128,10 +128,9 @@ public enum HDRAVIFWriter {
                             (r, g, b, count) = (r + sample.0, g + sample.1, b + sample.2, count + 1)
                         }
                     }
-                    (r, g, b) = (r / count, g / count, b / count)
-                    let yPrime = red * r + green * g + blue * b
-                    planes[1][y * strides[1] + x] = tenBit((b - yPrime) / (2 * (1 - blue)) + 512)
-                    planes[2][y * strides[2] + x] = tenBit((r - yPrime) / (2 * (1 - red)) + 512)
+                    let coded = weights.fullRange(red: r / count, green: g / count, blue: b / count)
+                    planes[1][y * strides[1] + x] = tenBit(coded.cb + 512)
+                    planes[2][y * strides[2] + x] = tenBit(coded.cr + 512)
                 }
             }
         }

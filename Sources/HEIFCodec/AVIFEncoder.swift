@@ -1,8 +1,10 @@
 import CHeif
+import Imaging
 
 /// AVIF through libheif and its AV1 encoder (aom on Debian 12): the same encoder libvips uses,
 /// chosen by measurement (docs/avif.md). Pixels are 8-bit RGB or RGBA, turned into 4:4:4 YCbCr
-/// here by the matrix of the colour tags given. Not 10-bit: Debian 12's libheif 1.15 gives
+/// here by BT.601's matrix and tagged sRGB (BT.709 primaries, the sRGB transfer, BT.601's
+/// matrix, full range: as libavif and libheif tag SDR pictures). Not 10-bit: Debian 12's libheif 1.15 gives
 /// aom 10-bit pictures with the profile of 12-bit ones, and aom aborts the process; HDR goes
 /// through FFmpeg instead (`HDRAVIFWriter`).
 public struct AVIFEncoder: Sendable {
@@ -36,29 +38,8 @@ public struct AVIFEncoder: Sendable {
         }
     }
 
-    /// The colour tags (ITU-T H.273 code points), written in an `nclx` box; the matrix is the one
-    /// the pixels are turned into YCbCr by.
-    public struct CodePoints: Sendable, Equatable {
-        public let primaries: Int
-        public let transfer: Int
-        public let matrix: Int
-        public let fullRange: Bool
-
-        public init(primaries: Int, transfer: Int, matrix: Int, fullRange: Bool) {
-            self.primaries = primaries
-            self.transfer = transfer
-            self.matrix = matrix
-            self.fullRange = fullRange
-        }
-
-        /// sRGB: BT.709 primaries, the sRGB transfer, BT.601's matrix (as libavif and libheif tag
-        /// SDR pictures), full range.
-        public static let sRGB = CodePoints(primaries: 1, transfer: 13, matrix: 6, fullRange: true)
-    }
-
     /// What is written beside the pixels.
     public struct Metadata {
-        public var codePoints: CodePoints
         /// An ICC profile, in a `colr` box of its own beside the `nclx`.
         public var iccProfile: [UInt8]?
         /// A TIFF-headed EXIF block.
@@ -68,8 +49,7 @@ public struct AVIFEncoder: Sendable {
         /// is what readers apply.
         public var orientation: Int
 
-        public init(codePoints: CodePoints = .sRGB, iccProfile: [UInt8]? = nil, exif: [UInt8]? = nil, xmp: [UInt8]? = nil, orientation: Int = 1) {
-            self.codePoints = codePoints
+        public init(iccProfile: [UInt8]? = nil, exif: [UInt8]? = nil, xmp: [UInt8]? = nil, orientation: Int = 1) {
             self.iccProfile = iccProfile
             self.exif = exif
             self.xmp = xmp
@@ -77,16 +57,21 @@ public struct AVIFEncoder: Sendable {
         }
     }
 
+    /// aom's quantiser for `quality`, as libheif maps one onto the other (for an encoder that
+    /// drives aom without libheif: `HDRAVIFWriter`).
+    public var quantiser: Int { ((100 - quality) * 63 + 50) / 100 }
+
     /// The largest picture written: aom 3.6.0, Debian 12's, encodes larger ones wrongly (libheif
-    /// 1.17 refuses them for this reason: 8192x4352 pixels, at most twice that a side).
-    public static let mostPixels = 8192 * 4352
-    public static let longestSide = 8192 * 2
+    /// 1.17 refuses them for this reason: 8192x4352 pixels, at most twice that a side). Every
+    /// AVIF goes through aom, with libheif or FFmpeg: checked once, before either.
+    public static func refuseLargerThanAomEncodes(width: Int, height: Int) throws(HEIFError) {
+        if width * height > 8192 * 4352 || width > 8192 * 2 || height > 4352 * 2 {
+            throw .tooLargeToEncode(width: width, height: height)
+        }
+    }
 
     /// The bytes of an AVIF file holding `pixels`.
     public func encode(_ pixels: Pixels, metadata: Metadata) throws(HEIFError) -> [UInt8] {
-        if pixels.width * pixels.height > Self.mostPixels || pixels.width > Self.longestSide || pixels.height > 4352 * 2 {
-            throw .tooLargeToEncode(width: pixels.width, height: pixels.height)
-        }
         guard let context = heif_context_alloc() else { throw .library(message: "libheif could not allocate a context") }
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
@@ -100,14 +85,14 @@ public struct AVIFEncoder: Sendable {
         // bytes, and a small picture's colour 8 dB more (docs/avif.md).
         try check(heif_encoder_set_parameter_string(encoder, "chroma", "444"), "setting 4:4:4")
 
-        let image = try makeImage(pixels, matrix: metadata.codePoints.matrix)
+        let image = try makeImage(pixels)
         defer { heif_image_release(image) }
         guard let nclx = heif_nclx_color_profile_alloc() else { throw .library(message: "libheif could not allocate a colour profile") }
         defer { heif_nclx_color_profile_free(nclx) }
-        nclx.pointee.color_primaries = heif_color_primaries(UInt32(metadata.codePoints.primaries))
-        nclx.pointee.transfer_characteristics = heif_transfer_characteristics(UInt32(metadata.codePoints.transfer))
-        nclx.pointee.matrix_coefficients = heif_matrix_coefficients(UInt32(metadata.codePoints.matrix))
-        nclx.pointee.full_range_flag = metadata.codePoints.fullRange ? 1 : 0
+        nclx.pointee.color_primaries = heif_color_primaries_ITU_R_BT_709_5
+        nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
+        nclx.pointee.matrix_coefficients = heif_matrix_coefficients_ITU_R_BT_601_6
+        nclx.pointee.full_range_flag = 1
         try check(heif_image_set_nclx_color_profile(image, nclx), "tagging the colours")
         if let profile = metadata.iccProfile {
             try check(profile.withUnsafeBytes { heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count) }, "adding the ICC profile")
@@ -133,12 +118,9 @@ public struct AVIFEncoder: Sendable {
         return try write(context)
     }
 
-    /// A libheif image of `pixels` in 8-bit 4:4:4 YCbCr, full range, by the matrix of
-    /// `codePoints` (BT.601's, or BT.709's or BT.2020's where they say so), made here so that
-    /// libheif has nothing to convert.
-    private func makeImage(_ pixels: Pixels, matrix: Int) throws(HEIFError) -> OpaquePointer {
-        let (red, blue) = matrix == 9 ? (0.2627, 0.0593) : matrix == 1 ? (0.2126, 0.0722) : (0.299, 0.114)
-        let green = 1 - red - blue
+    /// A libheif image of `pixels` in 8-bit 4:4:4 YCbCr, full range, by BT.601's matrix, made
+    /// here so that libheif has nothing to convert.
+    private func makeImage(_ pixels: Pixels) throws(HEIFError) -> OpaquePointer {
         var created: OpaquePointer?
         try check(heif_image_create(Int32(pixels.width), Int32(pixels.height), heif_colorspace_YCbCr, heif_chroma_444, &created), "making the image")
         guard let image = created else { throw .library(message: "libheif made no image") }
@@ -155,16 +137,14 @@ public struct AVIFEncoder: Sendable {
             let (cr, crStride) = try plane(heif_channel_Cr)
             let alpha = channels == 4 ? try plane(heif_channel_Alpha) : nil
             let samples = pixels.samples.assumingMemoryBound(to: UInt8.self)
-            let (cbScale, crScale) = (1 / (2 * (1 - blue)), 1 / (2 * (1 - red)))
             @inline(__always) func byte(_ value: Double) -> UInt8 { UInt8(min(max(value + 0.5, 0), 255)) }
             for y in 0..<height {
                 for x in 0..<width {
                     let at = (y * width + x) * channels
-                    let (r, g, b) = (Double(samples[at]), Double(samples[at + 1]), Double(samples[at + 2]))
-                    let yPrime = red * r + green * g + blue * b
-                    luma[y * lumaStride + x] = byte(yPrime)
-                    cb[y * cbStride + x] = byte((b - yPrime) * cbScale + 128)
-                    cr[y * crStride + x] = byte((r - yPrime) * crScale + 128)
+                    let coded = YCbCrMatrix.bt601.fullRange(red: Double(samples[at]), green: Double(samples[at + 1]), blue: Double(samples[at + 2]))
+                    luma[y * lumaStride + x] = byte(coded.luma)
+                    cb[y * cbStride + x] = byte(coded.cb + 128)
+                    cr[y * crStride + x] = byte(coded.cr + 128)
                     if let (plane, stride) = alpha { plane[y * stride + x] = samples[at + 3] }
                 }
             }

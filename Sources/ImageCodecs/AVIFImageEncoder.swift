@@ -37,6 +37,7 @@ public struct AVIFImageEncoder: ImageEncoder {
     static let iconQuality = 90
 
     public func write(_ pixels: PixelBuffer, metadata: PictureMetadata, to descriptor: Int32) throws -> [String] {
+        try AVIFEncoder.refuseLargerThanAomEncodes(width: pixels.width, height: pixels.height)
         var warnings = metadata.gammaLeftOut(by: "AVIF")
         let hasAlpha = pixels.channels == 2 || pixels.channels == 4
         let channels = hasAlpha ? 4 : 3
@@ -51,11 +52,11 @@ public struct AVIFImageEncoder: ImageEncoder {
             }
             let bytes = try HDRAVIFWriter.encode(HDRAVIFWriter.Picture(width: pixels.width, height: pixels.height, channels: pixels.channels, samples: pixels.bytes),
                                                  primaries: Int(codePoints[0]), transfer: Int(codePoints[1]),
-                                                 crf: ((100 - encoder.quality) * 63 + 50) / 100, speed: encoder.speed, threads: encoder.threads)
+                                                 crf: encoder.quantiser, speed: encoder.speed, threads: encoder.threads)
             if hasAlpha { warnings.append("HDR AVIF is written without alpha here: transparent pixels were written opaque") }
             return try Self.write(bytes, to: descriptor, warnings: warnings)
         }
-        let samples = WebPImageEncoder.eightBitColour(pixels, channels: channels)
+        let samples = pixels.eightBitColour(channels: channels)
         var encoder = self.encoder
         // An icon's file is mostly its container (some 300 bytes): at the mapped quality 15 of
         // 400 real-world pictures, all icons of 48x48 or less, came out under 36 dB of their

@@ -15,12 +15,23 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
     /// 10-bit AVIF with its nclx.
     public var keepsHDR: Bool { self == .png || self == .avif }
 
+    /// Whether HDR kept in this format is encoded through FFmpeg (AVIF's 10 bits): a worker that
+    /// writes it must load FFmpeg before it is confined, whatever its input.
+    public var keepsHDRThroughFFmpeg: Bool { self == .avif }
+
     /// The media type an HTTP response and a `<source type>` give it.
     public var mimeType: String { "image/\(rawValue)" }
 
     /// Its place in a `<picture>`'s `<source>` lines: the smallest at equal quality first (AVIF,
     /// then WebP), then the fallback every browser shows (JPEG, then PNG).
-    public var pictureSetRank: Int { [.avif, .webp, .jpeg, .png].firstIndex(of: self)! }
+    public var pictureSetRank: Int {
+        switch self {
+        case .avif: return 0
+        case .webp: return 1
+        case .jpeg: return 2
+        case .png: return 3
+        }
+    }
 
     /// The largest width or height it holds.
     public var largestSide: Int { descriptor.largestSide }

@@ -26,6 +26,14 @@ public struct YCbCrMatrix: Sendable, Equatable {
 }
 
 extension YCbCrMatrix {
+    /// Y' of R'G'B' and its Cb and Cr, full range, in the samples' own scale (Cb and Cr about
+    /// 0: an encoder adds half its range): what the AVIF encoders write.
+    @inline(__always)
+    public func fullRange(red: Double, green: Double, blue: Double) -> (luma: Double, cb: Double, cr: Double) {
+        let luma = redWeight * red + greenWeight * green + blueWeight * blue
+        return (luma, (blue - luma) * (1 / cbToBlue), (red - luma) * (1 / crToRed))
+    }
+
     /// 16-bit Y'CbCr samples (little-endian, 8 to 12-bit codes shifted up, as libswscale widens
     /// them) to 16-bit R'G'B' (big-endian, as PNG stores them, full range), `count` pixels.
     public func rgb16(y: UnsafePointer<UInt16>, cb: UnsafePointer<UInt16>, cr: UnsafePointer<UInt16>, count: Int,

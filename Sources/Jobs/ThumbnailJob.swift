@@ -23,8 +23,7 @@ extension Thumbnailer {
                                          outputs: report.outputs.map { .init(path: JSONPath($0.path), size: $0.size, width: $0.width, height: $0.height) })
             return try JobReport(result, warnings: report.warnings)
         }
-        // HDR kept as AVIF is encoded through FFmpeg, whatever the input: its worker loads it.
-        if options.hdr == .keep && options.format == .avif {
+        if options.hdr == .keep && options.format.keepsHDRThroughFFmpeg {
             job.decoders = { _ in JobDecoders.media }
         } else {
             job.decoders = JobDecoders.forStart

@@ -201,6 +201,12 @@ import TestSupport
         #expect(run.status != 0 && run.errorLines.count == 1, "\(run.standardError)")
         #expect(run.standardError.contains("an AVIF of 7400x4974 is larger than Debian 12's aom 3.6 encodes correctly"), "\(run.standardError)")
         #expect(!FileManager.default.fileExists(atPath: avif))
+        // HDR kept goes through FFmpeg's aom, the same aom: refused alike (8000x4500, 36 million).
+        let hdr = try ToolRun.run(["thumbnail", "--hdr", "keep", "--size", "8000", "--enlarge", "--max-memory", "4G",
+                                   Fixture.path("hdr/photo-hlg.avif"), "-o", avif], deadline: 120)
+        #expect(hdr.status != 0 && hdr.errorLines.count == 1, "\(hdr.standardError)")
+        #expect(hdr.standardError.contains("an AVIF of 8000x4500 is larger than Debian 12's aom 3.6 encodes correctly"), "\(hdr.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: avif))
     }
 
     /// What AVIF is not here is refused in one line before any work: without loss, HDR kept in
