@@ -21,7 +21,7 @@ let package = Package(
         .executableTarget(
             name: "mediatool",
             dependencies: [
-                "BinaryArrays", "Failures", "FileIO", "Ingest", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "Previews", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe", "Jobs", "WebVideo",
+                "BinaryArrays", "Failures", "FileIO", "Ingest", "JSON", "Reporting", "WorkerPool", "FFmpeg", "HEIFCodec", "TIFFCodec", "PNGCodec", "JPEGCodec", "WebPCodec", "ImageCodecs", "VideoThumbnails", "Storyboards", "Previews", "ImageCropping", "Imaging", "Batch", "Sandbox", "ColourManagement", "MediaProbe", "MetadataStripping", "Jobs", "WebVideo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,7 +36,7 @@ let package = Package(
         // libFuzzer targets, built by scripts/fuzz with --sanitize=fuzzer,address.
         .executableTarget(
             name: "MediaToolFuzz",
-            dependencies: ["Batch", "BinaryArrays", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "JPEGCodec", "FileIO", "JSON", "Jobs", "MediaProbe", "NumberText", "PNGCodec", "Previews", "Sandbox", "VideoThumbnails"]
+            dependencies: ["Batch", "BinaryArrays", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "JPEGCodec", "FileIO", "JSON", "Jobs", "MediaProbe", "MetadataStripping", "NumberText", "PNGCodec", "Previews", "Sandbox", "VideoThumbnails"]
         ),
 
         // The same thumbnail and crop many times in one process, to show memory stays flat.
@@ -65,7 +65,7 @@ let package = Package(
         // Untrusted inputs decoded in confined worker processes (seccomp, Landlock, resource limits).
         .target(name: "Sandbox", dependencies: ["Failures", "Batch", "CMediaToolSystem", "CSandbox", "FileIO", "Imaging", "JSON", "Reporting", "WorkerPool"]),
         // Each job as a typed value (`JobSpec`): built by the command line, run by the batch, sent to a worker.
-        .target(name: "Jobs", dependencies: ["Failures", "Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "JSON", "MediaFormats", "MediaProbe", "Previews", "Sandbox", "Storyboards", "TIFFCodec", "VideoThumbnails", "WebVideo"]),
+        .target(name: "Jobs", dependencies: ["Failures", "Batch", "FFmpeg", "ImageCodecs", "ImageCropping", "Imaging", "Ingest", "JSON", "MediaFormats", "MediaProbe", "MetadataStripping", "Previews", "Sandbox", "Storyboards", "TIFFCodec", "VideoThumbnails", "WebVideo"]),
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
         // C libraries, each behind one system-library target and one Swift wrapper.
@@ -120,6 +120,8 @@ let package = Package(
         ),
         .target(name: "ColourManagement", dependencies: ["Failures", "CLCMS2", "Imaging", "Reporting"]),
         // The probe job: what a picture or video is, from its header and index (its readers' and FFmpeg's).
+        // strip: where and by whom removed from a file's metadata, its pictures and samples copied as they are.
+        .target(name: "MetadataStripping", dependencies: ["Failures", "FileIO", "HEIFCodec", "Imaging", "PNGCodec"]),
         .target(name: "MediaProbe", dependencies: ["Failures", "FFmpeg", "ImageCodecs", "MediaFormats", "Imaging", "FileIO", "JSON", "ColourManagement"]),
         // Moving previews: a few seconds of a video as an animated WebP hover loop (issue 30, in progress).
         .target(name: "WebVideo", dependencies: ["Failures", "FFmpeg", "FileIO", "Imaging", "MediaFormats"]),

@@ -37,6 +37,10 @@ public struct OutputPlan: Sendable, Equatable {
     /// `--skip-existing`, an input whose first output is there is done, and skipped whole.
     public var firstMarksCompletion = false
 
+    /// Each input's output is the input itself (`strip --in-place`): an output that is its own
+    /// input is the plan, not a mistake; one that is another input still is.
+    public var replacesInputs = false
+
     /// What a collision's message suggests: subcommands without `--name` say what they have.
     public var collisionRemedy = OutputPlan.nameRemedy
 
@@ -175,7 +179,8 @@ public struct OutputPlan: Sendable, Equatable {
                 if let first = owners[place] { throw .collision(output: output, first: first, second: input.path, remedy: collisionRemedy) }
                 owners[place] = input.path
                 if output != AtomicOutputFile.standardOutputName || explicitPath == nil,
-                   let identity = FileIdentity(path: output), let owner = inputIdentities[identity] {
+                   let identity = FileIdentity(path: output), let owner = inputIdentities[identity],
+                   !(replacesInputs && FileIdentity(path: input.path) == identity) {
                     throw .outputIsInput(output: output, input: owner)
                 }
                 if explicitPath == nil {

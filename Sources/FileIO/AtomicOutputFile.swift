@@ -44,7 +44,8 @@ public final class AtomicOutputFile {
 
     /// Creates the temporary file, or opens the device or FIFO. Fails up front when `path` exists
     /// and may not be replaced, or is an input of the run.
-    public init(path: String, policy: OutputPolicy) throws {
+    /// `replacing`: the job's own input, which `policy.replacesItsInput` lets this output replace.
+    public init(path: String, policy: OutputPolicy, replacing ownInput: FileIdentity? = nil) throws {
         self.path = path
         if path == Self.standardOutputName && policy.isNamedByUser {
             // `-o -`: the picture goes to standard output; nothing named "-" is ever made.
@@ -62,7 +63,8 @@ public final class AtomicOutputFile {
                 destination = nil
                 return
             case S_IFREG:
-                if RunInputs.contains(FileIdentity(status)) { throw OutputError.wouldOverwriteInput(path: path) }
+                let isOwnInput = policy.replacesItsInput && ownInput == FileIdentity(status)
+                if RunInputs.contains(FileIdentity(status)) && !isOwnInput { throw OutputError.wouldOverwriteInput(path: path) }
                 guard policy.overwrite else { throw OutputError.exists(path: path) }
                 replaced = status
             // (`where` binds to the last pattern only: each kind states it.)

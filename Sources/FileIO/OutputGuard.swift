@@ -17,7 +17,10 @@ public enum OutputGuard {
                             recognise: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws -> (InputFile, AtomicOutputFile) {
         let file = try InputFile(path: input).randomAccess(limits: streams, recognise: recognise)
         let isStandardOutput = output == AtomicOutputFile.standardOutputName && policy.isNamedByUser
-        if !isStandardOutput && FileIdentity(path: output) == file.identity { throw OutputError.wouldOverwriteInput(path: output) }
+        if !isStandardOutput && FileIdentity(path: output) == file.identity {
+            guard policy.replacesItsInput else { throw OutputError.wouldOverwriteInput(path: output) }
+            return (file, try AtomicOutputFile(path: output, policy: policy, replacing: file.identity))
+        }
         return (file, try AtomicOutputFile(path: output, policy: policy))
     }
 }

@@ -15,6 +15,9 @@ public struct OutputPolicy: Sendable, Codable, Equatable {
     /// old one) is theirs and stays: the rest of its group is moved into place beside it, not
     /// taken back, so that the two runs together leave every output of the input.
     public var keepsOtherRunsOutputs = false
+    /// The output replaces the job's own input (`strip --in-place`): of the run's inputs, that one
+    /// alone may be replaced, by a new file taking its name; it is never written to.
+    public var replacesItsInput = false
 
     public init(overwrite: Bool, isNamedByUser: Bool = false, syncs: Bool = true) {
         self.overwrite = overwrite

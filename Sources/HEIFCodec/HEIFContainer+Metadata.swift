@@ -65,3 +65,11 @@ extension HEIFContainer {
         return nil
     }
 }
+
+extension HEIFContainer {
+    /// Where in the file an item's data lies, extent by extent (the bytes `data(of:file:)` joins),
+    /// so that a metadata item can be rewritten where it stands; nil when an extent lies outside.
+    public func fileRanges(of item: Item) -> [Range<Int>]? {
+        try? extentRanges(of: item)
+    }
+}

@@ -115,6 +115,18 @@ public struct HEIFContainer: Sendable {
         let holder = item.constructionMethod == 1 ? itemData?.length ?? 0 : fileSize
         let total = item.extents.reduce(0) { $0 &+ max(0, $1.length) }
         guard total >= 0, total <= holder else { throw HEIFError.dataLargerThanFile(item: item.id, length: total, size: holder) }
+        for range in try extentRanges(of: item) {
+            var part = [UInt8](repeating: 0, count: range.count)
+            let got = try part.withUnsafeMutableBytes { try file.read(at: range.lowerBound, into: $0) }
+            guard got == range.count else { throw HEIFError.dataOutside(item: item.id, offset: range.lowerBound, length: range.count, size: fileSize) }
+            result += part
+        }
+        return result
+    }
+
+    /// Where in the file each of an item's extents lies, each checked against what holds it.
+    func extentRanges(of item: Item) throws(HEIFError) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
         for extent in item.extents {
             let base: Int, limit: Int
             switch item.constructionMethod {
@@ -128,12 +140,9 @@ public struct HEIFContainer: Sendable {
             guard extent.offset >= 0, extent.length >= 0, start <= limit, extent.length <= limit - start else {
                 throw HEIFError.dataOutside(item: item.id, offset: extent.offset, length: extent.length, size: limit - base)
             }
-            var part = [UInt8](repeating: 0, count: extent.length)
-            let got = try part.withUnsafeMutableBytes { try file.read(at: start, into: $0) }
-            guard got == extent.length else { throw HEIFError.dataOutside(item: item.id, offset: start, length: extent.length, size: fileSize) }
-            result += part
+            ranges.append(start..<(start + extent.length))
         }
-        return result
+        return ranges
     }
 
     // MARK: Boxes

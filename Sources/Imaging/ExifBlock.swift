@@ -5,7 +5,7 @@
 /// directory emptied, its values zeroed so that no coordinate stays in the file. Every offset is
 /// checked against the block.
 public struct ExifBlock: Sendable {
-    public private(set) var bytes: [UInt8]
+    public internal(set) var bytes: [UInt8]
     private let bigEndian: Bool
 
     static let orientationTag = 0x0112
@@ -99,7 +99,7 @@ public struct ExifBlock: Sendable {
     }
 
     /// Zeroes a directory's entries and the values they hold out of line, and its count.
-    private mutating func erase(directory: Int) {
+    mutating func erase(directory: Int) {
         guard let count = entries(of: directory) else { return }
         for index in 0..<count {
             let entry = directory + 2 + index * 12
@@ -109,7 +109,7 @@ public struct ExifBlock: Sendable {
         write16(directory, 0)
     }
 
-    private mutating func zero(_ range: Range<Int>) {
+    mutating func zero(_ range: Range<Int>) {
         for position in range { bytes[position] = 0 }
     }
 
@@ -169,14 +169,14 @@ public struct ExifBlock: Sendable {
         return bigEndian ? first << 16 | second : second << 16 | first
     }
 
-    private mutating func write16(_ offset: Int, _ value: Int) {
+    mutating func write16(_ offset: Int, _ value: Int) {
         guard offset >= 0, offset + 2 <= bytes.count else { return }
         let (high, low) = (UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
         bytes[offset] = bigEndian ? high : low
         bytes[offset + 1] = bigEndian ? low : high
     }
 
-    private mutating func write32(_ offset: Int, _ value: Int) {
+    mutating func write32(_ offset: Int, _ value: Int) {
         let (high, low) = (value >> 16 & 0xFFFF, value & 0xFFFF)
         write16(offset, bigEndian ? high : low)
         write16(offset + 2, bigEndian ? low : high)

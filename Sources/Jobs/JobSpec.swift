@@ -5,6 +5,7 @@ import ImageCropping
 import Imaging
 import Ingest
 import MediaProbe
+import MetadataStripping
 import Previews
 import Storyboards
 import VideoThumbnails
@@ -22,6 +23,7 @@ public enum JobSpec: Sendable, Codable {
     case preview(PreviewOptions)
     case ingest(IngestOptions)
     case transcode(TranscodeOptions)
+    case strip(StripOptions)
     /// A library's call: pictures in memory, not files.
     case pixels(PixelJob)
 
@@ -52,6 +54,9 @@ public enum JobSpec: Sendable, Codable {
         case .transcode(var options):
             options.threads = threads
             return options.makesLadder ? Transcoder(options: options).ladderJob : Transcoder(options: options).job
+        case .strip(let options):
+            // Strip copies bytes: one thread is all it uses.
+            return MetadataStripper.job(options: options)
         case .pixels(let job):
             // The caller set its threads.
             return job.job
@@ -93,6 +98,9 @@ public enum JobSpec: Sendable, Codable {
         case .transcode(var options):
             options.limits = options.limits.budgeted(by: make)
             return .transcode(options)
+        case .strip:
+            // Strip holds one metadata structure at a time (`FileBytes.structureLimit`), not pictures.
+            return self
         case .pixels(let job):
             return .pixels(job.budgeted(by: make))
         }

@@ -114,6 +114,11 @@ public struct PNGChunks: Sendable, Equatable {
         }
     }
 
+    /// The CRC-32 of `bytes`: what a chunk's type and data are checked by.
+    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBufferPointer { mt_crc32(0, $0.baseAddress, $0.count) }
+    }
+
     /// The CRC-32 of `count` bytes from `offset`, read a block at a time; nil past the end.
     private static func checksum(of file: InputFile, from offset: Int, count: Int) throws(PNGError) -> UInt32? {
         let blockSize = 1 << 20

@@ -26,7 +26,7 @@ struct MediaTool: ParsableCommand {
             input failed (the others are still processed), 64 for usage errors. Errors are one line \
             on standard error: 'mediatool: <input>: <what went wrong>'.
             """,
-        subcommands: [Thumbnail.self, Storyboard.self, Preview.self, Transcode.self, Crop.self, Probe.self, Ingest.self, DumpDoubles.self, PackDoubles.self, DumpArray.self, PackArray.self]
+        subcommands: [Thumbnail.self, Storyboard.self, Preview.self, Transcode.self, Crop.self, Strip.self, Probe.self, Ingest.self, DumpDoubles.self, PackDoubles.self, DumpArray.self, PackArray.self]
     )
 
     // Not CommandConfiguration's version: that string is built at every start, and reading FFmpeg's

@@ -106,9 +106,11 @@ struct OutputOptions: ParsableArguments {
     static func plan(output: String?, outDir: String?, name: String?, for arguments: [String], extensions: Set<String>, batch: BatchOptions,
                      defaultTemplate: String, variants: [String] = [""], firstMarksCompletion: Bool = false, collisionRemedy: String? = nil,
                      earlierVariant: ((String) -> Bool)? = nil, sideOutputOwner: ((String) -> String?)? = nil,
-                     sideOutputIsKnown: ((_ path: String, _ owner: String) -> Bool)? = nil) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
+                     sideOutputIsKnown: ((_ path: String, _ owner: String) -> Bool)? = nil,
+                     replacesInputs: Bool = false) throws -> (plan: OutputPlan, inputs: [BatchInput], ownOutputs: Int) {
         if batch.serve && output != nil { throw ValidationError("--serve writes an output for each input it is sent: give --out-dir, not -o.") }
         var plan = OutputPlan(explicitPath: output, directory: outDir, template: name ?? defaultTemplate)
+        plan.replacesInputs = replacesInputs
         // The example names the format the run writes: one naming another is refused (a new user
         // copied '...{size}.png' into a run of --format jpeg).
         let written = fileExtension(of: defaultTemplate) ?? "png"

@@ -1,0 +1,39 @@
+import FileIO
+
+/// Removes where and by whom from a picture or video without touching its pictures or samples:
+/// the one entry point. The container is told once, by its first bytes, and its stripper keeps
+/// it; each stripper reads only the structures that hold metadata, and says what to change as
+/// byte edits, which `ByteEdits.write` applies while copying the rest.
+public struct MetadataStripper: Sendable {
+    public let groups: Set<StripGroup>
+
+    public init(removing groups: Set<StripGroup> = StripGroup.removedByDefault) {
+        self.groups = groups
+    }
+
+    /// The containers strip reads, by their first bytes: the one place a format is told.
+    private static let containers: [(recognises: @Sendable ([UInt8]) -> Bool, strip: @Sendable (FileBytes, Set<StripGroup>) throws -> ByteEdits)] = [
+        (JPEGStripper.recognises, { try JPEGStripper(bytes: $0, groups: $1).strip() }),
+        (PNGStripper.recognises, { try PNGStripper(bytes: $0, groups: $1).strip() }),
+        (WebPStripper.recognises, { try WebPStripper(bytes: $0, groups: $1).strip() }),
+        (TIFFStripper.recognises, { try TIFFStripper(bytes: $0, groups: $1).strip() }),
+        // HEIF before QuickTime: both begin with `ftyp`, told apart by their brands.
+        (HEIFStripper.recognises, { try HEIFStripper(bytes: $0, groups: $1).strip() }),
+        (QuickTimeStripper.recognises, { try QuickTimeStripper(bytes: $0, groups: $1).strip(0..<$0.size) }),
+    ]
+
+    /// Whether strip reads a file that begins with `start`.
+    public static func recognises(_ start: [UInt8]) -> Bool {
+        containers.contains { $0.recognises(start) }
+    }
+
+    /// What stripping `file` changes, and what it removes.
+    public func edits(for file: InputFile) throws -> ByteEdits {
+        let bytes = try FileBytes(file)
+        let start = try bytes.peek(at: 0, count: 64)
+        guard let container = Self.containers.first(where: { $0.recognises(start) }) else {
+            throw StripError.unsupported(found: "")
+        }
+        return try container.strip(bytes, groups)
+    }
+}

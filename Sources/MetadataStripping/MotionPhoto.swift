@@ -1,0 +1,32 @@
+/// An Android Motion Photo: a JPEG or HEIC whose XMP says that a video follows the picture in the
+/// same file (Google's Motion Photo format 1.0: `Container:Directory` with a `MotionPhoto` item
+/// and its `Item:Length`; the older `GCamera:MicroVideoOffset`), counted from the file's end.
+public enum MotionPhoto {
+    /// The video's byte range in a file of `fileSize` bytes, as the XMP `packet` states it.
+    public static func video(describedBy packet: [UInt8], fileSize: Int) -> Range<Int>? {
+        var length: Int?
+        if let semantic = packet.firstRange(of: Array("Item:Semantic=\"MotionPhoto\"".utf8)) {
+            // The Length of the item whose Semantic is MotionPhoto: among its element's attributes.
+            let itemStart = packet[..<semantic.lowerBound].lastIndex(of: UInt8(ascii: "<")) ?? semantic.lowerBound
+            let itemEnd = packet[semantic.upperBound...].firstIndex(of: UInt8(ascii: ">")) ?? packet.count
+            length = attribute("Item:Length", in: packet[itemStart..<itemEnd])
+        }
+        if length == nil { length = attribute("GCamera:MicroVideoOffset", in: packet[...]) }
+        guard let length, length > 8, length < fileSize else { return nil }
+        return (fileSize - length)..<fileSize
+    }
+
+    /// The whole number value of `name="N"` in `text`.
+    static func attribute(_ name: String, in text: ArraySlice<UInt8>) -> Int? {
+        guard let found = text.firstRange(of: Array((name + "=\"").utf8)) else { return nil }
+        let digits = text[found.upperBound...].prefix { $0 >= 0x30 && $0 <= 0x39 }.prefix(18)
+        return digits.isEmpty ? nil : digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
+    /// The edits of the video at `range`, if it is an MP4 (its first box an `ftyp`).
+    static func strip(_ range: Range<Int>, in bytes: FileBytes, removing groups: Set<StripGroup>) throws -> ByteEdits {
+        let head = try bytes.peek(at: range.lowerBound, count: 8)
+        guard head.count == 8, head[4...].elementsEqual("ftyp".utf8) else { return ByteEdits() }
+        return try QuickTimeStripper(bytes: bytes, groups: groups).strip(range)
+    }
+}

@@ -1,0 +1,119 @@
+/// Removes properties from an XMP packet by blanking them with spaces where they stand, as an
+/// element (`<photoshop:City>Paris</photoshop:City>`, nested structures whole) or as an attribute
+/// (`exif:GPSLatitude="48,51.0N"`). The packet keeps its length, so whatever points into or past
+/// it (an HEIF item's extent, a Motion Photo's offsets) stays right, and XML allows the spaces.
+/// Properties are told by their qualified names as the standard namespaces' usual prefixes spell
+/// them, and by local names that say GPS, latitude, longitude or serial number under any prefix.
+enum XMPScrubber {
+    /// `prefix:local` names removed whole, by group.
+    static let qualifiedNames: [String: StripGroup] = [
+        "photoshop:City": .location, "photoshop:State": .location, "photoshop:Country": .location,
+        "Iptc4xmpCore:Location": .location, "Iptc4xmpCore:CountryCode": .location,
+        "Iptc4xmpExt:LocationCreated": .location, "Iptc4xmpExt:LocationShown": .location,
+        "aux:OwnerName": .owner, "exifEX:CameraOwnerName": .owner,
+        "dc:creator": .author, "Iptc4xmpCore:CreatorContactInfo": .author, "tiff:Artist": .author,
+    ]
+
+    /// The group of a property named `name`, if one removes it.
+    static func group(of name: Substring) -> StripGroup? {
+        if let group = qualifiedNames[String(name)] { return group }
+        let local = name.split(separator: ":", maxSplits: 1).last.map(String.init)?.lowercased() ?? ""
+        if local.hasPrefix("gps") || local.contains("latitude") || local.contains("longitude") { return .location }
+        if local.hasSuffix("serialnumber") { return .serial }
+        return nil
+    }
+
+    /// `packet` with the properties of `groups` blanked, and their names, each `XMP:name`.
+    static func scrub(_ packet: [UInt8], removing groups: Set<StripGroup>) -> (bytes: [UInt8], removed: [String]) {
+        var bytes = packet
+        var removed: [String] = []
+        var index = 0
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            index = open + 1
+            guard let (name, nameEnd) = qualifiedName(in: bytes, at: index) else { continue }
+            if let group = group(of: name), groups.contains(group) {
+                let end = elementEnd(in: bytes, name: name, openEnd: nameEnd) ?? bytes.count
+                blank(&bytes, open..<end)
+                removed.append("XMP:\(name.split(separator: ":").last!)")
+                index = end
+                continue
+            }
+            index = scrubAttributes(&bytes, from: nameEnd, removing: groups, removed: &removed)
+        }
+        return (bytes, removed)
+    }
+
+    /// Blanks the attributes of `groups` in the start tag whose attributes begin at `start`;
+    /// returns where the tag ends.
+    private static func scrubAttributes(_ bytes: inout [UInt8], from start: Int, removing groups: Set<StripGroup>,
+                                        removed: inout [String]) -> Int {
+        var index = start
+        while index < bytes.count {
+            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            guard index < bytes.count, bytes[index] != UInt8(ascii: ">"), bytes[index] != UInt8(ascii: "/") else { return index }
+            guard let (name, nameEnd) = qualifiedName(in: bytes, at: index) else { return index }
+            var cursor = nameEnd
+            while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
+            guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "=") else { return cursor }
+            cursor += 1
+            while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
+            guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "\"") || bytes[cursor] == UInt8(ascii: "'") else { return cursor }
+            let quote = bytes[cursor]
+            guard let close = bytes[(cursor + 1)...].firstIndex(of: quote) else { return bytes.count }
+            if let group = group(of: name), groups.contains(group) {
+                blank(&bytes, index..<(close + 1))
+                removed.append("XMP:\(name.split(separator: ":").last!)")
+            }
+            index = close + 1
+        }
+        return index
+    }
+
+    /// The qualified name at `start` (letters, digits, `:`, `_`, `-`, `.`), and where it ends.
+    private static func qualifiedName(in bytes: [UInt8], at start: Int) -> (Substring, Int)? {
+        var end = start
+        while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+        guard end > start, bytes[start] != UInt8(ascii: ":") else { return nil }
+        return (Substring(decoding: bytes[start..<end], as: UTF8.self), end)
+    }
+
+    /// The end of the element named `name` whose start tag's name ends at `openEnd`: past its
+    /// `/>`, or past the `</name>` that closes it (elements of the same name inside counted).
+    private static func elementEnd(in bytes: [UInt8], name: Substring, openEnd: Int) -> Int? {
+        guard let tagEnd = bytes[openEnd...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        if bytes[tagEnd - 1] == UInt8(ascii: "/") { return tagEnd + 1 }
+        var depth = 1, index = tagEnd + 1
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            let closing = open + 1 < bytes.count && bytes[open + 1] == UInt8(ascii: "/")
+            guard let (found, foundEnd) = qualifiedName(in: bytes, at: open + (closing ? 2 : 1)), found == name else {
+                index = open + 1
+                continue
+            }
+            guard let end = bytes[foundEnd...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+            if closing {
+                depth -= 1
+                if depth == 0 { return end + 1 }
+            } else if bytes[end - 1] != UInt8(ascii: "/") {
+                depth += 1
+            }
+            index = end + 1
+        }
+        return nil
+    }
+
+    /// Spaces over `range`, its line breaks kept (a packet read line by line stays as long).
+    private static func blank(_ bytes: inout [UInt8], _ range: Range<Int>) {
+        for index in range where bytes[index] != UInt8(ascii: "\n") && bytes[index] != UInt8(ascii: "\r") {
+            bytes[index] = UInt8(ascii: " ")
+        }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x3A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte >= 0x80
+    }
+}
