@@ -40,6 +40,8 @@ public final class AtomicOutputFile {
         let identity: FileIdentity
         let overwrite: Bool
         let syncs: Bool
+        /// The job's own input, which this output may replace (`OutputPolicy.replacesItsInput`).
+        let ownInput: FileIdentity?
     }
 
     /// Creates the temporary file, or opens the device or FIFO. Fails up front when `path` exists
@@ -85,7 +87,7 @@ public final class AtomicOutputFile {
         }
         descriptor = fd
         destination = Destination(folder: folder, name: name, temporary: temporary, identity: identity, overwrite: policy.overwrite,
-                                  syncs: policy.syncs)
+                                  syncs: policy.syncs, ownInput: policy.replacesItsInput ? ownInput : nil)
     }
 
     deinit {
@@ -153,7 +155,9 @@ public final class AtomicOutputFile {
             // Something other than a regular file, or an input, may have taken the name since the start.
             if let status = folder.status(of: destination.name) {
                 guard status.st_mode & S_IFMT == S_IFREG else { throw OutputError.notRegular(path: path, kind: FileSystem.kind(of: status)) }
-                if RunInputs.contains(FileIdentity(status)) { throw OutputError.wouldOverwriteInput(path: path) }
+                if RunInputs.contains(FileIdentity(status)) && destination.ownInput != FileIdentity(status) {
+                    throw OutputError.wouldOverwriteInput(path: path)
+                }
             }
             let renamed = PathBytes.withCString(destination.temporary) { from in
                 PathBytes.withCString(destination.name) { renameat(folder.descriptor, from, folder.descriptor, $0) }

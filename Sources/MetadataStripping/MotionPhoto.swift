@@ -16,9 +16,9 @@ public enum MotionPhoto {
         return (fileSize - length)..<fileSize
     }
 
-    /// The whole number value of `name="N"` in `text`.
+    /// The whole number value of `name="N"` in `text`, or of the element `<name>N</name>`.
     static func attribute(_ name: String, in text: ArraySlice<UInt8>) -> Int? {
-        guard let found = text.firstRange(of: Array((name + "=\"").utf8)) else { return nil }
+        guard let found = text.firstRange(of: Array((name + "=\"").utf8)) ?? text.firstRange(of: Array((name + ">").utf8)) else { return nil }
         let digits = text[found.upperBound...].prefix { $0 >= 0x30 && $0 <= 0x39 }.prefix(18)
         return digits.isEmpty ? nil : digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }

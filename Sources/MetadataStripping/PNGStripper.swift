@@ -27,10 +27,11 @@ struct PNGStripper {
                 let data = try bytes.read((index + 8)..<(index + 8 + length), what: "the \(type) chunk")
                 edits.append(scrub(type: type, data: data, at: index, end: end))
             }
-            if type == "IEND" { break }
             index = end
+            if type == "IEND" { return edits }
         }
-        return edits
+        // A PNG ends with IEND: one cut short is damaged, and strip writes no part of a file.
+        throw StripError.truncated(what: "the PNG's chunks", at: index)
     }
 
     /// The edit of one chunk at `at` (ending at `end`).
