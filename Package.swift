@@ -107,7 +107,7 @@ let package = Package(
         .target(name: "FFmpeg", dependencies: ["Failures", "CFFmpeg", "CFFmpegLoader", "Imaging", "FileIO", "Reporting", "WorkerPool"]),
 
         // The crop job: rects mapped through orientation, the regions decoded through ImageCodecs, lossless JPEG crops.
-        .target(name: "ImageCropping", dependencies: ["Failures", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO"]),
+        .target(name: "ImageCropping", dependencies: ["Failures", "ImageCodecs", "Imaging", "JPEGCodec", "FileIO", "MetadataStripping"]),
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "MediaFormats", dependencies: ["FFmpeg", "FileIO", "ImageCodecs"]),

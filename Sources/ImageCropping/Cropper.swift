@@ -1,5 +1,6 @@
 import ImageCodecs
 import Imaging
+import MetadataStripping
 import JPEGCodec
 import FileIO
 
@@ -26,6 +27,10 @@ public struct CropOptions: Sendable, Codable {
     /// The run's memory, shared by its crops (see `MemoryBudget`); nil: each crop alone.
     public var budget: MemoryBudget?
     public var output = OutputPolicy(overwrite: false)
+    /// The position where the picture was taken (EXIF GPS, XMP's places) stays in the crop
+    /// (`--location keep`); left out otherwise, as from every output, with serials, the owner's
+    /// name and maker notes (see `removedGroups`).
+    public var keepsLocation = false
     public var format: ImageFormat = .png
     public var encoding = EncodingSettings()
     /// What of the picture's metadata is left out of the crop; the colour description always stays.
@@ -40,7 +45,7 @@ public struct CropOptions: Sendable, Codable {
 
     /// The budget is this process's: a worker sent the options makes its own, lent by its parent.
     private enum CodingKeys: String, CodingKey {
-        case rect, clamps, keepsOrientation, maxPixels, maxMemory, output, format, encoding, strip, threads, losslessJPEG
+        case rect, clamps, keepsOrientation, maxPixels, maxMemory, output, format, encoding, strip, keepsLocation, threads, losslessJPEG
     }
 
     public init(rect: CropRect) {
@@ -166,7 +171,7 @@ public struct Cropper: Sendable {
     /// `carriedExif` makes it, XMP unless stripped.
     func metadata(of picture: SourcePicture, orientation: Orientation, width: Int, height: Int) -> PictureMetadata {
         PictureMetadata(color: picture.color, exif: carriedExif(of: picture, orientation: orientation, width: width, height: height),
-                        xmp: options.strip == .all ? nil : picture.xmp.map { XMPOrientation.setting(orientation, in: $0) })
+                        xmp: options.strip == .all ? nil : picture.xmp.map { carriedXMP(XMPOrientation.setting(orientation, in: $0)) })
     }
 
     /// The picture's EXIF as the crop carries it: the orientation its pixels need, the crop's size,
@@ -179,8 +184,18 @@ public struct Cropper: Sendable {
         block.setOrientation(orientation)
         block.setPixelSize(width: width, height: height)
         block.dropThumbnail()
-        if options.strip == .gps { block.eraseGPS() }
-        return block.bytes
+        return MetadataScrub.exif(block.bytes, removing: removedGroups)
+    }
+
+    /// The picture's XMP as the crop carries it, without what `strip` removes.
+    func carriedXMP(_ packet: [UInt8]) -> [UInt8] {
+        MetadataScrub.xmp(packet, removing: removedGroups)
+    }
+
+    /// What `strip` removes by default leaves every crop too (serials, owner, maker notes, and the
+    /// position unless `--location keep`): a crop is made to be shown.
+    var removedGroups: Set<StripGroup> {
+        options.keepsLocation && options.strip != .gps ? StripGroup.removedByDefault.subtracting([.location]) : StripGroup.removedByDefault
     }
 
     /// The stored pixels to crop: the rect snapped outward where it is given, checked (or clamped)

@@ -1,8 +1,8 @@
 /// A TIFF-headed EXIF block (the payload of a JPEG APP1 "Exif\0\0" segment after those six bytes,
 /// or of a PNG eXIf chunk): the one reader and editor of EXIF. Read for the orientation; carried
 /// from a picture to its crop, edited in place (nothing is moved, so offsets inside maker notes stay right): the orientation set to what the output's pixels
-/// need, the pixel size set to the crop's, the embedded thumbnail unlinked, and on request the GPS
-/// directory emptied, its values zeroed so that no coordinate stays in the file. Every offset is
+/// need, the pixel size set to the crop's, the embedded thumbnail unlinked, and tags removed
+/// (`ExifBlock+Removal`), their values zeroed so that no coordinate stays in the file. Every offset is
 /// checked against the block.
 public struct ExifBlock: Sendable {
     public internal(set) var bytes: [UInt8]
@@ -90,12 +90,6 @@ public struct ExifBlock: Sendable {
             erase(directory: ifd1)
         }
         write32(next, 0)
-    }
-
-    /// Empties the GPS directory and zeroes every value it held, in the entries and out of line.
-    public mutating func eraseGPS() {
-        guard let gps = pointer(Self.gpsPointerTag) else { return }
-        erase(directory: gps)
     }
 
     /// Zeroes a directory's entries and the values they hold out of line, and its count.

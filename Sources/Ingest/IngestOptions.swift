@@ -7,8 +7,8 @@ public struct IngestOptions: Sendable, Codable {
     /// The largest picture or frame decoded, by pixels and by the memory it would take.
     public var limits = DecodeLimits()
     public var output = OutputPolicy(overwrite: false)
-    /// `gps` in the manifest's probe fields (`--no-gps` leaves the position out).
-    public var includesGPS = true
+    /// `gps` in the manifest's probe fields (`--location keep`; left out by default, as from every output).
+    public var includesGPS = false
     /// Threads of one input's work; 0 for every core.
     public var threads = 0
 

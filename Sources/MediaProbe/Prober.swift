@@ -9,7 +9,7 @@ import JSON
 public struct ProbeOptions: Sendable, Codable {
     /// Decode the picture or the first frame, and count a video's frames by reading every packet.
     public var deep = false
-    /// `gps` in the report; false leaves the position out (`--no-gps`).
+    /// `gps` in the report; false leaves the position out (`--location remove`).
     public var includesGPS = true
     public var limits = DecodeLimits()
     /// Threads `--deep`'s decoding may use; 0 for every core.

@@ -70,8 +70,8 @@ public struct MediaIngestResult: Sendable {
 public struct MediaIngester: Sendable {
     public var configuration: MediaConfiguration
     public var recipe: MediaIngestRecipe
-    /// Where it was taken, in the probe's report; false leaves it out.
-    public var includesGPS = true
+    /// Where it was taken, in the probe's report; left out unless set, as from every output.
+    public var includesGPS = false
     /// Replaces outputs that are there; by default an output that exists fails the call.
     public var overwrite = false
 

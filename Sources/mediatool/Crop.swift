@@ -22,7 +22,7 @@ struct Crop: ParsableCommand, DecodesInWorkers {
             then mapped exactly. The output (PNG, JPEG, WebP or AVIF, by --format or the extension of -o or \
             --name) holds upright pixels with the bit depth, alpha and colour profile (ICC, sRGB, gAMA, \
             cHRM) of the picture where the format can hold them, and its EXIF (orientation 1, the \
-            crop's size, no thumbnail) and XMP unless --strip; PHOTO.jpg is written to \
+            crop's size, no thumbnail) and XMP unless --strip, without the position unless --location keep; PHOTO.jpg is written to \
             PHOTO.crop.png beside it, or to -o FILE (one input) or --out-dir DIR.
 
             --lossless with JPEG output keeps a JPEG's own DCT blocks, as jpegtran -crop does: \
@@ -61,9 +61,11 @@ struct Crop: ParsableCommand, DecodesInWorkers {
     @Flag(help: "Write the stored pixels with the orientation in an eXIf chunk, instead of upright pixels.")
     var keepOrientation = false
 
+    @OptionGroup var location: LocationOption
+
     @OptionGroup var limits: LimitOptions
 
-    @Option(help: ArgumentHelp("Leave metadata out: all (everything but the colour profile), gps (the position only) or none (the default: EXIF kept, its orientation and size made the crop's).", valueName: "none|all|gps"))
+    @Option(help: ArgumentHelp("Leave metadata out: all (everything but the colour profile), or none (the default: EXIF and XMP kept, the orientation and size made the crop's, the position left out unless --location keep); gps, of earlier versions, is what none now does.", valueName: "none|all|gps"))
     var strip: MetadataStrip = .none
 
     @OptionGroup var encoding: EncodingOptions<CropEncodingHelp>
@@ -105,6 +107,7 @@ struct Crop: ParsableCommand, DecodesInWorkers {
         options.encoding = encoding.settings
         options.losslessJPEG = encoding.losslessJPEG(for: options.format)
         options.strip = strip
+        options.keepsLocation = location.keeps(byDefault: false)
         let sandboxRun = sandbox.begin(limits: limits, starting: [.pictures])
         let (plan, pictures, ownOutputs) = try outputs.plan(
             for: inputs, extensions: Self.pictureExtensions, batch: batch,

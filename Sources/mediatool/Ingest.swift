@@ -38,7 +38,7 @@ struct Ingest: ParsableCommand, DecodesInWorkers {
             {dhash, phash}. --json prints it as one line for each input on standard output too. \
             All of an input's outputs appear together, the manifest last, or none do; with \
             --skip-existing an input whose manifest is there is skipped, and renditions found \
-            without one are kept. The manifest holds the GPS position unless --no-gps.
+            without one are kept. The manifest holds the GPS position only with --location keep.
 
             Examples:
               mediatool ingest --out-dir site/ uploads/
@@ -54,8 +54,7 @@ struct Ingest: ParsableCommand, DecodesInWorkers {
     @Option(help: ArgumentHelp("The recipe: a JSON file of renditions, storyboard, preview, web video, placeholders, hashes and names (default: WordPress's sizes, all of the rest).", valueName: "file"), completion: .file())
     var recipe: String?
 
-    @Flag(help: "Leave the position (GPS) out of the manifest.")
-    var noGps = false
+    @OptionGroup var location: LocationOption
 
     @OptionGroup var folder: OutputFolderOptions
 
@@ -81,7 +80,7 @@ struct Ingest: ParsableCommand, DecodesInWorkers {
         var options = IngestOptions(recipe: recipe)
         options.limits = limits.runLimits()
         options.output = OutputPolicy(overwrite: folder.overwrite, isNamedByUser: false)
-        options.includesGPS = !noGps
+        options.includesGPS = location.keeps(byDefault: false)
         let least = recipe.leastMemory
         if least.bytes > options.limits.maxMemory {
             throw ValidationError("\(self.recipe.map { "--recipe \($0): the recipe's" } ?? "the default recipe's") \(least.what) needs \(DecodeLimitError.mebibytes(least.bytes)), over --max-memory \(DecodeLimitError.mebibytes(options.limits.maxMemory, roundingUp: false))")

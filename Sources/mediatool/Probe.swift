@@ -32,7 +32,7 @@ struct Probe: ParsableCommand, DecodesInWorkers {
 
             Examples:
               mediatool probe IMG_0001.HEIC clip.mov
-              mediatool probe --recursive uploads/ --no-gps > facts.jsonl
+              mediatool probe --recursive uploads/ --location remove > facts.jsonl
               mediatool probe --deep --format table suspicious.mp4
 
             Exit status: 0 when every input was probed, 1 when any failed, 64 for usage errors.
@@ -51,8 +51,7 @@ struct Probe: ParsableCommand, DecodesInWorkers {
     @Flag(help: "Also decode the picture or the first frame (and count a video's frames by reading every packet): a file that does not decode fails.")
     var deep = false
 
-    @Flag(help: "Leave the GPS position out of the report.")
-    var noGps = false
+    @OptionGroup var location: LocationOption
 
     @OptionGroup var limits: LimitOptions
 
@@ -97,7 +96,7 @@ struct Probe: ParsableCommand, DecodesInWorkers {
     func run() throws {
         var options = ProbeOptions()
         options.deep = deep
-        options.includesGPS = !noGps
+        options.includesGPS = location.keeps(byDefault: true)
         options.limits = limits.runLimits()
         // Reading a video's header takes a fraction of loading FFmpeg: one worker has it at first
         // (every one with --deep, which decodes), and pictures go to the others.

@@ -46,6 +46,8 @@ struct Strip: ParsableCommand, DecodesInWorkers {
     @Option(help: ArgumentHelp("Remove a group that is kept by default (author, thumbnail).", valueName: "group"))
     var remove: [StripGroup] = []
 
+    @OptionGroup var location: LocationOption
+
     @Flag(help: "Replace each input with its stripped copy.")
     var inPlace = false
 
@@ -67,6 +69,9 @@ struct Strip: ParsableCommand, DecodesInWorkers {
         if let both = Set(keep).intersection(remove).sorted().first {
             throw ValidationError("--keep \(both.rawValue) and --remove \(both.rawValue) contradict each other.")
         }
+        if location.location == .remove && keep.contains(.location) || location.location == .keep && remove.contains(.location) {
+            throw ValidationError("--location and --keep/--remove location contradict each other.")
+        }
         if inPlace && (outputs.output != nil || outputs.outDir != nil || outputs.name != nil) {
             throw ValidationError("--in-place replaces each input: give it without -o, --out-dir or --name.")
         }
@@ -81,6 +86,7 @@ struct Strip: ParsableCommand, DecodesInWorkers {
     func run() throws {
         var options = StripOptions()
         options.groups = StripGroup.removedByDefault.subtracting(keep).union(remove)
+        if location.keeps(byDefault: false) { options.groups.remove(.location) }
         options.output = outputs.policy
         if inPlace {
             options.output.overwrite = true

@@ -33,7 +33,7 @@ import TestSupport
         withoutPlace.includesGPS = false
         let withheld = try await withoutPlace.probe(KitFixtures.source("probe/phone-hlg-portrait.mov"))
         #expect(withheld.gps == nil)
-        #expect(try Self.commandLine(RepositoryFixtures.path("probe/phone-hlg-portrait.mov"), ["--no-gps"]) == withheld)
+        #expect(try Self.commandLine(RepositoryFixtures.path("probe/phone-hlg-portrait.mov"), ["--location", "remove"]) == withheld)
     }
 
     /// What was noticed on the way reaches the caller from a worker as from this process (a

@@ -40,7 +40,7 @@ import TestSupport
 
     @Test(arguments: ["out.jpg", "out.png", "out.webp"])
     func dateCameraAndPositionSurviveWithTheOrientationReset(name: String) throws {
-        let (run, path, folder) = try Self.crop([], to: name)
+        let (run, path, folder) = try Self.crop(["--location", "keep"], to: name)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(run.status == 0 && run.errorLines == [])
         let exif = try #require(try Self.exif(of: path))

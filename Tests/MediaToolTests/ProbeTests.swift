@@ -69,9 +69,11 @@ import TestSupport
         #expect(line["duration"] is NSNull && line["audio"] is NSNull)
     }
 
-    @Test func noGPSLeavesThePositionOut() throws {
+    /// `--location remove`, and the `--no-gps` of earlier versions, leave the position out.
+    @Test(arguments: [["--location", "remove"], ["--no-gps"]])
+    func locationRemoveLeavesThePositionOut(flag: [String]) throws {
         let input = Fixture.path("probe/camera-south-west.jpg")
-        let (_, lines) = try Self.probe(["--no-gps", input])
+        let (_, lines) = try Self.probe(flag + [input])
         let line = try #require(lines[input])
         #expect(line["gps"] == nil)
         #expect(line["created"] as? String == "2023-12-31T23:59:58.25-03:00")

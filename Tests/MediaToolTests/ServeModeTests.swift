@@ -72,7 +72,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let link = folder.appendingPathComponent("upload.jpg").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/proc/self/fd/1")
-        let served = try Served(["probe", "--serve", "--no-gps"])
+        let served = try Served(["probe", "--serve", "--location", "remove"])
         let photo = Fixture.path("pictures/orientation6.jpg")
         let sent = [photo, "/proc/self/fd/1", photo, link, "/proc/self/fd/0", "/dev/stdout", photo]
         for path in sent { try served.send(path) }
@@ -93,7 +93,7 @@ import TestSupport
     /// whose crash text it would take, waiting until `--timeout`) is refused at once, whatever
     /// its number; the photo after them is answered.
     @Test func theServersOwnPipesAreNoInputs() throws {
-        let served = try Served(["probe", "--serve", "--no-gps", "--timeout", "600"])
+        let served = try Served(["probe", "--serve", "--location", "remove", "--timeout", "600"])
         let photo = Fixture.path("pictures/orientation6.jpg")
         // A first photo starts the workers, whose pipes the paths below then name.
         try served.send(photo)
@@ -130,13 +130,13 @@ import TestSupport
     /// A pipe given when the tool started is the user's input: a shell's `<(cat clip)` is read.
     @Test func aPipeTheShellGaveIsRead() throws {
         let photo = Fixture.path("pictures/orientation6.jpg")
-        let run = try ChildProcess.run("/bin/bash", ["-c", "exec \"$0\" probe --no-gps <(cat \"$1\")", ToolRun.executable.path, photo])
+        let run = try ChildProcess.run("/bin/bash", ["-c", "exec \"$0\" probe --location remove <(cat \"$1\")", ToolRun.executable.path, photo])
         #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
         #expect(String(decoding: run.standardOutput, as: UTF8.self).contains("\"width\":"))
     }
 
     @Test func probeAnswersEachPathAsItComes() throws {
-        let served = try Served(["probe", "--serve", "--no-gps"])
+        let served = try Served(["probe", "--serve", "--location", "remove"])
         // The phone's portrait HLG clip: coded 96x64, shown 64x96 (made by scripts/make-fixtures).
         try served.send(Fixture.path("probe/phone-hlg-portrait.mov"))
         let phone = try served.answer()

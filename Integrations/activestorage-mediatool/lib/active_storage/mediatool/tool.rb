@@ -37,7 +37,7 @@ module ActiveStorage
       # mediatool probe's report of the file, a Hash. Raises NotMedia for a file of no kind it
       # reads, Refused for one it knows and refused, another Error when it gave no answer.
       def probe(path)
-        arguments = ["probe", *@settings.arguments, *("--no-gps" unless @settings.gps)]
+        arguments = ["probe", *@settings.arguments, *location]
         report =
           if serves?(path)
             pool(:probe) { [binary, *arguments, "--serve"] }.answer(path)
@@ -61,7 +61,7 @@ module ActiveStorage
         folder = own_folder
         recipe = File.join(folder, "digests.json")
         File.write(recipe, DIGESTS_RECIPE) unless File.exist?(recipe)
-        arguments = ["ingest", "--recipe", recipe, *@settings.arguments, *("--no-gps" unless @settings.gps)]
+        arguments = ["ingest", "--recipe", recipe, *@settings.arguments, *location]
         if serves?(path)
           manifests = File.join(folder, "manifests")
           report = pool(:ingest, folder) do
@@ -158,6 +158,12 @@ module ActiveStorage
       end
 
       private
+        # The blob's metadata holds the position unless the app says gps: false: mediatool's
+        # outputs leave it out unless told, its reports keep it unless told.
+        def location
+          ["--location", @settings.gps ? "keep" : "remove"]
+        end
+
         def serves?(path)
           @settings.serve && !path.include?("\n")
         end
