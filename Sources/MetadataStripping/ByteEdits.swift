@@ -56,6 +56,8 @@ public struct ByteEdits: Sendable {
     public func write(_ file: InputFile, size: Int, to descriptor: Int32, target: String, chunk: Int = 1 << 20) throws {
         var buffer = [UInt8](repeating: 0, count: min(chunk, max(size, 1)))
         var position = 0
+        // Through a buffer: copy_file_range was slower on ext4 (measured: 0.33 s against 0.23 s
+        // for 200 camera JPEGs), and a worker's output may be a pipe.
         func copy(upTo end: Int) throws {
             while position < end {
                 let count = min(buffer.count, end - position)

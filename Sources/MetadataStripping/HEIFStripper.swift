@@ -22,7 +22,7 @@ struct HEIFStripper {
                 scrubbed = Array(data[..<(data.count - tiff.count)]) + block
                 edits.removed += removed
             } else {
-                guard data.firstRange(of: Array("<x:xmpmeta".utf8)) != nil else { continue }
+                guard data[...].range(of: Array("<x:xmpmeta".utf8)) != nil else { continue }
                 motionVideo = MotionPhoto.video(describedBy: data, fileSize: bytes.size)
                 let (packet, removed) = XMPScrubber.scrub(data, removing: groups)
                 scrubbed = packet

@@ -1,7 +1,8 @@
 /// Removes IPTC datasets from a Photoshop resource block (a JPEG's APP13 "Photoshop 3.0"
 /// payload after its signature): the location datasets and, when asked, the by-lines. The block
-/// shrinks by what it removed; where its length must stay (`keepsLength`), each value is blanked
-/// with spaces instead.
+/// shrinks by what it removed; where its length must stay (`keepsLength`: a JPEG whose MPF
+/// offsets count past it), the resource's name grows by as much, or its values are blanked with
+/// spaces where the name cannot.
 enum IPTCScrubber {
     /// Record 2's datasets, by number: exiftool's names and their groups.
     static let datasets: [UInt8: (name: String, group: StripGroup)] = [
@@ -30,11 +31,22 @@ enum IPTCScrubber {
             guard size <= block.count - dataAt else { return nil }
             let end = min(block.count, dataAt + size + size % 2)
             var data = Array(block[dataAt..<(dataAt + size)])
-            if id == iptcResource, let scrubbed = scrubDatasets(data, removing: groups, keepsLength: keepsLength) {
+            var name = Array(block[(index + 6)..<sizeAt])
+            if id == iptcResource, let scrubbed = scrubDatasets(data, removing: groups, keepsLength: false) {
                 data = scrubbed.bytes
                 removed += scrubbed.removed
+                if keepsLength {
+                    // The resource keeps its length by a longer name (which readers ignore), or,
+                    // where the name cannot take up what went, its values are blanked instead.
+                    let room = (end - index) - 10 - (data.count + data.count % 2)
+                    if room >= 2 && room - 1 <= 255 {
+                        name = [UInt8(room - 1)] + [UInt8](repeating: 0x20, count: room - 1)
+                    } else if let blanked = scrubDatasets(Array(block[dataAt..<(dataAt + size)]), removing: groups, keepsLength: true) {
+                        data = blanked.bytes
+                    }
+                }
             }
-            output += block[index..<sizeAt]
+            output += block[index..<(index + 6)] + name
             output += [UInt8(data.count >> 24 & 0xFF), UInt8(data.count >> 16 & 0xFF), UInt8(data.count >> 8 & 0xFF), UInt8(data.count & 0xFF)]
             output += data
             if data.count % 2 == 1 { output.append(0) }

@@ -81,7 +81,15 @@ struct JPEGStripper {
         var index = start + 2
         while true {
             let head = try bytes.peek(at: index, count: 4)
-            guard head.count == 4, head[0] == 0xFF else { throw StripError.truncated(what: "a JPEG segment", at: index) }
+            guard head.count == 4 else { throw StripError.truncated(what: "a JPEG segment", at: index) }
+            if head[0] != 0xFF {
+                // Stray bytes between segments (a real camera file has "hello" after its COM):
+                // skipped to the next marker, as libjpeg and exiftool skip them.
+                let window = try bytes.peek(at: index, count: 1 << 16)
+                guard let next = window.firstIndex(of: 0xFF) else { throw StripError.truncated(what: "a JPEG segment", at: index) }
+                index += next
+                continue
+            }
             // Fill bytes (0xFF) may stand before a marker.
             if head[1] == 0xFF { index += 1; continue }
             let marker = head[1]

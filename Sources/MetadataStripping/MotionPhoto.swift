@@ -5,7 +5,7 @@ public enum MotionPhoto {
     /// The video's byte range in a file of `fileSize` bytes, as the XMP `packet` states it.
     public static func video(describedBy packet: [UInt8], fileSize: Int) -> Range<Int>? {
         var length: Int?
-        if let semantic = packet.firstRange(of: Array("Item:Semantic=\"MotionPhoto\"".utf8)) {
+        if let semantic = packet[...].range(of: Array("Item:Semantic=\"MotionPhoto\"".utf8)) {
             // The Length of the item whose Semantic is MotionPhoto: among its element's attributes.
             let itemStart = packet[..<semantic.lowerBound].lastIndex(of: UInt8(ascii: "<")) ?? semantic.lowerBound
             let itemEnd = packet[semantic.upperBound...].firstIndex(of: UInt8(ascii: ">")) ?? packet.count
@@ -18,7 +18,7 @@ public enum MotionPhoto {
 
     /// The whole number value of `name="N"` in `text`, or of the element `<name>N</name>`.
     static func attribute(_ name: String, in text: ArraySlice<UInt8>) -> Int? {
-        guard let found = text.firstRange(of: Array((name + "=\"").utf8)) ?? text.firstRange(of: Array((name + ">").utf8)) else { return nil }
+        guard let found = text.range(of: Array((name + "=\"").utf8)) ?? text.range(of: Array((name + ">").utf8)) else { return nil }
         let digits = text[found.upperBound...].prefix { $0 >= 0x30 && $0 <= 0x39 }.prefix(18)
         return digits.isEmpty ? nil : digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }

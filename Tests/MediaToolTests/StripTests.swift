@@ -204,4 +204,31 @@ import TestSupport
         }
         #expect(Self.revealing(try Self.tags(of: folder.appendingPathComponent("out/good.jpg").path)).isEmpty)
     }
+
+    /// Two classes of real camera files (the bench's corpus): stray bytes between segments, which
+    /// libjpeg and exiftool skip; and IPTC in a JPEG with an MPF segment, whose offsets must not
+    /// move, so the IPTC resource keeps its length (its name takes up what went).
+    @Test(.enabled(if: try referencesInstalled))
+    func strayBytesAndIPTCBeforeMPFAreStrippedInPlace() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let located = try Self.located("pictures/camera.jpg", as: "photo.jpg", in: folder, tags: Self.stillTags + ["-IPTC:City=Paris"])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: located)))
+        // After SOI's first segment: "hello", then an APP2 MPF segment listing no pictures.
+        let first = 2 + 2 + (Int(bytes[4]) << 8 | Int(bytes[5]))
+        let tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0]
+        let mpf: [UInt8] = [0xFF, 0xE2, 0, UInt8(2 + 4 + tiff.count)] + Array("MPF\0".utf8) + tiff
+        bytes.insert(contentsOf: Array("hello".utf8) + mpf, at: first)
+        let input = folder.appendingPathComponent("quirky.jpg").path
+        try Data(bytes).write(to: URL(fileURLWithPath: input))
+        try #require(try Self.tags(of: input)["IPTC:City"] == "Paris")
+        let output = folder.appendingPathComponent("out.jpg").path
+        let run = try ToolRun.run(["strip", input, "-o", output])
+        #expect(run.status == 0, "\(run.standardError)")
+        let after = try Self.tags(of: output)
+        #expect(Self.revealing(after).isEmpty, "\(Self.revealing(after))")
+        #expect(after["IPTC:ApplicationRecordVersion"] != nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)).count == bytes.count)
+        #expect(try Self.content(of: output, in: folder) == Self.content(of: input, in: folder))
+    }
 }
