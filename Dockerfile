@@ -1,7 +1,7 @@
 # mediatool in a container: built in a Swift 6 image on Debian 12 as a Debian package (the Swift
 # runtime linked statically), installed into debian:12-slim with only the C libraries it needs.
-#   docker build -t mediatool:0.2.0 .
-#   docker run --rm -v "$PWD:/data" mediatool:0.2.0 thumbnail /data/clip.mov -o /data/clip.png
+#   docker build -t mediatool:0.5.0 .
+#   docker run --rm -v "$PWD:/data" mediatool:0.5.0 thumbnail /data/clip.mov -o /data/clip.png
 FROM swift:6.0-bookworm AS build
 WORKDIR /src
 COPY . .

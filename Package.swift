@@ -122,7 +122,7 @@ let package = Package(
         // The probe job: what a picture or video is, from its header and index (its readers' and FFmpeg's).
         // strip: where and by whom removed from a file's metadata, its pictures and samples copied as they are.
         .target(name: "MetadataStripping", dependencies: ["Failures", "FileIO", "HEIFCodec", "Imaging", "PNGCodec"]),
-        .target(name: "MediaProbe", dependencies: ["Failures", "FFmpeg", "ImageCodecs", "MediaFormats", "Imaging", "FileIO", "JSON", "ColourManagement"]),
+        .target(name: "MediaProbe", dependencies: ["Failures", "FFmpeg", "ImageCodecs", "MediaFormats", "MetadataStripping", "Imaging", "FileIO", "JSON", "ColourManagement"]),
         // Moving previews: a few seconds of a video as an animated WebP hover loop (issue 30, in progress).
         .target(name: "WebVideo", dependencies: ["Failures", "FFmpeg", "FileIO", "Imaging", "MediaFormats"]),
         .target(name: "Previews", dependencies: ["Failures", "FFmpeg", "FileIO", "ImageCodecs", "MediaFormats", "Imaging", "JSON", "VideoThumbnails", "WebPCodec", "WorkerPool"]),

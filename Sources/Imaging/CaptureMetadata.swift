@@ -7,13 +7,18 @@ public struct CaptureMetadata: Sendable, Equatable {
     public var model: String?
     public var software: String?
     public var position: GeoPosition?
+    /// An iPhone Live Photo's pairing: the UUID its still (Apple's maker note, tag 0x0011) and its
+    /// video (`com.apple.quicktime.content.identifier`) share.
+    public var contentIdentifier: String?
 
-    public init(created: String? = nil, make: String? = nil, model: String? = nil, software: String? = nil, position: GeoPosition? = nil) {
+    public init(created: String? = nil, make: String? = nil, model: String? = nil, software: String? = nil, position: GeoPosition? = nil,
+                contentIdentifier: String? = nil) {
         self.created = created
         self.make = make
         self.model = model
         self.software = software
         self.position = position
+        self.contentIdentifier = contentIdentifier
     }
 }
 

@@ -18,7 +18,30 @@ extension ExifBlock {
             ?? Self.isoDate(value(Self.dateTimeDigitizedTag), subSeconds: value(Self.subSecTimeDigitizedTag),
                             offset: value(Self.offsetTimeDigitizedTag))
         return CaptureMetadata(created: created, make: text(Self.makeTag, in: ifd0), model: text(Self.modelTag, in: ifd0),
-                               software: text(Self.softwareTag, in: ifd0), position: position)
+                               software: text(Self.softwareTag, in: ifd0), position: position, contentIdentifier: appleContentIdentifier)
+    }
+
+    /// Apple's maker note's ContentIdentifier (tag 0x0011, ASCII): "Apple iOS\0", a version, "MM",
+    /// then a directory whose offsets count from the note's start.
+    var appleContentIdentifier: String? {
+        guard let exif = pointer(Self.exifPointerTag), let entry = entry(0x927C, in: exif), let (start, length) = outOfLineValue(entry),
+              length >= 16, bytes[start..<(start + 9)].elementsEqual("Apple iOS".utf8),
+              bytes[(start + 12)..<(start + 14)].elementsEqual("MM".utf8) else { return nil }
+        let note = Array(bytes[start..<(start + length)])
+        let read = { (at: Int, count: Int) -> Int? in
+            at >= 0 && at + count <= note.count ? note[at..<(at + count)].reduce(0) { $0 << 8 | Int($1) } : nil
+        }
+        guard let count = read(14, 2) else { return nil }
+        for index in 0..<min(count, 256) {
+            let at = 16 + index * 12
+            guard let tag = read(at, 2), let type = read(at + 2, 2), let size = read(at + 4, 4) else { return nil }
+            guard tag == 0x0011, type == 2, size > 1, size <= 256 else { continue }
+            let value = size <= 4 ? at + 8 : read(at + 8, 4) ?? -1
+            guard value >= 0, value + size <= note.count else { return nil }
+            let text = String(decoding: note[value..<(value + size)].prefix { $0 != 0 }, as: UTF8.self)
+            return text.isEmpty ? nil : text
+        }
+        return nil
     }
 
     /// The GPS directory's latitude and longitude (degrees, minutes and seconds, and their

@@ -11,7 +11,10 @@ extension MetadataStripper {
             let edits = try stripper.edits(for: file)
             guard let size = file.size else { throw StripError.notAFile }
             try edits.write(file, size: size, to: outputs.primary, target: name)
-            return try JobReport(StripResult(removed: edits.removed, changed: !edits.isEmpty), warnings: [])
+            // Each name once, in the order found (a MOV's ©xyz in user data and in an item list is one position).
+            var seen: Set<String> = []
+            let removed = edits.removed.filter { seen.insert($0).inserted }
+            return try JobReport(StripResult(removed: removed, changed: !edits.isEmpty), warnings: [])
         }
         // Strip decodes nothing: a worker without FFmpeg's libraries does it.
         job.decoders = { _ in .pictures }

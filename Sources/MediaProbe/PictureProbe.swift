@@ -2,6 +2,7 @@ import ColourManagement
 import FileIO
 import ImageCodecs
 import Imaging
+import MetadataStripping
 
 /// A picture's probe: its header read by the same reader `crop` and `thumbnail` open it with, so
 /// that the size shown is the size they write.
@@ -28,12 +29,24 @@ enum PictureProbe {
         result.icc = picture.color?.iccProfile.flatMap(ICCProfileDescription.of)
         result.embeddedThumbnail = facts.embeddedThumbnail.map { ProbeResult.Size(width: $0.width, height: $0.height) }
         result.capture = (facts.metadataDirectories ?? picture.exif).flatMap { ExifBlock($0)?.capture } ?? CaptureMetadata()
+        result.motionPhoto = motionPhoto(in: file, xmp: picture.xmp)
         if options.deep {
             // The smallest size the format decodes to: every coded byte read, the least memory.
             try picture.readRows(at: picture.reducedSize(atLeast: 1, 1)) { _ in }
             result.decodes = true
         }
         return (result, picture.warnings)
+    }
+}
+
+extension PictureProbe {
+    /// A Motion Photo's video, where the picture's XMP says one follows and an MP4 (`ftyp`) is there.
+    static func motionPhoto(in file: InputFile, xmp: [UInt8]?) -> ProbeResult.ByteRange? {
+        guard let xmp, let size = file.size, let range = MotionPhoto.video(describedBy: xmp, fileSize: size) else { return nil }
+        var head = [UInt8](repeating: 0, count: 8)
+        guard (try? head.withUnsafeMutableBytes { try file.read(at: range.lowerBound, into: $0) }) == 8,
+              head[4...].elementsEqual("ftyp".utf8) else { return nil }
+        return ProbeResult.ByteRange(offset: range.lowerBound, length: range.count)
     }
 }
 

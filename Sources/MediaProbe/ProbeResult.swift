@@ -45,6 +45,8 @@ public struct ProbeResult: Sendable, Equatable {
     public var icc: String?
     public var embeddedThumbnail: Size?
     public var capture = CaptureMetadata()
+    /// An Android Motion Photo's video: where in the file it lies, as the picture's XMP says.
+    public var motionPhoto: ByteRange?
     /// With `--deep` only: the picture, or the video's first frame, decoded.
     public var decodes: Bool?
 
@@ -63,6 +65,11 @@ public struct ProbeResult: Sendable, Equatable {
     public struct Size: Sendable, Equatable {
         public var width: Int
         public var height: Int
+    }
+
+    public struct ByteRange: Sendable, Equatable {
+        public var offset: Int
+        public var length: Int
     }
 
     public init(kind: Kind, format: String, mime: String) {
@@ -107,7 +114,7 @@ public struct ProbeLine: Encodable {
         case dolbyVision = "dolby_vision", colourPrimaries = "color_primaries", colourTransfer = "color_transfer"
         case colourMatrix = "color_matrix", colourRange = "color_range", audio, subtitles, coverArt = "cover_art", streams, alpha, icc
         case hasEmbeddedThumbnail = "has_embedded_thumbnail", embeddedThumbnail = "embedded_thumbnail", created, make, model
-        case software, gps, decodes
+        case software, gps, contentIdentifier = "content_identifier", motionPhoto = "motion_photo", decodes
     }
 
     private struct Audio: Encodable {
@@ -143,6 +150,11 @@ public struct ProbeLine: Encodable {
     private struct Size: Encodable {
         let width: Int
         let height: Int
+    }
+
+    private struct ByteRange: Encodable {
+        let offset: Int
+        let length: Int
     }
 
     private struct Position: Encodable {
@@ -211,6 +223,8 @@ public struct ProbeLine: Encodable {
                          altitude: rounded($0.altitude, 3))
             }, forKey: .gps)
         }
+        try line.encode(result.capture.contentIdentifier, forKey: .contentIdentifier)
+        try line.encode(result.motionPhoto.map { ByteRange(offset: $0.offset, length: $0.length) }, forKey: .motionPhoto)
         try line.encode(result.decodes, forKey: .decodes)
     }
 }

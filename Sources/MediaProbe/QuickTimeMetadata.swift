@@ -10,6 +10,7 @@ enum QuickTimeMetadata {
         capture.model = (tags["com.apple.quicktime.model"] ?? tags["model"] ?? tags["com.android.model"]).flatMap(nonEmpty)
         capture.software = (tags["com.apple.quicktime.software"] ?? tags["software"] ?? tags["com.android.version"]).flatMap(nonEmpty)
         capture.position = (tags["com.apple.quicktime.location.iso6709"] ?? tags["location"]).flatMap(ISO6709.position)
+        capture.contentIdentifier = tags["com.apple.quicktime.content.identifier"].flatMap(nonEmpty)
         return capture
     }
 

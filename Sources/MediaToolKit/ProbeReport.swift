@@ -55,6 +55,12 @@ public struct ProbeReport: Sendable, Equatable, Codable {
         public var altitude: Double?
     }
 
+    /// Where in the file a part of it lies: a Motion Photo's video.
+    public struct ByteRange: Sendable, Equatable, Codable {
+        public var offset: Int
+        public var length: Int
+    }
+
     /// Picture, video or sound.
     public var kind: Kind
     /// The file's format, from its bytes (never its name): `jpeg`, `png`, `webp`, `heic`, `avif`,
@@ -138,6 +144,11 @@ public struct ProbeReport: Sendable, Equatable, Codable {
     public var software: String?
     /// Where it was taken; nil when the file does not say, or when `MediaProber.includesGPS` is false.
     public var gps: Position?
+    /// A Live Photo's pairing: the UUID its still and its video share (Apple's maker note,
+    /// `com.apple.quicktime.content.identifier`).
+    public var contentIdentifier: String?
+    /// An Android Motion Photo's video, after the picture in the same file.
+    public var motionPhoto: ByteRange?
     /// With `MediaProber.deep` only: whether the picture, or the video's first frame, decoded.
     public var decodes: Bool?
     /// What was noticed on the way, one line each; not part of the command line's line.
@@ -150,6 +161,6 @@ public struct ProbeReport: Sendable, Equatable, Codable {
         case dolbyVision = "dolby_vision", colorPrimaries = "color_primaries", colorTransfer = "color_transfer"
         case colorMatrix = "color_matrix", colorRange = "color_range", audio, subtitles, coverArt = "cover_art", streams, alpha, icc
         case hasEmbeddedThumbnail = "has_embedded_thumbnail", embeddedThumbnail = "embedded_thumbnail", created, make, model
-        case software, gps, decodes
+        case software, gps, contentIdentifier = "content_identifier", motionPhoto = "motion_photo", decodes
     }
 }

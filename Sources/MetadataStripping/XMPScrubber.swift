@@ -34,7 +34,7 @@ enum XMPScrubber {
             if let group = group(of: name), groups.contains(group) {
                 let end = elementEnd(in: bytes, name: name, openEnd: nameEnd) ?? bytes.count
                 blank(&bytes, open..<end)
-                removed.append("XMP:\(name.split(separator: ":").last!)")
+                removed.append(reportName(name))
                 index = end
                 continue
             }
@@ -62,11 +62,17 @@ enum XMPScrubber {
             guard let close = bytes[(cursor + 1)...].firstIndex(of: quote) else { return bytes.count }
             if let group = group(of: name), groups.contains(group) {
                 blank(&bytes, index..<(close + 1))
-                removed.append("XMP:\(name.split(separator: ":").last!)")
+                removed.append(reportName(name))
             }
             index = close + 1
         }
         return index
+    }
+
+    /// `XMP:Name` as exiftool names a property: its local name, capitalised (`dc:creator` is `XMP:Creator`).
+    private static func reportName(_ name: Substring) -> String {
+        let local = name.split(separator: ":").last.map(String.init) ?? String(name)
+        return "XMP:" + local.prefix(1).uppercased() + local.dropFirst()
     }
 
     /// The qualified name at `start` (letters, digits, `:`, `_`, `-`, `.`), and where it ends.

@@ -22,7 +22,7 @@ struct Crop: ParsableCommand, DecodesInWorkers {
             then mapped exactly. The output (PNG, JPEG, WebP or AVIF, by --format or the extension of -o or \
             --name) holds upright pixels with the bit depth, alpha and colour profile (ICC, sRGB, gAMA, \
             cHRM) of the picture where the format can hold them, and its EXIF (orientation 1, the \
-            crop's size, no thumbnail) and XMP unless --strip, without the position unless --location keep; PHOTO.jpg is written to \
+            crop's size, no thumbnail) and XMP unless --strip, without the position unless --location keep, and without serial numbers, owner names and maker notes (what strip removes); PHOTO.jpg is written to \
             PHOTO.crop.png beside it, or to -o FILE (one input) or --out-dir DIR.
 
             --lossless with JPEG output keeps a JPEG's own DCT blocks, as jpegtran -crop does: \
@@ -92,6 +92,7 @@ struct Crop: ParsableCommand, DecodesInWorkers {
         if view == nil && contentMode != .stretch { throw ValidationError("--content-mode goes with --view.") }
         _ = try parsedView()
         if outputs.writesToStandardOutput && jobs.json { throw ValidationError("-o - and --json both write to standard output.") }
+        if strip == .gps && location.location == .keep { throw ValidationError("--strip gps and --location keep contradict each other.") }
     }
 
     func run() throws {

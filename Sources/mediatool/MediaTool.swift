@@ -20,7 +20,7 @@ import Reporting
 struct MediaTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mediatool",
-        abstract: "Batch media and binary processing: video thumbnails, storyboards and hover previews, orientation-aware crops, binary arrays.",
+        abstract: "Batch media and binary processing: thumbnails, storyboards, hover previews and web videos, orientation-aware crops, metadata stripped, probes, whole ingests, binary arrays.",
         discussion: """
             Every subcommand takes many inputs. Exit status: 0 when every input succeeded, 1 when any \
             input failed (the others are still processed), 64 for usage errors. Errors are one line \
@@ -77,7 +77,7 @@ struct MediaTool: ParsableCommand {
             guard code == .validationFailure, !(error is CleanExit) else { exit(withError: error) }
             var text = message(for: error)
             if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
-            let line = withoutFarGuess(text.split(separator: "\n").first.map(String.init) ?? text)
+            let line = withoutFarGuess(Self.oneLine(text))
             let names = configuration.subcommands.map { $0._commandName }
             let subcommand = arguments.prefix { $0 != "--" }.first { names.contains($0) }
             let help = subcommand.map { "mediatool \($0) --help" } ?? "mediatool --help"
@@ -87,6 +87,16 @@ struct MediaTool: ParsableCommand {
     }
 
     static var subcommandNames: [String] { configuration.subcommands.map { $0._commandName } }
+
+    /// The parser's message as one line: its first, and where that ends in a colon, the list of
+    /// `- choice` lines after it (a value of six choices was refused with no choice named).
+    static func oneLine(_ text: String) -> String {
+        let lines = text.split(separator: "\n").map { String($0).trimmingSpaces }
+        guard let first = lines.first else { return text }
+        guard first.hasSuffix(":") else { return first }
+        let items = lines.dropFirst().prefix { $0.hasPrefix("- ") }.map { String($0.dropFirst(2)) }
+        return items.isEmpty ? first : first + " " + items.joined(separator: ", ")
+    }
 
     /// The parser's "Unknown option '--bogus'. Did you mean '--jobs'?" without a guess that is no
     /// near spelling of what was typed (more than 2 letters changed, or a third of them): it sent

@@ -22,7 +22,7 @@ struct Strip: ParsableCommand, DecodesInWorkers {
             are removed unless kept; author (EXIF Artist, XMP dc:creator, IPTC by-lines) and \
             thumbnail (EXIF's embedded one) are kept unless removed.
 
-            PHOTO.jpg is written to PHOTO.stripped.jpg beside it, to -o FILE (one input), under \
+            PHOTO.jpg is written to PHOTO.stripped.jpg beside it, to -o FILE (one input; -o - to standard output), under \
             --out-dir DIR with its own name, or with --in-place over itself: a new file takes its \
             name when it is whole, with its mode and owner (another hard link to the old file \
             keeps the old bytes; a symbolic link is refused, not followed). The report (--json: \
@@ -40,7 +40,7 @@ struct Strip: ParsableCommand, DecodesInWorkers {
     @Argument(help: "Photos and videos, and folders of them.", completion: .file())
     var inputs: [String] = []
 
-    @Option(help: ArgumentHelp("Keep a group that is removed by default (location, serial, owner, makernotes).", valueName: "group"))
+    @Option(help: ArgumentHelp("Keep a group that is removed by default: location, serial, owner, makernotes (author and thumbnail are kept already).", valueName: "group"))
     var keep: [StripGroup] = []
 
     @Option(help: ArgumentHelp("Remove a group that is kept by default (author, thumbnail).", valueName: "group"))
@@ -51,7 +51,8 @@ struct Strip: ParsableCommand, DecodesInWorkers {
     @Flag(help: "Replace each input with its stripped copy.")
     var inPlace = false
 
-    @OptionGroup var limits: LimitOptions
+    @Option(help: ArgumentHelp("Refuse a stream (standard input, a pipe or a FIFO) that sends more than this (e.g. 2G); files are never held to it. strip decodes no pixels: the other limits are not its.", valueName: "size"))
+    var maxInputSize = ByteCount(StreamLimits.defaultMaxSize)
 
     @OptionGroup var outputs: OutputOptions
 
@@ -92,6 +93,8 @@ struct Strip: ParsableCommand, DecodesInWorkers {
             options.output.overwrite = true
             options.output.replacesItsInput = true
         }
+        var limits = try LimitOptions.parse([])
+        limits.maxInputSize = maxInputSize
         let sandboxRun = sandbox.begin(limits: limits, starting: [.pictures])
         let template = inPlace || outputs.outDir != nil ? "{stem}.{ext}" : "{stem}.stripped.{ext}"
         let (plan, files, ownOutputs) = try OutputOptions.plan(

@@ -27,7 +27,9 @@ import TestSupport
         video.subtitles = [.init(codec: "mov_text", language: "eng")]
         (video.coverArt, video.streams, video.alpha, video.icc, video.decodes) = (false, 2, false, "Display P3", true)
         video.capture = CaptureMetadata(created: "2024-05-01T12:34:56+02:00", make: "Apple", model: "iPhone", software: "17.0",
-                                        position: GeoPosition(latitude: 1, longitude: 2, altitude: 3))
+                                        position: GeoPosition(latitude: 1, longitude: 2, altitude: 3),
+                                        contentIdentifier: "6E1B7A4C-8A2F-4D2B-9C1E-0F3A5B7C9D1E")
+        video.motionPhoto = .init(offset: 100, length: 200)
         var picture = video
         picture.kind = .picture
         picture.embeddedThumbnail = .init(width: 160, height: 120)

@@ -62,7 +62,7 @@ import Testing
         (["thumbnail", "--width", "-5", "x.mp4"], "mediatool: --width must be 1 or more. (see 'mediatool thumbnail --help')"),
         (["thumbnail", "--width", "x.mp4"], "mediatool: The value 'x.mp4' is invalid for '--width <width>' (see 'mediatool thumbnail --help')"),
         (["thumbnail", "--at", "1x", "x.mp4"], "mediatool: The value '1x' is invalid for '--at <time>': it takes seconds (35.2), a timestamp (1:02.5), a percentage (10%) or auto (see 'mediatool thumbnail --help')"),
-        (["frobnicate"], "mediatool: no subcommand 'frobnicate': the subcommands are thumbnail, storyboard, preview, transcode, crop, probe, ingest, dump-doubles, pack-doubles, dump-array, pack-array (see 'mediatool --help')"),
+        (["frobnicate"], "mediatool: no subcommand 'frobnicate': the subcommands are thumbnail, storyboard, preview, transcode, crop, strip, probe, ingest, dump-doubles, pack-doubles, dump-array, pack-array (see 'mediatool --help')"),
     ])
     func oneLine(arguments: [String], line: String) throws {
         let run = try ToolRun.run(arguments)
@@ -76,7 +76,7 @@ import Testing
     @Test func bareMediatoolIsAUsageError() throws {
         let run = try ToolRun.run([])
         #expect(run.status == 64)
-        #expect(run.errorLines == ["mediatool: give a subcommand: thumbnail, storyboard, preview, transcode, crop, probe, ingest, dump-doubles, pack-doubles, dump-array, pack-array (see 'mediatool --help')"])
+        #expect(run.errorLines == ["mediatool: give a subcommand: thumbnail, storyboard, preview, transcode, crop, strip, probe, ingest, dump-doubles, pack-doubles, dump-array, pack-array (see 'mediatool --help')"])
     }
 
     @Test func aMissingOutputFolderIsSaidAsSuch() throws {

@@ -122,6 +122,12 @@ import TestSupport
         #expect(after["IFD0:Artist"] == nil && after["ExifIFD:SerialNumber"] == nil && after["ExifIFD:OwnerName"] == nil)
         let both = try ToolRun.run(["strip", "--keep", "author", "--remove", "author", input, "-o", output + "2"])
         #expect(both.status == 64 && both.errorLines.count == 1, "\(both.standardError)")
+        // A group that is none: one line that names every group (the parser's list was cut off).
+        let unknown = try ToolRun.run(["strip", "--keep", "places", input, "-o", output + "3"])
+        #expect(unknown.status == 64 && unknown.errorLines.count == 1)
+        #expect(unknown.errorLines.first?.contains("location, serial, owner, makernotes, author, thumbnail") == true, "\(unknown.standardError)")
+        let crop = try ToolRun.run(["crop", "--strip", "gps", "--location", "keep", "--rect", "0,0,4,4", input, "-o", output + "4.png"])
+        #expect(crop.status == 64 && crop.errorLines.count == 1)
     }
 
     /// --in-place: a new file takes the input's name, with its mode; a link is refused, not followed;

@@ -51,7 +51,7 @@ import TestSupport
 
     /// Help texts and messages that leaked or lied.
     @Test(arguments: [
-        (["help", "nosuch"], "mediatool: no subcommand 'nosuch': the subcommands are thumbnail, storyboard, preview, transcode, crop, probe, ingest, dump-doubles, pack-doubles, dump-array, pack-array (see 'mediatool --help')"),
+        (["help", "nosuch"], "mediatool: no subcommand 'nosuch': the subcommands are thumbnail, storyboard, preview, transcode, crop, strip, probe, ingest, dump-doubles, pack-doubles, dump-array, pack-array (see 'mediatool --help')"),
         (["thumb", "x.mp4"], "mediatool: no subcommand 'thumb': did you mean 'thumbnail'? (see 'mediatool --help')"),
         (["crop", "--subsampling", "444", "--rect", "0,0,1,1", "x.png"], "mediatool: --subsampling is for JPEG output, not png. (see 'mediatool crop --help')"),
         (["crop", "--subsampling", "440", "--format", "jpeg", "--rect", "0,0,1,1", "x.png"], "mediatool: The value '440' is invalid for '--subsampling <420|422|444>'. Please provide one of '420', '422' or '444'. (see 'mediatool crop --help')"),

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// probe says what pairs a Live Photo's still and video, and where a Motion Photo's video lies
+/// (issue 56), each against what a reference reads: exiftool the maker note, FFmpeg the MOV's key
+/// and the appended MP4.
+@Suite struct LiveAndMotionPhotoProbeTests {
+    static let identifier = "6E1B7A4C-8A2F-4D2B-9C1E-0F3A5B7C9D1E"
+
+    static var referencesInstalled: Bool {
+        get throws { try StripTests.referencesInstalled && Requirement.tool("/usr/bin/ffprobe") }
+    }
+
+    /// A TIFF-headed EXIF block whose Exif directory holds an Apple maker note with tag 0x0011.
+    static func appleExif(contentIdentifier: String) -> [UInt8] {
+        func u16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func u32(_ value: Int) -> [UInt8] { u16(value >> 16) + u16(value & 0xFFFF) }
+        let text = Array(contentIdentifier.utf8) + [0]
+        // The note: signature, version, byte order, one entry, no next directory, the text at 32.
+        let note = Array("Apple iOS\0".utf8) + [0, 1] + Array("MM".utf8) + u16(1) + u16(0x0011) + u16(2) + u32(text.count) + u32(32)
+            + u32(0) + text
+        // IFD0 at 8 (one entry: the Exif pointer), the Exif directory at 26 (one entry), the note at 44.
+        let ifd0 = u16(1) + u16(0x8769) + u16(4) + u32(1) + u32(26) + u32(0)
+        let exif = u16(1) + u16(0x927C) + u16(7) + u32(note.count) + u32(44) + u32(0)
+        return Array("MM".utf8) + [0, 42] + u32(8) + ifd0 + exif + note
+    }
+
+    @Test(.enabled(if: try referencesInstalled))
+    func aLivePhotosStillAndVideoSayTheSameContentIdentifier() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The still: an APP1 Exif segment with Apple's maker note, after SOI.
+        var jpeg = [UInt8](try Fixture.data("pictures/gray.jpg"))
+        let exif = Array("Exif\0\0".utf8) + Self.appleExif(contentIdentifier: Self.identifier)
+        jpeg.insert(contentsOf: [0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)] + exif, at: 2)
+        let still = folder.appendingPathComponent("IMG_0001.JPG").path
+        try Data(jpeg).write(to: URL(fileURLWithPath: still))
+        let read = try ChildProcess.run(StripTests.exiftool, ["-s", "-s", "-s", "-Apple:MediaGroupUUID", still])
+        try #require(String(decoding: read.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == Self.identifier)
+        // The video: the key Apple writes, by FFmpeg's mov muxer.
+        let video = folder.appendingPathComponent("IMG_0001.MOV").path
+        let made = try ChildProcess.run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", Fixture.path("video/counter.mov"), "-c", "copy",
+                                                           "-movflags", "use_metadata_tags",
+                                                           "-metadata", "com.apple.quicktime.content.identifier=\(Self.identifier)", video])
+        try #require(made.status == 0)
+        let (run, lines) = try ProbeTests.probe([still, video])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(lines[still]?["content_identifier"] as? String == Self.identifier)
+        #expect(lines[video]?["content_identifier"] as? String == Self.identifier)
+        // And a photo that is no Live Photo's says null.
+        let (_, plain) = try ProbeTests.probe([Fixture.path("pictures/camera.jpg")])
+        #expect(plain[Fixture.path("pictures/camera.jpg")]?["content_identifier"] is NSNull)
+    }
+
+    @Test(.enabled(if: try referencesInstalled))
+    func aMotionPhotoSaysWhereItsVideoLies() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("video/counter.mp4")))
+        let still = try StripTests.located("pictures/camera.jpg", as: "still.jpg", in: folder,
+                                           tags: ["-XMP-GCamera:MicroVideo=1", "-XMP-GCamera:MicroVideoOffset=\(video.count)"])
+        let stillBytes = try Data(contentsOf: URL(fileURLWithPath: still))
+        let motion = folder.appendingPathComponent("PXL_20240501_MP.jpg").path
+        try (stillBytes + video).write(to: URL(fileURLWithPath: motion))
+        let (run, lines) = try ProbeTests.probe([motion, still])
+        #expect(run.status == 0, "\(run.standardError)")
+        let range = try #require(lines[motion]?["motion_photo"] as? [String: Any])
+        #expect(range["offset"] as? Int == stillBytes.count && range["length"] as? Int == video.count)
+        // What lies there is the MP4, as FFmpeg reads it.
+        let tail = folder.appendingPathComponent("tail.mp4")
+        try (stillBytes + video).suffix(from: stillBytes.count).write(to: tail)
+        let probe = try ChildProcess.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", tail.path])
+        #expect(String(decoding: probe.standardOutput, as: UTF8.self).contains("h264"))
+        // The still alone claims a video its file does not hold: none is said.
+        #expect(lines[still]?["motion_photo"] is NSNull)
+    }
+}
