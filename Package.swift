@@ -131,7 +131,7 @@ let package = Package(
         .target(name: "JPEGCodec", dependencies: ["Failures", "CJPEG", "CJPEGShim", "CTurboJPEG", "FileIO", "Reporting"]),
 
         // `ingest`: from one open of an upload, its probe, renditions, storyboard, preview, placeholders and hashes.
-        .target(name: "Ingest", dependencies: ["Failures", "FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "MediaFormats", "MediaProbe", "PictureDigests", "Previews", "Storyboards", "VideoThumbnails", "WebVideo", "WorkerPool", "CMediaToolSystem"]),
+        .target(name: "Ingest", dependencies: ["Failures", "FFmpeg", "FileIO", "ImageCodecs", "Imaging", "JSON", "MediaFormats", "MediaProbe", "MetadataStripping", "PictureDigests", "Previews", "Storyboards", "VideoThumbnails", "WebVideo", "WorkerPool", "CMediaToolSystem"]),
         // A picture's placeholders (BlurHash, ThumbHash) and perceptual hashes (ImageHash's dHash, pHash).
         .target(name: "PictureDigests", dependencies: ["Imaging"]),
         // Pixel buffers and orientation, shared by thumbnail and crop: no codec here.

@@ -63,12 +63,17 @@ extension ExifBlock {
 
     /// The embedded thumbnail's size, from the frame header of the JPEG that IFD1 points to.
     public var thumbnailSize: (width: Int, height: Int)? {
+        thumbnailRange.flatMap { Self.jpegFrameSize(bytes[$0]) }
+    }
+
+    /// Where the embedded thumbnail (IFD1's JPEG) lies in the block.
+    public var thumbnailRange: Range<Int>? {
         guard let ifd0 = firstDirectory, let count = entries(of: ifd0), let ifd1 = read32(ifd0 + 2 + count * 12), ifd1 != 0,
               entries(of: ifd1) != nil,
               let start = entry(Self.thumbnailOffsetTag, in: ifd1).flatMap({ read32($0 + 8) }),
               let length = entry(Self.thumbnailLengthTag, in: ifd1).flatMap({ read32($0 + 8) }),
               start + length <= bytes.count else { return nil }
-        return Self.jpegFrameSize(bytes[start..<(start + length)])
+        return start..<(start + length)
     }
 
     /// The size a JPEG's first frame header (SOF0 to SOF15) states.

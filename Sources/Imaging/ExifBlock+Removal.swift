@@ -14,30 +14,55 @@ extension ExifBlock {
     public enum ExifDirectory: String, Sendable {
         case ifd0 = "IFD0"
         case exif = "ExifIFD"
-        case gps = "GPS"
+        /// A TIFF's later pages, IFD1 (the thumbnail's), SubIFDs.
+        case other = "IFD"
     }
 
     static let makerNoteTag = 0x927C
+    static let subIFDsTag = 0x014A
+    /// More directories than any real file has: a hostile chain ends here.
+    static let mostDirectories = 64
 
-    /// The Exif directory's offset, where IFD0 points to a readable one.
-    var exifDirectory: Int? { pointer(Self.exifPointerTag) }
-
-    /// Removes the GPS directory: its entries and their values zeroed, IFD0's pointer to it removed.
-    /// Returns whether there was one.
-    @discardableResult
-    public mutating func removeGPS() -> Bool {
-        guard let ifd0 = firstDirectory, entry(Self.gpsPointerTag, in: ifd0) != nil else { return false }
-        if let gps = pointer(Self.gpsPointerTag) { erase(directory: gps) }
-        _ = removeEntries(in: ifd0) { $0 == Self.gpsPointerTag }
-        return true
+    /// Every directory IFD0 reaches, each once: the chain of next-directory links (IFD1, a TIFF's
+    /// pages), the Exif directories and SubIFDs any of them points to. A GPS directory is found
+    /// from these (wherever a writer put its pointer, exiftool reads it).
+    func reachableDirectories() -> [(offset: Int, kind: ExifDirectory)] {
+        var found: [(offset: Int, kind: ExifDirectory)] = [], seen: Set<Int> = []
+        var queue: [(offset: Int, kind: ExifDirectory)] = firstDirectory.map { [($0, .ifd0)] } ?? []
+        while !queue.isEmpty, found.count < Self.mostDirectories {
+            let (offset, kind) = queue.removeFirst()
+            guard let count = entries(of: offset), seen.insert(offset).inserted else { continue }
+            found.append((offset, kind))
+            if let exif = entry(Self.exifPointerTag, in: offset).flatMap({ read32($0 + 8) }) { queue.append((exif, .exif)) }
+            if let subIFDs = entry(Self.subIFDsTag, in: offset) {
+                let number = min(read32(subIFDs + 4) ?? 0, Self.mostDirectories)
+                let values = number <= 1 ? subIFDs + 8 : read32(subIFDs + 8) ?? -1
+                for index in 0..<number { if let sub = read32(values + index * 4) { queue.append((sub, .other)) } }
+            }
+            if kind != .exif, let next = read32(offset + 2 + count * 12), next != 0 { queue.append((next, .other)) }
+        }
+        return found
     }
 
-    /// Removes the tags `shouldRemove` picks from IFD0 and the Exif directory. A maker note is
+    /// Removes every GPS directory: its entries and their values zeroed, the pointer to it removed
+    /// from whichever directory held it. Returns whether there was one.
+    @discardableResult
+    public mutating func removeGPS() -> Bool {
+        var removed = false
+        for (directory, _) in reachableDirectories() where entry(Self.gpsPointerTag, in: directory) != nil {
+            if let gps = entry(Self.gpsPointerTag, in: directory).flatMap({ read32($0 + 8) }), entries(of: gps) != nil {
+                erase(directory: gps)
+            }
+            removed = !removeEntries(in: directory) { $0 == Self.gpsPointerTag }.isEmpty || removed
+        }
+        return removed
+    }
+
+    /// Removes the tags `shouldRemove` picks from every directory but GPS's. A maker note is
     /// offered with its first bytes (`makerNote`), so that a caller can keep one it knows.
     public mutating func removeTags(where shouldRemove: (_ tag: Int, _ directory: ExifDirectory, _ makerNote: [UInt8]) -> Bool) -> [RemovedTag] {
         var removed: [RemovedTag] = []
-        for (directory, offset) in [(ExifDirectory.ifd0, firstDirectory), (.exif, exifDirectory)] {
-            guard let offset else { continue }
+        for (offset, directory) in reachableDirectories() {
             var makerNote: [UInt8] = []
             if let entry = entry(Self.makerNoteTag, in: offset), let (at, length) = outOfLineValue(entry) {
                 makerNote = Array(bytes[at..<(at + min(length, 16))])

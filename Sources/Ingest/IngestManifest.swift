@@ -29,9 +29,11 @@ struct IngestManifest: Encodable {
         /// None made: the upload plays in browsers as it is.
         case webVideoNotNeeded
         case kept(name: String)
+        /// The upload stripped (`"original": true`): what was removed, as `strip` reports it.
+        case original(path: String, file: String, width: Int, height: Int, format: String, bytes: Int, removed: [String])
 
         private enum Key: String, CodingKey {
-            case name, path, file, width, height, format, mime, codecs, bytes, frames, sheets, milliseconds, renditions, because, kept
+            case name, path, file, width, height, format, mime, codecs, bytes, frames, sheets, milliseconds, renditions, because, kept, removed
             case playsAsUploaded = "plays_as_uploaded"
         }
 
@@ -81,6 +83,10 @@ struct IngestManifest: Encodable {
                 try entry.encode(name, forKey: .name)
                 try entry.encodeNil(forKey: .path)
                 try entry.encode(true, forKey: .kept)
+            case .original(let path, let file, let width, let height, let format, let bytes, let removed):
+                try Self.made(name: "original", path: path, file: file, width: width, height: height, format: format, into: &entry)
+                try entry.encode(bytes, forKey: .bytes)
+                try entry.encode(removed, forKey: .removed)
             }
         }
 

@@ -7,6 +7,7 @@ public enum IngestOutput: Sendable, Hashable {
     case storyboard
     case preview
     case webVideo
+    case original
 }
 
 extension IngestRecipe {
@@ -20,5 +21,6 @@ extension IngestRecipe {
             + (storyboard == nil ? [] : [(.storyboard, storyboardTemplate)])
             + (preview == nil ? [] : [(.preview, previewTemplate)])
             + (webVideo == nil ? [] : [(.webVideo, webVideoTemplate)])
+            + (writesStrippedOriginal ? [(.original, names.original)] : [])
     }
 }

@@ -75,6 +75,8 @@ public struct IngestRecipe: Sendable, Codable, Equatable {
         /// An HLS ladder's master playlist, its renditions beside it (`.720p.mp4`, `.720p.m3u8`).
         public var hls = "{stem}.{ext}.m3u8"
         public var manifest = "{stem}.{ext}.json"
+        /// The upload itself, stripped of where and by whom (`"original": true`).
+        public var original = "{stem}.stripped.{ext}"
         public init() {}
     }
 
@@ -89,6 +91,10 @@ public struct IngestRecipe: Sendable, Codable, Equatable {
     public var webVideo: WebVideoSettings? = WebVideoSettings()
     public var digests = PictureDigests.Request()
     public var names = Names()
+    /// Write the upload itself beside its renditions, stripped as `strip` strips it (its pixels and
+    /// samples as uploaded, without position, serials, owner or maker notes): what a site that
+    /// offers the original file serves.
+    public var writesStrippedOriginal = false
 
     /// WordPress's: what its sites have been shown at for years, so that a theme finds its sizes.
     public static let defaultQuality = 82

@@ -6,6 +6,7 @@ import Imaging
 import JSON
 import MediaFormats
 import MediaProbe
+import MetadataStripping
 import PictureDigests
 import Previews
 import Storyboards
@@ -91,6 +92,7 @@ public struct Ingester: Sendable {
         } else {
             warnings.append("an audio file without cover art: its manifest holds its probe only")
         }
+        if let path = planned[.original] { renditions.append(try writeStrippedOriginal(of: file, probe: probe, to: path, outputs: outputs, planned: planned)) }
         let manifest = IngestManifest(
             input: file.displayName, probe: probe, includesGPS: options.includesGPS, entries: renditions,
             placeholders: recipe.digests.placeholders ? digests.thumbHash.flatMap { thumb in digests.blurHash.map { (thumb, $0) } } : nil,
@@ -417,4 +419,20 @@ public struct Ingester: Sendable {
         return preview
     }
 
+}
+
+extension Ingester {
+    /// The upload as `strip` writes it: its bytes, the position (unless `--location keep`), serials,
+    /// owner and maker notes removed in place.
+    func writeStrippedOriginal(of file: InputFile, probe: ProbeResult, to path: String, outputs: any JobOutputs,
+                               planned: [IngestOutput: String]) throws -> IngestManifest.Entry {
+        let groups = options.includesGPS ? StripGroup.removedByDefault.subtracting([.location]) : StripGroup.removedByDefault
+        let edits = try MetadataStripper(removing: groups).edits(for: file)
+        guard let size = file.size else { throw StripError.notAFile }
+        let descriptor = try outputs.open(path, namedByUser: false)
+        try edits.write(file, size: size, to: descriptor, target: path)
+        var seen: Set<String> = []
+        return .original(path: path, file: Self.relative(path, to: planned[.manifest]), width: probe.width ?? 0, height: probe.height ?? 0,
+                         format: probe.format, bytes: size + edits.sizeChange, removed: edits.removed.filter { seen.insert($0).inserted })
+    }
 }

@@ -38,7 +38,7 @@ extension IngestRecipe {
         guard text.count <= largestText else { throw .unusable("is \(text.count) bytes: a recipe has at most \(largestText)") }
         let value: JSONValue
         do { value = try JSONTextParser.parse(text) } catch { throw .syntax(error) }
-        var reader = try Fields(value, place: "top level", keys: ["renditions", "format", "quality", "poster", "storyboard", "preview", "web_video", "placeholders", "hashes", "names"])
+        var reader = try Fields(value, place: "top level", keys: ["renditions", "format", "quality", "poster", "storyboard", "preview", "web_video", "placeholders", "hashes", "original", "names"])
         var recipe = IngestRecipe.standard
         let format = try reader.take("format", renditionFormat) ?? .jpeg
         let quality = try reader.take("quality") { value, place throws(RecipeError) in try integer(value, place, 1...100) } ?? defaultQuality
@@ -56,6 +56,7 @@ extension IngestRecipe {
             if let placeholders { (recipe.digests.blurHashComponentsX, recipe.digests.blurHashComponentsY) = (placeholders.x, placeholders.y) }
         }
         if let hashes = try reader.take("hashes", boolean) { recipe.digests.hashes = hashes }
+        if let original = try reader.take("original", boolean) { recipe.writesStrippedOriginal = original }
         if let names = try reader.take("names", readNames) { recipe.names = names }
         try reader.finish()
         try recipe.checkNames()
@@ -72,6 +73,7 @@ extension IngestRecipe {
             + (storyboard == nil ? [] : [("names.storyboard", storyboardTemplate)])
             + (preview == nil ? [] : [("names.preview", previewTemplate)])
             + (webVideo == nil ? [] : [(webVideo?.hls == true ? "names.hls" : "names.web_video", webVideoTemplate)])
+            + (writesStrippedOriginal ? [("names.original", names.original)] : [])
         for (place, template) in all {
             if let first = seen[template] {
                 throw .unusable("names two outputs \(template): \(first) and \(place) (use {name} and {format} in names.rendition)")
@@ -359,7 +361,7 @@ private func readPlaceholders(_ value: JSONValue, _ place: String) throws(Recipe
 }
 
 private func readNames(_ value: JSONValue, _ place: String) throws(RecipeError) -> IngestRecipe.Names {
-    var fields = try Fields(value, place: place, keys: ["rendition", "storyboard", "preview", "web_video", "hls", "manifest"])
+    var fields = try Fields(value, place: place, keys: ["rendition", "storyboard", "preview", "web_video", "hls", "manifest", "original"])
     var names = IngestRecipe.Names()
     func template(_ value: JSONValue, _ place: String) throws(RecipeError) -> String {
         let text = try string(value, place, "a file name template")
@@ -388,6 +390,7 @@ private func readNames(_ value: JSONValue, _ place: String) throws(RecipeError) 
         names.hls = text
     }
     if let text = try fields.take("manifest", template) { names.manifest = text }
+    if let text = try fields.take("original", template) { names.original = text }
     try fields.finish()
     return names
 }

@@ -39,6 +39,9 @@ public struct ByteEdits: Sendable {
 
     public var isEmpty: Bool { edits.isEmpty }
 
+    /// How many bytes the output has more than the input (a JPEG's IPTC or a PNG's chunk shrunk: fewer).
+    public var sizeChange: Int { edits.reduce(0) { $0 + $1.replacement.count - $1.range.count } }
+
     /// The edits in file order, or the error when two overlap (only a hostile file makes two
     /// structures claim one byte range).
     func sorted(fileSize: Int) throws(StripError) -> [Edit] {

@@ -41,6 +41,20 @@ struct FileBytes {
         return bytes
     }
 
+    /// Where `pattern` first stands at or after `offset`, read a MiB at a time (each piece overlapping
+    /// the last by the pattern's length less one); nil when it does not.
+    func find(_ pattern: [UInt8], from offset: Int) throws -> Int? {
+        let piece = 1 << 20
+        var start = offset
+        while start + pattern.count <= size {
+            let chunk = try read(start..<min(size, start + piece), what: "the file")
+            if let found = chunk[...].range(of: pattern) { return start + found.lowerBound }
+            if start + piece >= size { return nil }
+            start += piece - (pattern.count - 1)
+        }
+        return nil
+    }
+
     /// Up to `count` bytes at `offset`, fewer at the end of the file.
     func peek(at offset: Int, count: Int) throws -> [UInt8] {
         try read(offset..<min(size, offset + count), what: "a header")

@@ -1,7 +1,9 @@
 import HEIFCodec
 
-/// A HEIC's or AVIF's `Exif` and XMP (`mime`) items, edited where their extents lie; a Motion
-/// Photo's video after the picture, as its XMP says. Items keep their lengths, so `iloc` stays right.
+/// A HEIC's or AVIF's `Exif` and XMP (`mime`) items, edited where their extents lie; then every
+/// top-level box walked as an MP4's are, so that a Motion Photo's video appended after the picture
+/// (its own `ftyp` and `moov`) is stripped too, whatever the XMP says of it. Items keep their
+/// lengths, so `iloc` stays right.
 struct HEIFStripper {
     let bytes: FileBytes
     let groups: Set<StripGroup>
@@ -11,9 +13,10 @@ struct HEIFStripper {
     func strip() throws -> ByteEdits {
         let container = try HEIFContainer(file: bytes.file)
         var edits = ByteEdits()
-        var motionVideo: Range<Int>?
         for item in container.items.values.sorted(by: { $0.id < $1.id }) where item.type == "Exif" || item.type == "mime" {
-            guard let ranges = container.fileRanges(of: item) else { continue }
+            // An item whose extents lie outside what holds them is damage: passing over it would
+            // write the file with whatever it holds.
+            guard let ranges = container.fileRanges(of: item) else { throw StripError.truncated(what: "item \(item.id)", at: 0) }
             let data = try ranges.flatMap { try bytes.read($0, what: "item \(item.id)") }
             var scrubbed: [UInt8]
             if item.type == "Exif" {
@@ -23,7 +26,6 @@ struct HEIFStripper {
                 edits.removed += removed
             } else {
                 guard data[...].range(of: Array("<x:xmpmeta".utf8)) != nil else { continue }
-                motionVideo = MotionPhoto.video(describedBy: data, fileSize: bytes.size)
                 let (packet, removed) = XMPScrubber.scrub(data, removing: groups)
                 scrubbed = packet
                 edits.removed += removed
@@ -35,7 +37,7 @@ struct HEIFStripper {
                 position += range.count
             }
         }
-        if let motionVideo { edits.append(try MotionPhoto.strip(motionVideo, in: bytes, removing: groups)) }
+        edits.append(try QuickTimeStripper(bytes: bytes, groups: groups).strip(0..<bytes.size))
         return edits
     }
 }

@@ -21,19 +21,17 @@ struct JPEGStripper {
         let payload: [UInt8]
     }
 
-    /// The edits of the JPEG that starts at `start`; `keepsLength`: nothing may move (a picture
-    /// inside another, or one whose MPF offsets count past its segments).
-    func strip(at start: Int = 0, keepsLength: Bool = false, depth: Int = 0) throws -> ByteEdits {
-        let segments = try metadataSegments(at: start)
+    /// The edits of the JPEG that starts at `start`, and where it ends (after its EOI); `keepsLength`:
+    /// nothing may move (a picture inside another, or one whose MPF offsets count past its segments).
+    func strip(at start: Int = 0, keepsLength: Bool = false, depth: Int = 0) throws -> (edits: ByteEdits, end: Int) {
+        let (segments, scan) = try metadataSegments(at: start)
         var edits = ByteEdits()
         var extended: [Segment] = []
-        var trailing: [Range<Int>] = []
-        var motionVideo: Range<Int>?
         let hasMPF = segments.contains { $0.marker == 0xE2 && $0.payload.starts(with: Self.mpfSignature) }
         for segment in segments {
             let payload = segment.payload
             switch segment.marker {
-            case 0xE1 where payload.starts(with: Self.exifSignature):
+            case 0xE1 where payload.starts(with: Self.exifSignature.prefix(5)) && payload.count > 6:
                 let header = Self.exifSignature.count
                 if let (scrubbed, removed) = ExifScrubber.scrub(Array(payload[header...]), removing: groups) {
                     edits.overwrite(at: segment.payloadAt + header, old: Array(payload[header...]), new: scrubbed)
@@ -42,7 +40,6 @@ struct JPEGStripper {
             case 0xE1 where payload.starts(with: Self.xmpSignature):
                 let header = Self.xmpSignature.count
                 let packet = Array(payload[header...])
-                motionVideo = MotionPhoto.video(describedBy: packet, fileSize: bytes.size)
                 let (scrubbed, removed) = XMPScrubber.scrub(packet, removing: groups)
                 edits.overwrite(at: segment.payloadAt + header, old: packet, new: scrubbed)
                 edits.removed += removed
@@ -58,25 +55,51 @@ struct JPEGStripper {
                 edits.replace((segment.payloadAt - 2)..<(segment.payloadAt + payload.count),
                               with: [UInt8(length >> 8), UInt8(length & 0xFF)] + Self.photoshopSignature + scrubbed, current: [])
                 edits.removed += removed
-            case 0xE2 where payload.starts(with: Self.mpfSignature):
-                trailing += mpfImages(in: segment)
             default:
                 break
             }
         }
         edits.append(scrubExtendedXMP(extended))
-        // Pictures inside pictures: one level is what phones write; a deeper chain is a decoy.
-        if depth == 0 {
-            for image in trailing where Self.recognises(try bytes.peek(at: image.lowerBound, count: 3)) {
-                edits.append(try strip(at: image.lowerBound, keepsLength: true, depth: depth + 1))
+        // The picture ends at its EOI (0xFF 0xD9 stands nowhere in entropy-coded data); without one,
+        // at the file's end.
+        let end = scan.flatMap { try? bytes.find([0xFF, 0xD9], from: $0) }.map { $0 + 2 } ?? bytes.size
+        if depth == 0 { edits.append(try stripTrailing(from: end)) }
+        return (edits, end)
+    }
+
+    /// What follows the picture: MPF's pictures (a depth map, a gain map), a Motion Photo's video,
+    /// or anything else appended, each stripped where it lies (nothing moves). A JPEG or an MP4 is
+    /// found by its signature; bytes that are neither are zeroed, since what they hold cannot be
+    /// told (a second photo with its position was appended to a first).
+    private func stripTrailing(from start: Int) throws -> ByteEdits {
+        var edits = ByteEdits()
+        var index = start
+        while index < bytes.size {
+            let head = try bytes.peek(at: index, count: 8)
+            if Self.recognises(head) {
+                let inner = try strip(at: index, keepsLength: true, depth: 1)
+                edits.append(inner.edits)
+                index = max(inner.end, index + 3)
+            } else if head.count == 8, head[4..<8].elementsEqual("ftyp".utf8) {
+                // A video runs to the file's end: its boxes say where each ends.
+                edits.append(try QuickTimeStripper(bytes: bytes, groups: groups).strip(index..<bytes.size))
+                break
+            } else {
+                let next = [try bytes.find([0xFF, 0xD8, 0xFF], from: index + 1), try bytes.find(Array("ftyp".utf8), from: index + 1).map { $0 - 4 }]
+                    .compactMap { $0 }.filter { $0 > index }.min() ?? bytes.size
+                let old = try bytes.read(index..<next, what: "the bytes after the picture")
+                if old.contains(where: { $0 != 0 }) {
+                    edits.overwrite(at: index, old: old, new: [UInt8](repeating: 0, count: old.count))
+                    edits.removed.append("JPEG:TrailingData")
+                }
+                index = next
             }
-            if let motionVideo { edits.append(try MotionPhoto.strip(motionVideo, in: bytes, removing: groups)) }
         }
         return edits
     }
 
     /// The APPn segments from SOI to the first SOS (or EOI), each read whole (at most 64 KiB).
-    private func metadataSegments(at start: Int) throws -> [Segment] {
+    private func metadataSegments(at start: Int) throws -> (segments: [Segment], scan: Int?) {
         var segments: [Segment] = []
         var index = start + 2
         while true {
@@ -93,7 +116,8 @@ struct JPEGStripper {
             // Fill bytes (0xFF) may stand before a marker.
             if head[1] == 0xFF { index += 1; continue }
             let marker = head[1]
-            if marker == 0xDA || marker == 0xD9 { return segments }
+            if marker == 0xDA { return (segments, index) }
+            if marker == 0xD9 { return (segments, nil) }
             if (0xD0...0xD7).contains(marker) || marker == 0x01 { index += 2; continue }
             let length = head.bigEndian(at: 2, count: 2)
             guard length >= 2 else { throw StripError.truncated(what: "a JPEG segment", at: index) }
@@ -122,30 +146,5 @@ struct JPEGStripper {
         }
         edits.removed += removed
         return edits
-    }
-
-    /// The byte ranges of the images an MPF segment lists besides the first (offsets count from its
-    /// TIFF header), those inside the file.
-    private func mpfImages(in segment: Segment) -> [Range<Int>] {
-        let tiff = Array(segment.payload.dropFirst(Self.mpfSignature.count))
-        guard tiff.count >= 8 else { return [] }
-        let little = tiff[0] == 0x49
-        let read = { (at: Int, count: Int) -> Int? in
-            guard at >= 0, at + count <= tiff.count else { return nil }
-            return little ? tiff.littleEndian(at: at, count: count) : tiff.bigEndian(at: at, count: count)
-        }
-        guard let ifd = read(4, 4), let count = read(ifd, 2) else { return [] }
-        let headerAt = segment.payloadAt + Self.mpfSignature.count
-        for index in 0..<min(count, 64) {
-            let entry = ifd + 2 + index * 12
-            // MPEntry (0xB002): 16 bytes an image: attributes, size, offset, two dependents.
-            guard read(entry, 2) == 0xB002, let length = read(entry + 4, 4), let at = read(entry + 8, 4) else { continue }
-            return stride(from: 0, to: min(length / 16, 16), by: 1).compactMap { image in
-                guard let size = read(at + image * 16 + 4, 4), let offset = read(at + image * 16 + 8, 4), offset > 0,
-                      headerAt + offset + size <= bytes.size else { return nil }
-                return (headerAt + offset)..<(headerAt + offset + size)
-            }
-        }
-        return []
     }
 }

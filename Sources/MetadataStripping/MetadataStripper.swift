@@ -13,7 +13,7 @@ public struct MetadataStripper: Sendable {
 
     /// The containers strip reads, by their first bytes: the one place a format is told.
     private static let containers: [(recognises: @Sendable ([UInt8]) -> Bool, strip: @Sendable (FileBytes, Set<StripGroup>) throws -> ByteEdits)] = [
-        (JPEGStripper.recognises, { try JPEGStripper(bytes: $0, groups: $1).strip() }),
+        (JPEGStripper.recognises, { try JPEGStripper(bytes: $0, groups: $1).strip().edits }),
         (PNGStripper.recognises, { try PNGStripper(bytes: $0, groups: $1).strip() }),
         (WebPStripper.recognises, { try WebPStripper(bytes: $0, groups: $1).strip() }),
         (TIFFStripper.recognises, { try TIFFStripper(bytes: $0, groups: $1).strip() }),

@@ -1,6 +1,7 @@
 /// An Android Motion Photo: a JPEG or HEIC whose XMP says that a video follows the picture in the
 /// same file (Google's Motion Photo format 1.0: `Container:Directory` with a `MotionPhoto` item
 /// and its `Item:Length`; the older `GCamera:MicroVideoOffset`), counted from the file's end.
+/// What probe reports; strip does not trust it, and finds what follows a picture by its bytes.
 public enum MotionPhoto {
     /// The video's byte range in a file of `fileSize` bytes, as the XMP `packet` states it.
     public static func video(describedBy packet: [UInt8], fileSize: Int) -> Range<Int>? {
@@ -9,6 +10,11 @@ public enum MotionPhoto {
             // The Length of the item whose Semantic is MotionPhoto: among its element's attributes.
             let itemStart = packet[..<semantic.lowerBound].lastIndex(of: UInt8(ascii: "<")) ?? semantic.lowerBound
             let itemEnd = packet[semantic.upperBound...].firstIndex(of: UInt8(ascii: ">")) ?? packet.count
+            length = attribute("Item:Length", in: packet[itemStart..<itemEnd])
+        } else if let semantic = packet[...].range(of: Array("<Item:Semantic>MotionPhoto<".utf8)) {
+            // The element form: the Length among the same list item's elements.
+            let itemStart = packet[..<semantic.lowerBound].indices.last { packet[$0...].starts(with: "<rdf:li".utf8) } ?? semantic.lowerBound
+            let itemEnd = packet[semantic.upperBound...].range(of: Array("</rdf:li>".utf8))?.lowerBound ?? packet.count
             length = attribute("Item:Length", in: packet[itemStart..<itemEnd])
         }
         if length == nil { length = attribute("GCamera:MicroVideoOffset", in: packet[...]) }
@@ -21,12 +27,5 @@ public enum MotionPhoto {
         guard let found = text.range(of: Array((name + "=\"").utf8)) ?? text.range(of: Array((name + ">").utf8)) else { return nil }
         let digits = text[found.upperBound...].prefix { $0 >= 0x30 && $0 <= 0x39 }.prefix(18)
         return digits.isEmpty ? nil : digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
-    }
-
-    /// The edits of the video at `range`, if it is an MP4 (its first box an `ftyp`).
-    static func strip(_ range: Range<Int>, in bytes: FileBytes, removing groups: Set<StripGroup>) throws -> ByteEdits {
-        let head = try bytes.peek(at: range.lowerBound, count: 8)
-        guard head.count == 8, head[4...].elementsEqual("ftyp".utf8) else { return ByteEdits() }
-        return try QuickTimeStripper(bytes: bytes, groups: groups).strip(range)
     }
 }

@@ -39,9 +39,23 @@ struct PNGStripper {
         var edits = ByteEdits()
         let keyword = data.prefix { $0 != 0 }
         if type == "eXIf" {
-            if let (scrubbed, removed) = ExifScrubber.scrub(data, removing: groups), !removed.isEmpty {
-                edits.replace(at..<end, with: Self.chunk(type: type, data: scrubbed), current: [])
+            // Some writers keep JPEG's "Exif\0\0" before the TIFF header.
+            let skip = data.starts(with: JPEGStripper.exifSignature) ? JPEGStripper.exifSignature.count : 0
+            if let (scrubbed, removed) = ExifScrubber.scrub(Array(data[skip...]), removing: groups), !removed.isEmpty {
+                edits.replace(at..<end, with: Self.chunk(type: type, data: Array(data[..<skip]) + scrubbed), current: [])
                 edits.removed += removed
+            }
+        } else if type != "iTXt", keyword.elementsEqual(Self.xmpKeyword) {
+            // XMP in tEXt (Latin-1 text after the keyword's NUL) blanked in place; in zTXt, compressed, removed whole.
+            if type == "zTXt" {
+                edits.delete(at..<end)
+                edits.removed.append("XMP:compressed packet")
+            } else {
+                let (scrubbed, removed) = XMPScrubber.scrub(Array(data[(keyword.count + 1)...]), removing: groups)
+                if !removed.isEmpty {
+                    edits.replace(at..<end, with: Self.chunk(type: type, data: Array(data[...keyword.count]) + scrubbed), current: [])
+                    edits.removed += removed
+                }
             }
         } else if keyword.starts(with: Self.rawProfilePrefix) {
             // A hex dump of a whole block, compressed or not: gone whole, orientation with it.

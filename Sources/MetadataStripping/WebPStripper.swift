@@ -9,7 +9,9 @@ struct WebPStripper {
 
     func strip() throws -> ByteEdits {
         var edits = ByteEdits()
-        let riffEnd = min(bytes.size, 8 + (try bytes.peek(at: 4, count: 4)).littleEndian(at: 0, count: 4))
+        // To the file's end, whatever the RIFF size says: exiftool reads chunks past a RIFF size
+        // cut short, and so must this.
+        let riffEnd = bytes.size
         var index = 12
         while index + 8 <= riffEnd {
             let head = try bytes.peek(at: index, count: 8)

@@ -2,43 +2,92 @@
 /// element (`<photoshop:City>Paris</photoshop:City>`, nested structures whole) or as an attribute
 /// (`exif:GPSLatitude="48,51.0N"`). The packet keeps its length, so whatever points into or past
 /// it (an HEIF item's extent, a Motion Photo's offsets) stays right, and XML allows the spaces.
-/// Properties are told by their qualified names as the standard namespaces' usual prefixes spell
-/// them, and by local names that say GPS, latitude, longitude or serial number under any prefix.
+/// Properties are told by namespace and local name, whatever prefix the packet binds to the
+/// namespace (`xmlns:zz="http://ns.adobe.com/photoshop/1.0/"`, or a default `xmlns`), and by local
+/// names that say GPS, latitude, longitude or serial number in any namespace.
 enum XMPScrubber {
-    /// `prefix:local` names removed whole, by group.
-    static let qualifiedNames: [String: StripGroup] = [
-        "photoshop:City": .location, "photoshop:State": .location, "photoshop:Country": .location,
-        "Iptc4xmpCore:Location": .location, "Iptc4xmpCore:CountryCode": .location,
-        "Iptc4xmpExt:LocationCreated": .location, "Iptc4xmpExt:LocationShown": .location,
-        "aux:OwnerName": .owner, "exifEX:CameraOwnerName": .owner,
-        "dc:creator": .author, "Iptc4xmpCore:CreatorContactInfo": .author, "tiff:Artist": .author,
+    /// Namespace URI, then local name: the group that removes it.
+    static let properties: [String: [String: StripGroup]] = [
+        "http://ns.adobe.com/photoshop/1.0/": ["City": .location, "State": .location, "Country": .location],
+        "http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/": ["Location": .location, "CountryCode": .location, "CreatorContactInfo": .author],
+        "http://iptc.org/std/Iptc4xmpExt/2008-02-29/": [
+            "LocationCreated": .location, "LocationShown": .location, "City": .location, "CountryName": .location,
+            "CountryCode": .location, "ProvinceState": .location, "Sublocation": .location, "WorldRegion": .location,
+            "LocationName": .location, "LocationId": .location,
+        ],
+        "http://ns.adobe.com/exif/1.0/aux/": ["OwnerName": .owner],
+        "http://cipa.jp/exif/1.0/": ["CameraOwnerName": .owner],
+        "http://purl.org/dc/elements/1.1/": ["coverage": .location, "creator": .author],
+        "http://ns.adobe.com/tiff/1.0/": ["Artist": .author],
     ]
 
-    /// The group of a property named `name`, if one removes it.
-    static func group(of name: Substring) -> StripGroup? {
-        if let group = qualifiedNames[String(name)] { return group }
-        let local = name.split(separator: ":", maxSplits: 1).last.map(String.init)?.lowercased() ?? ""
-        if local.hasPrefix("gps") || local.contains("latitude") || local.contains("longitude") { return .location }
-        if local.hasSuffix("serialnumber") { return .serial }
+    /// The usual prefixes, for a packet that uses them without binding them (exiftool reads such).
+    static let usualPrefixes: [String: String] = [
+        "photoshop": "http://ns.adobe.com/photoshop/1.0/", "Iptc4xmpCore": "http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/",
+        "Iptc4xmpExt": "http://iptc.org/std/Iptc4xmpExt/2008-02-29/", "aux": "http://ns.adobe.com/exif/1.0/aux/",
+        "exifEX": "http://cipa.jp/exif/1.0/", "dc": "http://purl.org/dc/elements/1.1/", "tiff": "http://ns.adobe.com/tiff/1.0/",
+    ]
+
+    /// What each prefix is bound to anywhere in the packet (`""`: the default namespace), with the
+    /// usual prefixes besides. Scopes are not followed: a prefix bound to two namespaces matches
+    /// the properties of both, which removes more, never less.
+    static func bindings(in packet: [UInt8]) -> [String: Set<String>] {
+        var bound = usualPrefixes.mapValues { Set([$0]) }
+        var index = 0
+        let marker = Array("xmlns".utf8)
+        while let found = packet[index...].range(of: marker) {
+            index = found.upperBound
+            var cursor = found.upperBound, prefix = ""
+            if cursor < packet.count, packet[cursor] == UInt8(ascii: ":") {
+                let start = cursor + 1
+                cursor = start
+                while cursor < packet.count, isNameByte(packet[cursor]) { cursor += 1 }
+                prefix = String(decoding: packet[start..<cursor], as: UTF8.self)
+            }
+            while cursor < packet.count, isSpace(packet[cursor]) { cursor += 1 }
+            guard cursor < packet.count, packet[cursor] == UInt8(ascii: "=") else { continue }
+            cursor += 1
+            while cursor < packet.count, isSpace(packet[cursor]) { cursor += 1 }
+            guard cursor < packet.count, packet[cursor] == UInt8(ascii: "\"") || packet[cursor] == UInt8(ascii: "'") else { continue }
+            let quote = packet[cursor]
+            guard let close = packet[(cursor + 1)...].firstIndex(of: quote) else { continue }
+            bound[prefix, default: []].insert(String(decoding: packet[(cursor + 1)..<close], as: UTF8.self))
+        }
+        return bound
+    }
+
+    /// The group of a property named `name` (`prefix:local`, or `local` in the default namespace).
+    static func group(of name: Substring, bindings: [String: Set<String>]) -> StripGroup? {
+        let parts = name.split(separator: ":", maxSplits: 1)
+        let (prefix, local) = parts.count == 2 ? (String(parts[0]), String(parts[1])) : ("", String(name))
+        // xmlns declarations and xml:lang are no properties.
+        if prefix == "xmlns" || (prefix.isEmpty && local == "xmlns") || prefix == "xml" { return nil }
+        for namespace in bindings[prefix] ?? [] {
+            if let group = properties[namespace]?[local] { return group }
+        }
+        let lowered = local.lowercased()
+        if lowered.hasPrefix("gps") || lowered.contains("latitude") || lowered.contains("longitude") { return .location }
+        if lowered.hasSuffix("serialnumber") { return .serial }
         return nil
     }
 
     /// `packet` with the properties of `groups` blanked, and their names, each `XMP:name`.
     static func scrub(_ packet: [UInt8], removing groups: Set<StripGroup>) -> (bytes: [UInt8], removed: [String]) {
+        let bindings = bindings(in: packet)
         var bytes = packet
         var removed: [String] = []
         var index = 0
         while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
             index = open + 1
             guard let (name, nameEnd) = qualifiedName(in: bytes, at: index) else { continue }
-            if let group = group(of: name), groups.contains(group) {
+            if let group = group(of: name, bindings: bindings), groups.contains(group) {
                 let end = elementEnd(in: bytes, name: name, openEnd: nameEnd) ?? bytes.count
                 blank(&bytes, open..<end)
                 removed.append(reportName(name))
                 index = end
                 continue
             }
-            index = scrubAttributes(&bytes, from: nameEnd, removing: groups, removed: &removed)
+            index = scrubAttributes(&bytes, from: nameEnd, removing: groups, bindings: bindings, removed: &removed)
         }
         return (bytes, removed)
     }
@@ -46,7 +95,7 @@ enum XMPScrubber {
     /// Blanks the attributes of `groups` in the start tag whose attributes begin at `start`;
     /// returns where the tag ends.
     private static func scrubAttributes(_ bytes: inout [UInt8], from start: Int, removing groups: Set<StripGroup>,
-                                        removed: inout [String]) -> Int {
+                                        bindings: [String: Set<String>], removed: inout [String]) -> Int {
         var index = start
         while index < bytes.count {
             while index < bytes.count, isSpace(bytes[index]) { index += 1 }
@@ -60,7 +109,7 @@ enum XMPScrubber {
             guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "\"") || bytes[cursor] == UInt8(ascii: "'") else { return cursor }
             let quote = bytes[cursor]
             guard let close = bytes[(cursor + 1)...].firstIndex(of: quote) else { return bytes.count }
-            if let group = group(of: name), groups.contains(group) {
+            if let group = group(of: name, bindings: bindings), groups.contains(group) {
                 blank(&bytes, index..<(close + 1))
                 removed.append(reportName(name))
             }

@@ -58,6 +58,35 @@ import TestSupport
         let manifest = try String(contentsOf: ingest.appendingPathComponent("photo.jpg.json"), encoding: .utf8)
         #expect(manifest.contains("\"gps\""))
     }
+
+    /// A recipe's `"original": true`: the upload itself beside its renditions, stripped as strip
+    /// strips (its pictures the same), the manifest saying what went; with --location keep, the
+    /// position stays in it too.
+    @Test(.enabled(if: try referencesInstalled))
+    func ingestWritesTheStrippedOriginal() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try StripTests.located("pictures/camera.jpg", as: "photo.jpg", in: folder, tags: StripTests.stillTags)
+        let recipe = folder.appendingPathComponent("recipe.json")
+        try Data(#"{"renditions": [{"name": "small", "size": 32}], "storyboard": false, "preview": false, "original": true}"#.utf8).write(to: recipe)
+        for (flags, keeps) in [([String](), false), (["--location", "keep"], true)] {
+            let out = folder.appendingPathComponent(keeps ? "kept" : "out")
+            let run = try ToolRun.run(["ingest", "--recipe", recipe.path, "--out-dir", out.path] + flags + [photo])
+            #expect(run.status == 0, "\(run.standardError)")
+            let original = out.appendingPathComponent("photo.stripped.jpg").path
+            let tags = try StripTests.tags(of: original)
+            #expect((tags["GPS:GPSLatitude"] != nil) == keeps)
+            #expect(tags["ExifIFD:SerialNumber"] == nil && tags["ExifIFD:OwnerName"] == nil)
+            #expect(try StripTests.content(of: original, in: folder) == StripTests.content(of: photo, in: folder))
+            let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("photo.jpg.json"))) as? [String: Any])
+            let entries = try #require(manifest["renditions"] as? [[String: Any]])
+            let entry = try #require(entries.first { $0["name"] as? String == "original" })
+            #expect(entry["file"] as? String == "photo.stripped.jpg" && entry["format"] as? String == "jpeg")
+            let removed = try #require(entry["removed"] as? [String])
+            #expect(removed.contains("EXIF:SerialNumber") && removed.contains("EXIF:GPS") != keeps)
+            #expect(entry["bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: original)[.size] as? Int))
+        }
+    }
 }
 
 extension FileManager {
