@@ -1,8 +1,8 @@
 /// Removes IPTC datasets from a Photoshop resource block (a JPEG's APP13 "Photoshop 3.0"
 /// payload after its signature): the location datasets and, when asked, the by-lines. The block
 /// shrinks by what it removed; where its length must stay (`keepsLength`: a JPEG whose MPF
-/// offsets count past it), the resource's name grows by as much, or its values are blanked with
-/// spaces where the name cannot.
+/// offsets count past it), the resource's name grows by as much, or zeros after its last dataset
+/// take up what went where the name cannot.
 enum IPTCScrubber {
     /// Record 2's datasets, by number: exiftool's names and their groups.
     static let datasets: [UInt8: (name: String, group: StripGroup)] = [
@@ -74,13 +74,15 @@ enum IPTCScrubber {
             let end = valueAt + length
             if record == 2, let (name, group) = datasets[number], groups.contains(group) {
                 removed.append("IPTC:\(name)")
-                if keepsLength { output += data[index..<valueAt] + [UInt8](repeating: 0x20, count: length) }
             } else {
                 output += data[index..<end]
             }
             index = end
         }
         output += data[index...]
+        // Where the length must stay, zeros after the last dataset take up what went: readers
+        // stop there (exiftool says nothing), where a blanked value would still be a City, empty.
+        if keepsLength { output += [UInt8](repeating: 0, count: data.count - output.count) }
         return removed.isEmpty ? nil : (output, removed)
     }
 }

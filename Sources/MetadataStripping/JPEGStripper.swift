@@ -8,6 +8,8 @@ struct JPEGStripper {
 
     static let exifSignature = Array("Exif\0\0".utf8)
     static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+    /// What some writers put instead, which exiftool reads as XMP too.
+    static let shortXMPSignature = Array("XMP\0".utf8)
     static let extendedXMPSignature = Array("http://ns.adobe.com/xmp/extension/\0".utf8)
     static let photoshopSignature = Array("Photoshop 3.0\0".utf8)
     static let mpfSignature = Array("MPF\0".utf8)
@@ -37,8 +39,8 @@ struct JPEGStripper {
                     edits.overwrite(at: segment.payloadAt + header, old: Array(payload[header...]), new: scrubbed)
                     edits.removed += removed
                 }
-            case 0xE1 where payload.starts(with: Self.xmpSignature):
-                let header = Self.xmpSignature.count
+            case 0xE1 where payload.starts(with: Self.xmpSignature) || payload.starts(with: Self.shortXMPSignature):
+                let header = payload.starts(with: Self.xmpSignature) ? Self.xmpSignature.count : Self.shortXMPSignature.count
                 let packet = Array(payload[header...])
                 let (scrubbed, removed) = XMPScrubber.scrub(packet, removing: groups)
                 edits.overwrite(at: segment.payloadAt + header, old: packet, new: scrubbed)

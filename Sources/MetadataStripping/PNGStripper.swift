@@ -57,6 +57,11 @@ struct PNGStripper {
                     edits.removed += removed
                 }
             }
+        } else if type != "eXIf", let group = XMPScrubber.group(of: Substring(String(decoding: keyword, as: UTF8.self)), bindings: [:]) ?? Self.placeKeyword(keyword),
+                  groups.contains(group) {
+            // A text chunk whose keyword says what it holds: `Location`, `GPSLatitude` (exiftool reads them as tags).
+            edits.delete(at..<end)
+            edits.removed.append("PNG:\(String(decoding: keyword, as: UTF8.self))")
         } else if keyword.starts(with: Self.rawProfilePrefix) {
             // A hex dump of a whole block, compressed or not: gone whole, orientation with it.
             let profile = String(decoding: keyword.dropFirst(Self.rawProfilePrefix.count), as: UTF8.self)
@@ -81,6 +86,12 @@ struct PNGStripper {
             edits.removed += removed
         }
         return edits
+    }
+
+    /// A text keyword that names a place.
+    static func placeKeyword(_ keyword: some Collection<UInt8>) -> StripGroup? {
+        let lowered = String(decoding: keyword, as: UTF8.self).lowercased()
+        return ["location", "city", "country", "address"].contains { lowered.contains($0) } ? .location : nil
     }
 
     /// A whole chunk: length, type, data and CRC.

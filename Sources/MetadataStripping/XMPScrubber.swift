@@ -73,6 +73,12 @@ enum XMPScrubber {
 
     /// `packet` with the properties of `groups` blanked, and their names, each `XMP:name`.
     static func scrub(_ packet: [UInt8], removing groups: Set<StripGroup>) -> (bytes: [UInt8], removed: [String]) {
+        // UTF-16 or UTF-32 (NUL bytes where UTF-8 XML has none): not read property by property,
+        // but blanked whole, since any of it may be a place.
+        if packet.prefix(64).contains(0) {
+            guard !groups.isEmpty, packet.contains(where: { $0 != 0 && $0 != 0x20 }) else { return (packet, []) }
+            return (packet.map { _ in 0x20 }, ["XMP:Packet (UTF-16, removed whole)"])
+        }
         let bindings = bindings(in: packet)
         var bytes = packet
         var removed: [String] = []

@@ -110,4 +110,30 @@ import TestSupport
             #expect(left.isEmpty, "\(name): \(left)")
         }
     }
+
+    /// XMP behind "XMP\0" or in UTF-16, and a PNG text chunk named Location: exiftool reads each
+    /// as a place, and after strip finds none.
+    @Test(.enabled(if: try StripTests.referencesInstalled))
+    func placesInLessUsualSpellingsAreRemoved() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let packet = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:City="Paris"/></rdf:RDF></x:xmpmeta>"#
+        let wrapped = "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>" + packet + "<?xpacket end=\"w\"?>"
+        let utf16: [UInt8] = wrapped.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        var png = [UInt8](try Fixture.data("pictures/gradient.png"))
+        let text = Array("tEXtLocation\0Paris, 3 rue Example".utf8)
+        png.insert(contentsOf: Self.u32(text.count - 4) + text + Self.u32(Int(PNGChunks.checksum(text))), at: 8 + 25)
+        let cases: [(String, [UInt8])] = [
+            ("short.jpg", try Self.jpeg(with: 0xE1, payload: Array("XMP\0".utf8) + Array(packet.utf8))),
+            ("utf16.jpg", try Self.jpeg(with: 0xE1, payload: Array("http://ns.adobe.com/xap/1.0/\0".utf8) + utf16)),
+            ("location.png", png),
+        ]
+        for (name, bytes) in cases {
+            let (input, output, run) = try Self.strip(bytes, named: name, in: folder)
+            try #require(!StripTests.revealing(try StripTests.tags(of: input)).isEmpty, "\(name)")
+            #expect(run.status == 0, "\(name): \(run.standardError)")
+            let left = StripTests.revealing(try StripTests.tags(of: output))
+            #expect(left.isEmpty, "\(name): \(left)")
+        }
+    }
 }

@@ -72,12 +72,12 @@ import TestSupport
     }
 
     static let formats: [(fixture: String, name: String, tags: [String])] = [
-        ("pictures/camera.jpg", "photo.jpg", stillTags),
+        ("pictures/camera.jpg", "photo.jpg", stillTags + ["-IPTC:City=Paris"]),
         ("pictures/gradient.png", "photo.png", stillTags),
         ("webp/orientation6.webp", "photo.webp", stillTags),
         ("heif/orientation6.heic", "photo.heic", stillTags),
         ("heif/orientation6.avif", "photo.avif", stillTags),
-        ("tiff/orientation6.tif", "photo.tif", stillTags),
+        ("tiff/orientation6.tif", "photo.tif", stillTags + ["-IPTC:City=Paris"]),
         ("video/counter.mp4", "clip.mp4", videoTags),
         ("video/counter.mov", "clip.mov", videoTags),
     ]
@@ -102,7 +102,8 @@ import TestSupport
         #expect(try Self.content(of: output, in: folder) == Self.content(of: input, in: folder))
         // Same length: nothing moved.
         let sizes = try [input, output].map { try #require(try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) }
-        if !name.hasSuffix(".png") { #expect(sizes[0] == sizes[1]) }
+        // A JPEG's IPTC segment and a PNG's chunks may shrink; nothing else does.
+        if !name.hasSuffix(".png") && !name.hasSuffix(".jpg") { #expect(sizes[0] == sizes[1]) }
         let line = try #require(try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any])
         let removed = try #require(line["removed"] as? [String])
         #expect(removed.contains { $0.contains("GPS") || $0.contains("location") } && line["changed"] as? Bool == true)
