@@ -72,12 +72,15 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let located = try StripTests.located("pictures/camera.jpg", as: "located.jpg", in: folder, tags: StripTests.stillTags)
         let first = [UInt8](try Fixture.data("pictures/gray.jpg")), second = [UInt8](try Data(contentsOf: URL(fileURLWithPath: located)))
-        let (_, output, run) = try Self.strip(first + second, named: "appended.jpg", in: folder)
+        // Between them, bytes that are neither a JPEG nor an MP4: what they say cannot be told, so they go.
+        let junk = Array("lat 48.8566 lon 2.3522".utf8)
+        let (_, output, run) = try Self.strip(first + junk + second, named: "appended.jpg", in: folder)
         #expect(run.status == 0, "\(run.standardError)")
+        #expect(!String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)), as: UTF8.self).contains("48.8566"))
         let tail = folder.appendingPathComponent("tail.jpg")
         try Data(try Data(contentsOf: URL(fileURLWithPath: output)).suffix(second.count)).write(to: tail)
         #expect(StripTests.revealing(try StripTests.tags(of: tail.path)).isEmpty)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: output)).count == first.count + second.count)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)).count == first.count + junk.count + second.count)
 
         let withThumbnail = try StripTests.located("pictures/gray.jpg", as: "thumbnailed.jpg", in: folder,
                                                    tags: ["-Make=Cam", "-ThumbnailImage<=\(located)"])
@@ -135,5 +138,22 @@ import TestSupport
             let left = StripTests.revealing(try StripTests.tags(of: output))
             #expect(left.isEmpty, "\(name): \(left)")
         }
+    }
+
+    /// strip reads a structure whole only within its limit (64 MiB): a TIFF, read whole, of 65 MiB
+    /// (a sparse file: no disk) is refused as over it, in one line, and nothing is written.
+    @Test func aStructureLargerThanStripReadsIsRefused() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("large.tif").path
+        try Data([0x49, 0x49, 0x2A, 0x00, 0x08, 0, 0, 0, 0, 0, 0, 0, 0, 0]).write(to: URL(fileURLWithPath: input))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: input))
+        try handle.truncate(atOffset: 65 << 20)
+        try handle.close()
+        let output = folder.appendingPathComponent("out.tif").path
+        let run = try ToolRun.run(["strip", input, "-o", output])
+        #expect(run.status == 1 && StripTests.failureLines(run, naming: "large.tif").count == 1, "\(run.standardError)")
+        #expect(run.standardError.contains("larger than"))
+        #expect(!FileManager.default.fileExists(atPath: output))
     }
 }
