@@ -61,6 +61,39 @@ class AnalyzerTest < ActiveSupport::TestCase
     end
   end
 
+  test "with strip_originals, the stored file loses where and by whom, its checksum made again" do
+    with_settings(strip_originals: true) do
+      Dir.mktmpdir do |folder|
+        path = File.join(folder, "IMG_0001.jpg")
+        FileUtils.cp(fixture("pictures/camera.jpg"), path)
+        _, status = Open3.capture2e("exiftool", "-q", "-overwrite_original", "-GPSLatitude=48.8566", "-GPSLatitudeRef=N",
+                                    "-GPSLongitude=2.3522", "-GPSLongitudeRef=E", "-SerialNumber=SN1", "-OwnerName=Alice", path)
+        assert status.success?
+        blob = blob_of(path)
+        blob.analyze
+        stored = blob.download
+        File.binwrite(File.join(folder, "stored.jpg"), stored)
+        listing, = Open3.capture2("exiftool", "-a", "-G1", "-s", File.join(folder, "stored.jpg"))
+        refute_match(/GPS|SerialNumber|OwnerName/, listing)
+        assert_match(/Orientation/, listing)
+        blob.reload
+        assert_equal Digest::MD5.base64digest(stored), blob.checksum
+        assert_equal stored.bytesize, blob.byte_size
+        assert_includes blob.metadata[:mediatool_stripped], "EXIF:GPS"
+        # The metadata is the stripped file's: no place in it.
+        refute blob.metadata.key?(:gps), blob.metadata.inspect
+        assert_equal [61, 41], [blob.metadata[:width], blob.metadata[:height]]
+      end
+    end
+  end
+
+  test "without strip_originals the stored file is the upload, byte for byte" do
+    blob = blob_of(fixture("pictures/camera.jpg"))
+    blob.analyze
+    assert_equal File.binread(fixture("pictures/camera.jpg")), blob.download
+    refute blob.metadata.key?(:mediatool_stripped)
+  end
+
   test "with digests on, placeholders and hashes join the metadata, the hashes ImageHash's" do
     [true, false].each do |serve|
       with_settings(digests: true, serve: serve) do

@@ -23,13 +23,8 @@ module ActiveStorage
       def metadata
         # Gone since `accept?`: what an app without mediatool gets.
         tool = Mediatool.tool or return metadata_by_next_analyzer("there is no mediatool now")
-        # What the file is, whatever its content type says: Marcel 1.0 takes an AVIF photo for
-        # video/quicktime (both are ISO media files), and it is measured as the photo it is.
-        if Mediatool.settings.digests
-          Metadata.from(Mediatool.with_local_path(blob) { |path| tool.digests(path) })
-        else
-          Metadata.from(Mediatool.with_local_path(blob) { |path| tool.probe(path) })
-        end
+        stripped = strip_original(tool) if Mediatool.settings.strip_originals
+        read(tool).merge(stripped ? { mediatool_stripped: stripped } : {})
       rescue NotMedia => error
         metadata_by_next_analyzer(error.message)
       rescue Refused => error
@@ -41,6 +36,31 @@ module ActiveStorage
       end
 
       private
+        # With `strip_originals`: the blob's file replaced by the stripped one before it is read,
+        # under the same key, its checksum and size made again (`Blob#upload`), which `analyze`
+        # saves with the metadata. What was removed; nil when nothing was.
+        def strip_original(tool)
+          Dir.mktmpdir("mediatool-strip") do |folder|
+            output = File.join(folder, "stripped#{blob.filename.extension_with_delimiter}")
+            report = Mediatool.with_local_path(blob) { |path| tool.strip(path, output) }
+            next nil unless report["changed"]
+
+            File.open(output, "rb") { |file| blob.upload(file, identify: false) }
+            logger.info "mediatool stripped #{blob.filename} (#{blob.key}): #{report["removed"].join(", ")}"
+            report["removed"]
+          end
+        end
+
+        # What the file is, whatever its content type says: Marcel 1.0 takes an AVIF photo for
+        # video/quicktime (both are ISO media files), and it is measured as the photo it is.
+        def read(tool)
+          if Mediatool.settings.digests
+            Metadata.from(Mediatool.with_local_path(blob) { |path| tool.digests(path) })
+          else
+            Metadata.from(Mediatool.with_local_path(blob) { |path| tool.probe(path) })
+          end
+        end
+
         # The analyzer after this one that takes the blob, as Active Storage would have chosen
         # without the gem; none, or one that fails, leaves the blob analysed with nothing else.
         def metadata_by_next_analyzer(why)

@@ -15,6 +15,10 @@ module ActiveStorage
     #               decoded (`mediatool ingest`), where a probe reads headers only
     #   web_video_deadline  seconds a web video (`WebVideoJob`) may take as a whole (default 3600;
     #               `timeout` ends one whose frames stop coming)
+    #   strip_originals  true to remove where and by whom (position, serial numbers, owner,
+    #               maker notes) from each uploaded photo and video before it is analysed, by
+    #               `mediatool strip`: the blob's file is replaced by the stripped one (its pixels
+    #               and samples the same bytes) and its checksum and size follow
     #   preview_format  "jpeg" (the default) or "avif": the pictures previews (of videos, and of
     #               the HEIC and AVIF photos Rails 6.1 cannot vary) are attached as; an app that
     #               asks for AVIF adds "image/avif" to `variable_content_types`, so that Active
@@ -22,11 +26,13 @@ module ActiveStorage
     class Settings
       PREVIEW_FORMATS = { "jpeg" => "image/jpeg", "avif" => "image/avif" }.freeze
 
-      attr_reader :max_pixels, :max_memory, :timeout, :gps, :serve, :servers, :digests, :web_video_deadline, :preview_format
+      attr_reader :max_pixels, :max_memory, :timeout, :gps, :serve, :servers, :digests, :web_video_deadline, :preview_format,
+                  :strip_originals
 
       def initialize(options = {})
         options = options.to_h.transform_keys(&:to_sym)
-        unknown = options.keys - %i[max_pixels max_memory timeout gps serve servers digests web_video_deadline preview_format]
+        unknown = options.keys - %i[max_pixels max_memory timeout gps serve servers digests web_video_deadline preview_format
+                                    strip_originals]
         raise ArgumentError, "config.active_storage.mediatool: unknown setting #{unknown.first}" if unknown.any?
 
         @max_pixels = options[:max_pixels] && Integer(options[:max_pixels])
@@ -47,6 +53,7 @@ module ActiveStorage
         @gps = options.fetch(:gps, true) ? true : false
         @serve = options.fetch(:serve, true) ? true : false
         @digests = options.fetch(:digests, false) ? true : false
+        @strip_originals = options.fetch(:strip_originals, false) ? true : false
         @servers = Integer(options.fetch(:servers, 2))
         raise ArgumentError, "config.active_storage.mediatool.servers: 1 or more, not #{@servers}" unless @servers.positive?
       end
@@ -62,6 +69,11 @@ module ActiveStorage
         arguments += ["--max-pixels", max_pixels.to_s] if max_pixels
         arguments += ["--max-memory", max_memory] if max_memory
         arguments
+      end
+
+      # The options `mediatool strip` is given: it decodes no pixels, so the limits are not its.
+      def strip_arguments
+        ["--timeout", format("%g", timeout)]
       end
     end
   end

@@ -55,6 +55,22 @@ module ActiveStorage
         raise
       end
 
+      # The file stripped of where and by whom (`mediatool strip`), written to `output`; its report,
+      # a Hash with "removed" (what went, as "EXIF:GPS") and "changed". Raises as `probe` does.
+      def strip(path, output)
+        arguments = ["strip", "--json", "--quiet", "--overwrite", *@settings.strip_arguments, "-o", output]
+        status, report_line, error = Command.run([binary, *arguments, "--", path], timeout: run_deadline)
+        raise failure(status, error, path) if report_line.empty? && !status.success?
+
+        report = parse(report_line.lines.first.to_s)
+        raise verdict(report["error"]) unless report["status"] == "ok"
+
+        report
+      rescue NotStarted
+        Binary.forget
+        raise
+      end
+
       # mediatool ingest's manifest of the file with a recipe of no outputs but the manifest: the
       # probe's fields, and the placeholders and hashes of the picture or the video's poster.
       def digests(path)
