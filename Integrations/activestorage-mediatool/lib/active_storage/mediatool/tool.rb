@@ -42,14 +42,9 @@ module ActiveStorage
           if serves?(path)
             pool(:probe) { [binary, *arguments, "--serve"] }.answer(path)
           else
-            status, output, error = Command.run([binary, *arguments, "--json", "--quiet", "--", path], timeout: run_deadline)
-            raise failure(status, error, path) if output.empty? && !status.success?
-
-            parse(output.lines.first.to_s)
+            line_of([binary, *arguments, "--json", "--quiet", "--", path], path)
           end
-        raise verdict(report["error"]) unless report["status"] == "ok"
-
-        report
+        checked(report)
       rescue NotStarted
         Binary.forget
         raise
@@ -59,13 +54,7 @@ module ActiveStorage
       # a Hash with "removed" (what went, as "EXIF:GPS") and "changed". Raises as `probe` does.
       def strip(path, output)
         arguments = ["strip", "--json", "--quiet", "--overwrite", *@settings.strip_arguments, "-o", output]
-        status, report_line, error = Command.run([binary, *arguments, "--", path], timeout: run_deadline)
-        raise failure(status, error, path) if report_line.empty? && !status.success?
-
-        report = parse(report_line.lines.first.to_s)
-        raise verdict(report["error"]) unless report["status"] == "ok"
-
-        report
+        checked(line_of([binary, *arguments, "--", path], path))
       rescue NotStarted
         Binary.forget
         raise
@@ -178,6 +167,21 @@ module ActiveStorage
         # outputs leave it out unless told, its reports keep it unless told.
         def location
           ["--location", @settings.gps ? "keep" : "remove"]
+        end
+
+        # The one JSON line a run of mediatool prints for `path`.
+        def line_of(command, path)
+          status, output, error = Command.run(command, timeout: run_deadline)
+          raise failure(status, error, path) if output.empty? && !status.success?
+
+          parse(output.lines.first.to_s)
+        end
+
+        # The report, its verdict raised unless it says "ok".
+        def checked(report)
+          raise verdict(report["error"]) unless report["status"] == "ok"
+
+          report
         end
 
         def serves?(path)
