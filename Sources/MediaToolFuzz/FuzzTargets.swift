@@ -10,6 +10,7 @@ import ImageCodecs
 import PNGCodec
 import VideoThumbnails
 import JSON
+import MetadataStripping
 import MediaProbe
 import Previews
 import NumberText
@@ -34,7 +35,19 @@ enum FuzzTargets {
         "probe": fuzzProbe,
         "wire": fuzzWire,
         "recipe": fuzzRecipe,
+        "strip": fuzzStrip,
     ]
+
+    /// strip's whole path from a file: the container told, its metadata structures read and
+    /// scrubbed, the edits applied while the file is copied (to /dev/null). Edits never claim one
+    /// byte twice (the write refuses), and every group is removed, so every scrubber runs.
+    static func fuzzStrip(_ bytes: [UInt8]) {
+        let path = ScratchFile.write(bytes)
+        guard let file = try? InputFile(path: path),
+              let edits = try? MetadataStripper(removing: Set(StripGroup.allCases)).edits(for: file) else { return }
+        _ = try? edits.write(file, size: bytes.count, to: ScratchFile.nullDevice, target: "/dev/null")
+        precondition(bytes.count + edits.sizeChange >= 0)
+    }
 
     /// An ingest recipe: JSON text read by mediatool's own reader, then checked key by key. A
     /// recipe read is one whose every output has a name of its own, its value written as JSON
