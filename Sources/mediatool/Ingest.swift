@@ -103,8 +103,14 @@ struct Ingest: ParsableCommand, DecodesInWorkers {
         } catch {
             throw ValidationError(Diagnostics.printable(error.description))
         }
+        // A Live Photo's still and video, ingested in one run, are linked in both manifests once both are written.
+        let manifests = apart.inputs.filter { $0.problem == nil }.map { plan.output(for: $0) }
         try sandboxRun.runBatch(apart.inputs, plan: plan, jobs: jobs, ownOutputs: ownOutputs + apart.passedOver, spec: .ingest(options),
-                                serving: batch.serve ? batch.selection(extensions: extensions) : nil)
+                                serving: batch.serve ? batch.selection(extensions: extensions) : nil) {
+            for warning in LivePhotoLinks.link(manifests, policy: options.output).warnings {
+                Diagnostics.raw("mediatool: \(Diagnostics.printable(warning))\n")
+            }
+        }
     }
 
     /// `--recipe`'s, checked whole before any input is read; else the standard recipe.

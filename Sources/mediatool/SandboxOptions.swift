@@ -72,8 +72,10 @@ struct SandboxRun {
     /// Runs the job `spec` says on every input, in workers or here, each on its share of the
     /// cores; exits 1 (after the summary) when any input failed.
     /// `serving`: with `--serve`, what a folder sent gives; the inputs then come from standard input.
+    /// `finishing`: what the run does once every input is done, failed or not, before its exit
+    /// status (ingest's Live Photo links); not in `--serve`, which never finishes.
     func runBatch(_ inputs: [BatchInput], plan: OutputPlan, jobs: JobOptions, ownOutputs: Int = 0, spec: JobSpec,
-                  serving: InputSelection? = nil) throws {
+                  serving: InputSelection? = nil, finishing: (() -> Void)? = nil) throws {
         let threads = jobs.threadsPerWorker(inputs: serving == nil ? inputs.count : 1)
         var made = spec.job(threads: threads)
         made.policy.keepsOtherRunsOutputs = jobs.skipExisting
@@ -86,6 +88,7 @@ struct SandboxRun {
         } else {
             BatchEngine(settings: jobs.settings(ownOutputs: ownOutputs)).run(inputs, plan: plan, job: perform)
         }
+        if serving == nil { finishing?() }
         if summary.exitStatus != 0 { throw ExitCode(summary.exitStatus) }
     }
 

@@ -26,11 +26,9 @@ import TestSupport
         return Array("MM".utf8) + [0, 42] + u32(8) + ifd0 + exif + note
     }
 
-    @Test(.enabled(if: try referencesInstalled))
-    func aLivePhotosStillAndVideoSayTheSameContentIdentifier() throws {
-        let folder = try Fixture.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        // The still: an APP1 Exif segment with Apple's maker note, after SOI.
+    /// A Live Photo's two files in `folder`: the still (an APP1 Exif segment with Apple's maker
+    /// note, read back by exiftool) and the video (the key Apple writes, by FFmpeg's mov muxer).
+    static func livePhoto(in folder: URL) throws -> (still: String, video: String) {
         var jpeg = [UInt8](try Fixture.data("pictures/gray.jpg"))
         let exif = Array("Exif\0\0".utf8) + Self.appleExif(contentIdentifier: Self.identifier)
         jpeg.insert(contentsOf: [0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)] + exif, at: 2)
@@ -38,12 +36,19 @@ import TestSupport
         try Data(jpeg).write(to: URL(fileURLWithPath: still))
         let read = try ChildProcess.run(StripTests.exiftool, ["-s", "-s", "-s", "-Apple:MediaGroupUUID", still])
         try #require(String(decoding: read.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == Self.identifier)
-        // The video: the key Apple writes, by FFmpeg's mov muxer.
         let video = folder.appendingPathComponent("IMG_0001.MOV").path
         let made = try ChildProcess.run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", Fixture.path("video/counter.mov"), "-c", "copy",
                                                            "-movflags", "use_metadata_tags",
                                                            "-metadata", "com.apple.quicktime.content.identifier=\(Self.identifier)", video])
         try #require(made.status == 0)
+        return (still, video)
+    }
+
+    @Test(.enabled(if: try referencesInstalled))
+    func aLivePhotosStillAndVideoSayTheSameContentIdentifier() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (still, video) = try Self.livePhoto(in: folder)
         let (run, lines) = try ProbeTests.probe([still, video])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(lines[still]?["content_identifier"] as? String == Self.identifier)
@@ -74,5 +79,32 @@ import TestSupport
         #expect(String(decoding: probe.standardOutput, as: UTF8.self).contains("h264"))
         // The still alone claims a video its file does not hold: none is said.
         #expect(lines[still]?["motion_photo"] is NSNull)
+    }
+
+    /// ingest given both files links them: each manifest says its role and names the other's, so
+    /// that the MOV is shown as the still's motion, not as an upload of its own; a photo of no
+    /// Live Photo gets no link.
+    @Test(.enabled(if: try referencesInstalled))
+    func ingestLinksALivePhotosStillAndVideo() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let uploads = folder.appendingPathComponent("uploads")
+        try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
+        _ = try Self.livePhoto(in: uploads)
+        try FileManager.default.copyItem(atPath: Fixture.path("pictures/camera.jpg"), toPath: uploads.appendingPathComponent("other.jpg").path)
+        let out = folder.appendingPathComponent("site")
+        let recipe = folder.appendingPathComponent("recipe.json")
+        try Data(#"{"renditions": [{"name": "small", "size": 32}], "web_video": false}"#.utf8).write(to: recipe)
+        let run = try ToolRun.run(["ingest", "--recipe", recipe.path, "--out-dir", out.path, uploads.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        func manifest(_ name: String) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(name))) as? [String: Any])
+        }
+        let still = try #require(try manifest("IMG_0001.JPG.json")["live_photo"] as? [String: Any])
+        let motion = try #require(try manifest("IMG_0001.MOV.json")["live_photo"] as? [String: Any])
+        #expect(still["role"] as? String == "still" && still["manifest"] as? String == "IMG_0001.MOV.json")
+        #expect(motion["role"] as? String == "motion" && motion["manifest"] as? String == "IMG_0001.JPG.json")
+        #expect(still["content_identifier"] as? String == Self.identifier)
+        #expect(try manifest("other.jpg.json")["live_photo"] == nil)
     }
 }
