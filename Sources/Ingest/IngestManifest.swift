@@ -31,6 +31,8 @@ struct IngestManifest: Encodable {
         case kept(name: String)
         /// The upload stripped (`"original": true`): what was removed, as `strip` reports it.
         case original(path: String, file: String, width: Int, height: Int, format: String, bytes: Int, removed: [String])
+        /// A Motion Photo's video, written as a file of its own.
+        case motionVideo(path: String, file: String, bytes: Int, removed: [String])
 
         private enum Key: String, CodingKey {
             case name, path, file, width, height, format, mime, codecs, bytes, frames, sheets, milliseconds, renditions, because, kept, removed
@@ -85,6 +87,13 @@ struct IngestManifest: Encodable {
                 try entry.encode(true, forKey: .kept)
             case .original(let path, let file, let width, let height, let format, let bytes, let removed):
                 try Self.made(name: "original", path: path, file: file, width: width, height: height, format: format, into: &entry)
+                try entry.encode(bytes, forKey: .bytes)
+                try entry.encode(removed, forKey: .removed)
+            case .motionVideo(let path, let file, let bytes, let removed):
+                try entry.encode("motion_video", forKey: .name)
+                try entry.encode(JSONPath(path), forKey: .path)
+                try entry.encode(JSONPath(file), forKey: .file)
+                try entry.encode("mp4", forKey: .format)
                 try entry.encode(bytes, forKey: .bytes)
                 try entry.encode(removed, forKey: .removed)
             }

@@ -8,6 +8,7 @@ public enum IngestOutput: Sendable, Hashable {
     case preview
     case webVideo
     case original
+    case motionVideo
 }
 
 extension IngestRecipe {
@@ -22,5 +23,6 @@ extension IngestRecipe {
             + (preview == nil ? [] : [(.preview, previewTemplate)])
             + (webVideo == nil ? [] : [(.webVideo, webVideoTemplate)])
             + (writesStrippedOriginal ? [(.original, names.original)] : [])
+            + [(.motionVideo, names.motionVideo)]
     }
 }

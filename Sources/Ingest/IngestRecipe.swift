@@ -75,6 +75,8 @@ public struct IngestRecipe: Sendable, Codable, Equatable {
         /// An HLS ladder's master playlist, its renditions beside it (`.720p.mp4`, `.720p.m3u8`).
         public var hls = "{stem}.{ext}.m3u8"
         public var manifest = "{stem}.{ext}.json"
+        /// A Motion Photo's video, as a file of its own (stripped as the original is).
+        public var motionVideo = "{stem}.{ext}.motion.mp4"
         /// The upload itself, stripped of where and by whom (`"original": true`).
         public var original = "{stem}.stripped.{ext}"
         public init() {}

@@ -93,6 +93,9 @@ public struct Ingester: Sendable {
             warnings.append("an audio file without cover art: its manifest holds its probe only")
         }
         if let path = planned[.original] { renditions.append(try writeStrippedOriginal(of: file, probe: probe, to: path, outputs: outputs, planned: planned)) }
+        if let video = probe.motionPhoto, let path = planned[.motionVideo] {
+            renditions.append(try writeMotionVideo(of: file, at: video.offset..<(video.offset + video.length), to: path, outputs: outputs, planned: planned))
+        }
         let manifest = IngestManifest(
             input: file.displayName, probe: probe, includesGPS: options.includesGPS, entries: renditions,
             placeholders: recipe.digests.placeholders ? digests.thumbHash.flatMap { thumb in digests.blurHash.map { (thumb, $0) } } : nil,
@@ -426,13 +429,31 @@ extension Ingester {
     /// owner and maker notes removed in place.
     func writeStrippedOriginal(of file: InputFile, probe: ProbeResult, to path: String, outputs: any JobOutputs,
                                planned: [IngestOutput: String]) throws -> IngestManifest.Entry {
-        let groups = options.includesGPS ? StripGroup.removedByDefault.subtracting([.location]) : StripGroup.removedByDefault
-        let edits = try MetadataStripper(removing: groups).edits(for: file)
+        let edits = try MetadataStripper(removing: strippedGroups).edits(for: file)
         guard let size = file.size else { throw StripError.notAFile }
         let descriptor = try outputs.open(path, namedByUser: false)
         try edits.write(file, size: size, to: descriptor, target: path)
         var seen: Set<String> = []
         return .original(path: path, file: Self.relative(path, to: planned[.manifest]), width: probe.width ?? 0, height: probe.height ?? 0,
                          format: probe.format, bytes: size + edits.sizeChange, removed: edits.removed.filter { seen.insert($0).inserted })
+    }
+
+    /// What the stripped original and a Motion Photo's video lose: strip's default, the position
+    /// kept with `--location keep`.
+    var strippedGroups: Set<StripGroup> {
+        options.includesGPS ? StripGroup.removedByDefault.subtracting([.location]) : StripGroup.removedByDefault
+    }
+
+    /// A Motion Photo's video (`probe`'s `motion_photo`) as a file of its own, stripped as the
+    /// original is: a site shows it as the photo's motion.
+    func writeMotionVideo(of file: InputFile, at range: Range<Int>, to path: String, outputs: any JobOutputs,
+                          planned: [IngestOutput: String]) throws -> IngestManifest.Entry {
+        let edits = try MetadataStripper(removing: strippedGroups).edits(for: file, videoAt: range)
+        guard let size = file.size else { throw StripError.notAFile }
+        let descriptor = try outputs.open(path, namedByUser: false)
+        try edits.write(file, size: size, part: range, to: descriptor, target: path)
+        var seen: Set<String> = []
+        return .motionVideo(path: path, file: Self.relative(path, to: planned[.manifest]), bytes: range.count + edits.sizeChange,
+                            removed: edits.removed.filter { seen.insert($0).inserted })
     }
 }

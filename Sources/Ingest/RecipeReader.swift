@@ -74,6 +74,7 @@ extension IngestRecipe {
             + (preview == nil ? [] : [("names.preview", previewTemplate)])
             + (webVideo == nil ? [] : [(webVideo?.hls == true ? "names.hls" : "names.web_video", webVideoTemplate)])
             + (writesStrippedOriginal ? [("names.original", names.original)] : [])
+            + [("names.motion_video", names.motionVideo)]
         for (place, template) in all {
             if let first = seen[template] {
                 throw .unusable("names two outputs \(template): \(first) and \(place) (use {name} and {format} in names.rendition)")
@@ -361,7 +362,7 @@ private func readPlaceholders(_ value: JSONValue, _ place: String) throws(Recipe
 }
 
 private func readNames(_ value: JSONValue, _ place: String) throws(RecipeError) -> IngestRecipe.Names {
-    var fields = try Fields(value, place: place, keys: ["rendition", "storyboard", "preview", "web_video", "hls", "manifest", "original"])
+    var fields = try Fields(value, place: place, keys: ["rendition", "storyboard", "preview", "web_video", "hls", "manifest", "original", "motion_video"])
     var names = IngestRecipe.Names()
     func template(_ value: JSONValue, _ place: String) throws(RecipeError) -> String {
         let text = try string(value, place, "a file name template")
@@ -391,6 +392,7 @@ private func readNames(_ value: JSONValue, _ place: String) throws(RecipeError) 
     }
     if let text = try fields.take("manifest", template) { names.manifest = text }
     if let text = try fields.take("original", template) { names.original = text }
+    if let text = try fields.take("motion_video", template) { names.motionVideo = text }
     try fields.finish()
     return names
 }

@@ -56,9 +56,12 @@ public struct ByteEdits: Sendable {
 
     /// Writes `file` with the edits applied to `descriptor`: the unedited stretches copied in
     /// pieces of at most `chunk` bytes, so that memory stays flat whatever the file's size.
-    public func write(_ file: InputFile, size: Int, to descriptor: Int32, target: String, chunk: Int = 1 << 20) throws {
-        var buffer = [UInt8](repeating: 0, count: min(chunk, max(size, 1)))
-        var position = 0
+    /// `part`: a part of the file alone (a Motion Photo's video), with the edits inside it.
+    public func write(_ file: InputFile, size: Int, part: Range<Int>? = nil, to descriptor: Int32, target: String,
+                      chunk: Int = 1 << 20) throws {
+        let part = part ?? 0..<size
+        var buffer = [UInt8](repeating: 0, count: min(chunk, max(part.count, 1)))
+        var position = part.lowerBound
         // Through a buffer: copy_file_range was slower on ext4 (measured: 0.33 s against 0.23 s
         // for 200 camera JPEGs), and a worker's output may be a pipe.
         func copy(upTo end: Int) throws {
@@ -70,11 +73,12 @@ public struct ByteEdits: Sendable {
                 position += count
             }
         }
-        for edit in try sorted(fileSize: size) {
+        for edit in try sorted(fileSize: size) where part.contains(edit.range.lowerBound) {
+            guard edit.range.upperBound <= part.upperBound else { throw StripError.overlappingMetadata(at: edit.range.lowerBound) }
             try copy(upTo: edit.range.lowerBound)
             try FileSystem.writeAll(edit.replacement, to: descriptor, target: target)
             position = edit.range.upperBound
         }
-        try copy(upTo: size)
+        try copy(upTo: part.upperBound)
     }
 }

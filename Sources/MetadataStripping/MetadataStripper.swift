@@ -27,6 +27,12 @@ public struct MetadataStripper: Sendable {
         containers.contains { $0.recognises(start) }
     }
 
+    /// What stripping the MP4 at `range` of `file` changes (a Motion Photo's video, written as a
+    /// file of its own), and what it removes.
+    public func edits(for file: InputFile, videoAt range: Range<Int>) throws -> ByteEdits {
+        try QuickTimeStripper(bytes: try FileBytes(file), groups: groups).strip(range)
+    }
+
     /// What stripping `file` changes, and what it removes.
     public func edits(for file: InputFile) throws -> ByteEdits {
         let bytes = try FileBytes(file)

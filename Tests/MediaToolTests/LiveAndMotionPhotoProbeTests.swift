@@ -107,4 +107,32 @@ import TestSupport
         #expect(still["content_identifier"] as? String == Self.identifier)
         #expect(try manifest("other.jpg.json")["live_photo"] == nil)
     }
+
+    /// ingest writes a Motion Photo's video as a file of its own, stripped as the original is
+    /// (its position gone, its packets the same), listed in the manifest.
+    @Test(.enabled(if: try referencesInstalled))
+    func ingestWritesAMotionPhotosVideoAsItsOwnFile() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try StripTests.located("video/counter.mp4", as: "motion.mp4", in: folder, tags: StripTests.videoTags)
+        let videoBytes = try Data(contentsOf: URL(fileURLWithPath: video))
+        let still = try StripTests.located("pictures/camera.jpg", as: "still.jpg", in: folder,
+                                           tags: ["-XMP-GCamera:MicroVideo=1", "-XMP-GCamera:MicroVideoOffset=\(videoBytes.count)"])
+        let uploads = folder.appendingPathComponent("uploads")
+        try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
+        let motion = uploads.appendingPathComponent("PXL_MP.jpg")
+        try (try Data(contentsOf: URL(fileURLWithPath: still)) + videoBytes).write(to: motion)
+        let out = folder.appendingPathComponent("site")
+        let recipe = folder.appendingPathComponent("recipe.json")
+        try Data(#"{"renditions": [{"name": "small", "size": 32}]}"#.utf8).write(to: recipe)
+        let run = try ToolRun.run(["ingest", "--recipe", recipe.path, "--out-dir", out.path, motion.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        let written = out.appendingPathComponent("PXL_MP.jpg.motion.mp4").path
+        #expect(StripTests.revealing(try StripTests.tags(of: written)).isEmpty)
+        #expect(try StripTests.content(of: written, in: folder) == StripTests.content(of: video, in: folder))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("PXL_MP.jpg.json"))) as? [String: Any])
+        let entry = try #require((manifest["renditions"] as? [[String: Any]])?.first { $0["name"] as? String == "motion_video" })
+        #expect(entry["file"] as? String == "PXL_MP.jpg.motion.mp4" && entry["bytes"] as? Int == videoBytes.count)
+        #expect((entry["removed"] as? [String])?.contains { $0.hasPrefix("QuickTime:") } == true)
+    }
 }
