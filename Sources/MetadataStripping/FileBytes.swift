@@ -57,7 +57,9 @@ struct FileBytes {
 
     /// Up to `count` bytes at `offset`, fewer at the end of the file.
     func peek(at offset: Int, count: Int) throws -> [UInt8] {
-        try read(offset..<min(size, offset + count), what: "a header")
+        // Past the end (a structure whose size led there): nothing, never a range turned inside out.
+        guard offset >= 0, offset < size else { return [] }
+        return try read(offset..<min(size, offset + count), what: "a header")
     }
 }
 
