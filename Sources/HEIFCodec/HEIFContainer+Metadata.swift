@@ -41,6 +41,19 @@ extension HEIFContainer {
         return nil
     }
 
+    /// The XMP packet of a `mime` item that describes `item` (`cdsc`), at most `limit` bytes (a
+    /// packet is a few KiB; an item's extents are bounded by the file only).
+    public func xmp(of item: Item, file: InputFile, limit: Int = 1 << 20) -> [UInt8]? {
+        for reference in references where reference.type == "cdsc" && reference.to.contains(item.id) {
+            guard let described = items[reference.from], described.type == "mime",
+                  described.extents.reduce(0, { $0 &+ max(0, $1.length) }) <= limit,
+                  let block = try? data(of: described, file: file),
+                  block.count >= 10, String(decoding: block.prefix(4096), as: UTF8.self).contains("<x:xmpmeta") else { continue }
+            return block
+        }
+        return nil
+    }
+
     /// An `Exif` item's TIFF block: after its 4-byte offset field and the bytes that offset skips.
     public static func tiffBlock(ofExifItem block: [UInt8]) -> [UInt8]? {
         guard block.count >= 4 else { return nil }

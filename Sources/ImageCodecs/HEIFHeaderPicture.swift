@@ -12,7 +12,8 @@ struct HEIFHeaderPicture: SourcePicture {
     let orientation: Orientation
     let color: ColorDescription?
     let exif: [UInt8]?
-    var xmp: [UInt8]? { nil }
+    /// What probe reads of it: a Motion Photo's video, where its XMP says one follows.
+    let xmp: [UInt8]?
     var subsampling: ChromaSubsampling? { nil }
     var keepsStoredPixels: Bool { false }
     var warnings: [String] { [] }
@@ -39,6 +40,7 @@ struct HEIFHeaderPicture: SourcePicture {
         codePoints = container.codePoints(of: primary)
         color = container.iccProfile(of: primary).map { ColorDescription(iccProfile: $0) }
         exif = container.exif(of: primary, file: file)
+        xmp = container.xmp(of: primary, file: file)
         let configuration = container.decoderConfiguration(of: primary)
         let isAV1 = configuration?.type == "av1C" || container.codedItem(of: primary).type == "av01"
         let record = configuration.flatMap { $0.type == "hvcC" ? CodecConfiguration.hevc($0.record) : CodecConfiguration.av1($0.record) }

@@ -58,15 +58,17 @@ import TestSupport
         #expect(plain[Fixture.path("pictures/camera.jpg")]?["content_identifier"] is NSNull)
     }
 
-    @Test(.enabled(if: try referencesInstalled))
-    func aMotionPhotoSaysWhereItsVideoLies() throws {
+    /// A JPEG's, and a HEIC's (its XMP an item of the container).
+    @Test(.enabled(if: try referencesInstalled), arguments: ["pictures/camera.jpg", "heif/orientation6.heic"])
+    func aMotionPhotoSaysWhereItsVideoLies(fixture: String) throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("video/counter.mp4")))
-        let still = try StripTests.located("pictures/camera.jpg", as: "still.jpg", in: folder,
+        let fileExtension = URL(fileURLWithPath: fixture).pathExtension
+        let still = try StripTests.located(fixture, as: "still.\(fileExtension)", in: folder,
                                            tags: ["-XMP-GCamera:MicroVideo=1", "-XMP-GCamera:MicroVideoOffset=\(video.count)"])
         let stillBytes = try Data(contentsOf: URL(fileURLWithPath: still))
-        let motion = folder.appendingPathComponent("PXL_20240501_MP.jpg").path
+        let motion = folder.appendingPathComponent("PXL_20240501_MP.\(fileExtension)").path
         try (stillBytes + video).write(to: URL(fileURLWithPath: motion))
         let (run, lines) = try ProbeTests.probe([motion, still])
         #expect(run.status == 0, "\(run.standardError)")
