@@ -20,6 +20,18 @@ public struct ByteEdits: Sendable {
     mutating func replace(_ range: Range<Int>, with replacement: [UInt8], current: some Collection<UInt8>) {
         guard !replacement.elementsEqual(current) else { return }
         edits.append(Edit(range: range, replacement: replacement))
+        heldBytes += replacement.count
+    }
+
+    /// The bytes the edits hold: many structures each within the limit (a PNG of a thousand XMP
+    /// chunks, a HEIF of many Exif items) are held to it together.
+    private(set) var heldBytes = 0
+
+    /// Throws when the edits hold more than strip holds at once.
+    func checkHeld() throws(StripError) {
+        guard heldBytes <= FileBytes.structureLimit else {
+            throw .metadataTooLarge(what: "the metadata edited", bytes: heldBytes, limit: FileBytes.structureLimit)
+        }
     }
 
     /// Replaces `range` with the same number of bytes.
@@ -35,6 +47,7 @@ public struct ByteEdits: Sendable {
     mutating func append(_ other: ByteEdits) {
         edits += other.edits
         removed += other.removed
+        heldBytes += other.heldBytes
     }
 
     public var isEmpty: Bool { edits.isEmpty }

@@ -36,6 +36,7 @@ struct HEIFStripper {
                                 new: Array(scrubbed[position..<(position + range.count)]))
                 position += range.count
             }
+            try edits.checkHeld()
         }
         edits.append(try QuickTimeStripper(bytes: bytes, groups: groups).strip(0..<bytes.size))
         return edits

@@ -103,6 +103,7 @@ struct JPEGStripper {
     /// The APPn segments from SOI to the first SOS (or EOI), each read whole (at most 64 KiB).
     private func metadataSegments(at start: Int) throws -> (segments: [Segment], scan: Int?) {
         var segments: [Segment] = []
+        var held = 0
         var index = start + 2
         while true {
             let head = try bytes.peek(at: index, count: 4)
@@ -123,7 +124,13 @@ struct JPEGStripper {
             if (0xD0...0xD7).contains(marker) || marker == 0x01 { index += 2; continue }
             let length = head.bigEndian(at: 2, count: 2)
             guard length >= 2 else { throw StripError.truncated(what: "a JPEG segment", at: index) }
-            if (0xE0...0xEF).contains(marker) {
+            // Only the segments strip edits, or reads for MPF, are held; all of them within what
+            // strip holds at once (a file of APP1s is not held whole).
+            if [0xE1, 0xE2, 0xED].contains(marker) {
+                held += length
+                guard held <= FileBytes.structureLimit else {
+                    throw StripError.metadataTooLarge(what: "the JPEG's metadata segments", bytes: held, limit: FileBytes.structureLimit)
+                }
                 segments.append(Segment(marker: marker, payloadAt: index + 4, payload: try bytes.read((index + 4)..<(index + 2 + length), what: "a JPEG segment")))
             }
             index += 2 + length

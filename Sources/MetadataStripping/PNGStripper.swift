@@ -26,6 +26,7 @@ struct PNGStripper {
             if ["eXIf", "iTXt", "tEXt", "zTXt"].contains(type) {
                 let data = try bytes.read((index + 8)..<(index + 8 + length), what: "the \(type) chunk")
                 edits.append(scrub(type: type, data: data, at: index, end: end))
+                try edits.checkHeld()
             }
             index = end
             if type == "IEND" { return edits }

@@ -90,13 +90,18 @@ struct QuickTimeStripper {
             // ISO's meta is a full box (4 bytes of version and flags); QuickTime's is not.
             index += 4
         }
-        var children: [Box] = []
-        while let child = Self.box(in: bytes, at: index, limit: parent.end - index) {
-            children.append(child)
-            index = child.end
+        // The children are walked where they lie, twice (the keys first), never listed: a moov of
+        // 8-byte boxes would make a list five times its size.
+        let first = index
+        func children() -> UnfoldSequence<Box, Int> {
+            sequence(state: first) { at in
+                guard let child = Self.box(in: bytes, at: at, limit: parent.end - at) else { return nil }
+                at = child.end
+                return child
+            }
         }
-        let keyNames = children.first { $0.type == "keys" }.map { Self.keyNames(in: bytes, $0) } ?? keys
-        for child in children {
+        let keyNames = children().first { $0.type == "keys" }.map { Self.keyNames(in: bytes, $0) } ?? keys
+        for child in children() {
             if child.type == "XMP_" {
                 // QuickTime's XMP, in user data.
                 let packet = Array(bytes[child.payload..<child.end])

@@ -33,6 +33,7 @@ struct WebPStripper {
                 edits.overwrite(at: payload, old: data, new: scrubbed)
                 edits.removed += removed
             }
+            try edits.checkHeld()
             index = payload + length + length % 2
         }
         return edits

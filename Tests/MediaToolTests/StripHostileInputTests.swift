@@ -156,4 +156,24 @@ import TestSupport
         #expect(run.standardError.contains("larger than"))
         #expect(!FileManager.default.fileExists(atPath: output))
     }
+
+    /// A JPEG whose segments before its scan hold more than strip holds at once (a thousand
+    /// 64 KiB APP1s: a sparse file) is refused as over the limit, not read whole into memory.
+    @Test func aJPEGOfEndlessSegmentsIsRefusedAsOverTheLimit() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("segments.jpg")
+        try Data([0xFF, 0xD8]).write(to: input)
+        let handle = try FileHandle(forWritingTo: input)
+        for index in 0..<1100 {
+            try handle.seek(toOffset: UInt64(2 + index * 65537))
+            try handle.write(contentsOf: Data([0xFF, 0xE1, 0xFF, 0xFF]))
+        }
+        try handle.truncate(atOffset: UInt64(2 + 1100 * 65537))
+        try handle.close()
+        let output = folder.appendingPathComponent("out.jpg").path
+        let run = try ToolRun.run(["strip", input.path, "-o", output])
+        #expect(run.status == 1 && run.standardError.contains("larger than"), "\(run.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
 }
