@@ -21,9 +21,9 @@ public struct FileJob: Sendable {
     public var work: Work
     /// The outputs a job may open besides its planned one (a storyboard's pictures and page); nil: none.
     public var allowsOutput: OutputRule?
-    /// The decoders an input needs, by its first bytes: a worker made for pictures starts without
-    /// loading FFmpeg (about 40 ms and 20 MiB).
-    public var decoders: @Sendable (_ start: [UInt8]) -> JobDecoders = { _ in .media }
+    /// The decoders an input needs, from the open input (its first bytes, mostly): a worker made
+    /// for pictures starts without loading FFmpeg (about 40 ms and 20 MiB).
+    public var decoders: @Sendable (_ input: InputFile) -> JobDecoders = { _ in .media }
     /// Its planned output is sought back in and read (a web video's muxer patches sizes and moves
     /// its index first): a worker writes that file itself, within its file size limit, where the
     /// output is a file; through a pipe otherwise (standard output), where the job must stream.

@@ -35,7 +35,7 @@ extension Ingester {
             // The batch's line names the input itself.
             return JobReport(fields: fields.filter { $0.name != "input" }, warnings: warnings)
         }
-        job.decoders = JobDecoders.forStart
+        job.decoders = JobDecoders.forInput
         // The web video's muxer moves its index first, in the file: where it is a file, the worker writes it itself.
         if recipe.webVideo != nil, recipe.webVideo?.hls != true {
             let template = recipe.names.webVideo

@@ -1,4 +1,5 @@
 import Batch
+import FileIO
 import MediaFormats
 
 extension JobDecoders {
@@ -6,5 +7,10 @@ extension JobDecoders {
     /// codecs' needs no FFmpeg; anything else may.
     @Sendable public static func forStart(_ start: [UInt8]) -> JobDecoders {
         start.withUnsafeBytes { InputKind.pictureCodec($0) } == nil ? .media : .pictures
+    }
+
+    /// As `forStart`, of the input's first bytes.
+    @Sendable public static func forInput(_ input: InputFile) -> JobDecoders {
+        forStart(Array(((try? input.head()) ?? []).prefix(16)))
     }
 }

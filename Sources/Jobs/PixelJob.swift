@@ -24,10 +24,10 @@ public enum PixelJob: Sendable, Codable {
     case pictureHeader(maxPixels: Int, maxMemory: Int)
 
     /// What the input must be: a picture, or media FFmpeg reads.
-    public var decoders: @Sendable (_ start: [UInt8]) -> JobDecoders {
+    public var decoders: @Sendable (_ input: InputFile) -> JobDecoders {
         switch self {
         case .crop, .pictureHeader: return { _ in .pictures }
-        case .thumbnails, .frame, .frames: return JobDecoders.forStart
+        case .thumbnails, .frame, .frames: return JobDecoders.forInput
         }
     }
 

@@ -12,7 +12,7 @@ extension Prober {
             let (result, warnings) = try probe(file)
             return JobReport(fields: result.fields(includesGPS: includesGPS), warnings: warnings)
         }
-        job.decoders = JobDecoders.forStart
+        job.decoders = JobDecoders.forInput
         return job
     }
 }

@@ -26,7 +26,7 @@ extension Thumbnailer {
         if options.hdr == .keep && options.format.keepsHDRThroughFFmpeg {
             job.decoders = { _ in JobDecoders.media }
         } else {
-            job.decoders = JobDecoders.forStart
+            job.decoders = JobDecoders.forInput
         }
         return job
     }

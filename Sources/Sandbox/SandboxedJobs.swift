@@ -129,7 +129,7 @@ public final class SandboxedJobs: Sendable {
                     cancellation: JobCancellation? = nil, budget: MemoryBudget? = nil,
                     progress: (@Sendable (JobProgress) -> Void)? = nil) throws -> JobReport {
         let (file, outputs) = try job.openAny(input: input, outputs: planned)
-        var (box, holdsPermit) = try checkout(for: job.decoders(Self.start(of: file)))
+        var (box, holdsPermit) = try checkout(for: job.decoders(file))
         // After the worker is back among the idle ones, where the next input waiting for it finds it.
         defer { if holdsPermit { mediaPermits?.give() } }
         // A job whose output is sought back in (a web video's muxer) writes the file itself, where
@@ -161,12 +161,12 @@ public final class SandboxedJobs: Sendable {
     /// `JobFailure`; the worker's, a `WorkerFailure`.
     /// `accept` checks the worker's whole answer before the worker is kept for the next job: a
     /// worker whose answer it refuses (a lie the parent caught) is ended, not reused.
-    public func stream(spec: JSONValue, input: InputFile, decoders: (_ start: [UInt8]) -> JobDecoders, threads: Int, limit: Int,
+    public func stream(spec: JSONValue, input: InputFile, decoders: (_ input: InputFile) -> JobDecoders, threads: Int, limit: Int,
                        budget: MemoryBudget? = nil,
                        cancellation: JobCancellation?, into sink: ((UnsafeRawBufferPointer) throws -> Void)?,
                        accept: (JobReport) throws -> Void = { _ in }) throws -> JobReport {
         if cancellation?.isCancelled == true { throw WorkerFailure.cancelled }
-        var (box, holdsPermit) = try checkout(for: decoders(Self.start(of: input)), cancellation: cancellation)
+        var (box, holdsPermit) = try checkout(for: decoders(input), cancellation: cancellation)
         defer { if holdsPermit { mediaPermits?.give() } }
         let pipe = try sink.map { try OutputPipe(target: -1, name: input.displayName, limit: limit, sink: $0) }
         // No outputs but the pipe: no file is handed to the worker.
@@ -370,11 +370,6 @@ public final class SandboxedJobs: Sendable {
 }
 
 extension SandboxedJobs {
-    /// The first bytes of an input, which say what a worker must load to decode it.
-    static func start(of file: InputFile) -> [UInt8] {
-        Array(((try? file.head()) ?? []).prefix(16))
-    }
-
     /// Numbers the reservations workers hold.
     static let nextToken = Atomic<Int>(0)
     /// How long the parent waits for memory a worker asked for before it reads that worker's
