@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "BinaryArrays", dependencies: ["Failures", "FileIO", "JSON", "NumberText", "WorkerPool"]),
 
         // Files in and out, safely: inputs opened once, atomic outputs, paths as bytes, system calls.
-        .target(name: "FileIO", dependencies: ["Failures", "WorkerPool"]),
+        .target(name: "FileIO", dependencies: ["CMediaToolSystem", "Failures", "WorkerPool"]),
         // What kind of failure an error is: the closed set every error type of the package answers.
         .target(name: "Failures"),
         // One JSON writer: strings (file names as bytes included), numbers, values.

@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <unistd.h>
 #include "CMediaToolSystem.h"
@@ -25,3 +26,5 @@ int mt_name_this_thread(const char *name) {
 }
 
 int mt_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
+
+int mt_memory_file(const char *name) { return memfd_create(name, MFD_CLOEXEC); }

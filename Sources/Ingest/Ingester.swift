@@ -26,12 +26,25 @@ public struct Ingester: Sendable {
 
     /// The manifest's fields and the warnings, the manifest written to `outputs.primary`.
     public func ingest(_ file: InputFile, outputs: any JobOutputs) throws -> (fields: [(name: String, value: JSONValue)], warnings: [String]) {
-        let recipe = options.recipe
         var probeOptions = ProbeOptions()
         probeOptions.includesGPS = options.includesGPS
         probeOptions.limits = options.limits
         probeOptions.threads = options.threads
-        let (probe, probeWarnings) = try Prober(options: probeOptions).probe(file)
+        let probed = try Prober(options: probeOptions).probe(file)
+        // A Live Photo's video is shown from the frame its still was taken from: the camera's
+        // choice is the best poster frame there is.
+        if let still = probed.result.stillImageTime, options.recipe.posterTime == .posterFrame {
+            var options = options
+            options.recipe.posterTime = .at(.seconds(still))
+            return try Ingester(options: options).ingest(file, outputs: outputs, probed: probed)
+        }
+        return try ingest(file, outputs: outputs, probed: probed)
+    }
+
+    private func ingest(_ file: InputFile, outputs: any JobOutputs, probed: (result: ProbeResult, warnings: [String]))
+        throws -> (fields: [(name: String, value: JSONValue)], warnings: [String]) {
+        let recipe = options.recipe
+        let (probe, probeWarnings) = probed
         var warnings = probeWarnings
 
         // The paths this run writes, by what they are; an output planned but found made already
@@ -93,8 +106,9 @@ public struct Ingester: Sendable {
             warnings.append("an audio file without cover art: its manifest holds its probe only")
         }
         if let path = planned[.original] { renditions.append(try writeStrippedOriginal(of: file, probe: probe, to: path, outputs: outputs, planned: planned)) }
-        if let video = probe.motionPhoto, let path = planned[.motionVideo] {
-            renditions.append(try writeMotionVideo(of: file, at: video.offset..<(video.offset + video.length), to: path, outputs: outputs, planned: planned))
+        if let video = probe.motionPhoto, probe.kind == .picture {
+            renditions += try motionOutputs(of: file, at: video.offset..<(video.offset + video.length), outputs: outputs,
+                                            planned: planned, warnings: &warnings)
         }
         let manifest = IngestManifest(
             input: file.displayName, probe: probe, includesGPS: options.includesGPS, entries: renditions,
@@ -445,15 +459,50 @@ extension Ingester {
     }
 
     /// A Motion Photo's video (`probe`'s `motion_photo`) as a file of its own, stripped as the
-    /// original is: a site shows it as the photo's motion.
-    func writeMotionVideo(of file: InputFile, at range: Range<Int>, to path: String, outputs: any JobOutputs,
-                          planned: [IngestOutput: String]) throws -> IngestManifest.Entry {
+    /// original is, and its preview as the photo's: a site shows the photo and, on hover, its motion.
+    func motionOutputs(of file: InputFile, at range: Range<Int>, outputs: any JobOutputs, planned: [IngestOutput: String],
+                       warnings: inout [String]) throws -> [IngestManifest.Entry] {
         let edits = try MetadataStripper(removing: strippedGroups).edits(for: file, videoAt: range)
         guard let size = file.size else { throw StripError.notAFile }
-        let descriptor = try outputs.open(path, namedByUser: false)
-        try edits.write(file, size: size, part: range, to: descriptor, target: path)
-        var seen: Set<String> = []
-        return .motionVideo(path: path, file: Self.relative(path, to: planned[.manifest]), bytes: range.count + edits.sizeChange,
-                            removed: edits.removed.filter { seen.insert($0).inserted })
+        var entries: [IngestManifest.Entry] = []
+        if let path = planned[.motionVideo] {
+            let descriptor = try outputs.open(path, namedByUser: false)
+            try edits.write(file, size: size, part: range, to: descriptor, target: path)
+            var seen: Set<String> = []
+            entries.append(.motionVideo(path: path, file: Self.relative(path, to: planned[.manifest]), bytes: range.count + edits.sizeChange,
+                                        removed: edits.removed.filter { seen.insert($0).inserted }))
+        }
+        if let settings = options.recipe.preview, let path = planned[.preview] {
+            if let preview = motionPreview(of: file, at: range, edits: edits, size: size, settings: settings, warnings: &warnings) {
+                entries.append(try writePreview(preview, settings: settings, to: path, outputs: outputs, planned: planned, warnings: &warnings))
+            }
+        }
+        return entries
+    }
+
+    /// The largest Motion Photo video a preview is made of: its copy is held in memory (a phone's
+    /// is a few seconds, 2 to 10 MB).
+    static let mostMotionVideoBytesPreviewed = 64 << 20
+
+    /// A Motion Photo's preview, of its video as written (stripped): the video copied into a file in
+    /// memory, which a worker that may open no file can make, and read as any video is. nil, with
+    /// a warning, where it makes none: the still's outputs stand without it.
+    private func motionPreview(of file: InputFile, at range: Range<Int>, edits: ByteEdits, size: Int,
+                               settings: IngestRecipe.PreviewSettings, warnings: inout [String]) -> Preview? {
+        guard range.count <= Self.mostMotionVideoBytesPreviewed else {
+            warnings.append("the motion video (\(range.count) bytes) is larger than the \(Self.mostMotionVideoBytesPreviewed) bytes a preview is made of: no preview")
+            return nil
+        }
+        do {
+            // A worker chosen for pictures has not loaded FFmpeg and, confined, cannot.
+            try FFmpegLibraries.load()
+            let video = try InputFile.inMemory(displayName: "\(file.displayName)'s motion video") { descriptor in
+                try edits.write(file, size: size, part: range, to: descriptor, target: "the motion video's copy in memory")
+            }
+            return try Previewer(options: previewOptions(settings)).makePreview(from: video)
+        } catch {
+            warnings.append("the motion video gives no preview: \(error)")
+            return nil
+        }
     }
 }

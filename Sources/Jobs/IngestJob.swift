@@ -1,6 +1,7 @@
 import Batch
 import FileIO
 import Ingest
+import MetadataStripping
 import JSON
 import Storyboards
 import VideoThumbnails
@@ -35,7 +36,12 @@ extension Ingester {
             // The batch's line names the input itself.
             return JobReport(fields: fields.filter { $0.name != "input" }, warnings: warnings)
         }
-        job.decoders = JobDecoders.forInput
+        job.decoders = { input in
+            let decoders = JobDecoders.forInput(input)
+            // A photo that may be a Motion Photo: its video's preview is made with FFmpeg.
+            guard decoders == .pictures, recipe.preview != nil else { return decoders }
+            return MotionPhoto.mayHoldVideo(input) ? .media : .pictures
+        }
         // The web video's muxer moves its index first, in the file: where it is a file, the worker writes it itself.
         if recipe.webVideo != nil, recipe.webVideo?.hls != true {
             let template = recipe.names.webVideo

@@ -1,6 +1,7 @@
 import FFmpeg
 import FileIO
 import Imaging
+import MetadataStripping
 import Failures
 
 /// A video's or sound's probe, from FFmpeg's reading of the container's header and index.
@@ -31,6 +32,10 @@ enum MediaProbe {
         result.audio = audio.map { ProbeResult.AudioStream(codec: $0.codec, channels: $0.channels, sampleRate: $0.sampleRate, language: $0.language) }
         result.subtitles = facts.streams.filter { $0.kind == .subtitle }.map { ProbeResult.SubtitleStream(codec: $0.codec, language: $0.language) }
         result.capture = QuickTimeMetadata.capture(facts.tags)
+        // Only a Live Photo's video (its identifier said) has its movie header read again.
+        if kind == .video, result.capture.contentIdentifier != nil {
+            result.stillImageTime = LivePhotoVideo.stillImageTime(in: file)
+        }
         if let main {
             describe(main, into: &result)
             if !main.orientationIsExact {

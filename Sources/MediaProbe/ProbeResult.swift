@@ -45,6 +45,8 @@ public struct ProbeResult: Sendable, Equatable {
     public var icc: String?
     public var embeddedThumbnail: Size?
     public var capture = CaptureMetadata()
+    /// A Live Photo's video: when the frame that matches its still is presented, in seconds.
+    public var stillImageTime: Double?
     /// An Android Motion Photo's video: where in the file it lies, as the picture's XMP says.
     public var motionPhoto: ByteRange?
     /// With `--deep` only: the picture, or the video's first frame, decoded.
@@ -114,7 +116,8 @@ public struct ProbeLine: Encodable {
         case dolbyVision = "dolby_vision", colourPrimaries = "color_primaries", colourTransfer = "color_transfer"
         case colourMatrix = "color_matrix", colourRange = "color_range", audio, subtitles, coverArt = "cover_art", streams, alpha, icc
         case hasEmbeddedThumbnail = "has_embedded_thumbnail", embeddedThumbnail = "embedded_thumbnail", created, make, model
-        case software, gps, contentIdentifier = "content_identifier", motionPhoto = "motion_photo", decodes
+        case software, gps, contentIdentifier = "content_identifier", stillImageTime = "still_image_time"
+        case motionPhoto = "motion_photo", decodes
     }
 
     private struct Audio: Encodable {
@@ -224,6 +227,7 @@ public struct ProbeLine: Encodable {
             }, forKey: .gps)
         }
         try line.encode(result.capture.contentIdentifier, forKey: .contentIdentifier)
+        try line.encode(result.stillImageTime.map { ProbeResult.rounded($0, places: 6) }, forKey: .stillImageTime)
         try line.encode(result.motionPhoto.map { ByteRange(offset: $0.offset, length: $0.length) }, forKey: .motionPhoto)
         try line.encode(result.decodes, forKey: .decodes)
     }

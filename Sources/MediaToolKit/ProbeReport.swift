@@ -147,6 +147,9 @@ public struct ProbeReport: Sendable, Equatable, Codable {
     /// A Live Photo's pairing: the UUID its still and its video share (Apple's maker note,
     /// `com.apple.quicktime.content.identifier`).
     public var contentIdentifier: String?
+    /// A Live Photo's video: when the frame that matches its still is presented, in seconds
+    /// (the timed-metadata item `com.apple.quicktime.still-image-time`).
+    public var stillImageTime: Double?
     /// An Android Motion Photo's video, after the picture in the same file.
     public var motionPhoto: ByteRange?
     /// With `MediaProber.deep` only: whether the picture, or the video's first frame, decoded.
@@ -161,6 +164,7 @@ public struct ProbeReport: Sendable, Equatable, Codable {
         case dolbyVision = "dolby_vision", colorPrimaries = "color_primaries", colorTransfer = "color_transfer"
         case colorMatrix = "color_matrix", colorRange = "color_range", audio, subtitles, coverArt = "cover_art", streams, alpha, icc
         case hasEmbeddedThumbnail = "has_embedded_thumbnail", embeddedThumbnail = "embedded_thumbnail", created, make, model
-        case software, gps, contentIdentifier = "content_identifier", motionPhoto = "motion_photo", decodes
+        case software, gps, contentIdentifier = "content_identifier", stillImageTime = "still_image_time"
+        case motionPhoto = "motion_photo", decodes
     }
 }

@@ -1,3 +1,5 @@
+import FileIO
+
 /// An Android Motion Photo: a JPEG or HEIC whose XMP says that a video follows the picture in the
 /// same file (Google's Motion Photo format 1.0: `Container:Directory` with a `MotionPhoto` item
 /// and its `Item:Length`; the older `GCamera:MicroVideoOffset`), counted from the file's end.
@@ -20,6 +22,22 @@ public enum MotionPhoto {
         if length == nil { length = attribute("GCamera:MicroVideoOffset", in: packet[...]) }
         guard let length, length > 8, length < fileSize else { return nil }
         return (fileSize - length)..<fileSize
+    }
+
+    /// How far into a file `mayHoldVideo` looks: past a camera JPEG's EXIF (its maker notes and
+    /// thumbnail, some tens of KiB) to the XMP after it.
+    static let markersSought = 256 << 10
+
+    /// Whether the file's first bytes name a Motion Photo's video (Google's XMP names, which no
+    /// other picture has): what a worker that is to make its preview must load. A lie costs a
+    /// worker that loads FFmpeg; markers past the bytes sought, a preview (said in a warning).
+    public static func mayHoldVideo(_ file: InputFile) -> Bool {
+        var bytes = [UInt8](repeating: 0, count: min(file.size ?? 0, markersSought))
+        guard let got = try? bytes.withUnsafeMutableBytes({ try file.read(at: 0, into: $0) }) else { return false }
+        let start = bytes[..<got]
+        return ["GCamera:MotionPhoto", "GCamera:MicroVideo", "Semantic=\"MotionPhoto\"", "Semantic>MotionPhoto<"].contains {
+            start.range(of: Array($0.utf8)) != nil
+        }
     }
 
     /// The whole number value of `name="N"` in `text`, or of the element `<name>N</name>`.

@@ -16,21 +16,13 @@ struct QuickTimeStripper {
         return ["ftyp", "moov", "mdat", "wide", "free", "skip"].contains { start[4..<8].elementsEqual($0.utf8) }
     }
 
-    private struct Box {
-        let type: String
-        /// Offsets into the bytes walked.
-        let start: Int
-        let payload: Int
-        let end: Int
-    }
-
     /// The edits of the file's part `range`: its top-level boxes walked, each `moov` read.
     func strip(_ range: Range<Int>) throws -> ByteEdits {
         var edits = ByteEdits()
         var index = range.lowerBound
         while index + 8 <= range.upperBound {
             let head = try bytes.peek(at: index, count: 16)
-            guard let box = Self.box(in: head, at: 0, limit: range.upperBound - index) else {
+            guard let box = MovieBox.at(0, in: head, limit: range.upperBound - index) else {
                 throw StripError.truncated(what: "a box", at: index)
             }
             if box.type == "uuid" {
@@ -38,13 +30,42 @@ struct QuickTimeStripper {
             } else if box.type == "moov" || box.type == "udta" || box.type == "meta" {
                 let moov = try bytes.read(index..<(index + box.end), what: "the \(box.type) box")
                 var inner = ByteEdits()
-                walk(moov, Box(type: box.type, start: 0, payload: box.payload, end: box.end), keys: [], into: &inner)
+                walk(moov, box, keys: [], into: &inner)
                 for edit in inner.edits {
                     edits.replace((edit.range.lowerBound + index)..<(edit.range.upperBound + index), with: edit.replacement, current: [])
                 }
                 edits.removed += inner.removed
+                if box.type == "moov" {
+                    edits.append(try scrubTimedMetadata(TimedMetadataTrack.tracks(in: moov, movie: box), movieStart: range.lowerBound))
+                }
             }
             index += box.end
+        }
+        return edits
+    }
+
+    /// The items of timed-metadata tracks whose keys a removed group covers, in every sample:
+    /// each made an item of no key (`free`) of the same size, its value zeroed, so that the
+    /// track's other items (an orientation beside a position) and every offset stay.
+    /// `movieStart`: where the movie starts in the file (a Motion Photo's is past its picture).
+    private func scrubTimedMetadata(_ tracks: [TimedMetadataTrack], movieStart: Int) throws -> ByteEdits {
+        var edits = ByteEdits()
+        for track in tracks {
+            let removedKeys = track.keys.filter { Self.group(ofKey: $0.value).map(groups.contains) ?? false }
+            guard !removedKeys.isEmpty else { continue }
+            guard let samples = track.samples else { throw StripError.unreadableTimedMetadata(key: removedKeys.values.sorted()[0]) }
+            var removedAny = false
+            for sample in samples where !sample.isEmpty {
+                let start = movieStart + sample.lowerBound
+                let bytes = try self.bytes.read(start..<(start + sample.count), what: "a timed-metadata sample")
+                for item in TimedMetadataTrack.items(of: bytes) where removedKeys[item.key] != nil {
+                    let old = Array(bytes[(item.start + 4)..<item.value.upperBound])
+                    edits.overwrite(at: start + item.start + 4, old: old, new: Array("free".utf8) + [UInt8](repeating: 0, count: item.value.count))
+                    removedAny = true
+                }
+                try edits.checkHeld()
+            }
+            if removedAny { edits.removed += removedKeys.values.sorted().map { "QuickTime:\($0) (timed)" } }
         }
         return edits
     }
@@ -64,42 +85,17 @@ struct QuickTimeStripper {
         return edits
     }
 
-    /// The box at `at` in `bytes`, its size within `limit` bytes.
-    private static func box(in bytes: [UInt8], at: Int, limit: Int) -> Box? {
-        guard at + 8 <= bytes.count else { return nil }
-        var size = bytes.bigEndian(at: at, count: 4)
-        var header = 8
-        if size == 1 {
-            guard at + 16 <= bytes.count else { return nil }
-            size = bytes.bigEndian(at: at + 8, count: 8)
-            header = 16
-        } else if size == 0 {
-            size = limit
-        }
-        guard size >= header, size <= limit else { return nil }
-        let type = fourCC(bytes[(at + 4)..<(at + 8)])
-        return Box(type: type, start: at, payload: at + header, end: at + size)
-    }
-
     /// Walks the children of `parent` in `bytes`; `keys`: the names of the `mdta` keys of the
     /// `meta` box being walked, by their 1-based index.
-    private func walk(_ bytes: [UInt8], _ parent: Box, keys: [String], into edits: inout ByteEdits, depth: Int = 0) {
+    private func walk(_ bytes: [UInt8], _ parent: MovieBox, keys: [String], into edits: inout ByteEdits, depth: Int = 0) {
         guard depth < 8 else { return }
         var index = parent.payload
         if parent.type == "meta", index + 8 <= parent.end, !bytes[(index + 4)..<(index + 8)].elementsEqual("hdlr".utf8) {
             // ISO's meta is a full box (4 bytes of version and flags); QuickTime's is not.
             index += 4
         }
-        // The children are walked where they lie, twice (the keys first), never listed: a moov of
-        // 8-byte boxes would make a list five times its size.
-        let first = index
-        func children() -> UnfoldSequence<Box, Int> {
-            sequence(state: first) { at in
-                guard let child = Self.box(in: bytes, at: at, limit: parent.end - at) else { return nil }
-                at = child.end
-                return child
-            }
-        }
+        // The children are walked twice: the keys first.
+        let children = { parent.children(in: bytes, from: index) }
         let keyNames = children().first { $0.type == "keys" }.map { Self.keyNames(in: bytes, $0) } ?? keys
         for child in children() {
             if child.type == "XMP_" {
@@ -118,7 +114,7 @@ struct QuickTimeStripper {
     }
 
     /// The name of what `box` holds if a removed group covers it.
-    private func removedName(of box: Box, in parent: Box, keys: [String]) -> String? {
+    private func removedName(of box: MovieBox, in parent: MovieBox, keys: [String]) -> String? {
         if parent.type == "udta" || parent.type == "ilst", let name = Self.userDataLocations[box.type], groups.contains(.location) {
             return name
         }
@@ -141,7 +137,7 @@ struct QuickTimeStripper {
     }
 
     /// The names of a `keys` box's entries, in order.
-    private static func keyNames(in bytes: [UInt8], _ keys: Box) -> [String] {
+    private static func keyNames(in bytes: [UInt8], _ keys: MovieBox) -> [String] {
         guard keys.payload + 8 <= keys.end else { return [] }
         let count = bytes.bigEndian(at: keys.payload + 4, count: 4)
         var names: [String] = [], index = keys.payload + 8
@@ -155,7 +151,7 @@ struct QuickTimeStripper {
     }
 
     /// `box` made a `free` box of the same size, its payload zeroed.
-    private func free(_ box: Box, in bytes: [UInt8], into edits: inout ByteEdits) {
+    private func free(_ box: MovieBox, in bytes: [UInt8], into edits: inout ByteEdits) {
         let old = Array(bytes[(box.start + 4)..<box.end])
         var new = Array("free".utf8) + [UInt8](repeating: 0, count: old.count - 4)
         if box.payload - box.start == 16 { new.replaceSubrange(4..<12, with: bytes[(box.start + 8)..<(box.start + 16)]) }

@@ -14,6 +14,9 @@ public enum StripError: Error, Equatable, CustomStringConvertible {
     case changedWhileRead(expected: Int, found: Int)
     /// The input is a stream: strip reads a file's metadata where it lies.
     case notAFile
+    /// A timed-metadata track holds `key`, which strip removes, but its sample tables are cut,
+    /// disagree or claim more samples than strip reads: refused, not left holding it.
+    case unreadableTimedMetadata(key: String)
 
     public var description: String {
         switch self {
@@ -27,6 +30,8 @@ public enum StripError: Error, Equatable, CustomStringConvertible {
             return "\(what) of \(bytes) bytes is larger than the \(limit) strip reads"
         case .changedWhileRead(let expected, let found):
             return "the file changed while it was read: expected \(expected) bytes, found \(found)"
+        case .unreadableTimedMetadata(let key):
+            return "damaged: a timed-metadata track of \(key) whose sample tables do not place every sample it claims (at most \(TimedMetadataTrack.mostSamples))"
         case .notAFile:
             return "strip reads files, not streams: save the input first"
         }
@@ -37,7 +42,7 @@ extension StripError: ClassifiedError {
     public var failureKind: FailureKind {
         switch self {
         case .unsupported: return .unsupportedFormat
-        case .truncated, .overlappingMetadata, .changedWhileRead: return .damaged
+        case .truncated, .overlappingMetadata, .changedWhileRead, .unreadableTimedMetadata: return .damaged
         case .metadataTooLarge: return .overLimit
         case .notAFile: return .invalidRequest
         }

@@ -136,5 +136,11 @@ import TestSupport
         let entry = try #require((manifest["renditions"] as? [[String: Any]])?.first { $0["name"] as? String == "motion_video" })
         #expect(entry["file"] as? String == "PXL_MP.jpg.motion.mp4" && entry["bytes"] as? Int == videoBytes.count)
         #expect((entry["removed"] as? [String])?.contains { $0.hasPrefix("QuickTime:") } == true)
+        // Its preview is the photo's (a hover shows the motion), of as many frames as Pillow reads.
+        let preview = try #require((manifest["renditions"] as? [[String: Any]])?.first { $0["name"] as? String == "preview" })
+        let frames = try #require(preview["frames"] as? Int)
+        let script = "import sys; from PIL import Image; print(Image.open(sys.argv[1]).n_frames)"
+        let read = try ChildProcess.run(StripTests.python, ["-c", script, out.appendingPathComponent("PXL_MP.jpg.preview.webp").path])
+        #expect(frames > 1 && String(decoding: read.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "\(frames)")
     }
 }

@@ -11,5 +11,8 @@ int mt_affinity_count(void);
 int mt_name_this_thread(const char *name);
 /// A pipe whose ends close on exec (pipe2). 0, or -1 with errno.
 int mt_pipe_cloexec(int ends[2]);
+/// A file in memory, of no name and in no folder, closed on exec (memfd_create): what a worker,
+/// which may open no file, can still make. Its descriptor, or -1 with errno.
+int mt_memory_file(const char *name);
 
 #endif

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What QuickTime's timed-metadata tracks (`mebx`) carry (issue 56): a Live Photo video's
+/// still-image time, read by probe and taken by ingest as the poster's frame, and positions
+/// written as the camera moves, removed by strip; each against exiftool's reading of the same
+/// samples (scripts/fixtures/timed_metadata.py builds the tracks; exiftool checks them there too).
+@Suite struct TimedMetadataTests {
+    static let livePhoto = Fixture.path("video/live-photo.mov")
+    static let timedLocation = Fixture.path("video/timed-location.mov")
+
+    static var referencesInstalled: Bool {
+        get throws { try LiveAndMotionPhotoProbeTests.referencesInstalled }
+    }
+
+    /// exiftool's tags, embedded documents' included (`Doc2:SampleTime`), numbers as numbers.
+    static func embedded(_ path: String) throws -> [String: Any] {
+        let run = try ChildProcess.run(StripTests.exiftool, ["-j", "-n", "-ee", "-G3", path])
+        try #require(run.status == 0)
+        let list = try #require(try JSONSerialization.jsonObject(with: run.standardOutput) as? [[String: Any]])
+        return list.first ?? [:]
+    }
+
+    /// The first `stsz` box at or after `from` in `bytes`: where its sample count lies.
+    static func sampleCountOffset(in bytes: Data, from: Int) throws -> Int {
+        let found = try #require(bytes.range(of: Data("stsz".utf8), in: from..<bytes.count))
+        // Type, version and flags, the fixed sample size: then the count.
+        return found.lowerBound + 4 + 4 + 4
+    }
+
+    /// `fixture` with its timed-metadata track's `stsz` claiming 2^31-1 samples (the track is the
+    /// movie's last, its `stsz` the file's last).
+    static func lyingAboutItsSamples(_ fixture: String, in folder: URL, as name: String) throws -> String {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: fixture))
+        let lastTrack = try #require(bytes.range(of: Data("trak".utf8), options: .backwards))
+        let count = try sampleCountOffset(in: bytes, from: lastTrack.lowerBound)
+        bytes.replaceSubrange(count..<(count + 4), with: [0x7F, 0xFF, 0xFF, 0xFF])
+        let path = folder.appendingPathComponent(name).path
+        try bytes.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test(.enabled(if: try referencesInstalled))
+    func aLivePhotosVideoSaysWhenItsStillWasTaken() throws {
+        let tags = try Self.embedded(Self.livePhoto)
+        // The time of the sample whose item is the still-image time, as exiftool reads it.
+        let document = try #require(tags.keys.first { $0.hasSuffix(":StillImageTime") }?.split(separator: ":").first)
+        let expected = try #require(tags["\(document):SampleTime"] as? Double)
+        let other = Fixture.path("video/counter.mov")
+        let (run, lines) = try ProbeTests.probe([Self.livePhoto, other])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(lines[Self.livePhoto]?["still_image_time"] as? Double == expected)
+        #expect(lines[other]?["still_image_time"] is NSNull)
+    }
+
+    /// A track whose sample lies past the end of the file says no time, and the probe is
+    /// otherwise whole. (One that claims more samples than the file holds is refused whole, as
+    /// any such track is: MP4SampleTables.)
+    @Test(.enabled(if: try referencesInstalled))
+    func aStillImageTrackThatLiesSaysNoTime() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.livePhoto))
+        let lastTrack = try #require(bytes.range(of: Data("trak".utf8), options: .backwards))
+        let offsets = try #require(bytes.range(of: Data("stco".utf8), in: lastTrack.lowerBound..<bytes.count))
+        // Type, version and flags, the count: then the first chunk's offset.
+        bytes.replaceSubrange((offsets.lowerBound + 12)..<(offsets.lowerBound + 16), with: [0x7F, 0xFF, 0xFF, 0xF0])
+        let lying = folder.appendingPathComponent("lying.mov").path
+        try bytes.write(to: URL(fileURLWithPath: lying))
+        let (run, lines) = try ProbeTests.probe([lying])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(lines[lying]?["still_image_time"] is NSNull)
+        #expect(lines[lying]?["content_identifier"] as? String == LiveAndMotionPhotoProbeTests.identifier)
+    }
+
+    /// Small grey pixels of a picture, or of a video's frame at `seconds`, as FFmpeg decodes them.
+    static func greys(_ path: String, at seconds: Double? = nil) throws -> [UInt8] {
+        let seek = seconds.map { ["-ss", String($0)] } ?? []
+        let run = try ChildProcess.run(StripTests.ffmpeg, ["-nostdin", "-v", "error"] + seek + ["-i", path, "-frames:v", "1",
+                                                          "-vf", "scale=64:36,format=gray", "-f", "rawvideo", "-"])
+        try #require(run.status == 0 && run.standardOutput.count == 64 * 36)
+        return [UInt8](run.standardOutput)
+    }
+
+    static func distance(_ first: [UInt8], _ second: [UInt8]) -> Int {
+        zip(first, second).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+    }
+
+    /// The counter's frame at the still's 1.2 s shows another number than its first: the poster is
+    /// FFmpeg's frame there, not the first keyframe `auto` takes of another video.
+    @Test(.enabled(if: try referencesInstalled))
+    func ingestTakesALivePhotosPosterAtItsStill() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recipe = folder.appendingPathComponent("recipe.json")
+        try Data(#"{"renditions": [{"name": "poster", "size": "640"}], "web_video": false, "storyboard": false, "preview": false}"#.utf8)
+            .write(to: recipe)
+        let out = folder.appendingPathComponent("site")
+        let run = try ToolRun.run(["ingest", "--recipe", recipe.path, "--out-dir", out.path, Self.livePhoto])
+        #expect(run.status == 0, "\(run.standardError)")
+        let poster = try Self.greys(out.appendingPathComponent("live-photo.mov.poster.jpg").path)
+        let atStill = Self.distance(poster, try Self.greys(Self.livePhoto, at: 1.2))
+        let atStart = Self.distance(poster, try Self.greys(Self.livePhoto, at: 0))
+        #expect(atStill * 4 < atStart, "poster against the frame at 1.2 s: \(atStill); at 0 s: \(atStart)")
+    }
+
+    /// strip removes each position item from the track's samples and keeps the items beside them
+    /// (the orientation) and the video's packets; `--location keep` keeps them all.
+    @Test(.enabled(if: try referencesInstalled))
+    func stripRemovesPositionsWrittenAsTimedMetadata() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func count(_ tags: [String: Any], _ name: String) -> Int { tags.keys.filter { $0.hasSuffix(":\(name)") }.count }
+        let before = try Self.embedded(Self.timedLocation)
+        try #require(count(before, "GPSCoordinates") == 3 && count(before, "VideoOrientation") == 3)
+
+        let stripped = folder.appendingPathComponent("stripped.mov").path
+        let run = try ToolRun.run(["strip", "--json", Self.timedLocation, "-o", stripped])
+        #expect(run.status == 0, "\(run.standardError)")
+        let after = try Self.embedded(stripped)
+        #expect(after.keys.filter { $0.contains("GPS") }.isEmpty, "\(after.keys.sorted())")
+        #expect(count(after, "VideoOrientation") == 3)
+        let line = try #require(try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any])
+        #expect((line["removed"] as? [String]) == ["QuickTime:com.apple.quicktime.location.ISO6709 (timed)"])
+        func videoPackets(_ path: String) throws -> String {
+            let run = try ChildProcess.run(StripTests.ffmpeg, ["-nostdin", "-v", "error", "-i", path, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"])
+            try #require(run.status == 0)
+            return String(decoding: run.standardOutput, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+        }
+        #expect(try videoPackets(stripped) == videoPackets(Self.timedLocation))
+
+        let kept = folder.appendingPathComponent("kept.mov").path
+        #expect(try ToolRun.run(["strip", "--location", "keep", Self.timedLocation, "-o", kept]).status == 0)
+        #expect(count(try Self.embedded(kept), "GPSCoordinates") == 3)
+    }
+
+    /// A track of positions whose tables do not place the samples they claim is refused in one
+    /// line, nothing written: what strip cannot find, it cannot say it removed.
+    @Test(.enabled(if: try referencesInstalled))
+    func aTrackOfPositionsThatLiesIsRefusedNotLeft() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lying = try Self.lyingAboutItsSamples(Self.timedLocation, in: folder, as: "lying.mov")
+        let output = folder.appendingPathComponent("out.mov").path
+        let run = try ToolRun.run(["strip", lying, "-o", output])
+        #expect(run.status != 0)
+        let lines = StripTests.failureLines(run, naming: "lying.mov")
+        #expect(lines.count == 1 && lines.first?.contains("timed-metadata track of com.apple.quicktime.location.ISO6709") == true,
+                "\(run.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}
