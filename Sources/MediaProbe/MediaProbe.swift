@@ -32,9 +32,14 @@ enum MediaProbe {
         result.audio = audio.map { ProbeResult.AudioStream(codec: $0.codec, channels: $0.channels, sampleRate: $0.sampleRate, language: $0.language) }
         result.subtitles = facts.streams.filter { $0.kind == .subtitle }.map { ProbeResult.SubtitleStream(codec: $0.codec, language: $0.language) }
         result.capture = QuickTimeMetadata.capture(facts.tags)
-        // Only a Live Photo's video (its identifier said) has its movie header read again.
+        // Only a Live Photo's video (its identifier said) has its movie header read again for
+        // its still's time; only a movie of data tracks and no other position, for a position
+        // written as timed metadata (a few camera apps'), which a site must know is there.
         if kind == .video, result.capture.contentIdentifier != nil {
-            result.stillImageTime = LivePhotoVideo.stillImageTime(in: file)
+            result.stillImageTime = TimedMetadata.stillImageTime(in: file)
+        }
+        if kind == .video, result.capture.position == nil, facts.streams.contains(where: { $0.kind == .data }) {
+            result.capture.position = TimedMetadata.firstPosition(in: file).flatMap(ISO6709.position)
         }
         if let main {
             describe(main, into: &result)

@@ -40,11 +40,14 @@ enum FuzzTargets {
 
     /// strip's whole path from a file: the container told, its metadata structures read and
     /// scrubbed, the edits applied while the file is copied (to /dev/null). Edits never claim one
-    /// byte twice (the write refuses), and every group is removed, so every scrubber runs.
+    /// byte twice (the write refuses), and every group is removed, so every scrubber runs. And
+    /// probe's reading of the same metadata where it lies: a Live Photo's still time, a moving camera's position.
     static func fuzzStrip(_ bytes: [UInt8]) {
         let path = ScratchFile.write(bytes)
-        guard let file = try? InputFile(path: path),
-              let edits = try? MetadataStripper(removing: Set(StripGroup.allCases)).edits(for: file) else { return }
+        guard let file = try? InputFile(path: path) else { return }
+        if let seconds = TimedMetadata.stillImageTime(in: file) { precondition(seconds.isFinite && seconds >= 0) }
+        _ = TimedMetadata.firstPosition(in: file)
+        guard let edits = try? MetadataStripper(removing: Set(StripGroup.allCases)).edits(for: file) else { return }
         _ = try? edits.write(file, size: bytes.count, to: ScratchFile.nullDevice, target: "/dev/null")
         precondition(bytes.count + edits.sizeChange >= 0)
     }

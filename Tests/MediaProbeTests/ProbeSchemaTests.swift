@@ -30,6 +30,7 @@ import TestSupport
                                         position: GeoPosition(latitude: 1, longitude: 2, altitude: 3),
                                         contentIdentifier: "6E1B7A4C-8A2F-4D2B-9C1E-0F3A5B7C9D1E")
         video.motionPhoto = .init(offset: 100, length: 200)
+        video.stillImageTime = 1.2
         var picture = video
         picture.kind = .picture
         picture.embeddedThumbnail = .init(width: 160, height: 120)

@@ -74,6 +74,21 @@ import TestSupport
         #expect(lines[lying]?["content_identifier"] as? String == LiveAndMotionPhotoProbeTests.identifier)
     }
 
+    /// A movie whose only position is timed metadata says it (the first, as exiftool's first
+    /// document reads it): a site must know the file holds one.
+    @Test(.enabled(if: try referencesInstalled))
+    func aPositionWrittenAsTimedMetadataIsReported() throws {
+        let tags = try Self.embedded(Self.timedLocation)
+        let first = try #require(tags["Doc1:GPSCoordinates"] as? String).split(separator: " ").compactMap { Double($0) }
+        try #require(first.count == 3)
+        let (run, lines) = try ProbeTests.probe([Self.timedLocation])
+        #expect(run.status == 0, "\(run.standardError)")
+        let gps = try #require(lines[Self.timedLocation]?["gps"] as? [String: Any])
+        #expect(gps["latitude"] as? Double == first[0] && gps["longitude"] as? Double == first[1] && gps["altitude"] as? Double == first[2])
+        let (_, removed) = try ProbeTests.probe(["--location", "remove", Self.timedLocation])
+        #expect(removed[Self.timedLocation]?["gps"] == nil)
+    }
+
     /// Small grey pixels of a picture, or of a video's frame at `seconds`, as FFmpeg decodes them.
     static func greys(_ path: String, at seconds: Double? = nil) throws -> [UInt8] {
         let seek = seconds.map { ["-ss", String($0)] } ?? []
