@@ -111,7 +111,7 @@ let package = Package(
 
         // The thumbnail job: times, sizes, orientation and output, over the FFmpeg wrapper.
         .target(name: "MediaFormats", dependencies: ["FFmpeg", "FileIO", "ImageCodecs"]),
-        .target(name: "VideoThumbnails", dependencies: ["Failures", "FFmpeg", "ImageCodecs", "MediaFormats", "Imaging", "FileIO", "JSON", "Reporting", "WorkerPool", "ColourManagement"]),
+        .target(name: "VideoThumbnails", dependencies: ["Failures", "FFmpeg", "ImageCodecs", "MediaFormats", "Imaging", "FileIO", "MetadataStripping", "JSON", "Reporting", "WorkerPool", "ColourManagement"]),
         // lcms2 (Little CMS) for conversions from a picture's ICC profile to sRGB.
         .systemLibrary(
             name: "CLCMS2",

@@ -82,6 +82,12 @@ extension VideoSource {
             .map { String(cString: $0.pointee.value) }
     }
 
+    /// A Live Photo's pairing (`com.apple.quicktime.content.identifier`, an `mdta` key), nil where
+    /// the file has none: only such a video says a still-image time.
+    public var livePhotoIdentifier: String? {
+        av_dict_get(format.pointer.pointee.metadata, "com.apple.quicktime.content.identifier", nil, 0).map { String(cString: $0.pointee.value) }
+    }
+
     /// Where the first frame shows, in seconds of the file's clock (a sound track's start is on the same clock).
     public var startSeconds: Double { Double(startTimestamp) * Double(timeBase.num) / Double(max(1, timeBase.den)) }
 }

@@ -30,21 +30,8 @@ public struct Ingester: Sendable {
         probeOptions.includesGPS = options.includesGPS
         probeOptions.limits = options.limits
         probeOptions.threads = options.threads
-        let probed = try Prober(options: probeOptions).probe(file)
-        // A Live Photo's video is shown from the frame its still was taken from: the camera's
-        // choice is the best poster frame there is.
-        if let still = probed.result.stillImageTime, options.recipe.posterTime == .posterFrame {
-            var options = options
-            options.recipe.posterTime = .at(.seconds(still))
-            return try Ingester(options: options).ingest(file, outputs: outputs, probed: probed)
-        }
-        return try ingest(file, outputs: outputs, probed: probed)
-    }
-
-    private func ingest(_ file: InputFile, outputs: any JobOutputs, probed: (result: ProbeResult, warnings: [String]))
-        throws -> (fields: [(name: String, value: JSONValue)], warnings: [String]) {
+        let (probe, probeWarnings) = try Prober(options: probeOptions).probe(file)
         let recipe = options.recipe
-        let (probe, probeWarnings) = probed
         var warnings = probeWarnings
 
         // The paths this run writes, by what they are; an output planned but found made already
@@ -160,7 +147,7 @@ public struct Ingester: Sendable {
         var jobs: [FramesAlongside] = []
         if decodesPicture {
             let thumbnailer = Thumbnailer(options: posterOptions())
-            let (seconds, timeWarnings) = try thumbnailer.frameTime(in: video)
+            let (seconds, timeWarnings) = try thumbnailer.frameTime(in: video, of: file)
             jobs.append(FramesAlongside(times: { _ in [seconds] }, take: { found, video in
                 var made = try thumbnailer.pictures(of: found.located, askedAt: seconds, in: video, sizes: thumbnailer.options.sizes)
                 made.pictures = made.pictures.map { $0.withBytesPerSample(1) }

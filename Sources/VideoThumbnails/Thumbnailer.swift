@@ -93,8 +93,8 @@ public struct Thumbnailer: Sendable {
 
     /// The time of the frame of `video` the options ask for (a poster frame chosen, a share of
     /// the duration in seconds), and what is said of it (a duration unknown).
-    public func frameTime(in video: VideoSource) throws -> (seconds: Double, warnings: [String]) {
-        let (seconds, _, warnings) = try VideoFrameThumbnails(options: options).time(in: video, threads: options.threads)
+    public func frameTime(in video: VideoSource, of file: InputFile) throws -> (seconds: Double, warnings: [String]) {
+        let (seconds, _, warnings) = try VideoFrameThumbnails(options: options).time(in: video, of: file, threads: options.threads)
         return (seconds, warnings)
     }
 

@@ -2,6 +2,7 @@ import FFmpeg
 import ImageCodecs
 import Imaging
 import FileIO
+import MetadataStripping
 import Reporting
 
 /// The frame of a video at a time (or its cover art), in every size asked: the frame converted once
@@ -23,7 +24,7 @@ struct VideoFrameThumbnails {
         // against 60 ms at 1080p); a run of frames to decode gains 1.45x from them.
         let threads = options.mode == .keyframe ? 1 : options.threads
         let video = try VideoSource(file: file, threads: threads, videoStream: options.videoStream, limits: options.limits)
-        let (seconds, mode, timeWarnings) = try time(in: video, threads: threads)
+        let (seconds, mode, timeWarnings) = try time(in: video, of: file, threads: threads)
         var warnings = timeWarnings
         if let colourWarning = video.colourWarning { warnings.append(colourWarning) }
         let located = try video.frame(atSeconds: seconds, mode: mode)
@@ -39,7 +40,7 @@ struct VideoFrameThumbnails {
     }
 
     /// The time of the frame the options ask for in `video`, how to find it, and what is said of it.
-    func time(in video: VideoSource, threads: Int) throws -> (seconds: Double, mode: VideoSource.SeekMode, warnings: [String]) {
+    func time(in video: VideoSource, of file: InputFile, threads: Int) throws -> (seconds: Double, mode: VideoSource.SeekMode, warnings: [String]) {
         var warnings: [String] = []
         var seconds = 0.0
         var mode = options.mode
@@ -59,8 +60,14 @@ struct VideoFrameThumbnails {
         case .posterFrame where video.durationSeconds == nil:
             warnings.append("\(unknownDuration), not a poster frame")
         case .posterFrame:
-            let poster = try PosterFrame.choose(in: video, threads: threads)
-            (seconds, mode) = (poster.seconds, poster.mode)
+            // A Live Photo's video is shown from the frame its still was taken from: the camera's
+            // own choice is the best poster there is.
+            if video.livePhotoIdentifier != nil, let still = TimedMetadata.stillImageTime(in: file) {
+                (seconds, mode) = (still, .exact)
+            } else {
+                let poster = try PosterFrame.choose(in: video, threads: threads)
+                (seconds, mode) = (poster.seconds, poster.mode)
+            }
         case .at(.seconds(let value)):
             seconds = value
         case .at(.fraction(let fraction)):

@@ -89,6 +89,21 @@ import TestSupport
         #expect(removed[Self.timedLocation]?["gps"] == nil)
     }
 
+    /// `thumbnail --at auto` shows a Live Photo's video from its still's frame, at exiftool's
+    /// sample time; another video from the frame `auto` chooses.
+    @Test(.enabled(if: try referencesInstalled))
+    func autoShowsALivePhotosVideoFromItsStill() throws {
+        let tags = try Self.embedded(Self.livePhoto)
+        let document = try #require(tags.keys.first { $0.hasSuffix(":StillImageTime") }?.split(separator: ":").first)
+        let expected = try #require(tags["\(document):SampleTime"] as? Double)
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ToolRun.run(["thumbnail", "--at", "auto", "--json", Self.livePhoto, "-o", folder.appendingPathComponent("poster.png").path])
+        #expect(run.status == 0, "\(run.standardError)")
+        let line = try #require(try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any])
+        #expect(line["seconds"] as? Double == expected)
+    }
+
     /// Small grey pixels of a picture, or of a video's frame at `seconds`, as FFmpeg decodes them.
     static func greys(_ path: String, at seconds: Double? = nil) throws -> [UInt8] {
         let seek = seconds.map { ["-ss", String($0)] } ?? []
