@@ -29,24 +29,29 @@ enum PictureProbe {
         result.icc = picture.color?.iccProfile.flatMap(ICCProfileDescription.of)
         result.embeddedThumbnail = facts.embeddedThumbnail.map { ProbeResult.Size(width: $0.width, height: $0.height) }
         result.capture = (facts.metadataDirectories ?? picture.exif).flatMap { ExifBlock($0)?.capture } ?? CaptureMetadata()
-        result.motionPhoto = motionPhoto(in: file, xmp: picture.xmp)
+        let motion = motionPhoto(in: file, xmp: picture.xmp)
+        result.motionPhoto = motion.video
         if options.deep {
             // The smallest size the format decodes to: every coded byte read, the least memory.
             try picture.readRows(at: picture.reducedSize(atLeast: 1, 1)) { _ in }
             result.decodes = true
         }
-        return (result, picture.warnings)
+        return (result, picture.warnings + (motion.warning.map { [$0] } ?? []))
     }
 }
 
 extension PictureProbe {
-    /// A Motion Photo's video, where the picture's XMP says one follows and an MP4 (`ftyp`) is there.
-    static func motionPhoto(in file: InputFile, xmp: [UInt8]?) -> ProbeResult.ByteRange? {
-        guard let xmp, let size = file.size, let range = MotionPhoto.video(describedBy: xmp, fileSize: size) else { return nil }
+    /// A Motion Photo's video, where the picture's XMP says one follows and an MP4 (`ftyp`) is
+    /// there; a warning where the XMP says one and none is there (its offset wrong: the site that
+    /// shows it would lose the motion without a word).
+    static func motionPhoto(in file: InputFile, xmp: [UInt8]?) -> (video: ProbeResult.ByteRange?, warning: String?) {
+        guard let xmp, let size = file.size, let range = MotionPhoto.video(describedBy: xmp, fileSize: size) else { return (nil, nil) }
         var head = [UInt8](repeating: 0, count: 8)
         guard (try? head.withUnsafeMutableBytes { try file.read(at: range.lowerBound, into: $0) }) == 8,
-              head[4...].elementsEqual("ftyp".utf8) else { return nil }
-        return ProbeResult.ByteRange(offset: range.lowerBound, length: range.count)
+              head[4...].elementsEqual("ftyp".utf8) else {
+            return (nil, "the XMP says a Motion Photo's video of the last \(range.count) bytes follows the picture, but no MP4 starts there: none is reported")
+        }
+        return (ProbeResult.ByteRange(offset: range.lowerBound, length: range.count), nil)
     }
 }
 

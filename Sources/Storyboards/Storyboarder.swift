@@ -191,7 +191,7 @@ public struct Storyboarder: Sendable {
         // Asked for with --keyframe, repeats are no news.
         if repeated > 0 && !(mode == .keyframe && options.keyframesMayRepeat) {
             warnings.append(mode == .exact
-                ? "\(repeated) of the \(cells) cells show the frame of the cell before: the video has fewer frames than cells there"
+                ? "\(repeated) of the \(cells) cells show the frame of the cell before: the video has fewer frames than cells there (ask for fewer: a storyboard's count, or a longer every)"
                 : "\(repeated) of the \(cells) cells show the keyframe of the cell before: --exact gives each its own frame")
         }
         return warnings

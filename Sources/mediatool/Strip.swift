@@ -11,7 +11,7 @@ struct Strip: ParsableCommand, DecodesInWorkers {
         abstract: "Remove where and by whom from photos and videos, every pixel and sample kept.",
         discussion: """
             Removes the position (EXIF GPS, XMP and IPTC locations, QuickTime/MP4 ISO 6709 \
-            coordinates and Apple's location keys), serial numbers, the owner's name and maker \
+            coordinates and Apple's location keys, positions in timed-metadata tracks), serial numbers, the owner's name and maker \
             notes that can hold them (Apple's, which hold none, stay). Orientation, dates, the \
             colour profile, the pictures and the samples are kept byte for byte: only the bytes \
             of what is removed change, in place, so no offset in the file moves. JPEG, PNG, WebP, \

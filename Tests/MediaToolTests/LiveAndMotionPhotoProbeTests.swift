@@ -79,8 +79,9 @@ import TestSupport
         try (stillBytes + video).suffix(from: stillBytes.count).write(to: tail)
         let probe = try ChildProcess.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", tail.path])
         #expect(String(decoding: probe.standardOutput, as: UTF8.self).contains("h264"))
-        // The still alone claims a video its file does not hold: none is said.
+        // The still alone claims a video its file does not hold: none is said, with a warning.
         #expect(lines[still]?["motion_photo"] is NSNull)
+        #expect(run.errorLines.contains { $0.contains(still) && $0.contains("no MP4 starts there") }, "\(run.standardError)")
     }
 
     /// ingest given both files links them: each manifest says its role and names the other's, so
