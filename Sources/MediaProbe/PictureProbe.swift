@@ -48,7 +48,7 @@ extension PictureProbe {
         guard let xmp, let size = file.size, let range = MotionPhoto.video(describedBy: xmp, fileSize: size) else { return (nil, nil) }
         var head = [UInt8](repeating: 0, count: 8)
         guard (try? head.withUnsafeMutableBytes { try file.read(at: range.lowerBound, into: $0) }) == 8,
-              head[4...].elementsEqual("ftyp".utf8) else {
+              head[4...].elementsEqual("ftyp".utf8), MetadataStripper.videoFollowsPicture(in: file, at: range) else {
             return (nil, "the XMP says a Motion Photo's video of the last \(range.count) bytes follows the picture, but no MP4 starts there: none is reported")
         }
         return (ProbeResult.ByteRange(offset: range.lowerBound, length: range.count), nil)

@@ -62,11 +62,20 @@ struct JPEGStripper {
             }
         }
         edits.append(scrubExtendedXMP(extended))
-        // The picture ends at its EOI (0xFF 0xD9 stands nowhere in entropy-coded data); without one,
-        // at the file's end.
-        let end = scan.flatMap { try? bytes.find([0xFF, 0xD9], from: $0) }.map { $0 + 2 } ?? bytes.size
+        let end = pictureEnd(scan: scan)
         if depth == 0 { edits.append(try stripTrailing(from: end)) }
         return (edits, end)
+    }
+
+    /// Where the picture ends: after its EOI (0xFF 0xD9 stands nowhere in entropy-coded data);
+    /// without one, at the file's end.
+    private func pictureEnd(scan: Int?) -> Int {
+        scan.flatMap { try? bytes.find([0xFF, 0xD9], from: $0) }.map { $0 + 2 } ?? bytes.size
+    }
+
+    /// Where the JPEG that starts the file ends (after its EOI).
+    func end() throws -> Int {
+        pictureEnd(scan: try metadataSegments(at: 0).scan)
     }
 
     /// What follows the picture: MPF's pictures (a depth map, a gain map), a Motion Photo's video,

@@ -30,7 +30,27 @@ public struct MetadataStripper: Sendable {
     /// What stripping the MP4 at `range` of `file` changes (a Motion Photo's video, written as a
     /// file of its own), and what it removes.
     public func edits(for file: InputFile, videoAt range: Range<Int>) throws -> ByteEdits {
-        try QuickTimeStripper(bytes: try FileBytes(file), groups: groups).strip(range)
+        guard Self.videoFollowsPicture(in: file, at: range) else { throw StripError.motionVideoInsidePicture(at: range.lowerBound) }
+        return try QuickTimeStripper(bytes: try FileBytes(file), groups: groups).strip(range)
+    }
+
+    /// Whether a Motion Photo's video at `range`, as its XMP says, starts past the picture: after
+    /// a JPEG's EOI, or at a HEIF's top-level box. An offset that lies into the picture would
+    /// make a "video" of the picture's own segments (its EXIF position among them) and strip
+    /// them as a movie's boxes, which they are not.
+    public static func videoFollowsPicture(in file: InputFile, at range: Range<Int>) -> Bool {
+        guard let bytes = try? FileBytes(file), let start = try? bytes.peek(at: 0, count: 64) else { return false }
+        if JPEGStripper.recognises(start) {
+            guard let end = try? JPEGStripper(bytes: bytes, groups: []).end() else { return false }
+            return range.lowerBound >= end
+        }
+        // A HEIF: its top-level boxes walked from the first, one of them starting where the video does.
+        var at = 0
+        while at < range.lowerBound {
+            guard let head = try? bytes.peek(at: at, count: 16), let box = MovieBox.at(0, in: head, limit: bytes.size - at) else { return false }
+            at += box.end
+        }
+        return at == range.lowerBound
     }
 
     /// What stripping `file` changes, and what it removes.

@@ -47,3 +47,13 @@ struct MovieBox {
         return bytes.bigEndian(at: payload + offset, count: count)
     }
 }
+
+extension MovieBox {
+    /// Whether the boxes from `first` (the payload unless said) fill this one exactly: no bytes
+    /// that are no box, no box whose size runs past it.
+    func isTiled(in bytes: [UInt8], from first: Int? = nil) -> Bool {
+        var at = first ?? payload
+        for child in children(in: bytes, from: first) { at = child.end }
+        return at == min(end, bytes.count)
+    }
+}

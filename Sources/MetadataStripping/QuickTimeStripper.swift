@@ -36,7 +36,7 @@ struct QuickTimeStripper {
                 }
                 edits.removed += inner.removed
                 if box.type == "moov" {
-                    edits.append(try scrubTimedMetadata(TimedMetadataTrack.tracks(in: moov, movie: box), movieStart: range.lowerBound))
+                    edits.append(try scrubTimedMetadata(in: moov, movie: box, movieStart: range.lowerBound))
                 }
             }
             index += box.end
@@ -48,15 +48,23 @@ struct QuickTimeStripper {
     /// each made an item of no key (`free`) of the same size, its value zeroed, so that the
     /// track's other items (an orientation beside a position) and every offset stay.
     /// `movieStart`: where the movie starts in the file (a Motion Photo's is past its picture).
-    private func scrubTimedMetadata(_ tracks: [TimedMetadataTrack], movieStart: Int) throws -> ByteEdits {
+    /// A track whose bytes name what a removed group covers (`location` anywhere in them) is
+    /// refused unless it reads one way only and its keys say so: what strip cannot find, it
+    /// cannot say it removed.
+    private func scrubTimedMetadata(in moov: [UInt8], movie: MovieBox, movieStart: Int) throws -> ByteEdits {
         var edits = ByteEdits()
+        let tracks = TimedMetadataTrack.tracks(in: moov, movie: movie) { keys in keys.values.contains { Self.group(ofKey: $0).map(groups.contains) ?? false } }
         for track in tracks {
             let removedKeys = track.keys.filter { Self.group(ofKey: $0.value).map(groups.contains) ?? false }
-            guard !removedKeys.isEmpty else { continue }
-            guard let samples = track.samples else { throw StripError.unreadableTimedMetadata(key: removedKeys.values.sorted()[0]) }
+            let named = Self.groupsNamed(in: moov[track.trak]).intersection(groups)
+            guard !removedKeys.isEmpty || !named.isEmpty else { continue }
+            guard !removedKeys.isEmpty, !track.isAmbiguous, let samples = track.samples else {
+                throw StripError.unreadableTimedMetadata(key: removedKeys.values.sorted().first ?? named.map(\.rawValue).sorted()[0])
+            }
             var removedAny = false
             for sample in samples where !sample.isEmpty {
-                let start = movieStart + sample.lowerBound
+                let (start, overflow) = movieStart.addingReportingOverflow(sample.lowerBound)
+                guard !overflow else { throw StripError.truncated(what: "a timed-metadata sample", at: sample.lowerBound) }
                 let bytes = try self.bytes.read(start..<(start + sample.count), what: "a timed-metadata sample")
                 for item in TimedMetadataTrack.items(of: bytes) where removedKeys[item.key] != nil {
                     let old = Array(bytes[(item.start + 4)..<item.value.upperBound])
@@ -68,6 +76,18 @@ struct QuickTimeStripper {
             if removedAny { edits.removed += removedKeys.values.sorted().map { "QuickTime:\($0) (timed)" } }
         }
         return edits
+    }
+
+    /// The groups whose words (`location`, `gps`, `serial`, `owner`...) stand anywhere in `bytes`,
+    /// in any case: as `group(ofKey:)` names a key's group.
+    static func groupsNamed(in bytes: ArraySlice<UInt8>) -> Set<StripGroup> {
+        let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }[...]
+        var named: Set<StripGroup> = []
+        for (word, group) in [("location", StripGroup.location), ("gps", .location), ("serial", .serial), ("owner", .owner),
+                              (".author", .author), (".artist", .author)] where lowered.range(of: Array(word.utf8)) != nil {
+            named.insert(group)
+        }
+        return named
     }
 
     /// XMP's UUID (`BE7ACFCB-97A9-42E8-9C71-999491E3AFAC`): an MP4's top-level `uuid` box of XMP.

@@ -14,6 +14,8 @@ public enum StripError: Error, Equatable, CustomStringConvertible {
     case changedWhileRead(expected: Int, found: Int)
     /// The input is a stream: strip reads a file's metadata where it lies.
     case notAFile
+    /// A Motion Photo's XMP puts its video at `at`, inside the picture.
+    case motionVideoInsidePicture(at: Int)
     /// A timed-metadata track holds `key`, which strip removes, but its sample tables are cut,
     /// disagree or claim more samples than strip reads: refused, not left holding it.
     case unreadableTimedMetadata(key: String)
@@ -31,7 +33,9 @@ public enum StripError: Error, Equatable, CustomStringConvertible {
         case .changedWhileRead(let expected, let found):
             return "the file changed while it was read: expected \(expected) bytes, found \(found)"
         case .unreadableTimedMetadata(let key):
-            return "damaged: a timed-metadata track of \(key) whose sample tables do not place every sample it claims (at most \(TimedMetadataTrack.mostSamples))"
+            return "a timed-metadata track of \(key) that cannot be read one way only (its sample tables cut, repeated or past \(TimedMetadataTrack.mostEntries) entries, or its keys given twice): refused rather than left holding it"
+        case .motionVideoInsidePicture(let offset):
+            return "damaged: the XMP puts the Motion Photo's video at byte \(offset), inside the picture"
         case .notAFile:
             return "strip reads files, not streams: save the input first"
         }
@@ -42,7 +46,7 @@ extension StripError: ClassifiedError {
     public var failureKind: FailureKind {
         switch self {
         case .unsupported: return .unsupportedFormat
-        case .truncated, .overlappingMetadata, .changedWhileRead, .unreadableTimedMetadata: return .damaged
+        case .truncated, .overlappingMetadata, .changedWhileRead, .unreadableTimedMetadata, .motionVideoInsidePicture: return .damaged
         case .metadataTooLarge: return .overLimit
         case .notAFile: return .invalidRequest
         }

@@ -33,7 +33,8 @@ public enum TimedMetadata {
                   let box = MovieBox.at(0, in: head, limit: bytes.size - index) else { return nil }
             if box.type == "moov" {
                 guard let movie = try? bytes.read(index..<(index + box.end), what: "the moov box") else { return nil }
-                return firstItem(ofKey: wanted, in: TimedMetadataTrack.tracks(in: movie, movie: box), bytes: bytes)
+                let tracks = TimedMetadataTrack.tracks(in: movie, movie: box) { $0.values.contains(wanted) }
+                return firstItem(ofKey: wanted, in: tracks, bytes: bytes)
             }
             index += box.end
         }

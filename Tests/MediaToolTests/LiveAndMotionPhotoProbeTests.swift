@@ -144,4 +144,39 @@ import TestSupport
         let read = try ChildProcess.run(StripTests.python, ["-c", script, out.appendingPathComponent("PXL_MP.jpg.preview.webp").path])
         #expect(frames > 1 && String(decoding: read.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "\(frames)")
     }
+
+    /// An XMP whose offset points into the picture, at an `ftyp` box hidden in a comment whose
+    /// next box runs over the picture's EXIF: no video is said and none written, else the "video"
+    /// would carry the still's position in bytes (the twelfth red team's).
+    @Test(.enabled(if: try referencesInstalled))
+    func aMotionPhotoWhoseXMPPointsIntoThePictureHasNoVideo() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var jpeg = [UInt8](try Fixture.data("pictures/camera.jpg"))
+        let fakeBox: [UInt8] = [0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 2, 0]
+        jpeg.insert(contentsOf: [0xFF, 0xFE, 0, UInt8(fakeBox.count + 2)] + fakeBox, at: 2)
+        let still = folder.appendingPathComponent("still.jpg").path
+        try Data(jpeg).write(to: URL(fileURLWithPath: still))
+        let tagged = try ChildProcess.run(StripTests.exiftool, ["-q", "-q", "-overwrite_original", "-GPSLatitude=48.85", "-GPSLatitudeRef=N",
+                                                               "-GPSLongitude=2.29", "-GPSLongitudeRef=E", "-XMP-GCamera:MicroVideo=1",
+                                                               "-XMP-GCamera:MicroVideoOffset=1111", still])
+        try #require(tagged.status == 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: still)) + Data(contentsOf: URL(fileURLWithPath: Fixture.path("video/counter.mp4")))
+        let fake = try #require(bytes.range(of: Data("ftypisom".utf8))).lowerBound - 4
+        let offset = String(bytes.count - fake)
+        try #require(offset.count == 4)
+        let placeholder = try #require(bytes.range(of: Data("1111".utf8)))
+        bytes.replaceSubrange(placeholder, with: Data(offset.utf8))
+        let motion = folder.appendingPathComponent("PXL_FAKE.MP.jpg").path
+        try bytes.write(to: URL(fileURLWithPath: motion))
+
+        let (run, lines) = try ProbeTests.probe([motion])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(lines[motion]?["motion_photo"] is NSNull)
+        #expect(run.errorLines.contains { $0.contains("no MP4 starts there") })
+        let out = folder.appendingPathComponent("site")
+        let ingested = try ToolRun.run(["ingest", "--out-dir", out.path, motion])
+        #expect(ingested.status == 0, "\(ingested.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("PXL_FAKE.MP.jpg.motion.mp4").path))
+    }
 }

@@ -165,6 +165,63 @@ import TestSupport
         #expect(count(try Self.embedded(kept), "GPSCoordinates") == 3)
     }
 
+    /// Tracks of positions that readers read two ways (exiftool and FFmpeg take the last of two
+    /// chunk tables; a key entry of two names), and a movie whose tracks claim more samples than
+    /// strip reads in one: each refused in one line, nothing written, though exiftool reads the
+    /// positions in the first two (the twelfth red team's).
+    @Test(.enabled(if: try referencesInstalled),
+          arguments: ["timed-location-two-chunk-tables.mov", "timed-location-key-of-two-names.mov", "timed-location-twenty-tracks-of-a-million.mov"])
+    func aTrackOfPositionsThatReadsTwoWaysIsRefused(name: String) throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Fixture.path("bad/\(name)")
+        if !name.contains("twenty") {
+            try #require(try Self.embedded(input).keys.contains { $0.hasSuffix(":GPSCoordinates") })
+        }
+        let output = folder.appendingPathComponent("out.mov").path
+        let run = try ToolRun.run(["strip", input, "-o", output])
+        #expect(run.status == 1)
+        let lines = StripTests.failureLines(run, naming: name)
+        // Twenty tracks of a million samples each: the first's run past the file, which is said
+        // (the rest are past what one movie's tracks are read to).
+        let cause = name.contains("twenty") ? "runs past the end of the file" : "cannot be read one way only"
+        #expect(lines.count == 1 && lines.first?.contains(cause) == true, "\(run.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// An edit list whose media time is the lowest 64-bit number is a time, never an overflow:
+    /// probe, thumbnail and strip go on (it crashed the worker).
+    @Test(.enabled(if: try referencesInstalled))
+    func aLyingEditListIsNoCrash() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = Fixture.path("bad/timed-location-lying-edit-list.mov")
+        let (probed, _) = try ProbeTests.probe([input])
+        #expect(probed.status == 0, "\(probed.standardError)")
+        let stripped = folder.appendingPathComponent("stripped.mov").path
+        let run = try ToolRun.run(["strip", "--sandbox", "off", input, "-o", stripped])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(try Self.embedded(stripped).keys.filter { $0.contains("GPS") }.isEmpty)
+    }
+
+    /// A sample offset near the largest number, in a Motion Photo (its movie starting past the
+    /// picture): one line, not an overflow (it crashed the worker, and a run without one).
+    @Test(.enabled(if: try referencesInstalled))
+    func aSampleOffsetThatOverflowsPastThePictureIsOneLine() throws {
+        let folder = try Fixture.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("bad/timed-location-offset-near-the-largest.mov")))
+        let still = try StripTests.located("pictures/camera.jpg", as: "still.jpg", in: folder,
+                                           tags: ["-XMP-GCamera:MicroVideo=1", "-XMP-GCamera:MicroVideoOffset=\(video.count)"])
+        let motion = folder.appendingPathComponent("PXL_MAX.MP.jpg").path
+        try (try Data(contentsOf: URL(fileURLWithPath: still)) + video).write(to: URL(fileURLWithPath: motion))
+        let output = folder.appendingPathComponent("out.jpg").path
+        let run = try ToolRun.run(["strip", "--sandbox", "off", motion, "-o", output])
+        #expect(run.status == 1)
+        #expect(StripTests.failureLines(run, naming: "PXL_MAX.MP.jpg").count == 1, "\(run.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
     /// A track of positions whose tables do not place the samples they claim is refused in one
     /// line, nothing written: what strip cannot find, it cannot say it removed.
     @Test(.enabled(if: try referencesInstalled))
@@ -176,7 +233,7 @@ import TestSupport
         let run = try ToolRun.run(["strip", lying, "-o", output])
         #expect(run.status != 0)
         let lines = StripTests.failureLines(run, naming: "lying.mov")
-        #expect(lines.count == 1 && lines.first?.contains("timed-metadata track of com.apple.quicktime.location.ISO6709") == true,
+        #expect(lines.count == 1 && lines.first?.contains("timed-metadata track of com.apple.quicktime.location.ISO6709 that cannot be read") == true,
                 "\(run.standardError)")
         #expect(!FileManager.default.fileExists(atPath: output))
     }
