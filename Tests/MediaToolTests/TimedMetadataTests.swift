@@ -174,7 +174,7 @@ import TestSupport
     func aTrackOfPositionsThatReadsTwoWaysIsRefused(name: String) throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = Fixture.path("bad/\(name)")
+        let input = Fixture.path("timed-metadata/\(name)")
         if !name.contains("twenty") {
             try #require(try Self.embedded(input).keys.contains { $0.hasSuffix(":GPSCoordinates") })
         }
@@ -195,7 +195,7 @@ import TestSupport
     func aLyingEditListIsNoCrash() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = Fixture.path("bad/timed-location-lying-edit-list.mov")
+        let input = Fixture.path("timed-metadata/timed-location-lying-edit-list.mov")
         let (probed, _) = try ProbeTests.probe([input])
         #expect(probed.status == 0, "\(probed.standardError)")
         let stripped = folder.appendingPathComponent("stripped.mov").path
@@ -210,7 +210,7 @@ import TestSupport
     func aSampleOffsetThatOverflowsPastThePictureIsOneLine() throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("bad/timed-location-offset-near-the-largest.mov")))
+        let video = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("timed-metadata/timed-location-offset-near-the-largest.mov")))
         let still = try StripTests.located("pictures/camera.jpg", as: "still.jpg", in: folder,
                                            tags: ["-XMP-GCamera:MicroVideo=1", "-XMP-GCamera:MicroVideoOffset=\(video.count)"])
         let motion = folder.appendingPathComponent("PXL_MAX.MP.jpg").path
