@@ -51,9 +51,14 @@ struct MovieBox {
 extension MovieBox {
     /// Whether the boxes from `first` (the payload unless said) fill this one exactly: no bytes
     /// that are no box, no box whose size runs past it.
+    /// And no box of a 32-bit size under 8 (0 runs to the parent's end, 1 says a 64-bit size):
+    /// readers of sample descriptions read those each their own way (exiftool as 8 bytes).
     func isTiled(in bytes: [UInt8], from first: Int? = nil) -> Bool {
         var at = first ?? payload
-        for child in children(in: bytes, from: first) { at = child.end }
+        for child in children(in: bytes, from: first) {
+            guard bytes.bigEndian(at: child.start, count: 4) >= 8 else { return false }
+            at = child.end
+        }
         return at == min(end, bytes.count)
     }
 }

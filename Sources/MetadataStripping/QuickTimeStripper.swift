@@ -56,10 +56,18 @@ struct QuickTimeStripper {
         let tracks = TimedMetadataTrack.tracks(in: moov, movie: movie) { keys in keys.values.contains { Self.group(ofKey: $0).map(groups.contains) ?? false } }
         for track in tracks {
             let removedKeys = track.keys.filter { Self.group(ofKey: $0.value).map(groups.contains) ?? false }
-            let named = Self.groupsNamed(in: moov[track.trak]).intersection(groups)
-            guard !removedKeys.isEmpty || !named.isEmpty else { continue }
-            guard !removedKeys.isEmpty, !track.isAmbiguous, let samples = track.samples else {
-                throw StripError.unreadableTimedMetadata(key: removedKeys.values.sorted().first ?? named.map(\.rawValue).sorted()[0])
+            // Each removed group's words in the track's bytes, against those its keys as read
+            // account for: more are a name the reading missed (an entry whose size exiftool reads
+            // otherwise), and the track is refused.
+            let found = track.text.reduce(into: [String: Int]()) { counts, range in
+                counts.merge(Self.groupWords(in: moov[range]), uniquingKeysWith: +)
+            }
+            let accounted = Self.groupWords(in: Array(track.keys.values.joined(separator: "\n").utf8)[...])
+            let hidden = found.contains { word, count in count > accounted[word, default: 0] && groups.contains(Self.wordGroups[word]!) }
+            guard !removedKeys.isEmpty || !found.keys.filter({ groups.contains(Self.wordGroups[$0]!) }).isEmpty else { continue }
+            guard !removedKeys.isEmpty, !hidden, !track.isAmbiguous, let samples = track.samples else {
+                let named = found.keys.compactMap { Self.wordGroups[$0] }.filter(groups.contains).map(\.rawValue).sorted()
+                throw StripError.unreadableTimedMetadata(key: removedKeys.values.sorted().first ?? named[0])
             }
             var removedAny = false
             for sample in samples where !sample.isEmpty {
@@ -78,16 +86,22 @@ struct QuickTimeStripper {
         return edits
     }
 
-    /// The groups whose words (`location`, `gps`, `serial`, `owner`...) stand anywhere in `bytes`,
-    /// in any case: as `group(ofKey:)` names a key's group.
-    static func groupsNamed(in bytes: ArraySlice<UInt8>) -> Set<StripGroup> {
+    /// The words that name what a group covers, as `group(ofKey:)` tells a key's group.
+    static let wordGroups: [String: StripGroup] = ["location": .location, "gps": .location, "serial": .serial, "owner": .owner,
+                                                   ".author": .author, ".artist": .author]
+
+    /// How often each of `wordGroups`' words stands in `bytes`, in any case.
+    static func groupWords(in bytes: ArraySlice<UInt8>) -> [String: Int] {
         let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }[...]
-        var named: Set<StripGroup> = []
-        for (word, group) in [("location", StripGroup.location), ("gps", .location), ("serial", .serial), ("owner", .owner),
-                              (".author", .author), (".artist", .author)] where lowered.range(of: Array(word.utf8)) != nil {
-            named.insert(group)
+        var counts: [String: Int] = [:]
+        for word in wordGroups.keys {
+            var rest = lowered[...]
+            while let found = rest.range(of: Array(word.utf8)) {
+                counts[word, default: 0] += 1
+                rest = lowered[found.upperBound...]
+            }
         }
-        return named
+        return counts
     }
 
     /// XMP's UUID (`BE7ACFCB-97A9-42E8-9C71-999491E3AFAC`): an MP4's top-level `uuid` box of XMP.

@@ -33,7 +33,7 @@ public enum StripError: Error, Equatable, CustomStringConvertible {
         case .changedWhileRead(let expected, let found):
             return "the file changed while it was read: expected \(expected) bytes, found \(found)"
         case .unreadableTimedMetadata(let key):
-            return "a timed-metadata track of \(key) that cannot be read one way only (its sample tables cut, repeated or past \(TimedMetadataTrack.mostEntries) entries, or its keys given twice): refused rather than left holding it"
+            return "a timed-metadata track of \(key) that cannot be read one way only (its tables cut, repeated or past \(TimedMetadataTrack.mostEntries) entries, its keys given twice or named where its key table does not say): refused rather than left holding it"
         case .motionVideoInsidePicture(let offset):
             return "damaged: the XMP puts the Motion Photo's video at byte \(offset), inside the picture"
         case .notAFile:

@@ -14,8 +14,9 @@ struct TimedMetadataTrack {
     let samples: [Range<Int>]?
     /// When each sample is presented, in seconds from the movie's start, as far as `stts` goes.
     let times: [Double]
-    /// The `trak` box's bytes in the movie's, for a caller that looks for what the reading missed.
-    let trak: Range<Int>
+    /// The `trak` box's bytes in the movie's, but its sample tables (sizes, offsets, times: numbers,
+    /// where a word may stand by chance), for a caller that looks for what the reading missed.
+    let text: [Range<Int>]
     /// Two boxes where one belongs, bytes that are no box, keys given twice or sizes that lie:
     /// readers disagree on what this track holds.
     let isAmbiguous: Bool
@@ -30,6 +31,8 @@ struct TimedMetadataTrack {
     /// Table entries read at most in one movie, every track's together: a sample a frame at 60 fps
     /// for over four hours. Past it, samples are left unread (a claim is no memory or time of ours).
     static let mostEntries = 1 << 20
+    /// A sample table's boxes of numbers alone.
+    static let numberTables: Set<String> = ["stsz", "stz2", "stco", "co64", "stsc", "stts", "ctts", "stss", "sdtp", "sgpd", "sbgp"]
     /// Keys read at most in a track's description.
     static let mostKeys = 4096
 
@@ -89,7 +92,14 @@ struct TimedMetadataTrack {
                 }
             }
         }
-        return TimedMetadataTrack(keys: keys, samples: samples, times: times, trak: trak.start..<trak.end, isAmbiguous: ambiguous)
+        // The track's bytes around its sample tables' numbers.
+        var text: [Range<Int>] = [], from = trak.start
+        for numbers in table?.children(in: bytes).filter({ Self.numberTables.contains($0.type) }) ?? [] {
+            text.append(from..<numbers.start)
+            from = numbers.end
+        }
+        text.append(from..<trak.end)
+        return TimedMetadataTrack(keys: keys, samples: samples, times: times, text: text, isAmbiguous: ambiguous)
     }
 
     /// Where the track's media starts in the movie, in seconds: its edit list's empty edits (in

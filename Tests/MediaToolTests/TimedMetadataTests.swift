@@ -168,9 +168,10 @@ import TestSupport
     /// Tracks of positions that readers read two ways (exiftool and FFmpeg take the last of two
     /// chunk tables; a key entry of two names), and a movie whose tracks claim more samples than
     /// strip reads in one: each refused in one line, nothing written, though exiftool reads the
-    /// positions in the first two (the twelfth red team's).
+    /// positions in the first three (the twelfth and thirteenth red teams').
     @Test(.enabled(if: try referencesInstalled),
-          arguments: ["timed-location-two-chunk-tables.mov", "timed-location-key-of-two-names.mov", "timed-location-twenty-tracks-of-a-million.mov"])
+          arguments: ["timed-location-two-chunk-tables.mov", "timed-location-key-of-two-names.mov", "timed-location-key-entry-of-size-zero.mov",
+                      "timed-location-twenty-tracks-of-a-million.mov"])
     func aTrackOfPositionsThatReadsTwoWaysIsRefused(name: String) throws {
         let folder = try Fixture.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
